@@ -1,0 +1,39 @@
+import { defineConfig } from '@playwright/test';
+
+const port = Number(process.env.E2E_PORT ?? 4399);
+const dataDir = '.e2e-data';
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: process.env.CI === 'true',
+  reporter: [['list']],
+  use: {
+    baseURL: `http://localhost:${port}`,
+    locale: 'es-DO',
+    launchOptions: {
+      // Debian's Chromium: Playwright cannot download its own browser on this network.
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--headless',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  // The built archive on a fresh embedded database: the first start seeds the real catalogue.
+  webServer: {
+    command: `rm -rf ${dataDir} && node scripts/start.ts`,
+    url: `http://localhost:${port}/dashboard`,
+    env: { PORT: String(port), HOST: 'localhost', ARCHIVE_DATA_DIR: dataDir, DATABASE_URL: '' },
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+  },
+});

@@ -1,0 +1,71 @@
+/**
+ * Controlled vocabularies of the archive (SPEC §3, §4, §9), one place each, shared by the server
+ * and the browser. Labels are i18n keys, resolved by `lib/i18n`; colours name Tailwind palettes.
+ */
+
+/** Asset (alexandria) status, SPEC §4. `under_review` is what the dashboard counts as unprocessed. */
+export const ASSET_STATUSES = {
+  under_review: { labelKey: 'status.under_review', colour: 'amber' },
+  on_line: { labelKey: 'status.on_line', colour: 'emerald' },
+  blocked: { labelKey: 'status.blocked', colour: 'rose' },
+  broken: { labelKey: 'status.broken', colour: 'slate' },
+} as const;
+export type AssetStatus = keyof typeof ASSET_STATUSES;
+export const ASSET_STATUS_VALUES = Object.keys(ASSET_STATUSES) as [AssetStatus, ...AssetStatus[]];
+
+/** Import status, SPEC §4: in_progress shows in the warning colour. */
+export const IMPORT_STATUSES = {
+  in_progress: { labelKey: 'import.in_progress', colour: 'amber' },
+  done: { labelKey: 'import.done', colour: 'emerald' },
+} as const;
+export type ImportStatus = keyof typeof IMPORT_STATUSES;
+export const IMPORT_STATUS_VALUES = Object.keys(IMPORT_STATUSES) as [ImportStatus, ...ImportStatus[]];
+
+/** How records entered the archive: a harvest of a portal's catalogue, one upload, or a batch. */
+export const IMPORT_TYPES = ['harvest', 'single', 'bulk'] as const;
+export type ImportType = (typeof IMPORT_TYPES)[number];
+
+/**
+ * Record formats, SPEC §3. `xlsx` counts as `xls` where the spec counts formats
+ * (see `COUNTED_FORMAT`); the dashboard still shows ODS in its own row.
+ */
+export const ASSET_TYPES = {
+  pdf: { label: 'PDF', colour: 'rose' },
+  csv: { label: 'CSV', colour: 'emerald' },
+  xls: { label: 'XLS', colour: 'green' },
+  xlsx: { label: 'XLSX', colour: 'green' },
+  ods: { label: 'ODS', colour: 'sky' },
+  other: { label: 'Otro', colour: 'slate' },
+} as const;
+export type AssetType = keyof typeof ASSET_TYPES;
+export const ASSET_TYPE_VALUES = Object.keys(ASSET_TYPES) as [AssetType, ...AssetType[]];
+
+/** The dashboard's rows (SPEC §2 'Archivos Depositados'): xls and xlsx share the XLSX row. */
+export const DASHBOARD_FORMATS = ['pdf', 'csv', 'xlsx', 'ods', 'other'] as const;
+export type DashboardFormat = (typeof DASHBOARD_FORMATS)[number];
+export const COUNTED_FORMAT: Record<AssetType, DashboardFormat> = {
+  pdf: 'pdf',
+  csv: 'csv',
+  xls: 'xlsx',
+  xlsx: 'xlsx',
+  ods: 'ods',
+  other: 'other',
+};
+
+/** Pin statuses of the IPFS Pinning Service API, which any configured pinning provider speaks. */
+export const PIN_STATUSES = ['queued', 'pinning', 'pinned', 'failed'] as const;
+export type PinStatus = (typeof PIN_STATUSES)[number];
+
+/** Source status: an inactive source keeps its records but is no longer harvested. */
+export const SOURCE_STATUSES = ['active', 'inactive'] as const;
+export type SourceStatus = (typeof SOURCE_STATUSES)[number];
+
+/** SPEC §9 page sizes and list lengths. */
+export const LIMITS = {
+  pageSize: 10,
+  groupList: 10,
+  latestImports: 5,
+  searchResults: 5,
+  overviewTabs: 5,
+  lastFiles: 3,
+} as const;

@@ -1,0 +1,48 @@
+/**
+ * The running archive: its configuration, its migrated database and its content store, opened
+ * once per process. Pages, endpoints and scripts all reach the data through `getArchive()`.
+ */
+import path from 'node:path';
+import { readConfig, type ArchiveConfig } from './config.ts';
+import { migrateDatabase, openDatabase, type DatabaseHandle } from './db/index.ts';
+import { isArchiveEmpty, seedArchive } from './seed/index.ts';
+import { createContentStore, type ContentStore } from './storage/index.ts';
+
+export interface Archive extends DatabaseHandle {
+  config: ArchiveConfig;
+  store: ContentStore;
+}
+
+export interface OpenArchiveOptions {
+  config?: ArchiveConfig;
+  /** Seed the real catalogue if the database is empty (the first start). */
+  seedIfEmpty?: boolean;
+}
+
+/** Opens the database and store that `config` names, applies migrations, and seeds if asked. */
+export async function openArchive({ config = readConfig(), seedIfEmpty = false }: OpenArchiveOptions = {}): Promise<Archive> {
+  const handle = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.databaseUrl ? undefined : path.join(config.dataDir, 'pgdata'),
+  });
+  await migrateDatabase(handle, config.migrationsDir);
+  const store = createContentStore({ dir: path.join(config.dataDir, 'blocks') });
+  if (seedIfEmpty && (await isArchiveEmpty(handle.db))) {
+    await seedArchive({ db: handle.db, store, fixturesDir: config.fixturesDir });
+  }
+  return { ...handle, config, store };
+}
+
+let running: Promise<Archive> | undefined;
+
+/**
+ * The process-wide archive. Opening is shared, not per request: PGlite allows one owner of its
+ * folder per process, and a pool of connections is meant to be reused.
+ */
+export function getArchive(): Promise<Archive> {
+  running ??= openArchive().catch((error: unknown) => {
+    running = undefined;
+    throw error;
+  });
+  return running;
+}

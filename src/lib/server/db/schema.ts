@@ -1,0 +1,298 @@
+/**
+ * The archive's one schema, for PGlite and PostgreSQL alike (drizzle `pg-core`).
+ *
+ * Table and column names follow the spec's contract names (SPEC §3): records are `alexandrias`,
+ * proof entries `aletheias`, and a department's description is spelled `desciption` as the
+ * original API spelled it. The README's glossary maps them to open-data terms.
+ *
+ * Search columns are generated `tsvector`s in the `archivo_es` text-search configuration (Spanish
+ * stemming after `unaccent`, created by the first migration), so "educacion" finds "Educación".
+ * Trigram indexes on names back typo-tolerant search.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+import {
+  ASSET_STATUS_VALUES,
+  ASSET_TYPE_VALUES,
+  IMPORT_STATUS_VALUES,
+  IMPORT_TYPES,
+  PIN_STATUSES,
+  SOURCE_STATUSES,
+} from '../../domain/constants.ts';
+
+export const assetStatus = pgEnum('asset_status', ASSET_STATUS_VALUES);
+export const assetType = pgEnum('asset_type', ASSET_TYPE_VALUES);
+export const importStatus = pgEnum('import_status', IMPORT_STATUS_VALUES);
+export const importType = pgEnum('import_type', IMPORT_TYPES);
+export const pinStatus = pgEnum('pin_status', PIN_STATUSES);
+export const sourceStatus = pgEnum('source_status', SOURCE_STATUSES);
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/** A weighted Spanish document from several text columns: A for names, B for descriptions. */
+function searchDocument(weighted: Array<[AnyPgColumn, 'A' | 'B' | 'C']>): SQL {
+  const parts = weighted.map(
+    ([column, weight]) =>
+      sql`setweight(to_tsvector('archivo_es'::regconfig, coalesce(${column}, '')), ${sql.raw(`'${weight}'`)})`,
+  );
+  return sql.join(parts, sql` || `);
+}
+
+/** GIN trigram index on the accent-folded, lower-cased text: typo-tolerant lookups by name. */
+function trigramIndex(name: string, column: AnyPgColumn) {
+  return index(name).using('gin', sql`archivo_unaccent(lower(${column})) gin_trgm_ops`);
+}
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true })
+    .defaultNow()
+    .notNull()
+    .$onUpdate(() => new Date()),
+};
+
+/** Where a record was found: a portal, or an institution that publishes directly. */
+export const sources = pgTable(
+  'sources',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    description: text('description'),
+    url: text('url').notNull(),
+    status: sourceStatus('status').notNull().default('active'),
+    ...timestamps,
+    search: tsvector('search').generatedAlwaysAs(
+      (): SQL => searchDocument([[sources.name, 'A'], [sources.description, 'B'], [sources.url, 'C']]),
+    ),
+  },
+  (t) => [
+    // Sources are de-duplicated by URL (DECISIONS: Contribution).
+    uniqueIndex('sources_url_key').on(t.url),
+    index('sources_updated_at_idx').on(t.updatedAt),
+    index('sources_search_idx').using('gin', t.search),
+    trigramIndex('sources_name_trgm_idx', t.name),
+  ],
+);
+
+/** The ministry or institution that issued a document (a DCAT publisher). */
+export const departments = pgTable(
+  'departments',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    acronym: text('acronym'),
+    desciption: text('desciption'),
+    website: text('website'),
+    legalCategory: text('legal_category'),
+    branch: text('branch'),
+    sector: text('sector'),
+    ...timestamps,
+    search: tsvector('search').generatedAlwaysAs(
+      (): SQL =>
+        searchDocument([
+          [departments.name, 'A'],
+          [departments.acronym, 'A'],
+          [departments.desciption, 'B'],
+          [departments.sector, 'C'],
+        ]),
+    ),
+  },
+  (t) => [
+    uniqueIndex('departments_name_key').on(t.name),
+    index('departments_website_idx').on(t.website),
+    index('departments_updated_at_idx').on(t.updatedAt),
+    index('departments_search_idx').using('gin', t.search),
+    trigramIndex('departments_name_trgm_idx', t.name),
+  ],
+);
+
+/** A theme (DCAT theme): the portal's groups. */
+export const categories = pgTable(
+  'categories',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    title: text('title').notNull(),
+    description: text('description'),
+    iconName: text('icon_name'),
+    iconUrl: text('icon_url'),
+    enabled: boolean('enabled').notNull().default(true),
+    ...timestamps,
+    search: tsvector('search').generatedAlwaysAs(
+      (): SQL => searchDocument([[categories.title, 'A'], [categories.description, 'B']]),
+    ),
+  },
+  (t) => [
+    uniqueIndex('categories_title_key').on(t.title),
+    index('categories_updated_at_idx').on(t.updatedAt),
+    index('categories_search_idx').using('gin', t.search),
+    trigramIndex('categories_title_trgm_idx', t.title),
+  ],
+);
+
+/** One harvest, upload or batch that brought records into the archive. */
+export const imports = pgTable(
+  'imports',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    type: importType('type').notNull(),
+    sourceId: integer('source_id').references(() => sources.id, { onDelete: 'set null' }),
+    /** Documents this import brought (the spec's `documents` count). */
+    documents: integer('documents').notNull().default(0),
+    documentsFailed: integer('documents_failed').notNull().default(0),
+    /** What went wrong, one entry per failed document: `{ key, message }`. */
+    errors: jsonb('errors').$type<Array<{ key: string; message: string }>>().notNull().default([]),
+    walletAddress: text('wallet_address'),
+    status: importStatus('status').notNull().default('in_progress'),
+    /** Natural key that makes re-running the same harvest a no-op. */
+    originKey: text('origin_key'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('imports_origin_key_key').on(t.originKey),
+    index('imports_updated_at_idx').on(t.updatedAt),
+  ],
+);
+
+/** A record: one archived public document (a DCAT dataset with its distribution). */
+export const alexandrias = pgTable(
+  'alexandrias',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** CIDv1 of the archived file; null while only the metadata is known. */
+    cid: text('cid'),
+    title: text('title').notNull(),
+    description: text('description'),
+    type: assetType('type').notNull(),
+    /** Every format the origin offers, normalised (a harvested dataset often has CSV, XLSX and ODS). */
+    formats: assetType('formats').array().notNull().default(sql`'{}'::asset_type[]`),
+    status: assetStatus('status').notNull().default('under_review'),
+    /** The page where the document is published. */
+    sourceUrl: text('source_url'),
+    /** The direct link to the file itself. */
+    originalUrl: text('original_url'),
+    apiEndpoint: text('api_endpoint'),
+    apiEnabled: boolean('api_enabled').notNull().default(false),
+    fileName: text('file_name'),
+    fileExtension: text('file_extension'),
+    fileSize: bigint('file_size', { mode: 'number' }),
+    mimeType: text('mime_type'),
+    categoryId: integer('category_id').references(() => categories.id, { onDelete: 'set null' }),
+    departmentId: integer('department_id').references(() => departments.id, { onDelete: 'set null' }),
+    sourceId: integer('source_id').references(() => sources.id, { onDelete: 'set null' }),
+    importId: integer('import_id').references(() => imports.id, { onDelete: 'set null' }),
+    /** Contributor's wallet, lower-cased (SPEC §6); null for harvested records. */
+    walletAddress: text('wallet_address'),
+    /** How the archive obtained this copy, in plain Spanish, when there is no signed proof. */
+    provenanceNote: text('provenance_note'),
+    /** Natural key from the origin (e.g. the portal's dataset slug) that keeps harvests idempotent. */
+    originKey: text('origin_key'),
+    ...timestamps,
+    search: tsvector('search').generatedAlwaysAs(
+      (): SQL =>
+        searchDocument([
+          [alexandrias.title, 'A'],
+          [alexandrias.description, 'B'],
+          [alexandrias.fileName, 'C'],
+        ]),
+    ),
+  },
+  (t) => [
+    uniqueIndex('alexandrias_origin_key_key').on(t.originKey),
+    index('alexandrias_cid_idx').on(t.cid),
+    index('alexandrias_updated_at_idx').on(t.updatedAt),
+    index('alexandrias_status_idx').on(t.status),
+    index('alexandrias_type_idx').on(t.type),
+    index('alexandrias_wallet_idx').on(t.walletAddress),
+    index('alexandrias_category_idx').on(t.categoryId, t.updatedAt),
+    index('alexandrias_department_idx').on(t.departmentId, t.updatedAt),
+    index('alexandrias_source_idx').on(t.sourceId, t.updatedAt),
+    index('alexandrias_import_idx').on(t.importId),
+    index('alexandrias_search_idx').using('gin', t.search),
+    trigramIndex('alexandrias_title_trgm_idx', t.title),
+  ],
+);
+
+/** A proof entry: a screenshot (or other evidence) of where a record came from. */
+export const aletheias = pgTable(
+  'aletheias',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    alexandriaId: integer('alexandria_id')
+      .notNull()
+      .references(() => alexandrias.id, { onDelete: 'cascade' }),
+    cid: text('cid').notNull(),
+    fileName: text('file_name'),
+    mimeType: text('mime_type'),
+    fileSize: bigint('file_size', { mode: 'number' }),
+    walletAddress: text('wallet_address'),
+    ...timestamps,
+  },
+  (t) => [index('aletheias_alexandria_idx').on(t.alexandriaId)],
+);
+
+/** A pin of a CID with a pinning provider (`local` is the archive's own blockstore). */
+export const pins = pgTable(
+  'pins',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    cid: text('cid').notNull(),
+    provider: text('provider').notNull().default('local'),
+    status: pinStatus('status').notNull().default('queued'),
+    /** The provider's own id for the pin request, where it has one. */
+    requestId: text('request_id'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('pins_cid_provider_key').on(t.cid, t.provider)],
+);
+
+/** A storage deal for a CID on a decentralised storage network (SPEC §3 Deal). */
+export const deals = pgTable(
+  'deals',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    cid: text('cid').notNull(),
+    dealId: text('deal_id').notNull(),
+    storageProvider: text('storage_provider').notNull(),
+    status: text('status'),
+    ...timestamps,
+  },
+  (t) => [index('deals_cid_idx').on(t.cid), uniqueIndex('deals_deal_id_key').on(t.dealId, t.storageProvider)],
+);
+
+/** Every status change of a record, with its public reason: the moderation trail. */
+export const statusHistory = pgTable(
+  'status_history',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    alexandriaId: integer('alexandria_id')
+      .notNull()
+      .references(() => alexandrias.id, { onDelete: 'cascade' }),
+    fromStatus: assetStatus('from_status'),
+    toStatus: assetStatus('to_status').notNull(),
+    reason: text('reason'),
+    /** Wallet of the moderator, or null when the archive itself set the status (seed, upload). */
+    actor: text('actor'),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (t) => [index('status_history_alexandria_idx').on(t.alexandriaId, t.createdAt)],
+);
+
+export type Alexandria = typeof alexandrias.$inferSelect;
+export type NewAlexandria = typeof alexandrias.$inferInsert;
+export type Source = typeof sources.$inferSelect;
+export type Department = typeof departments.$inferSelect;
+export type Category = typeof categories.$inferSelect;
+export type Import = typeof imports.$inferSelect;

@@ -1,0 +1,190 @@
+/** Records (alexandrias): the tables of a collection, a record by CID, a wallet's uploads. */
+import { desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { LIMITS, type AssetStatus, type AssetType } from '../../domain/constants.ts';
+import type { Db } from '../db/index.ts';
+import { aletheias, alexandrias, categories, deals, departments, pins, sources } from '../db/schema.ts';
+import { pageWindow, toPage, type Page } from './paging.ts';
+import { GROUP_COLUMN, type RecordScope } from './stats.ts';
+
+export interface RecordRow {
+  id: number;
+  cid: string | null;
+  title: string;
+  description: string | null;
+  type: AssetType;
+  status: AssetStatus;
+  updatedAt: Date;
+  department: { id: number; name: string } | null;
+}
+
+export interface ProofEntry {
+  id: number;
+  cid: string;
+  fileName: string | null;
+  mimeType: string | null;
+}
+
+export interface RecordDetail extends RecordRow {
+  formats: AssetType[];
+  sourceUrl: string | null;
+  originalUrl: string | null;
+  apiEndpoint: string | null;
+  apiEnabled: boolean;
+  fileName: string | null;
+  fileExtension: string | null;
+  fileSize: number | null;
+  mimeType: string | null;
+  walletAddress: string | null;
+  provenanceNote: string | null;
+  createdAt: Date;
+  importId: number | null;
+  department: { id: number; name: string; desciption: string | null; website: string | null; acronym: string | null } | null;
+  source: { id: number; name: string; url: string } | null;
+  category: { id: number; title: string } | null;
+  aletheias: ProofEntry[];
+}
+
+const rowColumns = {
+  id: alexandrias.id,
+  cid: alexandrias.cid,
+  title: alexandrias.title,
+  description: alexandrias.description,
+  type: alexandrias.type,
+  status: alexandrias.status,
+  updatedAt: alexandrias.updatedAt,
+  departmentId: departments.id,
+  departmentName: departments.name,
+};
+
+function toRow(row: {
+  departmentId: number | null;
+  departmentName: string | null;
+} & Omit<RecordRow, 'department'>): RecordRow {
+  const { departmentId, departmentName, ...rest } = row;
+  return {
+    ...rest,
+    department: departmentId !== null && departmentName !== null ? { id: departmentId, name: departmentName } : null,
+  };
+}
+
+/** A page of the records of one source, department or category, most recently updated first. */
+export async function listRecords(db: Db, scope: RecordScope, page?: number): Promise<Page<RecordRow>> {
+  const window = pageWindow(page);
+  const where = eq(GROUP_COLUMN[scope.entity], scope.id);
+  const rows = await db
+    .select(rowColumns)
+    .from(alexandrias)
+    .leftJoin(departments, eq(alexandrias.departmentId, departments.id))
+    .where(where)
+    .orderBy(desc(alexandrias.updatedAt), desc(alexandrias.id))
+    .limit(window.pageSize)
+    .offset(window.offset);
+  const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(where);
+  return toPage(rows.map(toRow), total?.n ?? 0, window);
+}
+
+/** A wallet's latest uploads (SPEC §7: limit 5, newest first; the address is compared lower-cased). */
+export async function latestUploadsOf(db: Db, walletAddress: string, limit: number = LIMITS.searchResults): Promise<RecordRow[]> {
+  const rows = await db
+    .select(rowColumns)
+    .from(alexandrias)
+    .leftJoin(departments, eq(alexandrias.departmentId, departments.id))
+    .where(eq(alexandrias.walletAddress, walletAddress.toLowerCase()))
+    .orderBy(desc(alexandrias.createdAt), desc(alexandrias.id))
+    .limit(limit);
+  return rows.map(toRow);
+}
+
+async function detailsWhere(db: Db, where: SQL): Promise<RecordDetail[]> {
+  const rows = await db
+    .select({
+      record: alexandrias,
+      department: {
+        id: departments.id,
+        name: departments.name,
+        desciption: departments.desciption,
+        website: departments.website,
+        acronym: departments.acronym,
+      },
+      source: { id: sources.id, name: sources.name, url: sources.url },
+      category: { id: categories.id, title: categories.title },
+    })
+    .from(alexandrias)
+    .leftJoin(departments, eq(alexandrias.departmentId, departments.id))
+    .leftJoin(sources, eq(alexandrias.sourceId, sources.id))
+    .leftJoin(categories, eq(alexandrias.categoryId, categories.id))
+    .where(where)
+    .orderBy(desc(alexandrias.updatedAt), desc(alexandrias.id));
+  if (rows.length === 0) return [];
+  const proofs = await db
+    .select({
+      alexandriaId: aletheias.alexandriaId,
+      id: aletheias.id,
+      cid: aletheias.cid,
+      fileName: aletheias.fileName,
+      mimeType: aletheias.mimeType,
+    })
+    .from(aletheias)
+    .where(inArray(aletheias.alexandriaId, rows.map((row) => row.record.id)))
+    .orderBy(aletheias.id);
+  return rows.map(({ record, department, source, category }) => ({
+    id: record.id,
+    cid: record.cid,
+    title: record.title,
+    description: record.description,
+    type: record.type,
+    formats: record.formats,
+    status: record.status,
+    updatedAt: record.updatedAt,
+    createdAt: record.createdAt,
+    sourceUrl: record.sourceUrl,
+    originalUrl: record.originalUrl,
+    apiEndpoint: record.apiEndpoint,
+    apiEnabled: record.apiEnabled,
+    fileName: record.fileName,
+    fileExtension: record.fileExtension,
+    fileSize: record.fileSize,
+    mimeType: record.mimeType,
+    walletAddress: record.walletAddress,
+    provenanceNote: record.provenanceNote,
+    importId: record.importId,
+    department: department?.id != null ? department : null,
+    source: source?.id != null ? source : null,
+    category: category?.id != null ? category : null,
+    aletheias: proofs
+      .filter((proof) => proof.alexandriaId === record.id)
+      .map(({ alexandriaId: _, ...proof }) => proof),
+  }));
+}
+
+/** Every record of a CID (the same file may be contributed more than once), newest first. */
+export function recordsByCid(db: Db, cid: string): Promise<RecordDetail[]> {
+  return detailsWhere(db, eq(alexandrias.cid, cid));
+}
+
+/** One record by id, or null. */
+export async function getRecord(db: Db, id: number): Promise<RecordDetail | null> {
+  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
+  const [record] = await detailsWhere(db, eq(alexandrias.id, id));
+  return record ?? null;
+}
+
+export interface StorageStatus {
+  pins: Array<{ provider: string; status: string; updatedAt: Date }>;
+  deals: Array<{ dealId: string; storageProvider: string; status: string | null }>;
+}
+
+/** What the archive knows of a CID's storage: its pins and deals (SPEC §3 storage-status response). */
+export async function storageStatus(db: Db, cid: string): Promise<StorageStatus> {
+  const pinRows = await db
+    .select({ provider: pins.provider, status: pins.status, updatedAt: pins.updatedAt })
+    .from(pins)
+    .where(eq(pins.cid, cid))
+    .orderBy(desc(pins.updatedAt));
+  const dealRows = await db
+    .select({ dealId: deals.dealId, storageProvider: deals.storageProvider, status: deals.status })
+    .from(deals)
+    .where(eq(deals.cid, cid))
+    .orderBy(deals.id);
+  return { pins: pinRows, deals: dealRows };
+}

@@ -1,0 +1,141 @@
+/**
+ * Counts for the dashboard and the API's grouped connections (SPEC §7 `*Connection { groupBy …
+ * aggregate { count } }`): records by format, status, wallet, source, department and category.
+ */
+import { desc, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { COUNTED_FORMAT, DASHBOARD_FORMATS, type AssetStatus, type AssetType, type DashboardFormat } from '../../domain/constants.ts';
+import type { GroupEntity } from '../../domain/groups.ts';
+import type { Db } from '../db/index.ts';
+import { alexandrias, categories, departments, sources } from '../db/schema.ts';
+
+export const GROUP_COLUMN = {
+  src: alexandrias.sourceId,
+  dep: alexandrias.departmentId,
+  cat: alexandrias.categoryId,
+} as const;
+
+/** A filter on the records of one source, department or category. */
+export interface RecordScope {
+  entity: GroupEntity;
+  id: number;
+}
+
+function scopeFilter(scope: RecordScope | undefined): SQL | undefined {
+  return scope ? eq(GROUP_COLUMN[scope.entity], scope.id) : undefined;
+}
+
+export interface FormatCount {
+  format: DashboardFormat;
+  total: number;
+  /** Records still `under_review`: what the dashboard calls unprocessed. */
+  unprocessed: number;
+}
+
+/** Records per dashboard format (xls and xlsx together), every format present even at zero. */
+export async function countRecordsByFormat(db: Db, scope?: RecordScope): Promise<FormatCount[]> {
+  const rows = await db
+    .select({
+      type: alexandrias.type,
+      total: sql<number>`count(*)::int`,
+      unprocessed: sql<number>`(count(*) filter (where ${alexandrias.status} = 'under_review'))::int`,
+    })
+    .from(alexandrias)
+    .where(scopeFilter(scope))
+    .groupBy(alexandrias.type);
+  const counts = new Map<DashboardFormat, FormatCount>(
+    DASHBOARD_FORMATS.map((format) => [format, { format, total: 0, unprocessed: 0 }]),
+  );
+  for (const row of rows) {
+    const count = counts.get(COUNTED_FORMAT[row.type as AssetType]);
+    if (!count) continue;
+    count.total += row.total;
+    count.unprocessed += row.unprocessed;
+  }
+  return [...counts.values()];
+}
+
+/** Records per status (SPEC §4), every status present even at zero. */
+export async function countRecordsByStatus(db: Db, scope?: RecordScope): Promise<Record<AssetStatus, number>> {
+  const rows = await db
+    .select({ status: alexandrias.status, count: sql<number>`count(*)::int` })
+    .from(alexandrias)
+    .where(scopeFilter(scope))
+    .groupBy(alexandrias.status);
+  const counts: Record<AssetStatus, number> = { under_review: 0, on_line: 0, blocked: 0, broken: 0 };
+  for (const row of rows) counts[row.status] = row.count;
+  return counts;
+}
+
+export interface Contributor {
+  walletAddress: string;
+  count: number;
+}
+
+/** The 'Achievements' ranking: contributors by number of records, most first. */
+export async function contributorRanking(db: Db, limit = 10): Promise<Contributor[]> {
+  const count = sql<number>`count(*)::int`;
+  const rows = await db
+    .select({ walletAddress: alexandrias.walletAddress, count })
+    .from(alexandrias)
+    .where(isNotNull(alexandrias.walletAddress))
+    .groupBy(alexandrias.walletAddress)
+    .orderBy(desc(count), alexandrias.walletAddress)
+    .limit(limit);
+  return rows.map((row) => ({ walletAddress: row.walletAddress ?? '', count: row.count }));
+}
+
+export interface GroupCount {
+  id: number;
+  name: string;
+  count: number;
+}
+
+const GROUP_NAME = {
+  src: { table: sources, id: sources.id, name: sources.name },
+  dep: { table: departments, id: departments.id, name: departments.name },
+  cat: { table: categories, id: categories.id, name: categories.title },
+} as const;
+
+/** Records per source, department or category, largest first; groups without records are left out. */
+export async function countRecordsByGroup(db: Db, entity: GroupEntity, limit?: number): Promise<GroupCount[]> {
+  const group = GROUP_NAME[entity];
+  const count = sql<number>`count(${alexandrias.id})::int`;
+  const query = db
+    .select({ id: group.id, name: group.name, count })
+    .from(group.table)
+    .innerJoin(alexandrias, eq(GROUP_COLUMN[entity], group.id))
+    .groupBy(group.id, group.name)
+    .orderBy(desc(count), group.name);
+  return limit ? query.limit(limit) : query;
+}
+
+export interface ArchiveTotals {
+  records: number;
+  /** Records whose file is archived (they have a CID). */
+  archived: number;
+  online: number;
+  sources: number;
+  departments: number;
+  categories: number;
+}
+
+/** The headline numbers of the archive. */
+export async function archiveTotals(db: Db): Promise<ArchiveTotals> {
+  const [records] = await db
+    .select({
+      records: sql<number>`count(*)::int`,
+      archived: sql<number>`(count(*) filter (where ${alexandrias.cid} is not null))::int`,
+      online: sql<number>`(count(*) filter (where ${alexandrias.status} = 'on_line'))::int`,
+    })
+    .from(alexandrias);
+  const countOf = async (table: typeof sources | typeof departments | typeof categories) =>
+    (await db.select({ n: sql<number>`count(*)::int` }).from(table))[0]?.n ?? 0;
+  return {
+    records: records?.records ?? 0,
+    archived: records?.archived ?? 0,
+    online: records?.online ?? 0,
+    sources: await countOf(sources),
+    departments: await countOf(departments),
+    categories: await countOf(categories),
+  };
+}

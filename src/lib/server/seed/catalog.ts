@@ -1,0 +1,149 @@
+/**
+ * Reading the real Dominican material in the fixtures folder into plain seed data: the publishers
+ * of datos.gob.do enriched with the official lists of public bodies, the portal's themes, and its
+ * 1,065 datasets. Nothing here touches the database.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import Papa from 'papaparse';
+import type { AssetType } from '../../domain/constants.ts';
+import { normalizeFormats, primaryFormat } from '../../domain/formats.ts';
+
+export const PORTAL = {
+  name: 'Portal de Datos Abiertos de la República Dominicana',
+  url: 'https://datos.gob.do',
+  description:
+    'Portal nacional de datos abiertos (CKAN), donde las instituciones del Estado dominicano publican sus conjuntos de datos.',
+  datasetUrl: (slug: string) => `https://datos.gob.do/dataset/${encodeURIComponent(slug)}`,
+} as const;
+
+export interface SeedDepartment {
+  name: string;
+  acronym: string | null;
+  desciption: string | null;
+  website: string | null;
+  legalCategory: string | null;
+  branch: string | null;
+  sector: string | null;
+}
+
+export interface SeedDataset {
+  slug: string;
+  title: string;
+  org: string;
+  type: AssetType;
+  formats: AssetType[];
+  /** Labels exactly as the portal published them, for the description. */
+  publishedFormats: string[];
+  group: string | null;
+}
+
+export interface SeedCatalog {
+  exportedOn: string;
+  departments: SeedDepartment[];
+  datasets: SeedDataset[];
+  groups: string[];
+}
+
+interface CatalogFile {
+  generado: string;
+  conjuntos: Array<{ slug: string; titulo: string; org: string; formatos: string[]; grupos: string[] }>;
+}
+
+/** Accent-, case- and punctuation-insensitive key for matching the same body across lists. */
+export function nameKey(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(/\([^)]*\)/g, ' ')
+    .replace(/\bde la republica dominicana\b/g, ' ')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+}
+
+/** The acronym in a publisher's name, "Oficina Nacional de Estadística (ONE)" → "ONE". */
+function acronymInName(name: string): string | null {
+  return /\(([^()]+)\)\s*$/.exec(name)?.[1]?.trim() ?? null;
+}
+
+async function readCsv(file: string): Promise<Array<Record<string, string>>> {
+  const text = await fs.readFile(file, 'utf8');
+  const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
+  return parsed.data;
+}
+
+function describeBody(legalCategory: string | null, branch: string | null, sector: string | null): string | null {
+  if (!legalCategory) return null;
+  const parts = [legalCategory];
+  if (branch) parts.push(`del ${branch}`);
+  if (sector) parts.push(`(sector ${sector})`);
+  return `${parts.join(' ')}.`;
+}
+
+/** Loads the catalogue and the lists of public bodies from `fixturesDir`. */
+export async function readSeedCatalog(fixturesDir: string): Promise<SeedCatalog> {
+  const catalog = JSON.parse(
+    await fs.readFile(path.join(fixturesDir, 'catalog/datos-gob-do-catalogo-2026-09-24.json'), 'utf8'),
+  ) as CatalogFile;
+  const publishers = await readCsv(path.join(fixturesDir, 'orgs/organizaciones-datos-gob-do.csv'));
+  const bodies = await readCsv(path.join(fixturesDir, 'orgs/entidades-gubernamentales-do.csv'));
+  const withWebsites = await readCsv(path.join(fixturesDir, 'orgs/entidades-siglas-sitio-web-do.csv'));
+
+  const bodyByKey = new Map(bodies.map((row) => [nameKey(row.nombre ?? ''), row]));
+  const websiteByKey = new Map<string, { acronym: string; website: string }>();
+  const websiteByAcronym = new Map<string, string>();
+  for (const row of withWebsites) {
+    const website = row.sitio_web?.trim();
+    // The hand-curated list has rows whose commas shifted columns: keep only real web addresses.
+    if (!website || !/^https?:\/\//.test(website)) continue;
+    websiteByKey.set(nameKey(row.nombre ?? ''), { acronym: row.siglas ?? '', website });
+    if (row.siglas) websiteByAcronym.set(row.siglas.toUpperCase(), website);
+  }
+  const acronymByPublisher = new Map(
+    publishers.map((row) => [nameKey(row.organizacion ?? ''), row.siglas_extraidas?.trim() || null]),
+  );
+
+  const departments = new Map<string, SeedDepartment>();
+  const addDepartment = (name: string, acronym: string | null) => {
+    const key = nameKey(name);
+    if (departments.has(key)) return;
+    const body = bodyByKey.get(key);
+    const known = websiteByKey.get(key);
+    const legalCategory = body?.categoria?.trim() || null;
+    const branch = body?.poder_del_estado?.trim() || null;
+    const sector = body?.sector?.trim() || null;
+    departments.set(key, {
+      name,
+      acronym: acronym ?? (known?.acronym || null),
+      desciption: describeBody(legalCategory, branch, sector),
+      website: known?.website ?? (acronym ? websiteByAcronym.get(acronym.toUpperCase()) ?? null : null),
+      legalCategory,
+      branch,
+      sector,
+    });
+  };
+
+  // The portal's publishers first, with the names the catalogue uses, then the other public bodies.
+  for (const name of new Set(catalog.conjuntos.map((dataset) => dataset.org))) {
+    addDepartment(name, acronymByPublisher.get(nameKey(name)) ?? acronymInName(name));
+  }
+  for (const row of bodies) if (row.nombre) addDepartment(row.nombre.trim(), null);
+
+  const groups = new Set<string>();
+  const datasets = catalog.conjuntos.map((dataset): SeedDataset => {
+    for (const group of dataset.grupos) groups.add(group);
+    return {
+      slug: dataset.slug,
+      title: dataset.titulo.trim(),
+      org: dataset.org,
+      type: primaryFormat(dataset.formatos),
+      formats: normalizeFormats(dataset.formatos),
+      publishedFormats: dataset.formatos,
+      // A dataset in several themes is filed under the first, as the portal lists it.
+      group: dataset.grupos[0] ?? null,
+    };
+  });
+
+  return { exportedOn: catalog.generado, departments: [...departments.values()], datasets, groups: [...groups] };
+}

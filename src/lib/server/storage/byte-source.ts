@@ -1,0 +1,73 @@
+/**
+ * Everything `add` and `cidOf` accept as file content. Chunks are read one at a time and never
+ * gathered, so a file of any size passes through in bounded memory. A chunk must not be
+ * changed after it is yielded: the importer may still be hashing a view of it.
+ */
+export type ByteSource =
+  | Uint8Array
+  | ReadableStream<Uint8Array>
+  | AsyncIterable<Uint8Array>
+  | Iterable<Uint8Array>;
+
+/** A byte stream that counts what flowed through it, to report the file size after import. */
+export interface CountedStream {
+  stream: AsyncIterable<Uint8Array>;
+  /** Bytes yielded so far; the file size once the stream is exhausted. */
+  bytesRead(): number;
+}
+
+/** Wraps any `ByteSource` as an async iterable of `Uint8Array` chunks and counts its bytes. */
+export function countedStream(source: ByteSource): CountedStream {
+  let bytes = 0;
+  async function* counting(): AsyncGenerator<Uint8Array> {
+    for await (const chunk of chunksOf(source)) {
+      // The importer would turn a string or number array into bytes on its own; the archive
+      // wants a type error instead of quietly storing a different file.
+      if (!(chunk instanceof Uint8Array)) {
+        throw new TypeError(`Content chunks must be Uint8Array, got ${describe(chunk)}`);
+      }
+      bytes += chunk.byteLength;
+      yield chunk;
+    }
+  }
+  return { stream: counting(), bytesRead: () => bytes };
+}
+
+function chunksOf(source: ByteSource): AsyncIterable<unknown> | Iterable<unknown> {
+  if (source instanceof Uint8Array) return [source];
+  if (isReadableStream(source)) return readAll(source);
+  return source;
+}
+
+function isReadableStream(source: ByteSource): source is ReadableStream<Uint8Array> {
+  return typeof (source as Partial<ReadableStream<Uint8Array>>).getReader === 'function';
+}
+
+/**
+ * Reads a web stream through its reader rather than its async iterator, which not every
+ * runtime's typings declare. If the import stops early (a failed write), the stream is
+ * cancelled so its producer stops too.
+ */
+async function* readAll(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        finished = true;
+        return;
+      }
+      yield value;
+    }
+  } finally {
+    if (!finished) await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'object') return value.constructor?.name ?? 'object';
+  return typeof value;
+}

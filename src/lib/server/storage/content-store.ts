@@ -1,0 +1,192 @@
+import { FsBlockstore } from 'blockstore-fs';
+import {
+  exporter,
+  type RawNode,
+  type ReadableStorage,
+  type UnixFSEntry,
+  type UnixFSFile,
+} from 'ipfs-unixfs-exporter';
+import type { CID } from 'multiformats/cid';
+import type { ByteSource } from './byte-source.ts';
+import { parseCid } from './cid.ts';
+import { coalesceWrites } from './coalesce-writes.ts';
+import { InvalidRangeError, NotAFileError, NotInStoreError } from './errors.ts';
+import { importContent, type AddResult } from './import-content.ts';
+import { ReadSession } from './read-session.ts';
+import { readVerifiedBlock } from './verify.ts';
+
+/** Where and how a content store keeps its blocks. */
+export interface ContentStoreOptions {
+  /** Folder of the blockstore (one file per block); created on first use if missing. */
+  dir: string;
+  /**
+   * How many bytes of a file `cat` may read ahead of a consumer that is busy: the most a
+   * slow download holds in memory, beyond the few blocks being read. Default 4 MiB.
+   */
+  readAheadBytes?: number;
+}
+
+/** A byte range of a file: `length` bytes from `offset`, cut short at the end of the file. */
+export interface CatOptions {
+  /** First byte to return. Default 0; at most the file size. */
+  offset?: number;
+  /** How many bytes to return at most. Default: to the end of the file. */
+  length?: number;
+}
+
+/** What the store knows of a stored file without reading it all. */
+export interface FileStat {
+  /** The CID in canonical form (CIDv1, base32), even when asked with a CIDv0. */
+  cid: string;
+  /** The file's size in bytes. */
+  size: number;
+  /** `raw`: a file of one chunk, stored as one bare block; `file`: a UnixFS DAG of chunks. */
+  type: 'raw' | 'file';
+}
+
+/** The archive's content-addressed file store. */
+export interface ContentStore {
+  /**
+   * Stores a file, streaming it in 256 KiB chunks, and returns its CID and size. Adding bytes
+   * already stored gives the same CID and rewrites their blocks, which repairs damaged ones.
+   */
+  add(source: ByteSource): Promise<AddResult>;
+  /**
+   * Streams a stored file (or a range of it), checking every block against its hash before
+   * any of its bytes are yielded. Every error, an unknown CID included, surfaces from the
+   * iteration; those about the request itself come from the first `next()`, before any byte.
+   *
+   * @throws {InvalidCidError} `cid` is not a CID the store can hold
+   * @throws {InvalidRangeError} `offset` is past the end, or `offset`/`length` are not byte counts
+   * @throws {NotInStoreError} the store has no such file
+   * @throws {NotAFileError} the CID names a directory or other non-file node
+   * @throws {CorruptBlockError} a block's bytes no longer match its CID (may come mid-stream)
+   * @throws {MissingBlockError} a block of the file is gone (may come mid-stream)
+   */
+  cat(cid: string, options?: CatOptions): AsyncIterable<Uint8Array>;
+  /**
+   * Whether the file's root block is stored (the rest of its blocks are not checked).
+   *
+   * @throws {InvalidCidError}
+   */
+  has(cid: string): Promise<boolean>;
+  /**
+   * The file's size and kind, from its root block alone (verified like any block).
+   *
+   * @throws {InvalidCidError} | {NotInStoreError} | {NotAFileError} | {CorruptBlockError}
+   */
+  stat(cid: string): Promise<FileStat>;
+  /** Releases the store. blockstore-fs holds nothing open between calls today. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_READ_AHEAD_BYTES = 4 * 1024 * 1024;
+
+/** Leaf blocks `cat` reads at once, per level of the DAG. */
+const BLOCK_READ_CONCURRENCY = 4;
+
+/**
+ * Opens the content store kept in `options.dir`. Synchronous so it can back a module-level
+ * singleton: the folder is created by the first call that needs it.
+ */
+export function createContentStore(options: ContentStoreOptions): ContentStore {
+  const blockstore = new FsBlockstore(options.dir, { createIfMissing: true });
+  const writer = coalesceWrites(blockstore);
+  const readAhead = options.readAheadBytes ?? DEFAULT_READ_AHEAD_BYTES;
+
+  let opening: Promise<void> | undefined;
+  const ready = (): Promise<void> =>
+    (opening ??= blockstore.open().catch((error: unknown) => {
+      opening = undefined; // let a later call retry, e.g. once a missing mount appears
+      throw error;
+    }));
+
+  /** Reads the root block only, so unlike `ReadSession` it may throw straight to the exporter. */
+  const verifiedRoot: ReadableStorage = {
+    async *get(cid: CID) {
+      yield await readVerifiedBlock(blockstore, cid);
+    },
+  };
+
+  async function findRoot(input: string): Promise<CID> {
+    const cid = parseCid(input);
+    await ready();
+    if (!(await blockstore.has(cid))) throw new NotInStoreError(cid.toV1().toString());
+    return cid;
+  }
+
+  async function* cat(input: string, range: CatOptions = {}): AsyncGenerator<Uint8Array> {
+    const { offset = 0, length } = range;
+    checkByteCount('offset', offset);
+    if (length !== undefined) checkByteCount('length', length);
+    const cid = await findRoot(input);
+
+    const session = new ReadSession(blockstore, readAhead);
+    let content: AsyncIterator<Uint8Array> | undefined;
+    try {
+      const entry = await session.guard(openFile(cid, session.blocks));
+      const size = Number(entry.size);
+      if (offset > size) {
+        throw new InvalidRangeError(`Offset ${offset} is past the end of ${size}-byte ${input}`);
+      }
+      const end = length === undefined ? size : Math.min(size, offset + length);
+      if (end === offset) return;
+      content = entry
+        .content({ offset, length: end - offset, blockReadConcurrency: BLOCK_READ_CONCURRENCY })
+        [Symbol.asyncIterator]();
+      for (;;) {
+        const next = await session.next(content);
+        if (next.done === true) return;
+        session.consumed(next.value.byteLength);
+        yield next.value;
+      }
+    } finally {
+      session.close();
+      // After a failed read the exporter is parked on it for good, and `return()` would wait
+      // behind that; otherwise ending it stops its queue at once.
+      if (!session.failed) content?.return?.().catch(() => undefined);
+    }
+  }
+
+  return {
+    async add(source) {
+      await ready();
+      return importContent(source, writer);
+    },
+    cat,
+    async has(input) {
+      const cid = parseCid(input);
+      await ready();
+      return blockstore.has(cid);
+    },
+    async stat(input) {
+      const cid = await findRoot(input);
+      const entry = await openFile(cid, verifiedRoot);
+      return { cid: cid.toV1().toString(), size: Number(entry.size), type: entry.type };
+    },
+    async close() {
+      await blockstore.close();
+    },
+  };
+}
+
+/** Resolves a root block to a file entry, refusing directories and non-UnixFS nodes. */
+async function openFile(cid: CID, blocks: ReadableStorage): Promise<RawNode | UnixFSFile> {
+  let entry: UnixFSEntry;
+  try {
+    entry = await exporter(cid, blocks);
+  } catch (error) {
+    if (error instanceof Error && error.name === 'NotUnixFSError') {
+      throw new NotAFileError(cid.toV1().toString(), { cause: error });
+    }
+    throw error;
+  }
+  if (entry.type === 'raw' || entry.type === 'file') return entry;
+  throw new NotAFileError(cid.toV1().toString());
+}
+
+function checkByteCount(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new InvalidRangeError(`${name} must be a whole number of bytes, got ${value}`);
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The archive's content-addressed store: files go in as streams and are named by their CID;
+ * they come out as streams, every block checked against its hash on the way.
+ *
+ * CID profile: exactly what `ipfs add --cid-version=1` (kubo) gives, so that anyone can check a
+ * download against its CID with stock IPFS tools, and the archive's files can be pinned on the
+ * public network under the same names:
+ *
+ * - UnixFS file, CIDv1, base32 (`bafy…`), sha2-256;
+ * - fixed 256 KiB chunks stored as raw leaves (`bafk…`); a file of one chunk *is* its leaf;
+ * - balanced DAG, at most 174 links per node.
+ *
+ * Each parameter is set explicitly (`profile.ts`) rather than taken from the importer's
+ * defaults, which have changed between releases; tests check the CIDs against kubo's known
+ * vectors and against an independent implementation.
+ *
+ * Blocks live in a blockstore-fs folder, one file per block. Memory use does not grow with the
+ * file: `add` and `cidOf` stream, and `cat` reads at most a few MiB ahead of its consumer.
+ *
+ * @module
+ */
+export { cidOf, type AddResult } from './import-content.ts';
+export type { ByteSource } from './byte-source.ts';
+export {
+  createContentStore,
+  type CatOptions,
+  type ContentStore,
+  type ContentStoreOptions,
+  type FileStat,
+} from './content-store.ts';
+export { parseCid } from './cid.ts';
+export {
+  CorruptBlockError,
+  InvalidCidError,
+  InvalidRangeError,
+  MissingBlockError,
+  NotAFileError,
+  NotInStoreError,
+  StorageError,
+} from './errors.ts';
+export { CHUNK_SIZE, MAX_CHILDREN_PER_NODE } from './profile.ts';

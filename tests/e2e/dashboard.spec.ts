@@ -1,0 +1,32 @@
+import { expect, test } from '@playwright/test';
+
+test('the dashboard of the seeded archive shows the real catalogue', async ({ page }) => {
+  const response = await page.goto('/dashboard');
+  expect(response?.status()).toBe(200);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(page.getByRole('heading', { level: 1, name: 'El archivo en cifras' })).toBeVisible();
+  await expect(page.getByText('Archivo Abierto está en beta.')).toBeVisible();
+
+  // 1,065 harvested datasets plus the 11 real files archived with their CIDs.
+  await expect(page.locator('[data-stat="dashboard.records"]')).toHaveText(/^1[.,]076$/);
+  await expect(page.locator('[data-stat="dashboard.archived"]')).toHaveText('11');
+
+  const deposited = page.getByRole('region', { name: 'Archivos Depositados' });
+  await expect(deposited.getByRole('rowheader')).toHaveText(['PDF', 'CSV', 'XLSX', 'ODS', 'Otros']);
+  // Both seeded PDFs are online, and no harvested dataset has PDF as its main format but one.
+  await expect(deposited.locator('tr[data-format="pdf"]')).toContainText('66.67%');
+
+  const imports = page.getByRole('region', { name: 'Últimas importaciones' });
+  await expect(imports.getByText(/1[.,]065 documento\(s\) importado\(s\)/)).toBeVisible();
+  await expect(imports.getByText('Portal de Datos Abiertos de la República Dominicana')).toBeVisible();
+
+  await page.screenshot({ path: 'test-results/screenshots/dashboard.png', fullPage: true });
+});
+
+test('the home page leads to the dashboard, and an unknown path is a real 404', async ({ page }) => {
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const missing = await page.goto('/no-existe');
+  expect(missing?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Página no encontrada' })).toBeVisible();
+});

@@ -1,0 +1,76 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateDatabase, type Engine } from '../../src/lib/server/db/index.ts';
+import { createTestDatabase, MIGRATIONS_DIR, testEngines, type TestDatabase } from '../helpers/database.ts';
+
+/** Tables, columns, types, indexes and enums as the catalogue describes them: the schema's fingerprint. */
+async function describeSchema(database: TestDatabase) {
+  const rows = async (query: ReturnType<typeof sql>) =>
+    ((await database.db.execute(query)) as unknown as { rows: Array<Record<string, unknown>> }).rows;
+  const columns = await rows(sql`
+    select table_name, column_name, data_type, udt_name, is_nullable, column_default, generation_expression
+    from information_schema.columns where table_schema = 'public' order by table_name, column_name`);
+  const indexes = await rows(sql`
+    select tablename, indexname, indexdef from pg_indexes where schemaname = 'public' order by indexname`);
+  const enums = await rows(sql`
+    select t.typname, string_agg(e.enumlabel, ',' order by e.enumsortorder) as labels
+    from pg_type t join pg_enum e on e.enumtypid = t.oid group by t.typname order by t.typname`);
+  const constraints = await rows(sql`
+    select conname, pg_get_constraintdef(oid) as def from pg_constraint
+    where connamespace = 'public'::regnamespace and contype <> 'n' order by conname`);
+  return { columns, indexes, enums, constraints };
+}
+
+const schemas = new Map<Engine, Awaited<ReturnType<typeof describeSchema>>>();
+
+describe.each(testEngines())('migrations on %s', (engine) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    schemas.set(engine, await describeSchema(database));
+  });
+  afterAll(() => database?.destroy());
+
+  it('create every table of the spec', () => {
+    const tables = new Set(schemas.get(engine)?.columns.map((column) => column.table_name));
+    // drizzle keeps its ledger of applied migrations in its own schema, so `public` is ours alone.
+    expect([...tables].sort()).toEqual([
+      'aletheias',
+      'alexandrias',
+      'categories',
+      'deals',
+      'departments',
+      'imports',
+      'pins',
+      'sources',
+      'status_history',
+    ]);
+  });
+
+  it('keep the statuses of SPEC §4 as enumerations', () => {
+    const enums = Object.fromEntries((schemas.get(engine)?.enums ?? []).map((row) => [row.typname, row.labels]));
+    expect(enums.asset_status).toBe('under_review,on_line,blocked,broken');
+    expect(enums.import_status).toBe('in_progress,done');
+  });
+
+  it('are a no-op when run again', async () => {
+    await migrateDatabase(database, MIGRATIONS_DIR);
+    expect(await describeSchema(database)).toEqual(schemas.get(engine));
+  });
+
+  it('search Spanish text without accents and with stemming', async () => {
+    await database.db.execute(sql`insert into categories (title, description) values ('Educación', 'Estadísticas de escuelas públicas')`);
+    const result = (await database.db.execute(
+      sql`select title from categories where search @@ websearch_to_tsquery('archivo_es', 'educacion escuela')`,
+    )) as unknown as { rows: Array<{ title: string }> };
+    expect(result.rows.map((row) => row.title)).toEqual(['Educación']);
+  });
+});
+
+// Only defined where both engines run (always in CI), so no test stands skipped.
+if (testEngines().length > 1) describe('PGlite and PostgreSQL', () => {
+  it('get the very same schema', () => {
+    expect(schemas.get('pglite')).toBeDefined();
+    expect(schemas.get('postgres')).toEqual(schemas.get('pglite'));
+  });
+});

@@ -1,0 +1,176 @@
+import { eq, isNotNull, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alexandrias, categories, departments, sources } from '../../src/lib/server/db/schema.ts';
+import {
+  archiveTotals,
+  contributorRanking,
+  countRecordsByFormat,
+  countRecordsByGroup,
+  countRecordsByStatus,
+  getGroupItem,
+  getRecord,
+  largestGroups,
+  latestImports,
+  latestUploadsOf,
+  listGroup,
+  listRecords,
+  recordsByCid,
+  searchGroups,
+  searchRecords,
+  storageStatus,
+} from '../../src/lib/server/queries/index.ts';
+import { createSeededDatabase, testEngines } from '../helpers/database.ts';
+
+describe.each(testEngines())('the query layer on %s', (engine) => {
+  let seeded: Awaited<ReturnType<typeof createSeededDatabase>>;
+  const db = () => seeded.db;
+  beforeAll(async () => {
+    seeded = await createSeededDatabase(engine);
+  });
+  afterAll(() => seeded?.destroy());
+
+  it('counts records by dashboard format, xls and xlsx together', async () => {
+    const formats = await countRecordsByFormat(db());
+    expect(formats.map((row) => row.format)).toEqual(['pdf', 'csv', 'xlsx', 'ods', 'other']);
+    const byType = await db()
+      .select({ type: alexandrias.type, n: sql<number>`count(*)::int`, open: sql<number>`(count(*) filter (where status = 'under_review'))::int` })
+      .from(alexandrias)
+      .groupBy(alexandrias.type);
+    const expected = (types: string[]) => byType.filter((row) => types.includes(row.type)).reduce((sum, row) => sum + row.n, 0);
+    const row = (format: string) => formats.find((item) => item.format === format);
+    expect(row('xlsx')?.total).toBe(expected(['xls', 'xlsx']));
+    expect(row('csv')?.total).toBe(expected(['csv']));
+    expect(formats.reduce((sum, item) => sum + item.total, 0)).toBe(seeded.report.records);
+    expect(formats.reduce((sum, item) => sum + item.unprocessed, 0)).toBe(1065);
+  });
+
+  it('counts by status, and within one group', async () => {
+    expect(await countRecordsByStatus(db())).toEqual({ under_review: 1065, on_line: 11, blocked: 0, broken: 0 });
+    const [one] = await db().select().from(departments).where(eq(departments.acronym, 'ONE'));
+    const inOne = await countRecordsByStatus(db(), { entity: 'dep', id: one!.id });
+    // ONE publishes 10 datasets on the portal, and two of its files are archived here.
+    expect(inOne).toEqual({ under_review: 10, on_line: 2, blocked: 0, broken: 0 });
+  });
+
+  it('ranks contributors by wallet, most records first', async () => {
+    expect(await contributorRanking(db())).toEqual([]);
+    const wallet = '0xabc0000000000000000000000000000000000001';
+    const other = '0xabc0000000000000000000000000000000000002';
+    const ids = (await db().select({ id: alexandrias.id }).from(alexandrias).orderBy(alexandrias.id).limit(3)).map((r) => r.id);
+    await db().update(alexandrias).set({ walletAddress: wallet }).where(sql`${alexandrias.id} in (${ids[0]}, ${ids[1]})`);
+    await db().update(alexandrias).set({ walletAddress: other }).where(eq(alexandrias.id, ids[2]!));
+    expect(await contributorRanking(db())).toEqual([
+      { walletAddress: wallet, count: 2 },
+      { walletAddress: other, count: 1 },
+    ]);
+    const uploads = await latestUploadsOf(db(), wallet.toUpperCase().replace('0X', '0x'));
+    expect(uploads.map((record) => record.id).sort()).toEqual([ids[0], ids[1]].sort());
+    await db().update(alexandrias).set({ walletAddress: null }).where(isNotNull(alexandrias.walletAddress));
+  });
+
+  it('counts records per source, department and category', async () => {
+    const bySource = await countRecordsByGroup(db(), 'src');
+    expect(bySource[0]).toMatchObject({ name: 'Portal de Datos Abiertos de la República Dominicana', count: 1065 });
+    const byCategory = await countRecordsByGroup(db(), 'cat');
+    const total = byCategory.reduce((sum, row) => sum + row.count, 0);
+    const [{ n } = { n: 0 }] = await db().select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(isNotNull(alexandrias.categoryId));
+    expect(total).toBe(n);
+    expect(byCategory[0]?.name).toBe('Gestión Pública');
+  });
+
+  it('lists the latest imports, newest first', async () => {
+    const timeline = await latestImports(db());
+    expect(timeline).toHaveLength(2);
+    expect(timeline.map((item) => item.type).sort()).toEqual(['bulk', 'harvest']);
+    const harvest = timeline.find((item) => item.type === 'harvest');
+    expect(harvest).toMatchObject({ documents: 1065, status: 'done', source: { name: 'Portal de Datos Abiertos de la República Dominicana' } });
+    expect(harvest?.sample).toBeNull();
+    const bulk = timeline.find((item) => item.type === 'bulk');
+    expect(bulk?.sample?.cid).toMatch(/^baf[ky]/);
+    expect(bulk?.formats.reduce((sum, f) => sum + f.count, 0)).toBe(11);
+  });
+
+  it('pages a group by 10, most recently updated first', async () => {
+    const first = await listGroup(db(), 'dep', 1);
+    expect(first.items).toHaveLength(10);
+    expect(first.total).toBe(await db().$count(departments));
+    expect(first.pages).toBe(Math.ceil(first.total / 10));
+    const [newest] = await db().select({ id: departments.id }).from(departments).orderBy(sql`updated_at desc, id desc`).limit(1);
+    expect(first.items[0]?.id).toBe(newest?.id);
+    const second = await listGroup(db(), 'dep', 2);
+    expect(second.items[0]?.id).not.toBe(first.items[0]?.id);
+    const beyond = await listGroup(db(), 'cat', 99);
+    expect(beyond.items).toEqual([]);
+    expect(beyond.total).toBe(11);
+  });
+
+  it('gives each group item its record counts by format', async () => {
+    const [portal] = await db().select().from(sources).where(eq(sources.url, 'https://datos.gob.do'));
+    const item = await getGroupItem(db(), 'src', portal!.id);
+    expect(item?.records).toBe(1065);
+    expect(Object.values(item!.byFormat).reduce((a, b) => a + b, 0)).toBe(1065);
+    expect(await getGroupItem(db(), 'src', 999_999)).toBeNull();
+    expect(await getGroupItem(db(), 'src', Number.NaN)).toBeNull();
+    const largest = await largestGroups(db(), 'cat');
+    expect(largest).toHaveLength(5);
+    expect(largest[0]?.name).toBe('Gestión Pública');
+  });
+
+  it('pages the records of a collection, with the department of each', async () => {
+    const [health] = await db().select().from(categories).where(eq(categories.title, 'Salud'));
+    const page = await listRecords(db(), { entity: 'cat', id: health!.id }, 1);
+    const expectedTotal = await db().$count(alexandrias, eq(alexandrias.categoryId, health!.id));
+    expect(page.total).toBe(expectedTotal);
+    expect(page.items).toHaveLength(10);
+    expect(page.items.every((record) => record.department !== null)).toBe(true);
+    const dates = page.items.map((record) => record.updatedAt.getTime());
+    expect([...dates].sort((a, b) => b - a)).toEqual(dates);
+    const last = await listRecords(db(), { entity: 'cat', id: health!.id }, page.pages);
+    expect(last.items.length).toBe(expectedTotal - 10 * (page.pages - 1));
+  });
+
+  it('finds a record by its CID with everything its page shows', async () => {
+    const [file] = await db().select().from(alexandrias).where(eq(alexandrias.fileName, 'sisalril-pespj-d1.pdf'));
+    const records = await recordsByCid(db(), file!.cid!);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({
+      id: file!.id,
+      type: 'pdf',
+      status: 'on_line',
+      department: { acronym: 'SISALRIL' },
+      category: { title: 'Salud' },
+      source: { url: 'https://sisalril.gob.do' },
+      aletheias: [],
+    });
+    expect(await getRecord(db(), file!.id)).toEqual(records[0]);
+    expect(await recordsByCid(db(), 'bafkreinotarealcid')).toEqual([]);
+    const status = await storageStatus(db(), file!.cid!);
+    expect(status.pins).toMatchObject([{ provider: 'local', status: 'pinned' }]);
+    expect(status.deals).toEqual([]);
+  });
+
+  it('searches in Spanish, forgiving accents and typos', async () => {
+    const byWords = await searchRecords(db(), 'estadistica aseguradoras');
+    expect(byWords.length).toBeGreaterThan(0);
+    const accentless = await searchRecords(db(), 'construccion licencias');
+    expect(accentless[0]?.title).toMatch(/construcción/i);
+    const typo = await searchRecords(db(), 'salrio minimo');
+    expect(typo.some((record) => /salario m[ií]nimo/i.test(record.title))).toBe(true);
+    expect(await searchRecords(db(), '   ')).toEqual([]);
+    const issuers = await searchGroups(db(), 'dep', 'estadistica');
+    expect(issuers.map((hit) => hit.name)).toContain('Oficina Nacional de Estadística (ONE)');
+    const themes = await searchGroups(db(), 'cat', 'educacion');
+    expect(themes[0]?.name).toBe('Educación');
+  });
+
+  it('sums up the archive', async () => {
+    expect(await archiveTotals(db())).toEqual({
+      records: seeded.report.records,
+      archived: 11,
+      online: 11,
+      sources: seeded.report.sources,
+      departments: seeded.report.departments,
+      categories: 11,
+    });
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { cidOf, createContentStore } from '../../../src/lib/server/storage/index.ts';
+import { KiB, MiB, pseudoRandom, useTempDirs, zeros } from './helpers.ts';
+import { CHUNK, LINKS_PER_NODE, referenceCid } from './reference-cid.ts';
+
+/** Published by kubo (`ipfs add --cid-version=1`). */
+const KUBO = {
+  helloWorld: 'bafkreifjjcie6lypi6ny7amxnfftagclbuxndqonfipmb64f2km2devei4',
+  fiveMiBOfZeros: 'bafybeid7mu43g4fehkxhdkl4x3lu4pybxuxpg57it6r6z7e36soj7h2yd4',
+  empty: 'bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku',
+};
+
+const helloWorld = new TextEncoder().encode('hello world\n');
+
+describe('the reference implementation', () => {
+  it('reproduces kubo’s vectors, so it can judge the store', async () => {
+    expect(await referenceCid([helloWorld])).toBe(KUBO.helloWorld);
+    expect(await referenceCid([])).toBe(KUBO.empty);
+    expect(await referenceCid(zeros(5 * MiB))).toBe(KUBO.fiveMiBOfZeros);
+  });
+});
+
+describe('CIDs of added files', () => {
+  const tempDir = useTempDirs();
+
+  it('match kubo’s vectors', async () => {
+    const store = createContentStore({ dir: await tempDir() });
+    expect(await store.add(helloWorld)).toEqual({ cid: KUBO.helloWorld, size: 12 });
+    expect(await store.add(new Uint8Array(0))).toEqual({ cid: KUBO.empty, size: 0 });
+    expect(await store.add(zeros(5 * MiB))).toEqual({ cid: KUBO.fiveMiBOfZeros, size: 5 * MiB });
+  });
+
+  it('are what cidOf computes without storing', async () => {
+    expect(await cidOf(helloWorld)).toEqual({ cid: KUBO.helloWorld, size: 12 });
+    expect(await cidOf([])).toEqual({ cid: KUBO.empty, size: 0 });
+    expect(await cidOf(zeros(5 * MiB))).toEqual({ cid: KUBO.fiveMiBOfZeros, size: 5 * MiB });
+  });
+
+  const sizes: Array<[string, number]> = [
+    ['empty', 0],
+    ['one byte', 1],
+    ['exactly one chunk', 256 * KiB],
+    ['one chunk and a byte', 256 * KiB + 1],
+    ['3 MiB + 7 bytes', 3 * MiB + 7],
+    ['exactly one full node of 174 chunks', LINKS_PER_NODE * CHUNK],
+    ['a second level (174 chunks + 1 byte)', LINKS_PER_NODE * CHUNK + 1],
+  ];
+
+  it.each(sizes)('match the reference for %s', { timeout: 30_000 }, async (_, size) => {
+    const store = createContentStore({ dir: await tempDir() });
+    const expected = await referenceCid(pseudoRandom(size, size));
+    expect(await store.add(pseudoRandom(size, size))).toEqual({ cid: expected, size });
+    expect(await cidOf(pseudoRandom(size, size))).toEqual({ cid: expected, size });
+  });
+
+  it('depend on the bytes only, not on how the stream is cut', async () => {
+    const size = 2 * CHUNK + 3;
+    const expected = await referenceCid(pseudoRandom(size, 9));
+    for (const pieceSize of [13, 4096, CHUNK - 1, CHUNK, CHUNK + 1, size]) {
+      expect((await cidOf(pseudoRandom(size, 9, pieceSize))).cid).toBe(expected);
+    }
+  });
+});
