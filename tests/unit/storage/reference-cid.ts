@@ -85,10 +85,11 @@ function fileNode(children: DagNode[]): DagNode {
     varintField(3, fileSize),
     ...children.map((child) => varintField(4, child.fileSize)),
   ]);
+  const noName = new Uint8Array(0);
   const links = children.map((child) =>
     bytesField(
       2,
-      concat([bytesField(1, child.cid), bytesField(2, new Uint8Array(0)), varintField(3, child.tsize)]),
+      concat([bytesField(1, child.cid), bytesField(2, noName), varintField(3, child.tsize)]),
     ),
   );
   const block = concat([...links, bytesField(1, unixfs)]);

@@ -14,7 +14,7 @@ export function coalesceWrites(store: WritableStorage): WritableStorage {
   const inFlight = new Map<string, Promise<unknown>>();
   return {
     async put(cid, bytes, options) {
-      // blockstore-fs files blocks by multihash, so raw and dag-pb CIDs of the same bytes share one.
+      // blockstore-fs files blocks by multihash: raw and dag-pb CIDs of the same bytes share one.
       const key = base32.encode(cid.multihash.bytes);
       let write = inFlight.get(key);
       if (write === undefined) {

@@ -20,8 +20,8 @@ export interface ContentStoreOptions {
   /** Folder of the blockstore (one file per block); created on first use if missing. */
   dir: string;
   /**
-   * How many bytes of a file `cat` may read ahead of a consumer that is busy: the most a
-   * slow download holds in memory, beyond the few blocks being read. Default 4 MiB.
+   * How many bytes of a file `cat` may read ahead of a consumer that is busy, reads under way
+   * included: about the most memory one slow download holds. Default 4 MiB.
    */
   readAheadBytes?: number;
 }
@@ -73,7 +73,10 @@ export interface ContentStore {
   /**
    * The file's size and kind, from its root block alone (verified like any block).
    *
-   * @throws {InvalidCidError} | {NotInStoreError} | {NotAFileError} | {CorruptBlockError}
+   * @throws {InvalidCidError} `cid` is not a CID the store can hold
+   * @throws {NotInStoreError} the store has no such file
+   * @throws {NotAFileError} the CID names a directory or other non-file node
+   * @throws {CorruptBlockError} the root block's bytes no longer match its CID
    */
   stat(cid: string): Promise<FileStat>;
   /** Releases the store. blockstore-fs holds nothing open between calls today. */
@@ -81,9 +84,6 @@ export interface ContentStore {
 }
 
 const DEFAULT_READ_AHEAD_BYTES = 4 * 1024 * 1024;
-
-/** Leaf blocks `cat` reads at once, per level of the DAG. */
-const BLOCK_READ_CONCURRENCY = 4;
 
 /**
  * Opens the content store kept in `options.dir`. Synchronous so it can back a module-level
@@ -131,12 +131,13 @@ export function createContentStore(options: ContentStoreOptions): ContentStore {
       }
       const end = length === undefined ? size : Math.min(size, offset + length);
       if (end === offset) return;
-      content = entry
-        .content({ offset, length: end - offset, blockReadConcurrency: BLOCK_READ_CONCURRENCY })
-        [Symbol.asyncIterator]();
-      for (;;) {
+      content = entry.content({ offset, length: end - offset })[Symbol.asyncIterator]();
+      // Stop at the range's last byte rather than at the exporter's end: it may still be
+      // reading one block too many (see read-session.ts), which could fail.
+      for (let left = end - offset; left > 0; ) {
         const next = await session.next(content);
         if (next.done === true) return;
+        left -= next.value.byteLength;
         session.consumed(next.value.byteLength);
         yield next.value;
       }

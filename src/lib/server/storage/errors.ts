@@ -12,61 +12,58 @@ export class StorageError extends Error {
 /** The string is not a CID, or names content this store can never hold (see `parseCid`). */
 export class InvalidCidError extends StorageError {
   override readonly name = 'InvalidCidError';
+  /** What the caller passed, kept for logs and error messages. */
+  readonly input: string;
 
-  constructor(
-    /** What the caller passed, kept for logs and error messages. */
-    readonly input: string,
-    reason: string,
-    options?: ErrorOptions,
-  ) {
+  constructor(input: string, reason: string, options?: ErrorOptions) {
     super(`Invalid CID ${JSON.stringify(input)}: ${reason}`, options);
+    this.input = input;
   }
 }
 
 /** The root block of the CID is not in the store: the archive never received that content. */
 export class NotInStoreError extends StorageError {
   override readonly name = 'NotInStoreError';
+  readonly cid: string;
 
-  constructor(readonly cid: string) {
+  constructor(cid: string) {
     super(`Not in store: ${cid}`);
+    this.cid = cid;
   }
 }
 
 /** The root is present but a block it links to is not: the store lost part of a file. */
 export class MissingBlockError extends StorageError {
   override readonly name = 'MissingBlockError';
+  /** The missing block (not necessarily the file's root). */
+  readonly cid: string;
 
-  constructor(
-    /** The missing block (not necessarily the file's root). */
-    readonly cid: string,
-    options?: ErrorOptions,
-  ) {
+  constructor(cid: string, options?: ErrorOptions) {
     super(`Block missing from store: ${cid}`, options);
+    this.cid = cid;
   }
 }
 
 /** A stored block's bytes no longer hash to its CID (disk damage or tampering). */
 export class CorruptBlockError extends StorageError {
   override readonly name = 'CorruptBlockError';
+  /** The block whose bytes failed verification (not necessarily the file's root). */
+  readonly cid: string;
 
-  constructor(
-    /** The block whose bytes failed verification. */
-    readonly cid: string,
-    reason = 'bytes do not match the CID digest',
-  ) {
+  constructor(cid: string, reason = 'bytes do not match the CID digest') {
     super(`Corrupt block ${cid}: ${reason}`);
+    this.cid = cid;
   }
 }
 
 /** The CID is present but is not a UnixFS file or raw block (e.g. a directory). */
 export class NotAFileError extends StorageError {
   override readonly name = 'NotAFileError';
+  readonly cid: string;
 
-  constructor(
-    readonly cid: string,
-    options?: ErrorOptions,
-  ) {
+  constructor(cid: string, options?: ErrorOptions) {
     super(`Not a file: ${cid}`, options);
+    this.cid = cid;
   }
 }
 

@@ -14,7 +14,10 @@ export interface AddResult {
  * Runs the importer over `source` with the archive's CID profile, writing blocks to `blocks`.
  * Shared by `cidOf` and the store's `add`, so the two cannot disagree on a CID.
  */
-export async function importContent(source: ByteSource, blocks: WritableStorage): Promise<AddResult> {
+export async function importContent(
+  source: ByteSource,
+  blocks: WritableStorage,
+): Promise<AddResult> {
   const content = countedStream(source);
   const root = await importByteStream(content.stream, blocks, importerOptions());
   assertProfile(root);

@@ -11,8 +11,8 @@
  * - balanced DAG, at most 174 links per node.
  *
  * Each parameter is set explicitly (`profile.ts`) rather than taken from the importer's
- * defaults, which have changed between releases; tests check the CIDs against kubo's known
- * vectors and against an independent implementation.
+ * defaults, which can change (its newer `unixfs-v1-2025` profile already uses 1 MiB chunks and
+ * 1024 links); tests check the CIDs against kubo's vectors and an independent implementation.
  *
  * Blocks live in a blockstore-fs folder, one file per block. Memory use does not grow with the
  * file: `add` and `cidOf` stream, and `cat` reads at most a few MiB ahead of its consumer.
