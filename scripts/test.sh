@@ -12,6 +12,7 @@ if [ ! -x "$chromium" ]; then
   echo "Las pruebas en navegador necesitan Chromium en $chromium (Debian: apt-get install chromium) o CHROMIUM_PATH." >&2
   exit 1
 fi
+npm run -s check
 npm run -s test:unit
 npm run -s build
 npm run -s test:e2e

@@ -17,11 +17,11 @@ import {
   categories,
   departments,
   imports,
-  pins,
   sources,
   statusHistory,
   type NewAlexandria,
 } from '../db/schema.ts';
+import { localPinning, pinCid } from '../pinning/index.ts';
 import type { ContentStore } from '../storage/index.ts';
 import { SEED_CATEGORIES } from './categories.ts';
 import { PORTAL, readSeedCatalog, type SeedCatalog } from './catalog.ts';
@@ -81,7 +81,7 @@ export async function seedArchive({ db, store, fixturesDir }: SeedOptions): Prom
     await seedCategories(tx);
     await seedDepartments(tx, catalog, stored);
     await seedPortalHarvest(tx, catalog);
-    await seedArchivedFiles(tx, stored);
+    await seedArchivedFiles(tx, store, stored);
   });
 
   const count = async (table: typeof alexandrias | typeof departments | typeof sources | typeof categories) =>
@@ -191,17 +191,15 @@ async function seedPortalHarvest(tx: Tx, catalog: SeedCatalog): Promise<void> {
 }
 
 /** The real files: archived with their true CIDs, pinned locally, online. */
-async function seedArchivedFiles(tx: Tx, files: StoredFile[]): Promise<void> {
+async function seedArchivedFiles(tx: Tx, store: ContentStore, files: StoredFile[]): Promise<void> {
   const batch = await upsertImport(tx, {
     type: 'bulk',
     originKey: 'bulk:fixtures/files',
     documents: files.length,
     status: 'done',
   });
-  await tx
-    .insert(pins)
-    .values(files.map((file) => ({ cid: file.cid, provider: 'local', status: 'pinned' as const })))
-    .onConflictDoNothing();
+  const local = localPinning(store);
+  for (const file of files) await pinCid(tx, local, file.cid);
   if (batch.existed) return;
 
   const departmentRows = await tx
