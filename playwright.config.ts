@@ -2,6 +2,7 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 4399);
 const dataDir = '.e2e-data';
+const brokenPort = port + 1;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -28,12 +29,24 @@ export default defineConfig({
     },
   },
   // The built archive on a fresh embedded database: the first start seeds the real catalogue.
-  webServer: {
-    command: `rm -rf ${dataDir} && node scripts/start.ts`,
-    url: `http://localhost:${port}/dashboard`,
-    env: { PORT: String(port), HOST: 'localhost', ARCHIVE_DATA_DIR: dataDir, DATABASE_URL: '' },
-    timeout: 180_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-  },
+  webServer: [
+    {
+      command: `rm -rf ${dataDir} && node scripts/start.ts`,
+      url: `http://localhost:${port}/dashboard`,
+      env: { PORT: String(port), HOST: 'localhost', ARCHIVE_DATA_DIR: dataDir, DATABASE_URL: '' },
+      timeout: 180_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+    },
+    // The same build with its database out of reach: what a visitor sees when the archive fails.
+    {
+      command: 'node dist/server/entry.mjs',
+      url: `http://localhost:${brokenPort}/favicon.svg`,
+      env: { PORT: String(brokenPort), HOST: 'localhost', DATABASE_URL: 'postgres://nadie@127.0.0.1:9/ninguna' },
+      timeout: 60_000,
+      reuseExistingServer: false,
+    },
+  ],
 });
+
+export const BROKEN_ARCHIVE_URL = `http://localhost:${brokenPort}`;

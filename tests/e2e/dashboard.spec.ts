@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { BROKEN_ARCHIVE_URL } from '../../playwright.config.ts';
 
 test('the dashboard of the seeded archive shows the real catalogue', async ({ page }) => {
   const response = await page.goto('/dashboard');
@@ -29,4 +30,12 @@ test('the home page leads to the dashboard, and an unknown path is a real 404', 
   const missing = await page.goto('/no-existe');
   expect(missing?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'Página no encontrada' })).toBeVisible();
+});
+
+test('when the database is out of reach, the visitor gets the error page, not a stack trace', async ({ page }) => {
+  const response = await page.goto(`${BROKEN_ARCHIVE_URL}/dashboard`);
+  expect(response?.status()).toBe(500);
+  await expect(page.getByRole('alert')).toContainText("There's an Error, please refresh this page ...");
+  await expect(page.locator('body')).not.toContainText('ECONNREFUSED');
+  await page.screenshot({ path: 'test-results/screenshots/error.png' });
 });

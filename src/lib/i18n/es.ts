@@ -55,6 +55,9 @@ export const es = {
   'dashboard.noImports': 'Todavía no hay importaciones.',
   'dashboard.format.other': 'Otros',
 
+  'error.title': 'Algo salió mal',
+  'error.body': "There's an Error, please refresh this page ...",
+
   'notFound.title': 'Página no encontrada',
   'notFound.body': 'La dirección que buscas no existe en el archivo.',
   'notFound.back': 'Ir al panel',
