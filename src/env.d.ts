@@ -8,4 +8,12 @@ interface ImportMetaEnv {
   readonly PUBLIC_FUNDING_URL?: string;
   readonly PUBLIC_FUNDING_PLATFORM?: string;
   readonly PUBLIC_MAGIC_API_KEY?: string;
+  readonly PUBLIC_DEAL_EXPLORER_URL?: string;
+}
+
+declare namespace App {
+  interface Locals {
+    /** The archive's public origin (`ARCHIVE_PUBLIC_URL`, or the request's own), for absolute links. */
+    origin: string;
+  }
 }

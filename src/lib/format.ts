@@ -3,12 +3,20 @@
  * names, descriptions, URLs and wallet addresses. Shared by pages and islands.
  */
 import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone.js';
+import utc from 'dayjs/plugin/utc.js';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+/** Dates are shown as the Dominican Republic lives them, whatever the server's own clock zone. */
+export const ARCHIVE_TIME_ZONE = 'America/Santo_Domingo';
 
 export const TRUNCATE = { name: 50, description: 120, issuerReview: 150, url: 20, wallet: 15 } as const;
 
 /** DD/MM/YYYY, as the spec shows every date. */
 export function formatDate(value: Date | string | number): string {
-  return dayjs(value).format('DD/MM/YYYY');
+  return dayjs(value).tz(ARCHIVE_TIME_ZONE).format('DD/MM/YYYY');
 }
 
 /** A share as a percentage with two decimals ("97.50%"); 0 of 0 is 0.00%. */
@@ -28,7 +36,35 @@ export function shortenWallet(address: string): string {
   return `${address.slice(0, 8)}…${address.slice(-6)}`;
 }
 
-/** Spanish grouping of thousands ("1.065"). */
+/** A long URL cut to 20 characters for tables, without its scheme (the link keeps the whole). */
+export function truncateUrl(url: string): string {
+  return truncate(url.replace(/^https?:\/\//, '').replace(/\/$/, ''), TRUNCATE.url);
+}
+
+export type BadgeColour = 'red' | 'yellow' | 'blue';
+
+/**
+ * The count badges of SPEC §9: 0 or 1 to 4 red, 5 to 10 yellow, above 10 blue, and 100 or more
+ * shown as '+100' (collection cards use the same cap).
+ */
+export function countBadge(count: number): { text: string; colour: BadgeColour } {
+  const colour: BadgeColour = count <= 4 ? 'red' : count <= 10 ? 'yellow' : 'blue';
+  return { text: count >= 100 ? '+100' : String(count), colour };
+}
+
+/** A byte size in the units people read ("1.3 MB", as the Dominican Republic writes decimals). */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${new Intl.NumberFormat('es-DO', { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
+}
+
+/** Thousands grouped as the Dominican Republic writes them ("1,065"). */
 export function formatCount(value: number): string {
   return new Intl.NumberFormat('es-DO').format(value);
 }

@@ -29,3 +29,11 @@ export const FUNDING = {
   url: (env.PUBLIC_FUNDING_URL as string | undefined) || undefined,
   platform: (env.PUBLIC_FUNDING_PLATFORM as string | undefined) || 'Open Collective',
 };
+
+/** Public explorer of storage deals; a deal's page is this prefix followed by its dealId. */
+export const DEAL_EXPLORER_URL = (env.PUBLIC_DEAL_EXPLORER_URL as string | undefined) || 'https://filfox.info/en/deal/';
+
+/** Online spreadsheet viewer for XLSX files (SPEC §1): it receives the file's public URL. */
+export function spreadsheetViewerUrl(fileUrl: string): string {
+  return `https://view.officeapps.live.com/op/view.aspx?src=${encodeURIComponent(fileUrl)}`;
+}

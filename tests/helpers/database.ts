@@ -56,7 +56,9 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
       await handle.close();
       const cleanup = new pg.Client({ connectionString: serverUrl });
       await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      // Without FORCE: the pool is closed, so nothing should still be connected; FORCE would
+      // terminate a straggler with 57P01, which surfaces as an unhandled error in the test run.
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name}`);
       await cleanup.end();
     },
   };

@@ -95,8 +95,13 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
     expect(first.items).toHaveLength(10);
     expect(first.total).toBe(await db().$count(departments));
     expect(first.pages).toBe(Math.ceil(first.total / 10));
-    const [newest] = await db().select({ id: departments.id }).from(departments).orderBy(sql`updated_at desc, id desc`).limit(1);
-    expect(first.items[0]?.id).toBe(newest?.id);
+    // Touch three departments, oldest first: they must lead the list, newest first.
+    const touched = (await db().select({ id: departments.id }).from(departments).orderBy(departments.id).limit(3)).map((row) => row.id);
+    for (const [index, id] of touched.entries()) {
+      await db().update(departments).set({ updatedAt: new Date(Date.UTC(2030, 0, 1 + index)) }).where(eq(departments.id, id));
+    }
+    const touchedFirst = await listGroup(db(), 'dep', 1);
+    expect(touchedFirst.items.slice(0, 3).map((item) => item.id)).toEqual([...touched].reverse());
     const second = await listGroup(db(), 'dep', 2);
     expect(second.items[0]?.id).not.toBe(first.items[0]?.id);
     const beyond = await listGroup(db(), 'cat', 99);
@@ -123,8 +128,13 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
     expect(page.total).toBe(expectedTotal);
     expect(page.items).toHaveLength(10);
     expect(page.items.every((record) => record.department !== null)).toBe(true);
-    const dates = page.items.map((record) => record.updatedAt.getTime());
-    expect([...dates].sort((a, b) => b - a)).toEqual(dates);
+    // Give three records of the category distinct, later dates: they come first, newest first.
+    const chosen = (await db().select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.categoryId, health!.id)).orderBy(alexandrias.id).limit(3)).map((row) => row.id);
+    for (const [index, id] of chosen.entries()) {
+      await db().update(alexandrias).set({ updatedAt: new Date(Date.UTC(2030, 5, 1 + index)) }).where(eq(alexandrias.id, id));
+    }
+    const reordered = await listRecords(db(), { entity: 'cat', id: health!.id }, 1);
+    expect(reordered.items.slice(0, 3).map((record) => record.id)).toEqual([...chosen].reverse());
     const last = await listRecords(db(), { entity: 'cat', id: health!.id }, page.pages);
     expect(last.items.length).toBe(expectedTotal - 10 * (page.pages - 1));
   });
@@ -161,6 +171,21 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
     expect(issuers.map((hit) => hit.name)).toContain('Oficina Nacional de Estadística (ONE)');
     const themes = await searchGroups(db(), 'cat', 'educacion');
     expect(themes[0]?.name).toBe('Educación');
+  });
+
+  it('answers bad input with nothing, never with a database error', async () => {
+    for (const id of [Number.NaN, 1.5, 2 ** 31, -1, 0]) {
+      expect((await listRecords(db(), { entity: 'dep', id }, 1)).items).toEqual([]);
+      expect(await countRecordsByStatus(db(), { entity: 'cat', id })).toEqual({ under_review: 0, on_line: 0, blocked: 0, broken: 0 });
+      expect(await getGroupItem(db(), 'src', id)).toBeNull();
+      expect(await getRecord(db(), id)).toBeNull();
+    }
+    for (const page of [1e20, Number.MAX_SAFE_INTEGER, 2 ** 31, -5, Number.NaN]) {
+      expect((await listGroup(db(), 'cat', page)).items.length).toBeLessThanOrEqual(10);
+    }
+    expect(await searchRecords(db(), 'salario\u0000minimo')).toBeInstanceOf(Array);
+    expect(await searchGroups(db(), 'dep', '\u0000')).toEqual([]);
+    expect(await countRecordsByGroup(db(), 'cat', 0)).toEqual([]);
   });
 
   it('sums up the archive', async () => {

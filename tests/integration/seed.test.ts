@@ -15,7 +15,12 @@ async function snapshot(db: Awaited<ReturnType<typeof createSeededDatabase>>['db
   const all = async (table: string) =>
     ((await db.execute(sql.raw(`select * from ${table} order by id`))) as unknown as { rows: unknown[] }).rows;
   const tables = ['alexandrias', 'departments', 'sources', 'categories', 'imports', 'pins', 'status_history', 'aletheias'];
-  return Object.fromEntries(await Promise.all(tables.map(async (table) => [table, await all(table)])));
+  const rows = Object.fromEntries(await Promise.all(tables.map(async (table) => [table, await all(table)])));
+  // Identity sequences too: an INSERT that conflicts still spends a value, which is a change.
+  const sequences = ((await db.execute(
+    sql.raw(`select sequencename, last_value from pg_sequences where schemaname = 'public' order by sequencename`),
+  )) as unknown as { rows: unknown[] }).rows;
+  return { rows, sequences };
 }
 
 describe.each(testEngines())('the seed on %s', (engine) => {
@@ -66,6 +71,16 @@ describe.each(testEngines())('the seed on %s', (engine) => {
     expect(sisalril?.desciption).toContain('Poder Ejecutivo');
     const publishers = new Set(catalog.conjuntos.map((dataset) => dataset.org));
     expect(await db.$count(departments)).toBeGreaterThanOrEqual(publishers.size);
+    // One institution, one department: the lists spell names differently, but websites and
+    // acronyms name one body each.
+    const all = await db.select().from(departments);
+    const repeated = (values: Array<string | null>) =>
+      values.filter((value, index) => value !== null && values.indexOf(value) !== index);
+    expect(repeated(all.map((department) => department.website))).toEqual([]);
+    expect(repeated(all.map((department) => department.acronym))).toEqual([]);
+    const vivienda = all.filter((department) => /Vivienda, Hábitat y Edificaciones/.test(department.name));
+    expect(vivienda).toHaveLength(1);
+    expect(vivienda[0]?.legalCategory).toBe('Ministerio');
   });
 
   it('records the harvest as an import, and the files with their pins', async () => {

@@ -2,6 +2,7 @@
  * The running archive: its configuration, its migrated database and its content store, opened
  * once per process. Pages, endpoints and scripts all reach the data through `getArchive()`.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { readConfig, type ArchiveConfig } from './config.ts';
 import { migrateDatabase, openDatabase, type DatabaseHandle } from './db/index.ts';
@@ -28,7 +29,12 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false }
   await migrateDatabase(handle, config.migrationsDir);
   const store = createContentStore({ dir: path.join(config.dataDir, 'blocks') });
   if (seedIfEmpty && (await isArchiveEmpty(handle.db))) {
-    await seedArchive({ db: handle.db, store, fixturesDir: config.fixturesDir });
+    if (fs.existsSync(path.join(config.fixturesDir, 'catalog'))) {
+      await seedArchive({ db: handle.db, store, fixturesDir: config.fixturesDir });
+    } else {
+      // An archive without the seed material still serves (empty) and takes contributions.
+      console.warn(`Sin datos reales para la carga inicial en ${config.fixturesDir} (ARCHIVE_FIXTURES_DIR): el archivo arranca vacío.`);
+    }
   }
   return { ...handle, config, store };
 }

@@ -19,6 +19,8 @@ export interface ArchiveConfig {
   moderators: string[];
   /** Where the migrations live; the built server runs from the project root. */
   migrationsDir: string;
+  /** The archive's public address for canonical links and the sitemap; the request's own origin when unset. */
+  publicUrl: string | undefined;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -40,5 +42,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
       .map((address) => address.trim().toLowerCase())
       .filter(Boolean),
     migrationsDir: path.resolve(root, env.ARCHIVE_MIGRATIONS_DIR || 'drizzle'),
+    publicUrl: env.ARCHIVE_PUBLIC_URL?.replace(/\/+$/, '') || undefined,
   };
 }

@@ -4,7 +4,7 @@
  * service can join the archive's own blockstore later without changing callers. Every pin the
  * archive asks for is recorded in the `pins` table, which the storage-status answers read.
  */
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { PinStatus } from '../../domain/constants.ts';
 import type { Db } from '../db/index.ts';
 import { pins } from '../db/schema.ts';
@@ -33,17 +33,22 @@ export function localPinning(store: ContentStore): PinningProvider {
   };
 }
 
-/** Pins `cid` with `provider` and records the outcome; pinning again updates the same row. */
-export async function pinCid(db: Pick<Db, 'insert'>, provider: PinningProvider, cid: string): Promise<PinStatus> {
+/**
+ * Pins `cid` with `provider` and records the outcome; pinning again updates the same row, and
+ * leaves it untouched when the outcome is the same (so re-running a seed is a true no-op).
+ */
+export async function pinCid(db: Pick<Db, 'insert' | 'select' | 'update'>, provider: PinningProvider, cid: string): Promise<PinStatus> {
   const status = await provider.pin(cid);
-  await db
-    .insert(pins)
-    .values({ cid, provider: provider.name, status })
-    .onConflictDoUpdate({
-      target: [pins.cid, pins.provider],
-      set: { status, updatedAt: sql`now()` },
-      // Re-pinning with the same outcome changes nothing, so re-running a seed is a true no-op.
-      setWhere: sql`${pins.status} is distinct from excluded.status`,
-    });
+  const where = and(eq(pins.cid, cid), eq(pins.provider, provider.name));
+  const [existing] = await db.select({ status: pins.status }).from(pins).where(where);
+  if (!existing) {
+    // A concurrent pin of the same CID may have won the race: then this one is an update.
+    await db
+      .insert(pins)
+      .values({ cid, provider: provider.name, status })
+      .onConflictDoUpdate({ target: [pins.cid, pins.provider], set: { status, updatedAt: sql`now()` } });
+  } else if (existing.status !== status) {
+    await db.update(pins).set({ status, updatedAt: sql`now()` }).where(where);
+  }
   return status;
 }

@@ -1,15 +1,36 @@
 /** Everything /dashboard shows, loaded in one place. */
+import { LIMITS } from '../../domain/constants.ts';
+import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
+import { largestGroups, type GroupItem } from './groups.ts';
 import { latestImports, type ImportSummary } from './imports.ts';
-import { archiveTotals, countRecordsByFormat, type ArchiveTotals, type FormatCount } from './stats.ts';
+import {
+  archiveTotals,
+  contributorRanking,
+  countRecordsByFormat,
+  type ArchiveTotals,
+  type Contributor,
+  type FormatCount,
+} from './stats.ts';
 
 export interface Dashboard {
   totals: ArchiveTotals;
   formats: FormatCount[];
   imports: ImportSummary[];
+  contributors: Contributor[];
+  /** The overview tabs: the groups with the most records (SPEC §9: 5 per card). */
+  groups: Record<GroupEntity, GroupItem[]>;
 }
 
 export async function loadDashboard(db: Db): Promise<Dashboard> {
-  const [totals, formats, imports] = await Promise.all([archiveTotals(db), countRecordsByFormat(db), latestImports(db)]);
-  return { totals, formats, imports };
+  const [totals, formats, imports, contributors, src, dep, cat] = await Promise.all([
+    archiveTotals(db),
+    countRecordsByFormat(db),
+    latestImports(db),
+    contributorRanking(db, 10),
+    largestGroups(db, 'src', LIMITS.overviewTabs),
+    largestGroups(db, 'dep', LIMITS.overviewTabs),
+    largestGroups(db, 'cat', LIMITS.overviewTabs),
+  ]);
+  return { totals, formats, imports, contributors, groups: { src, dep, cat } };
 }

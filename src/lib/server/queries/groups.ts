@@ -7,7 +7,7 @@ import { COUNTED_FORMAT, DASHBOARD_FORMATS, LIMITS, type AssetType, type Dashboa
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, categories, departments, sources } from '../db/schema.ts';
-import { pageWindow, toPage, type Page } from './paging.ts';
+import { isRowId, pageWindow, toPage, type Page } from './paging.ts';
 import { GROUP_COLUMN } from './stats.ts';
 
 export interface GroupItem {
@@ -127,7 +127,7 @@ export async function largestGroups(db: Db, entity: GroupEntity, limit: number =
 
 /** One source, department or category, or null when there is none with that id. */
 export async function getGroupItem(db: Db, entity: GroupEntity, id: number): Promise<GroupItem | null> {
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
+  if (!isRowId(id)) return null;
   const { table, cols } = groupColumns(entity);
   const rows = await db.select(cols).from(table).where(eq(cols.id, id)).limit(1);
   const [item] = await withCounts(db, entity, rows);

@@ -9,3 +9,5 @@ export * from './records.ts';
 export * from './search.ts';
 export * from './stats.ts';
 export * from './dashboard.ts';
+export * from './pages.ts';
+export * from './sitemap.ts';

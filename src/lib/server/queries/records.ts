@@ -3,7 +3,7 @@ import { desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { LIMITS, type AssetStatus, type AssetType } from '../../domain/constants.ts';
 import type { Db } from '../db/index.ts';
 import { aletheias, alexandrias, categories, deals, departments, pins, sources } from '../db/schema.ts';
-import { pageWindow, toPage, type Page } from './paging.ts';
+import { isRowId, pageWindow, toPage, type Page } from './paging.ts';
 import { GROUP_COLUMN, type RecordScope } from './stats.ts';
 
 export interface RecordRow {
@@ -14,6 +14,8 @@ export interface RecordRow {
   type: AssetType;
   status: AssetStatus;
   updatedAt: Date;
+  /** The page where the document is published: where a record without a CID can be found. */
+  sourceUrl: string | null;
   department: { id: number; name: string } | null;
 }
 
@@ -26,7 +28,6 @@ export interface ProofEntry {
 
 export interface RecordDetail extends RecordRow {
   formats: AssetType[];
-  sourceUrl: string | null;
   originalUrl: string | null;
   apiEndpoint: string | null;
   apiEnabled: boolean;
@@ -52,6 +53,7 @@ const rowColumns = {
   type: alexandrias.type,
   status: alexandrias.status,
   updatedAt: alexandrias.updatedAt,
+  sourceUrl: alexandrias.sourceUrl,
   departmentId: departments.id,
   departmentName: departments.name,
 };
@@ -70,6 +72,7 @@ function toRow(row: {
 /** A page of the records of one source, department or category, most recently updated first. */
 export async function listRecords(db: Db, scope: RecordScope, page?: number): Promise<Page<RecordRow>> {
   const window = pageWindow(page);
+  if (!isRowId(scope.id)) return toPage([], 0, window);
   const where = eq(GROUP_COLUMN[scope.entity], scope.id);
   const rows = await db
     .select(rowColumns)
@@ -164,7 +167,7 @@ export function recordsByCid(db: Db, cid: string): Promise<RecordDetail[]> {
 
 /** One record by id, or null. */
 export async function getRecord(db: Db, id: number): Promise<RecordDetail | null> {
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
+  if (!isRowId(id)) return null;
   const [record] = await detailsWhere(db, eq(alexandrias.id, id));
   return record ?? null;
 }

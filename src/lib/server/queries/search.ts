@@ -12,8 +12,9 @@ import type { RecordRow } from './records.ts';
 /** Longest query we search for; longer input is cut, not refused. */
 const MAX_QUERY = 200;
 
+/** The query as PostgreSQL can take it: no NUL (text cannot hold one), trimmed, bounded. */
 function clean(query: string): string {
-  return query.trim().slice(0, MAX_QUERY);
+  return query.replaceAll('\0', ' ').trim().slice(0, MAX_QUERY);
 }
 
 /** Records matching `query`, best first. */
@@ -29,6 +30,7 @@ export async function searchRecords(db: Db, query: string, limit: number = LIMIT
     type: alexandrias.type,
     status: alexandrias.status,
     updatedAt: alexandrias.updatedAt,
+    sourceUrl: alexandrias.sourceUrl,
     departmentId: departments.id,
     departmentName: departments.name,
   };
@@ -37,7 +39,7 @@ export async function searchRecords(db: Db, query: string, limit: number = LIMIT
     .from(alexandrias)
     .leftJoin(departments, eq(alexandrias.departmentId, departments.id))
     .where(sql`${alexandrias.search} @@ ${tsquery}`)
-    .orderBy(desc(sql`ts_rank(${alexandrias.search}, ${tsquery})`), desc(alexandrias.updatedAt))
+    .orderBy(desc(sql`ts_rank(${alexandrias.search}, ${tsquery})`), desc(alexandrias.updatedAt), desc(alexandrias.id))
     .limit(limit);
   if (rows.length === 0) {
     const folded = sql`archivo_unaccent(lower(${q}))`;
@@ -47,7 +49,7 @@ export async function searchRecords(db: Db, query: string, limit: number = LIMIT
       .from(alexandrias)
       .leftJoin(departments, eq(alexandrias.departmentId, departments.id))
       .where(sql`${folded} <% ${title}`)
-      .orderBy(desc(sql`word_similarity(${folded}, ${title})`), desc(alexandrias.updatedAt))
+      .orderBy(desc(sql`word_similarity(${folded}, ${title})`), desc(alexandrias.updatedAt), desc(alexandrias.id))
       .limit(limit);
   }
   return rows.map(({ departmentId, departmentName, ...row }) => ({
@@ -80,6 +82,6 @@ export async function searchGroups(db: Db, entity: GroupEntity, query: string, l
     .select({ id: group.id, name: group.name, url: group.url })
     .from(group.table)
     .where(sql`${group.search} @@ ${tsquery} or ${folded} <% ${name}`)
-    .orderBy(desc(sql`ts_rank(${group.search}, ${tsquery}) + word_similarity(${folded}, ${name})`), group.name)
+    .orderBy(desc(sql`ts_rank(${group.search}, ${tsquery}) + word_similarity(${folded}, ${name})`), group.id)
     .limit(limit);
 }

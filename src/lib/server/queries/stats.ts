@@ -7,6 +7,7 @@ import { COUNTED_FORMAT, DASHBOARD_FORMATS, type AssetStatus, type AssetType, ty
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, categories, departments, sources } from '../db/schema.ts';
+import { isRowId } from './paging.ts';
 
 export const GROUP_COLUMN = {
   src: alexandrias.sourceId,
@@ -21,7 +22,9 @@ export interface RecordScope {
 }
 
 function scopeFilter(scope: RecordScope | undefined): SQL | undefined {
-  return scope ? eq(GROUP_COLUMN[scope.entity], scope.id) : undefined;
+  if (!scope) return undefined;
+  // An id that cannot exist matches nothing, rather than reaching the database as an error.
+  return isRowId(scope.id) ? eq(GROUP_COLUMN[scope.entity], scope.id) : sql`false`;
 }
 
 export interface FormatCount {
@@ -106,7 +109,7 @@ export async function countRecordsByGroup(db: Db, entity: GroupEntity, limit?: n
     .innerJoin(alexandrias, eq(GROUP_COLUMN[entity], group.id))
     .groupBy(group.id, group.name)
     .orderBy(desc(count), group.name);
-  return limit ? query.limit(limit) : query;
+  return limit !== undefined ? query.limit(Math.max(0, limit)) : query;
 }
 
 export interface ArchiveTotals {

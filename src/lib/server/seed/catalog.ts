@@ -50,16 +50,34 @@ interface CatalogFile {
   conjuntos: Array<{ slug: string; titulo: string; org: string; formatos: string[]; grupos: string[] }>;
 }
 
-/** Accent-, case- and punctuation-insensitive key for matching the same body across lists. */
+/** Words that the lists drop or add freely ("de", "del", "la"...). */
+const FILLER = new Set(['de', 'del', 'la', 'las', 'los', 'el', 'y', 'e', 'en', 'para', 'a', 'dominicana', 'dominicano']);
+
+/** Bodies the lists name too differently for any folding, keyed by `nameKey` of the official list. */
+const ALIASES: Record<string, string> = {
+  'oficina defensa civil': 'defensa civil',
+};
+
+/**
+ * A key under which the same public body matches across the lists, whatever their spelling:
+ * accents, case, punctuation, a trailing acronym with or without brackets ("... MIVHED",
+ * "... | CORAAMOCA"), "de la República (Dominicana)", filler words and plurals all fold away.
+ */
 export function nameKey(name: string): string {
-  return name
+  const words = name
+    .replace(/\([^)]*\)/g, ' ')
+    .replace(/\|.*$/, ' ')
+    // A trailing acronym: an upper-case word (letters, digits, hyphens) after the name proper.
+    .replace(/(\s+[A-ZÁÉÍÓÚÑ0-9][A-ZÁÉÍÓÚÑ0-9-]+)+\s*$/u, ' ')
     .normalize('NFD')
     .replace(/\p{Diacritic}/gu, '')
     .toLowerCase()
-    .replace(/\([^)]*\)/g, ' ')
-    .replace(/\bde la republica dominicana\b/g, ' ')
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
+    .replace(/\bde la republica( dominicana)?\b/g, ' ')
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word && !FILLER.has(word))
+    .map((word) => (word.length > 4 && word.endsWith('s') ? word.slice(0, -1) : word));
+  const key = words.join(' ');
+  return ALIASES[key] ?? key;
 }
 
 /** The acronym in a publisher's name, "Oficina Nacional de Estadística (ONE)" → "ONE". */
@@ -105,11 +123,16 @@ export async function readSeedCatalog(fixturesDir: string): Promise<SeedCatalog>
   );
 
   const departments = new Map<string, SeedDepartment>();
+  const websites = new Set<string>();
   const addDepartment = (name: string, acronym: string | null) => {
     const key = nameKey(name);
     if (departments.has(key)) return;
     const body = bodyByKey.get(key);
     const known = websiteByKey.get(key);
+    const website = known?.website ?? (acronym ? websiteByAcronym.get(acronym.toUpperCase()) ?? null : null);
+    // Issuers are de-duplicated by website (DECISIONS): "Ministerio Público" is the PGR's other name.
+    if (website && websites.has(website)) return;
+    if (website) websites.add(website);
     const legalCategory = body?.categoria?.trim() || null;
     const branch = body?.poder_del_estado?.trim() || null;
     const sector = body?.sector?.trim() || null;
@@ -117,7 +140,7 @@ export async function readSeedCatalog(fixturesDir: string): Promise<SeedCatalog>
       name,
       acronym: acronym ?? (known?.acronym || null),
       desciption: describeBody(legalCategory, branch, sector),
-      website: known?.website ?? (acronym ? websiteByAcronym.get(acronym.toUpperCase()) ?? null : null),
+      website,
       legalCategory,
       branch,
       sector,
@@ -125,10 +148,17 @@ export async function readSeedCatalog(fixturesDir: string): Promise<SeedCatalog>
   };
 
   // The portal's publishers first, with the names the catalogue uses, then the other public bodies.
+  const publisherKeys = new Set<string>();
   for (const name of new Set(catalog.conjuntos.map((dataset) => dataset.org))) {
+    publisherKeys.add(nameKey(name));
     addDepartment(name, acronymByPublisher.get(nameKey(name)) ?? acronymInName(name));
   }
   for (const row of bodies) if (row.nombre) addDepartment(row.nombre.trim(), null);
+  // Lists show the newest rows first, and every seeded row is as new as the others: inserting the
+  // bodies that publish nothing before the publishers puts the publishers at the top of the lists.
+  const ordered = [...departments.entries()]
+    .sort(([a], [b]) => Number(publisherKeys.has(a)) - Number(publisherKeys.has(b)))
+    .map(([, department]) => department);
 
   const groups = new Set<string>();
   const datasets = catalog.conjuntos.map((dataset): SeedDataset => {
@@ -145,5 +175,5 @@ export async function readSeedCatalog(fixturesDir: string): Promise<SeedCatalog>
     };
   });
 
-  return { exportedOn: catalog.generado, departments: [...departments.values()], datasets, groups: [...groups] };
+  return { exportedOn: catalog.generado, departments: ordered, datasets, groups: [...groups] };
 }

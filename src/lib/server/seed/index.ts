@@ -2,8 +2,9 @@
  * The seed: the real catalogue of datos.gob.do and the real files of the fixtures folder, loaded
  * into an empty archive (`npm run db:seed`, or automatically on the first start).
  *
- * It is idempotent: every row has a natural key (a URL, a name, a title, an `origin_key`) and is
- * inserted with ON CONFLICT DO NOTHING, so running it again changes nothing, not even timestamps.
+ * It is idempotent: every row has a natural key (a URL, a name, a title, an `origin_key`), and rows
+ * already present are left alone and not even offered to INSERT (which would still spend identity
+ * values), so running it again changes nothing: no row, no timestamp, no sequence.
  * Files are added to the content store first (adding is idempotent too), then every database
  * write happens in one transaction, so a failed seed leaves nothing half-done behind.
  */
@@ -96,21 +97,23 @@ export async function seedArchive({ db, store, fixturesDir }: SeedOptions): Prom
 }
 
 async function seedCategories(tx: Tx): Promise<void> {
-  await tx
-    .insert(categories)
-    .values(SEED_CATEGORIES.map((category) => ({ ...category, enabled: true })))
-    .onConflictDoNothing();
+  const present = new Set((await tx.select({ title: categories.title }).from(categories)).map((row) => row.title));
+  const missing = SEED_CATEGORIES.filter((category) => !present.has(category.title));
+  if (missing.length) await tx.insert(categories).values(missing.map((category) => ({ ...category, enabled: true })));
 }
 
 async function seedDepartments(tx: Tx, catalog: SeedCatalog, files: StoredFile[]): Promise<void> {
   // Where the catalogue lacks an issuer's website, the files we archive tell us where it publishes.
   const websiteByAcronym = new Map(files.map((file) => [file.issuerAcronym, file.issuerWebsite]));
-  const rows = catalog.departments.map((department) => ({
-    ...department,
-    website: department.website ?? (department.acronym ? websiteByAcronym.get(department.acronym) ?? null : null),
-  }));
+  const present = new Set((await tx.select({ name: departments.name }).from(departments)).map((row) => row.name));
+  const rows = catalog.departments
+    .filter((department) => !present.has(department.name))
+    .map((department) => ({
+      ...department,
+      website: department.website ?? (department.acronym ? websiteByAcronym.get(department.acronym) ?? null : null),
+    }));
   for (let i = 0; i < rows.length; i += 200) {
-    await tx.insert(departments).values(rows.slice(i, i + 200)).onConflictDoNothing();
+    await tx.insert(departments).values(rows.slice(i, i + 200));
   }
 }
 
@@ -120,20 +123,22 @@ function idsBy<K extends string>(rows: Array<{ id: number; key: K | null }>): Ma
   return map;
 }
 
+/** Finds the source with this URL (sources are de-duplicated by URL), or creates it. */
 async function upsertSource(tx: Tx, values: { name: string; url: string; description: string }): Promise<number> {
-  await tx.insert(sources).values(values).onConflictDoNothing();
-  const [row] = await tx.select({ id: sources.id }).from(sources).where(eq(sources.url, values.url));
-  if (!row) throw new Error(`source ${values.url} was not saved`);
-  return row.id;
+  const [existing] = await tx.select({ id: sources.id }).from(sources).where(eq(sources.url, values.url));
+  if (existing) return existing.id;
+  const [created] = await tx.insert(sources).values(values).returning({ id: sources.id });
+  if (!created) throw new Error(`source ${values.url} was not saved`);
+  return created.id;
 }
 
 /** Finds or creates the import with `originKey`; returns its id and whether it already existed. */
 async function upsertImport(tx: Tx, values: typeof imports.$inferInsert & { originKey: string }) {
-  const inserted = await tx.insert(imports).values(values).onConflictDoNothing().returning({ id: imports.id });
-  if (inserted[0]) return { id: inserted[0].id, existed: false };
-  const [row] = await tx.select({ id: imports.id }).from(imports).where(eq(imports.originKey, values.originKey));
-  if (!row) throw new Error(`import ${values.originKey} was not saved`);
-  return { id: row.id, existed: true };
+  const [existing] = await tx.select({ id: imports.id }).from(imports).where(eq(imports.originKey, values.originKey));
+  if (existing) return { id: existing.id, existed: true };
+  const [created] = await tx.insert(imports).values(values).returning({ id: imports.id });
+  if (!created) throw new Error(`import ${values.originKey} was not saved`);
+  return { id: created.id, existed: false };
 }
 
 async function insertRecords(tx: Tx, rows: NewAlexandria[], reason: string): Promise<void> {

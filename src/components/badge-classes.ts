@@ -1,0 +1,24 @@
+/**
+ * Tailwind classes per badge colour. Written out in full (never assembled from pieces) because
+ * Tailwind only generates the classes it can find as whole words in the source.
+ */
+export const BADGE_CLASSES = {
+  amber: 'bg-amber-100 text-amber-800 ring-amber-200',
+  emerald: 'bg-emerald-100 text-emerald-800 ring-emerald-200',
+  rose: 'bg-rose-100 text-rose-800 ring-rose-200',
+  slate: 'bg-slate-100 text-slate-700 ring-slate-200',
+  green: 'bg-green-100 text-green-800 ring-green-200',
+  sky: 'bg-sky-100 text-sky-800 ring-sky-200',
+  red: 'bg-red-100 text-red-800 ring-red-200',
+  yellow: 'bg-yellow-100 text-yellow-800 ring-yellow-200',
+  blue: 'bg-blue-100 text-blue-800 ring-blue-200',
+} as const;
+
+export const DOT_CLASSES = {
+  amber: 'bg-amber-500',
+  emerald: 'bg-emerald-500',
+  rose: 'bg-rose-500',
+  slate: 'bg-slate-400',
+} as const;
+
+export type BadgeColourName = keyof typeof BADGE_CLASSES;

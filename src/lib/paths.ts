@@ -1,0 +1,31 @@
+/**
+ * The canonical paths of the catalogue, written once: every page, link, sitemap entry and JSON-LD
+ * `url` is built here, so a search engine sees one URL per page, never two spellings of it.
+ * Browser-safe: no server imports.
+ */
+import type { GroupEntity } from './domain/groups.ts';
+
+/** The list of one group: `/group/dep`. */
+export function groupPath(entity: GroupEntity): string {
+  return `/group/${entity}`;
+}
+
+/** One source, department or category; `?page=N` only past page 1, so page 1 has one URL. */
+export function collectionPath(entity: GroupEntity, id: number, page?: number): string {
+  const base = `/collection/${entity}/${id}`;
+  return page !== undefined && Number.isInteger(page) && page > 1 ? `${base}?page=${page}` : base;
+}
+
+/**
+ * The canonical URL of a record: by CID, with `assetId` picking the record when the same file was
+ * contributed more than once (SPEC §2 `/single/{entity}/{cid}?assetId={id}`). Always the `src`
+ * spelling: the spec links records as `src` or `cat`, and both show the same record.
+ */
+export function recordPath(record: { cid: string; id: number }): string {
+  return `/single/src/${encodeURIComponent(record.cid)}?assetId=${record.id}`;
+}
+
+/** `path` on the archive's public origin, resolved the way the layout builds its canonical link. */
+export function absoluteUrl(origin: string, path: string): string {
+  return new URL(path, origin).href;
+}

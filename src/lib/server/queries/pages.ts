@@ -1,0 +1,56 @@
+/**
+ * Loaders of the catalogue pages: each page's frontmatter calls one of these and renders what it
+ * returns; null means the page does not exist (a real 404).
+ */
+import type { GroupEntity } from '../../domain/groups.ts';
+import type { Db } from '../db/index.ts';
+import { getGroupItem, listGroup, type GroupItem } from './groups.ts';
+import { isRowId, type Page } from './paging.ts';
+import { listRecords, recordsByCid, storageStatus, type RecordDetail, type RecordRow, type StorageStatus } from './records.ts';
+
+/** A page number from `?page=`; anything that is not a positive integer is page 1. */
+export function parsePage(value: string | null): number {
+  if (!value || !/^\d{1,7}$/.test(value)) return 1;
+  return Math.max(1, Number(value));
+}
+
+/** An id from the URL, or null when it cannot be one (so the page answers 404, not 500). */
+export function parseId(value: string | undefined | null): number | null {
+  if (!value || !/^\d{1,10}$/.test(value)) return null;
+  const id = Number(value);
+  return isRowId(id) ? id : null;
+}
+
+export interface CollectionPage {
+  item: GroupItem;
+  records: Page<RecordRow>;
+}
+
+export async function loadCollection(db: Db, entity: GroupEntity, id: number, page: number): Promise<CollectionPage | null> {
+  const item = await getGroupItem(db, entity, id);
+  if (!item) return null;
+  return { item, records: await listRecords(db, { entity, id }, page) };
+}
+
+export function loadGroup(db: Db, entity: GroupEntity, page: number): Promise<Page<GroupItem>> {
+  return listGroup(db, entity, page);
+}
+
+export interface RecordPage {
+  record: RecordDetail;
+  /** Other records of the same file (the same CID contributed more than once). */
+  siblings: RecordDetail[];
+  storage: StorageStatus;
+}
+
+/** The record with `cid`; `assetId` picks one when several share the CID (SPEC §2). */
+export async function loadRecord(db: Db, cid: string, assetId: number | null): Promise<RecordPage | null> {
+  const records = await recordsByCid(db, cid);
+  const record = records.find((candidate) => candidate.id === assetId) ?? records[0];
+  if (!record) return null;
+  return {
+    record,
+    siblings: records.filter((candidate) => candidate.id !== record.id),
+    storage: await storageStatus(db, cid),
+  };
+}

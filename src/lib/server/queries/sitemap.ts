@@ -1,0 +1,103 @@
+/**
+ * What the sitemap lists: the page of every source, department and category, then every record
+ * the archive holds a file of (a CID). One fixed order, so `offset` and `limit` cut the same list
+ * into the 50,000-URL files of a sitemap index however many records there are.
+ */
+import { and, asc, count, isNotNull, ne, sql } from 'drizzle-orm';
+import type { GroupEntity } from '../../domain/groups.ts';
+import { collectionPath, recordPath } from '../../paths.ts';
+import type { Db } from '../db/index.ts';
+import { alexandrias, categories, departments, sources } from '../db/schema.ts';
+import { GROUP_COLUMN } from './stats.ts';
+
+export interface SitemapEntry {
+  /** Path on the archive's origin (the caller makes it absolute). */
+  path: string;
+  /** When the page's content last changed. */
+  lastmod: Date;
+}
+
+/** One run of the list: how long it is, and a slice of it. */
+interface Segment {
+  size(db: Db): Promise<number>;
+  read(db: Db, offset: number, limit: number): Promise<SitemapEntry[]>;
+}
+
+const GROUP_TABLES = { src: sources, dep: departments, cat: categories } as const;
+
+/** A collection page changes when the group does, and when any of its records does. */
+function collectionPages(entity: GroupEntity): Segment {
+  const table = GROUP_TABLES[entity];
+  const records = GROUP_COLUMN[entity];
+  // Correlated max per group: the (group_id, updated_at) indexes answer it without a scan.
+  const latestRecord = sql`(select max(${alexandrias.updatedAt}) from ${alexandrias} where ${records} = ${table.id})`;
+  return {
+    size: (db) => db.$count(table),
+    async read(db, offset, limit) {
+      const rows = await db
+        .select({ id: table.id, lastmod: sql<Date>`greatest(${table.updatedAt}, ${latestRecord})`.mapWith(table.updatedAt) })
+        .from(table)
+        .orderBy(asc(table.id))
+        .limit(limit)
+        .offset(offset);
+      return rows.map((row) => ({ path: collectionPath(entity, row.id), lastmod: row.lastmod }));
+    },
+  };
+}
+
+/**
+ * Records with a file: the ones that have a page of their own. A record a moderator blocked keeps
+ * its page (with the public reason) but is not offered to search engines.
+ */
+const listedRecords = and(isNotNull(alexandrias.cid), ne(alexandrias.status, 'blocked'));
+
+const recordPages: Segment = {
+  async size(db) {
+    const [row] = await db.select({ n: count() }).from(alexandrias).where(listedRecords);
+    return row?.n ?? 0;
+  },
+  async read(db, offset, limit) {
+    const rows = await db
+      .select({ id: alexandrias.id, cid: alexandrias.cid, lastmod: alexandrias.updatedAt })
+      .from(alexandrias)
+      .where(listedRecords)
+      .orderBy(asc(alexandrias.id))
+      .limit(limit)
+      .offset(offset);
+    return rows.flatMap((row) => (row.cid ? [{ path: recordPath({ cid: row.cid, id: row.id }), lastmod: row.lastmod }] : []));
+  },
+};
+
+const SEGMENTS: readonly Segment[] = [collectionPages('src'), collectionPages('dep'), collectionPages('cat'), recordPages];
+
+async function segmentSizes(db: Db): Promise<number[]> {
+  const sizes: number[] = [];
+  for (const segment of SEGMENTS) sizes.push(await segment.size(db));
+  return sizes;
+}
+
+/** How many URLs the sitemap lists in all. */
+export async function sitemapSize(db: Db): Promise<number> {
+  return (await segmentSizes(db)).reduce((sum, size) => sum + size, 0);
+}
+
+/** Entries `offset` to `offset + limit` of the sitemap's list. */
+export async function sitemapEntries(db: Db, { offset, limit }: { offset: number; limit: number }): Promise<SitemapEntry[]> {
+  let skip = Math.max(0, Math.trunc(offset));
+  let wanted = Math.max(0, Math.trunc(limit));
+  const sizes = await segmentSizes(db);
+  const entries: SitemapEntry[] = [];
+  for (const [index, segment] of SEGMENTS.entries()) {
+    if (wanted === 0) break;
+    const size = sizes[index] ?? 0;
+    if (skip >= size) {
+      skip -= size;
+      continue;
+    }
+    const slice = await segment.read(db, skip, Math.min(wanted, size - skip));
+    entries.push(...slice);
+    wanted -= slice.length;
+    skip = 0;
+  }
+  return entries;
+}

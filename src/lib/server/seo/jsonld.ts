@@ -1,0 +1,149 @@
+/**
+ * schema.org structured data for search engines (DECISIONS: "schema.org `Dataset` JSON-LD on record
+ * pages"): pure builders from what the query layer returns to plain objects the layout serialises.
+ * DCAT reading: a record is a Dataset, its archived file a DataDownload, its department the publisher.
+ */
+import { LIMITS, type AssetType } from '../../domain/constants.ts';
+import type { GroupEntity } from '../../domain/groups.ts';
+import { t } from '../../i18n/index.ts';
+import { absoluteUrl, collectionPath, recordPath } from '../../paths.ts';
+import type { GroupItem } from '../queries/groups.ts';
+import type { RecordDetail, RecordRow } from '../queries/records.ts';
+
+export type JsonLdValue = string | number | boolean | JsonLd | JsonLdValue[];
+export interface JsonLd {
+  [key: string]: JsonLdValue;
+}
+
+/** Media types of the archive's formats, for records whose file came without one. */
+const MEDIA_TYPES: Partial<Record<AssetType, string>> = {
+  pdf: 'application/pdf',
+  csv: 'text/csv',
+  xls: 'application/vnd.ms-excel',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  ods: 'application/vnd.oasis.opendocument.spreadsheet',
+};
+
+/**
+ * Drops null and undefined (in objects and arrays) and the empty arrays and objects they leave, so
+ * an unknown fact is absent rather than `null`: validators treat a present null as a wrong value.
+ */
+export function compact(value: unknown): JsonLdValue | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) {
+    const items = value.map(compact).filter((item): item is JsonLdValue => item !== undefined);
+    return items.length > 0 ? items : undefined;
+  }
+  if (typeof value === 'object') {
+    const entries = Object.entries(value)
+      .map(([key, item]) => [key, compact(item)] as const)
+      .filter((entry): entry is readonly [string, JsonLdValue] => entry[1] !== undefined);
+    return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+  }
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return undefined;
+}
+
+function document(value: object): JsonLd {
+  return (compact(value) ?? {}) as JsonLd;
+}
+
+/** The archive itself, as the catalogue every record and collection belongs to. */
+function archiveCatalog(origin: string) {
+  return { '@type': 'DataCatalog', name: t('site.name'), url: absoluteUrl(origin, '/dashboard') };
+}
+
+function organization(department: NonNullable<RecordDetail['department']>) {
+  return {
+    '@type': 'Organization',
+    name: department.name,
+    alternateName: department.acronym,
+    url: department.website,
+  };
+}
+
+/** The Dataset of one record, for its page. Records without a CID point at their source instead. */
+export function datasetJsonLd(record: RecordDetail, origin: string): JsonLd {
+  const canonical = record.cid ? absoluteUrl(origin, recordPath({ cid: record.cid, id: record.id })) : undefined;
+  const publisher = record.department ? organization(record.department) : undefined;
+  // `sameAs` claims the page *is* this dataset: an issuer's home page (where the seeded files were
+  // published) is not, though the dataset is still based on it.
+  const homePages = [record.department?.website, record.source?.url];
+  const sameAs = record.sourceUrl && !homePages.includes(record.sourceUrl) ? record.sourceUrl : undefined;
+  return document({
+    '@context': 'https://schema.org',
+    '@type': 'Dataset',
+    // Only the archive's own page names this node; a source page is someone else's resource.
+    '@id': canonical,
+    name: record.title,
+    // Search engines require a description; the title is the best we have when the record lacks one.
+    description: record.description ?? record.title,
+    url: canonical ?? record.sourceUrl,
+    identifier: record.cid ? [record.cid, { '@type': 'PropertyValue', propertyID: 'CID', value: record.cid }] : undefined,
+    dateCreated: record.createdAt,
+    dateModified: record.updatedAt,
+    inLanguage: 'es',
+    isAccessibleForFree: true,
+    publisher,
+    creator: publisher,
+    keywords: [record.category?.title],
+    isBasedOn: record.sourceUrl,
+    sameAs,
+    includedInDataCatalog: archiveCatalog(origin),
+    distribution: record.cid
+      ? [
+          {
+            '@type': 'DataDownload',
+            name: record.fileName,
+            identifier: record.cid,
+            // The archive's own gateway serves the verified bytes of the CID.
+            contentUrl: absoluteUrl(origin, `/ipfs/${record.cid}`),
+            encodingFormat: record.mimeType ?? MEDIA_TYPES[record.type],
+            contentSize: record.fileSize !== null ? `${record.fileSize} B` : undefined,
+          },
+        ]
+      : undefined,
+  });
+}
+
+/** What a collection page is about: a portal or website, an issuer, or a theme. */
+function collectionSubject(item: GroupItem) {
+  const types: Record<GroupEntity, string> = { src: 'DataCatalog', dep: 'Organization', cat: 'DefinedTerm' };
+  return {
+    '@type': types[item.entity],
+    name: item.name,
+    alternateName: item.acronym,
+    description: item.description,
+    url: item.url,
+  };
+}
+
+/**
+ * A source, department or category page: a CollectionPage about that group, whose main entity is
+ * the list of the records on this page (positions count across pages, as the table does).
+ */
+export function collectionJsonLd(item: GroupItem, records: RecordRow[], origin: string, page: number): JsonLd {
+  const first = (Math.max(1, page) - 1) * LIMITS.pageSize;
+  return document({
+    '@context': 'https://schema.org',
+    '@type': 'CollectionPage',
+    url: absoluteUrl(origin, collectionPath(item.entity, item.id, page)),
+    name: item.name,
+    description: item.description,
+    inLanguage: 'es',
+    dateModified: item.updatedAt,
+    isPartOf: archiveCatalog(origin),
+    about: collectionSubject(item),
+    mainEntity: {
+      '@type': 'ItemList',
+      numberOfItems: item.records,
+      itemListElement: records.map((record, index) => ({
+        '@type': 'ListItem',
+        position: first + index + 1,
+        name: record.title,
+        url: record.cid ? absoluteUrl(origin, recordPath({ cid: record.cid, id: record.id })) : undefined,
+      })),
+    },
+  });
+}

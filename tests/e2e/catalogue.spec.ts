@@ -1,0 +1,149 @@
+import { expect, test, type Page } from '@playwright/test';
+
+const PORTAL = 'Portal de Datos Abiertos de la República Dominicana';
+
+async function openPortalCollection(page: Page) {
+  await page.goto('/group/src');
+  // Long names are cut to 50 characters in lists; the full name is the link's title.
+  await page.getByTitle(PORTAL).getByRole('link').click();
+  await expect(page.getByRole('heading', { level: 1, name: PORTAL })).toBeVisible();
+}
+
+test('the dashboard shows every card of the spec with the seeded numbers', async ({ page }) => {
+  await page.goto('/dashboard');
+  const contribute = page.getByRole('region', { name: 'Subir Archivo' });
+  await expect(contribute).toContainText('airdrop');
+  await expect(contribute.getByRole('link', { name: 'Subir Archivo' })).toHaveAttribute('href', '/auth/login');
+
+  const deposited = page.getByRole('region', { name: 'Archivos Depositados' });
+  // The tooltip counts what is still under review, out of the total.
+  await expect(deposited.locator('tr[data-format="csv"] td[title]')).toHaveAttribute('title', /^1[.,]063 sin procesar de 1[.,]068$/);
+
+  await expect(page.getByRole('region', { name: 'Achievements' })).toContainText('Todavía nadie ha contribuido');
+  await expect(page.getByRole('region', { name: 'Biblioteca' }).getByRole('listitem')).toHaveCount(5);
+
+  const categories = page.getByRole('region', { name: 'Categorias' });
+  await expect(categories.getByRole('tab')).toHaveCount(5);
+  await expect(categories.getByRole('tab', { selected: true })).toHaveText('Gestión Pública');
+  await categories.getByRole('tab', { name: 'Economía' }).click();
+  const panel = categories.getByRole('tabpanel');
+  await expect(panel).toContainText('Economía');
+  await expect(panel.getByRole('link', { name: /^Ver Economía/ })).toBeVisible();
+  // The chart of a tab is drawn when the tab opens.
+  await expect(panel.locator('canvas[data-drawn="true"]')).toHaveCount(1);
+
+  await page.screenshot({ path: 'test-results/screenshots/dashboard-full.png', fullPage: true });
+});
+
+for (const [entity, title, seeAll] of [
+  ['src', 'Fuentes', 'Ver todas las Fuentes'],
+  ['dep', 'Ministerios o instituciones', 'Ver todos los Ministerios'],
+  ['cat', 'Categorias', 'Ver todas las Categorias'],
+] as const) {
+  test(`the group ${entity} lists its 10 most recently updated items`, async ({ page }) => {
+    await page.goto(`/group/${entity}`);
+    await expect(page).toHaveTitle(`${title} · Archivo Abierto`);
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    const items = page.getByRole('list', { name: title }).getByRole('listitem');
+    expect(await items.count()).toBeLessThanOrEqual(10);
+    expect(await items.count()).toBeGreaterThan(0);
+    await page.locator('[data-group-switcher] summary').click();
+    await expect(page.getByRole('link', { name: seeAll })).toHaveAttribute('aria-current', 'page');
+    await page.screenshot({ path: `test-results/screenshots/group-${entity}.png`, fullPage: true });
+  });
+}
+
+test('an unknown group is a 404', async ({ page }) => {
+  const response = await page.goto('/group/ministerios');
+  expect(response?.status()).toBe(404);
+});
+
+test('a collection pages through its records with real URLs', async ({ page }) => {
+  await openPortalCollection(page);
+  await expect(page.getByRole('navigation', { name: 'Ruta de navegación' })).toContainText('Home');
+  await expect(page.getByRole('navigation', { name: 'Ruta de navegación' }).getByRole('link', { name: 'Fuentes' })).toBeVisible();
+
+  const table = page.getByRole('table', { name: `Registros de ${PORTAL}` });
+  await expect(table.getByRole('columnheader')).toHaveText(['Nombre', 'Departamento', 'Formato', 'Ultimo Cambio', 'Estatus', 'Action']);
+  await expect(table.getByRole('row')).toHaveCount(11);
+  // Harvested datasets have no archived file yet: their names are not links, and the action leads to the source.
+  const first = table.getByRole('row').nth(1);
+  await expect(first.getByRole('cell').first().getByRole('link')).toHaveCount(0);
+  await expect(first.getByRole('link', { name: 'Ver en la fuente' })).toHaveAttribute('href', /^https:\/\/datos\.gob\.do\/dataset\//);
+  await expect(first.getByRole('cell').nth(3)).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
+  await expect(first).toContainText('under review');
+
+  const pagination = page.getByRole('navigation', { name: 'Paginación' });
+  await expect(pagination.getByText('Anterior')).toHaveAttribute('aria-disabled', 'true');
+  await expect(pagination.getByText('…')).toHaveCount(1);
+  await pagination.getByRole('link', { name: 'Siguiente' }).click();
+  await expect(page).toHaveURL(/\?page=2$/);
+  await expect(pagination.locator('[aria-current="page"]')).toHaveText('2');
+  await expect(page.getByText(/^11–20 de 1[.,]065$/)).toBeVisible();
+
+  await pagination.getByRole('link', { name: 'Página 107' }).click();
+  await expect(page).toHaveURL(/\?page=107$/);
+  await expect(table.getByRole('row')).toHaveCount(6);
+  await expect(pagination.getByText('Siguiente')).toHaveAttribute('aria-disabled', 'true');
+  await page.screenshot({ path: 'test-results/screenshots/collection-last-page.png', fullPage: true });
+
+  expect((await page.goto(page.url().replace('page=107', 'page=108')))?.status()).toBe(404);
+});
+
+test('a record of the seed shows its storage, tables and dataset panel', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('/group/cat');
+  await page.getByRole('link', { name: 'Salud', exact: true }).click();
+  const table = page.getByRole('table', { name: 'Registros de Salud' });
+  await table.getByRole('link', { name: /Informe estadístico de la Superintendencia/ }).first().click();
+  await expect(page).toHaveURL(/\/single\/src\/baf[a-z0-9]+\?assetId=\d+$/);
+
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Informe estadístico de la Superintendencia de Salud y Riesgos Laborales');
+  await expect(page.locator('[data-record-status]')).toHaveText('online');
+  await expect(page.locator('[data-storage-status]')).toHaveText('Pinned');
+  await expect(page.locator('[data-deals]')).toHaveText('Esta información no está disponible');
+  await expect(page.getByRole('region', { name: 'Archivos cargados' })).toContainText('sisalril-pespj-d1.pdf');
+  await expect(page.getByRole('region', { name: 'Pruebas cargados' })).toContainText('No hay registros para esta categoria');
+  await expect(page.getByText(/No existe captura de pantalla/)).toBeVisible();
+
+  const panel = page.getByRole('complementary', { name: 'Dataset' });
+  await expect(panel.getByRole('link', { name: 'Abrir PDF' })).toHaveAttribute('href', /^\/ipfs\/baf/);
+  await expect(panel.getByRole('link', { name: 'Descargar' })).toBeVisible();
+  await panel.getByRole('button', { name: 'Copiar CID' }).click();
+  await expect(panel.getByRole('button', { name: 'COPIED' })).toBeVisible();
+  const cid = (await page.locator('[data-cid]').textContent())?.trim();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(cid);
+  await expect(panel.getByRole('button', { name: 'Copiar CID' })).toBeVisible({ timeout: 2000 });
+
+  const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}');
+  expect(jsonLd['@type']).toBe('Dataset');
+  await page.screenshot({ path: 'test-results/screenshots/record.png', fullPage: true });
+
+  // The same record at /{cid}, and the department page without its own column.
+  expect((await page.goto(`/${cid}`))?.status()).toBe(200);
+  await page.getByRole('link', { name: 'Superintendencia de Salud y Riesgos Laborales (SISALRIL)' }).first().click();
+  const departmentTable = page.getByRole('table');
+  await expect(departmentTable.getByRole('columnheader')).toHaveText(['Nombre', 'Formato', 'Ultimo Cambio', 'Estatus', 'Action']);
+});
+
+test('unknown records and collections are real 404s', async ({ page }) => {
+  expect((await page.goto('/single/src/bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku'))?.status()).toBe(404);
+  expect((await page.goto('/collection/dep/999999'))?.status()).toBe(404);
+  expect((await page.goto('/collection/dep/abc'))?.status()).toBe(404);
+  expect((await page.goto('/no-es-un-cid'))?.status()).toBe(404);
+});
+
+test('the menu navigates and the scroll-to-top button appears after 200 px', async ({ page }) => {
+  await page.goto('/dashboard');
+  const top = page.getByRole('button', { name: 'Volver arriba' });
+  await expect(top).toBeHidden();
+  await page.mouse.wheel(0, 400);
+  await expect(top).toBeVisible();
+  await top.click();
+  await expect(top).toBeHidden();
+
+  await page.getByText('Menú').click();
+  await page.getByRole('link', { name: 'Ver todas las Categorias' }).first().click();
+  await expect(page).toHaveURL(/\/group\/cat$/);
+  await expect(page.locator('details[data-mega-menu]')).not.toHaveAttribute('open');
+});

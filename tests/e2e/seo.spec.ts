@@ -1,0 +1,65 @@
+import { expect, test } from '@playwright/test';
+
+test('robots.txt lets crawlers in and tells them where the sitemap is', async ({ request, baseURL }) => {
+  const response = await request.get('/robots.txt');
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-type']).toMatch(/^text\/plain/);
+  const body = await response.text();
+  expect(body).toContain('User-agent: *');
+  expect(body).toContain('Allow: /');
+  expect(body).toContain(`Sitemap: ${new URL('/sitemap.xml', baseURL).href}`);
+});
+
+test('the sitemap is valid XML listing every collection and archived record', async ({ page, request, baseURL }) => {
+  const response = await request.get('/sitemap.xml');
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-type']).toBe('application/xml; charset=utf-8');
+  expect(response.headers()['cache-control']).toBe('public, max-age=3600');
+  const xml = await response.text();
+
+  // The browser's own XML parser: what a crawler would read, or the error it would hit.
+  const parsed = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'application/xml');
+    return {
+      error: doc.querySelector('parsererror')?.textContent ?? null,
+      root: doc.documentElement.localName,
+      namespace: doc.documentElement.namespaceURI,
+      urls: [...doc.getElementsByTagName('url')].map((url) => ({
+        loc: url.getElementsByTagName('loc')[0]?.textContent ?? '',
+        lastmod: url.getElementsByTagName('lastmod')[0]?.textContent ?? '',
+      })),
+    };
+  }, xml);
+  expect(parsed.error).toBeNull();
+  expect(parsed.root).toBe('urlset');
+  expect(parsed.namespace).toBe('http://www.sitemaps.org/schemas/sitemap/0.9');
+
+  const origin = new URL(baseURL!).origin;
+  const paths = parsed.urls.map(({ loc }) => {
+    const url = new URL(loc);
+    expect(url.origin).toBe(origin);
+    return url.pathname + url.search;
+  });
+  expect(new Set(paths).size).toBe(paths.length);
+  expect(parsed.urls.every(({ lastmod }) => !Number.isNaN(Date.parse(lastmod)))).toBe(true);
+
+  // The 11 real files of the seed, each at its canonical record URL.
+  const records = paths.filter((path) => path.startsWith('/single/src/baf'));
+  expect(records).toHaveLength(11);
+  for (const path of records) expect(path).toMatch(/^\/single\/src\/baf[a-z2-7]+\?assetId=\d+$/);
+  for (const entity of ['dep', 'cat', 'src']) {
+    expect(paths.some((path) => new RegExp(`^/collection/${entity}/\\d+$`).test(path))).toBe(true);
+  }
+  expect(paths.filter((path) => path.startsWith('/collection/cat/'))).toHaveLength(11);
+
+  // While everything fits in one file, the first numbered file holds the same list.
+  const first = await request.get('/sitemap-1.xml');
+  expect(first.status()).toBe(200);
+  expect((await first.text()).match(/<loc>/g)).toHaveLength(paths.length);
+});
+
+test('a sitemap file that does not exist is a 404', async ({ request }) => {
+  expect((await request.get('/sitemap-999.xml')).status()).toBe(404);
+  expect((await request.get('/sitemap-0.xml')).status()).toBe(404);
+  expect((await request.get('/sitemap-uno.xml')).status()).toBe(404);
+});

@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import type { GroupItem } from '../../src/lib/server/queries/groups.ts';
+import type { RecordDetail, RecordRow } from '../../src/lib/server/queries/records.ts';
+import { collectionJsonLd, compact, datasetJsonLd } from '../../src/lib/server/seo/jsonld.ts';
+
+const ORIGIN = 'https://archivo.example';
+const CID = 'bafkreifjjcie6lypi6ny7amxnfftagclbuxndqonfipmb64f2km2devei4';
+
+function record(overrides: Partial<RecordDetail> = {}): RecordDetail {
+  return {
+    id: 42,
+    cid: CID,
+    title: 'Estadísticas del Seguro Familiar de Salud',
+    description: 'Afiliados y dispersión del régimen contributivo, por mes.',
+    type: 'pdf',
+    formats: ['pdf'],
+    status: 'on_line',
+    createdAt: new Date('2025-01-02T03:04:05.000Z'),
+    updatedAt: new Date('2025-06-07T08:09:10.000Z'),
+    sourceUrl: 'https://sisalril.gob.do/estadisticas',
+    originalUrl: null,
+    apiEndpoint: null,
+    apiEnabled: false,
+    fileName: 'estadisticas.pdf',
+    fileExtension: 'pdf',
+    fileSize: 509003,
+    mimeType: 'application/pdf',
+    walletAddress: null,
+    provenanceNote: null,
+    importId: null,
+    department: {
+      id: 3,
+      name: 'Superintendencia de Salud y Riesgos Laborales',
+      desciption: null,
+      website: 'https://sisalril.gob.do',
+      acronym: 'SISALRIL',
+    },
+    source: { id: 2, name: 'Sitio web de SISALRIL', url: 'https://sisalril.gob.do' },
+    category: { id: 5, title: 'Salud' },
+    aletheias: [],
+    ...overrides,
+  };
+}
+
+/** Every value of a JSON tree, to check that none is null or undefined. */
+function leaves(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value.flatMap(leaves);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(leaves);
+  return [value];
+}
+
+describe('the Dataset of a record', () => {
+  it('describes an archived file with its publisher, catalogue and download', () => {
+    const url = `${ORIGIN}/single/src/${CID}?assetId=42`;
+    const publisher = {
+      '@type': 'Organization',
+      name: 'Superintendencia de Salud y Riesgos Laborales',
+      alternateName: 'SISALRIL',
+      url: 'https://sisalril.gob.do',
+    };
+    expect(datasetJsonLd(record(), ORIGIN)).toEqual({
+      '@context': 'https://schema.org',
+      '@type': 'Dataset',
+      '@id': url,
+      name: 'Estadísticas del Seguro Familiar de Salud',
+      description: 'Afiliados y dispersión del régimen contributivo, por mes.',
+      url,
+      identifier: [CID, { '@type': 'PropertyValue', propertyID: 'CID', value: CID }],
+      dateCreated: '2025-01-02T03:04:05.000Z',
+      dateModified: '2025-06-07T08:09:10.000Z',
+      inLanguage: 'es',
+      isAccessibleForFree: true,
+      publisher,
+      creator: publisher,
+      keywords: ['Salud'],
+      isBasedOn: 'https://sisalril.gob.do/estadisticas',
+      sameAs: 'https://sisalril.gob.do/estadisticas',
+      includedInDataCatalog: { '@type': 'DataCatalog', name: 'Archivo Abierto', url: `${ORIGIN}/dashboard` },
+      distribution: [
+        {
+          '@type': 'DataDownload',
+          name: 'estadisticas.pdf',
+          identifier: CID,
+          contentUrl: `${ORIGIN}/ipfs/${CID}`,
+          encodingFormat: 'application/pdf',
+          contentSize: '509003 B',
+        },
+      ],
+    });
+  });
+
+  it('leaves out what is unknown instead of writing null', () => {
+    const bare = datasetJsonLd(
+      record({ description: null, department: null, category: null, mimeType: null, fileSize: null, fileName: null, type: 'xlsx' }),
+      ORIGIN,
+    );
+    expect(leaves(bare).filter((value) => value === null || value === undefined)).toEqual([]);
+    expect(bare).not.toHaveProperty('publisher');
+    expect(bare).not.toHaveProperty('creator');
+    expect(bare).not.toHaveProperty('keywords');
+    expect(bare).not.toHaveProperty('license');
+    // Search engines need a description: the title stands in.
+    expect(bare.description).toBe(bare.name);
+    // The media type comes from the format when the file had none.
+    expect(bare.distribution).toEqual([
+      {
+        '@type': 'DataDownload',
+        identifier: CID,
+        contentUrl: `${ORIGIN}/ipfs/${CID}`,
+        encodingFormat: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      },
+    ]);
+  });
+
+  it('does not claim an issuer home page is the dataset', () => {
+    const published = datasetJsonLd(record({ sourceUrl: 'https://sisalril.gob.do' }), ORIGIN);
+    expect(published.isBasedOn).toBe('https://sisalril.gob.do');
+    expect(published).not.toHaveProperty('sameAs');
+  });
+
+  it('points a record without a CID at its source page, with no download', () => {
+    const harvested = datasetJsonLd(
+      record({ cid: null, sourceUrl: 'https://datos.gob.do/dataset/empleo', source: null }),
+      ORIGIN,
+    );
+    expect(harvested.url).toBe('https://datos.gob.do/dataset/empleo');
+    expect(harvested).not.toHaveProperty('@id');
+    expect(harvested).not.toHaveProperty('identifier');
+    expect(harvested).not.toHaveProperty('distribution');
+  });
+
+  it('keeps text as it is: escaping belongs to the layout', () => {
+    const title = 'Informe </script><script>alert(1)</script> & "datos"';
+    expect(datasetJsonLd(record({ title }), ORIGIN).name).toBe(title);
+  });
+});
+
+describe('the JSON-LD of a collection page', () => {
+  const department: GroupItem = {
+    entity: 'dep',
+    id: 3,
+    name: 'Superintendencia de Salud y Riesgos Laborales',
+    description: 'Regula el Seguro Familiar de Salud.',
+    url: 'https://sisalril.gob.do',
+    updatedAt: new Date('2025-06-07T08:09:10.000Z'),
+    acronym: 'SISALRIL',
+    iconName: null,
+    records: 12,
+    byFormat: { pdf: 2, csv: 10, xlsx: 0, ods: 0, other: 0 },
+  };
+  const rows: RecordRow[] = [
+    { ...record(), department: { id: 3, name: department.name } },
+    { ...record({ id: 43, cid: null, title: 'Afiliados por ARS' }), department: null },
+  ];
+
+  it('lists the records of the page, linking those the archive holds', () => {
+    const page = collectionJsonLd(department, rows, ORIGIN, 2);
+    expect(page).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'CollectionPage',
+      url: `${ORIGIN}/collection/dep/3?page=2`,
+      name: department.name,
+      inLanguage: 'es',
+      dateModified: '2025-06-07T08:09:10.000Z',
+      isPartOf: { '@type': 'DataCatalog', name: 'Archivo Abierto' },
+      about: { '@type': 'Organization', alternateName: 'SISALRIL', url: 'https://sisalril.gob.do' },
+    });
+    expect(page.mainEntity).toEqual({
+      '@type': 'ItemList',
+      numberOfItems: 12,
+      itemListElement: [
+        {
+          '@type': 'ListItem',
+          position: 11,
+          name: 'Estadísticas del Seguro Familiar de Salud',
+          url: `${ORIGIN}/single/src/${CID}?assetId=42`,
+        },
+        { '@type': 'ListItem', position: 12, name: 'Afiliados por ARS' },
+      ],
+    });
+  });
+
+  it('describes a source as a catalogue and a category as a theme', () => {
+    const source = collectionJsonLd({ ...department, entity: 'src', acronym: null, url: 'https://datos.gob.do' }, [], ORIGIN, 1);
+    expect(source.url).toBe(`${ORIGIN}/collection/src/3`);
+    expect(source.about).toEqual({
+      '@type': 'DataCatalog',
+      name: department.name,
+      description: department.description,
+      url: 'https://datos.gob.do',
+    });
+    expect(source.mainEntity).toEqual({ '@type': 'ItemList', numberOfItems: 12 });
+    const theme = collectionJsonLd({ ...department, entity: 'cat', acronym: null, url: null, description: null }, [], ORIGIN, 1);
+    expect(theme.about).toEqual({ '@type': 'DefinedTerm', name: department.name });
+    expect(theme).not.toHaveProperty('description');
+  });
+});
+
+describe('compact', () => {
+  it('drops nulls, undefined and what they leave empty, and writes dates as ISO text', () => {
+    expect(compact({ a: null, b: undefined, c: [null], d: { e: null }, f: 0, g: false, h: '', i: new Date(0) })).toEqual({
+      f: 0,
+      g: false,
+      h: '',
+      i: '1970-01-01T00:00:00.000Z',
+    });
+  });
+});
