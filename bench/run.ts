@@ -1,51 +1,162 @@
 /**
- * `npm run bench`: figures for the foundation's hot paths, on the real seeded catalogue. Compare
- * ratios within one run (the machine is shared and noisy), not absolute times between runs.
+ * `npm run bench`: the archive's figures, in order:
+ *
+ * 1. queries on the real seeded catalogue (seed, dashboard, lists, search, CID lookup, hashing);
+ * 2. a large archive, the real seed plus synthetic records up to 100,000 (`large-db.ts`), and the
+ *    catalogue pages' queries on it, in process;
+ * 3. the built server on that archive: median and p95 per page and API route (issues 3 and 4);
+ * 4. page weight in Chromium: JavaScript and CSS an anonymous visitor downloads, against budgets.
+ *
+ * It ends with a summary table and writes every figure to `bench/results/latest.json`.
+ * Compare ratios within one run: the machine is shared and noisy, absolute times drift.
+ *
+ * Settings (environment): BENCH_RECORDS (100000), BENCH_RUNS (200 requests per route),
+ * BENCH_WARMUP (20), BENCH_ROUTE_SECONDS (10: a slower route stops early with fewer runs, at
+ * least 20), BENCH_CONCURRENCY (8), BENCH_PARTS (queries,large,http,weight),
+ * BENCH_KEEP_DATA (keep and reuse the large archive in the temporary folder), BENCH_BUILD=1
+ * (rebuild even when dist/ exists), BENCH_DB_MAINTENANCE (none: as a running archive on PGlite,
+ * which never vacuums; `analyze` or `vacuum` to see what maintenance would gain), CHROMIUM_PATH.
  */
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { migrateDatabase, openDatabase } from '../src/lib/server/db/index.ts';
 import { readConfig } from '../src/lib/server/config.ts';
-import { loadDashboard, listRecords, recordsByCid, searchRecords } from '../src/lib/server/queries/index.ts';
-import { seedArchive } from '../src/lib/server/seed/index.ts';
-import { cidOf, createContentStore } from '../src/lib/server/storage/index.ts';
+import { benchHttp, printHttp, type HttpFigures } from './http.ts';
+import { prepareLargeDatabase, type Maintenance } from './large-db.ts';
+import { benchLargeQueries, benchSeededQueries, type QueryFigure } from './queries.ts';
+import { benchRoutes } from './routes.ts';
+import { ensureBuild, startServer } from './server.ts';
+import { kb, ms, since, table } from './stats.ts';
+import { benchWeight, type WeightFigure } from './weight.ts';
 
-const config = readConfig();
-const work = await fs.mkdtemp(path.join(os.tmpdir(), 'archivo-bench-'));
+const root = path.resolve(import.meta.dirname, '..');
+process.chdir(root);
 
-async function time<T>(label: string, runs: number, task: () => Promise<T>): Promise<void> {
-  await task();
-  const started = performance.now();
-  for (let i = 0; i < runs; i += 1) await task();
-  const each = (performance.now() - started) / runs;
-  console.log(`${label.padEnd(44)} ${each.toFixed(2).padStart(10)} ms`);
+function numberFrom(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
 }
 
-try {
-  const handle = await openDatabase({ dataDir: path.join(work, 'pgdata') });
-  await migrateDatabase(handle, config.migrationsDir);
-  const store = createContentStore({ dir: path.join(work, 'blocks') });
-  let started = performance.now();
-  const report = await seedArchive({ db: handle.db, store, fixturesDir: config.fixturesDir });
-  console.log(`${'seed (first run, PGlite)'.padEnd(44)} ${(performance.now() - started).toFixed(2).padStart(10)} ms  (${report.records} registros)`);
-  started = performance.now();
-  await seedArchive({ db: handle.db, store, fixturesDir: config.fixturesDir });
-  console.log(`${'seed (again, no-op)'.padEnd(44)} ${(performance.now() - started).toFixed(2).padStart(10)} ms`);
+const settings = {
+  records: numberFrom('BENCH_RECORDS', 100_000),
+  runs: numberFrom('BENCH_RUNS', 200),
+  warmups: numberFrom('BENCH_WARMUP', 20),
+  concurrency: numberFrom('BENCH_CONCURRENCY', 8),
+  maxSecondsPerRoute: numberFrom('BENCH_ROUTE_SECONDS', 10),
+  keep: Boolean(process.env.BENCH_KEEP_DATA),
+  rebuild: process.env.BENCH_BUILD === '1',
+  maintenance: (['analyze', 'vacuum'].includes(process.env.BENCH_DB_MAINTENANCE ?? '') ? process.env.BENCH_DB_MAINTENANCE : 'none') as Maintenance,
+  parts: new Set((process.env.BENCH_PARTS ?? 'queries,large,http,weight').split(',').map((part) => part.trim())),
+};
 
-  await time('loadDashboard', 20, () => loadDashboard(handle.db));
-  await time('listRecords (source page 1)', 20, () => listRecords(handle.db, { entity: 'src', id: 1 }, 1));
-  await time('searchRecords "salario minimo"', 20, () => searchRecords(handle.db, 'salario minimo'));
-  await time('searchRecords typo "estadistcas"', 20, () => searchRecords(handle.db, 'estadistcas'));
-  const [first] = await handle.db.query.alexandrias.findMany({ where: (a, { isNotNull }) => isNotNull(a.cid), limit: 1 });
-  if (first?.cid) await time('recordsByCid', 20, () => recordsByCid(handle.db, first.cid!));
-  await handle.close();
+interface Results {
+  startedAt: string;
+  machine: { cpus: number; cpuModel: string; node: string };
+  settings: Omit<typeof settings, 'parts'> & { parts: string[] };
+  seededQueries?: QueryFigure[];
+  largeDatabase?: { records: number; built: boolean; buildSeconds: number; maintenance: Maintenance; targets: unknown };
+  largeQueries?: QueryFigure[];
+  build?: { built: boolean; stale: boolean };
+  http?: HttpFigures;
+  weight?: WeightFigure[];
+  totalSeconds?: number;
+}
 
-  const sixteenMiB = new Uint8Array(16 * 1024 * 1024).map((_, i) => (i * 2654435761) >>> 24);
-  started = performance.now();
-  await cidOf(sixteenMiB);
-  const seconds = (performance.now() - started) / 1000;
-  console.log(`${'cidOf 16 MiB'.padEnd(44)} ${(seconds * 1000).toFixed(2).padStart(10)} ms  (${(16 / seconds).toFixed(0)} MiB/s)`);
-} finally {
-  await fs.rm(work, { recursive: true, force: true });
+const started = performance.now();
+const results: Results = {
+  startedAt: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '', node: process.version },
+  settings: { ...settings, parts: [...settings.parts] },
+};
+const config = readConfig();
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+if (settings.parts.has('queries')) results.seededQueries = await benchSeededQueries(config);
+
+if (['large', 'http', 'weight'].some((part) => settings.parts.has(part))) {
+  console.log('');
+  const large = await prepareLargeDatabase({ config, records: settings.records, keep: settings.keep, maintenance: settings.maintenance });
+  results.largeDatabase = { records: large.records, built: large.built, buildSeconds: large.buildSeconds, maintenance: settings.maintenance, targets: large.targets };
+  const upkeep =
+    settings.maintenance === 'none'
+      ? 'sin mantenimiento tras la carga, como un archivo en marcha sobre PGlite'
+      : `con ${settings.maintenance} tras la carga, que un archivo en marcha no hace`;
+  console.log(`Base grande lista: ${large.records.toLocaleString('es')} registros en ${large.buildSeconds.toFixed(1)} s (${upkeep}).`);
+  try {
+    if (settings.parts.has('large')) results.largeQueries = await benchLargeQueries(config, large.dataDir, large.targets);
+
+    if (settings.parts.has('http') || settings.parts.has('weight')) {
+      results.build = await ensureBuild(root, settings.rebuild);
+      if (results.build.stale) {
+        console.log('\naviso: src/ cambió después de la última compilación; las cifras son de dist/ (BENCH_BUILD=1 recompila).');
+      }
+      const routes = benchRoutes(large.targets);
+      const server = await startServer(root, large.dataDir);
+      console.log(`\nServidor compilado en ${server.origin} (pid ${server.pid}) sobre la base grande.`);
+      try {
+        if (settings.parts.has('http')) {
+          results.http = await benchHttp(server.origin, routes, settings);
+          printHttp(results.http);
+        }
+        if (settings.parts.has('weight')) {
+          if (existsSync(chromiumPath)) results.weight = await benchWeight(server.origin, routes, chromiumPath);
+          else console.log(`\naviso: no hay Chromium en ${chromiumPath} (apt-get install chromium, o CHROMIUM_PATH): sin peso de página.`);
+        }
+      } catch (error) {
+        console.error(`\nÚltimas líneas del servidor:\n${server.output()}`);
+        throw error;
+      } finally {
+        await server.stop();
+      }
+    }
+  } finally {
+    await large.remove();
+  }
+}
+
+results.totalSeconds = (performance.now() - started) / 1000;
+printSummary(results);
+const out = path.join(root, 'bench/results/latest.json');
+await fs.mkdir(path.dirname(out), { recursive: true });
+await fs.writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`\nCifras completas en ${path.relative(root, out)}; duración total ${since(started)}.`);
+
+/** One line per route: server time and page weight against the issues' targets. */
+function printSummary({ http, weight, largeDatabase }: Results): void {
+  if (!http && !weight) return;
+  const keys = [...new Set([...(http?.routes ?? []).map((r) => r.key), ...(weight ?? []).map((w) => w.key)])];
+  const rows = keys.map((key) => {
+    const route = http?.routes.find((r) => r.key === key);
+    const page = weight?.find((w) => w.key === key);
+    const label = route?.label ?? page?.label ?? key;
+    const missing = route?.outcome === 'not-built' || page?.status === 404;
+    const verdicts: string[] = [];
+    if (route?.over) verdicts.push('OVER tiempo');
+    if (page?.over) verdicts.push('OVER JS');
+    if (route?.outcome === 'error') verdicts.push(route.note ?? 'error');
+    const verdict = missing ? '404 (not built yet)' : verdicts.length ? verdicts.join(', ') : 'ok';
+    const measured = route?.timing && !missing;
+    const weighed = page && page.status === 200;
+    return [
+      label,
+      measured ? ms(route.timing!.median) : '',
+      measured ? ms(route.timing!.p95) : '',
+      route?.medianBudgetMs ? `< ${route.medianBudgetMs}` : '',
+      weighed ? kb(page.jsGzipBytes) : '',
+      page?.jsBudgetKb ? `<= ${page.jsBudgetKb}` : '',
+      weighed ? kb(page.cssGzipBytes) : '',
+      verdict,
+    ];
+  });
+  const records = largeDatabase ? `${largeDatabase.records.toLocaleString('es')} registros` : '';
+  console.log(`\nResumen (${records}; ${os.cpus().length} núcleos; compare proporciones dentro de una misma ejecución)`);
+  console.log(table([['ruta', 'mediana ms', 'p95 ms', 'obj. ms', 'JS KB gz', 'obj. KB', 'CSS KB gz', 'estado'], ...rows]));
+  if (http?.load.length === 2) {
+    const [one, many] = http.load as [NonNullable<typeof http.load[0]>, NonNullable<typeof http.load[1]>];
+    console.log(
+      `Carga mixta: ${one.requestsPerSecond.toFixed(0)} req/s de una en una, ${many.requestsPerSecond.toFixed(0)} req/s con ${many.concurrency} a la vez ` +
+        `(mediana ${ms(one.timing.median)} → ${ms(many.timing.median)} ms).`,
+    );
+  }
 }

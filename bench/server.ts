@@ -1,0 +1,131 @@
+/**
+ * The built archive as a child process, the way `npm start` serves it but on the benchmark's own
+ * data folder and a free port. The server opens its database on the first request, so the first
+ * request's time is the cold start.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export interface RunningServer {
+  origin: string;
+  pid: number;
+  /** The last lines the server printed, to explain a failure. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Builds the archive when `dist/` has no server (a fresh clone) or when `force` is set. Answers
+ * whether `src/` changed after the build, so the figures can say they describe an older build.
+ */
+export async function ensureBuild(root: string, force: boolean): Promise<{ built: boolean; stale: boolean }> {
+  const entry = path.join(root, 'dist/server/entry.mjs');
+  if (force || !fs.existsSync(entry)) {
+    console.log('\nCompilando el archivo (npm run build) ...');
+    await new Promise<void>((resolve, reject) => {
+      const build = spawn('npm', ['run', '-s', 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+      build.on('error', reject);
+      build.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run build terminó con código ${code}`))));
+    });
+    return { built: true, stale: false };
+  }
+  return { built: false, stale: newestMtime(path.join(root, 'src')) > fs.statSync(entry).mtimeMs };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const running = new Set<ChildProcess>();
+// Whatever happens to the benchmark, the server it started must not outlive it.
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const child of running) child.kill('SIGKILL');
+    process.exit(130);
+  });
+}
+
+/** Starts `dist/server/entry.mjs` on `dataDir` and waits until it answers a static file. */
+export async function startServer(root: string, dataDir: string): Promise<RunningServer> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  // Node 24 from the project, not the system's: the pid is the server itself, not a wrapper.
+  const child = spawn(path.join(root, 'node_modules/.bin/node'), ['dist/server/entry.mjs'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ARCHIVE_DATA_DIR: dataDir,
+      ARCHIVE_SEED_ON_EMPTY: 'false',
+      DATABASE_URL: '',
+      ASTRO_TELEMETRY_DISABLED: '1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  const lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    lines.splice(0, Math.max(0, lines.length - 40));
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    running.delete(child);
+  };
+  const output = () => lines.join('\n');
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      running.delete(child);
+      throw new Error(`El servidor terminó al arrancar (código ${child.exitCode}):\n${output()}`);
+    }
+    try {
+      const response = await fetch(`${origin}/favicon.svg`);
+      await response.arrayBuffer();
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`El servidor no respondió en 60 s:\n${output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (child.pid === undefined) throw new Error('El servidor arrancó sin pid');
+  return { origin, pid: child.pid, output, stop };
+}
