@@ -10,6 +10,7 @@ import {
   getGroupItem,
   getRecord,
   largestGroups,
+  largestGroupsOf,
   latestImports,
   latestUploadsOf,
   listGroup,
@@ -119,6 +120,16 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
     const largest = await largestGroups(db(), 'cat');
     expect(largest).toHaveLength(5);
     expect(largest[0]?.name).toBe('Gestión Pública');
+    // The same ranking as counting group by group, ties broken by name.
+    const counted = (await countRecordsByGroup(db(), 'cat')).slice(0, 5);
+    expect(largest.map((item) => [item.name, item.records])).toEqual(counted.map((row) => [row.name, row.count]));
+    const all = await largestGroupsOf(db(), ['src', 'dep', 'cat'], 3);
+    expect(all.cat).toEqual(largest.slice(0, 3));
+    expect(all.src[0]?.records).toBe(1065);
+    expect(all.dep).toHaveLength(3);
+    for (const item of all.dep) {
+      expect(await getGroupItem(db(), 'dep', item.id)).toEqual(item);
+    }
   });
 
   it('pages the records of a collection, with the department of each', async () => {

@@ -2,7 +2,7 @@
 import { LIMITS } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
-import { largestGroups, type GroupItem } from './groups.ts';
+import { largestGroupsOf, type GroupItem } from './groups.ts';
 import { latestImports, type ImportSummary } from './imports.ts';
 import {
   archiveTotals,
@@ -23,14 +23,13 @@ export interface Dashboard {
 }
 
 export async function loadDashboard(db: Db): Promise<Dashboard> {
-  const [totals, formats, imports, contributors, src, dep, cat] = await Promise.all([
+  // One PGlite connection runs these one after another anyway; on PostgreSQL they overlap.
+  const [totals, formats, imports, contributors, groups] = await Promise.all([
     archiveTotals(db),
     countRecordsByFormat(db),
     latestImports(db),
     contributorRanking(db, 10),
-    largestGroups(db, 'src', LIMITS.overviewTabs),
-    largestGroups(db, 'dep', LIMITS.overviewTabs),
-    largestGroups(db, 'cat', LIMITS.overviewTabs),
+    largestGroupsOf(db, ['src', 'dep', 'cat'], LIMITS.overviewTabs),
   ]);
-  return { totals, formats, imports, contributors, groups: { src, dep, cat } };
+  return { totals, formats, imports, contributors, groups };
 }

@@ -29,7 +29,7 @@ export interface CollectionPage {
 export async function loadCollection(db: Db, entity: GroupEntity, id: number, page: number): Promise<CollectionPage | null> {
   const item = await getGroupItem(db, entity, id);
   if (!item) return null;
-  return { item, records: await listRecords(db, { entity, id }, page) };
+  return { item, records: await listRecords(db, { entity, id }, page, item.records) };
 }
 
 export function loadGroup(db: Db, entity: GroupEntity, page: number): Promise<Page<GroupItem>> {

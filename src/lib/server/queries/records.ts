@@ -69,8 +69,11 @@ function toRow(row: {
   };
 }
 
-/** A page of the records of one source, department or category, most recently updated first. */
-export async function listRecords(db: Db, scope: RecordScope, page?: number): Promise<Page<RecordRow>> {
+/**
+ * A page of the records of one source, department or category, most recently updated first.
+ * A caller that already counted the group's records passes `knownTotal` and saves a second count.
+ */
+export async function listRecords(db: Db, scope: RecordScope, page?: number, knownTotal?: number): Promise<Page<RecordRow>> {
   const window = pageWindow(page);
   if (!isRowId(scope.id)) return toPage([], 0, window);
   const where = eq(GROUP_COLUMN[scope.entity], scope.id);
@@ -82,8 +85,8 @@ export async function listRecords(db: Db, scope: RecordScope, page?: number): Pr
     .orderBy(desc(alexandrias.updatedAt), desc(alexandrias.id))
     .limit(window.pageSize)
     .offset(window.offset);
-  const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(where);
-  return toPage(rows.map(toRow), total?.n ?? 0, window);
+  const total = knownTotal ?? (await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(where))[0]?.n ?? 0;
+  return toPage(rows.map(toRow), total, window);
 }
 
 /** A wallet's latest uploads (SPEC §7: limit 5, newest first; the address is compared lower-cased). */
