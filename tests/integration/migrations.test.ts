@@ -18,7 +18,9 @@ async function describeSchema(database: TestDatabase) {
   const constraints = await rows(sql`
     select conname, pg_get_constraintdef(oid) as def from pg_constraint
     where connamespace = 'public'::regnamespace and contype <> 'n' order by conname`);
-  return { columns, indexes, enums, constraints };
+  const triggers = await rows(sql`
+    select tgname, pg_get_triggerdef(oid) as def from pg_trigger where not tgisinternal order by tgname`);
+  return { columns, indexes, enums, constraints, triggers };
 }
 
 const schemas = new Map<Engine, Awaited<ReturnType<typeof describeSchema>>>();
@@ -42,6 +44,7 @@ describe.each(testEngines())('migrations on %s', (engine) => {
       'departments',
       'imports',
       'pins',
+      'record_counts',
       'sources',
       'status_history',
     ]);

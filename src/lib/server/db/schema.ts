@@ -21,6 +21,7 @@ import {
   pgTable,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
@@ -288,6 +289,31 @@ export const statusHistory = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (t) => [index('status_history_alexandria_idx').on(t.alexandriaId, t.createdAt)],
+);
+
+/**
+ * Running counts of records per source, department, category, format, status and whether the
+ * file is archived, kept exact by a trigger on `alexandrias` (migration 0003). The dashboard and
+ * collection pages read their counts here: a few thousand rows at most, however large the
+ * archive grows, instead of a scan of every record on every request.
+ */
+export const recordCounts = pgTable(
+  'record_counts',
+  {
+    sourceId: integer('source_id'),
+    departmentId: integer('department_id'),
+    categoryId: integer('category_id'),
+    type: assetType('type').notNull(),
+    status: assetStatus('status').notNull(),
+    archived: boolean('archived').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [
+    // NULLS NOT DISTINCT: records without a category (and so on) add up in one row, not many.
+    unique('record_counts_key').on(t.sourceId, t.departmentId, t.categoryId, t.type, t.status, t.archived).nullsNotDistinct(),
+    index('record_counts_department_idx').on(t.departmentId),
+    index('record_counts_category_idx').on(t.categoryId),
+  ],
 );
 
 export type Alexandria = typeof alexandrias.$inferSelect;

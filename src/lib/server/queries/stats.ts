@@ -6,7 +6,7 @@ import { desc, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { COUNTED_FORMAT, DASHBOARD_FORMATS, type AssetStatus, type AssetType, type DashboardFormat } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
-import { alexandrias, categories, departments, sources } from '../db/schema.ts';
+import { alexandrias, categories, departments, recordCounts, sources } from '../db/schema.ts';
 import { isRowId } from './paging.ts';
 
 export const GROUP_COLUMN = {
@@ -14,6 +14,17 @@ export const GROUP_COLUMN = {
   dep: alexandrias.departmentId,
   cat: alexandrias.categoryId,
 } as const;
+
+/** The same grouping columns in the running counts (schema `recordCounts`). */
+export const COUNTS_COLUMN = {
+  src: recordCounts.sourceId,
+  dep: recordCounts.departmentId,
+  cat: recordCounts.categoryId,
+} as const;
+
+/** Sum of the running counts: a record count, read from `record_counts` instead of a scan. */
+const total = sql<number>`coalesce(sum(${recordCounts.n}), 0)::int`;
+const totalWhere = (condition: SQL) => sql<number>`coalesce(sum(${recordCounts.n}) filter (where ${condition}), 0)::int`;
 
 /** A filter on the records of one source, department or category. */
 export interface RecordScope {
@@ -24,7 +35,7 @@ export interface RecordScope {
 function scopeFilter(scope: RecordScope | undefined): SQL | undefined {
   if (!scope) return undefined;
   // An id that cannot exist matches nothing, rather than reaching the database as an error.
-  return isRowId(scope.id) ? eq(GROUP_COLUMN[scope.entity], scope.id) : sql`false`;
+  return isRowId(scope.id) ? eq(COUNTS_COLUMN[scope.entity], scope.id) : sql`false`;
 }
 
 export interface FormatCount {
@@ -38,13 +49,13 @@ export interface FormatCount {
 export async function countRecordsByFormat(db: Db, scope?: RecordScope): Promise<FormatCount[]> {
   const rows = await db
     .select({
-      type: alexandrias.type,
-      total: sql<number>`count(*)::int`,
-      unprocessed: sql<number>`(count(*) filter (where ${alexandrias.status} = 'under_review'))::int`,
+      type: recordCounts.type,
+      total,
+      unprocessed: totalWhere(sql`${recordCounts.status} = 'under_review'`),
     })
-    .from(alexandrias)
+    .from(recordCounts)
     .where(scopeFilter(scope))
-    .groupBy(alexandrias.type);
+    .groupBy(recordCounts.type);
   const counts = new Map<DashboardFormat, FormatCount>(
     DASHBOARD_FORMATS.map((format) => [format, { format, total: 0, unprocessed: 0 }]),
   );
@@ -60,10 +71,10 @@ export async function countRecordsByFormat(db: Db, scope?: RecordScope): Promise
 /** Records per status (SPEC §4), every status present even at zero. */
 export async function countRecordsByStatus(db: Db, scope?: RecordScope): Promise<Record<AssetStatus, number>> {
   const rows = await db
-    .select({ status: alexandrias.status, count: sql<number>`count(*)::int` })
-    .from(alexandrias)
+    .select({ status: recordCounts.status, count: total })
+    .from(recordCounts)
     .where(scopeFilter(scope))
-    .groupBy(alexandrias.status);
+    .groupBy(recordCounts.status);
   const counts: Record<AssetStatus, number> = { under_review: 0, on_line: 0, blocked: 0, broken: 0 };
   for (const row of rows) counts[row.status] = row.count;
   return counts;
@@ -102,13 +113,12 @@ const GROUP_NAME = {
 /** Records per source, department or category, largest first; groups without records are left out. */
 export async function countRecordsByGroup(db: Db, entity: GroupEntity, limit?: number): Promise<GroupCount[]> {
   const group = GROUP_NAME[entity];
-  const count = sql<number>`count(${alexandrias.id})::int`;
   const query = db
-    .select({ id: group.id, name: group.name, count })
+    .select({ id: group.id, name: group.name, count: total })
     .from(group.table)
-    .innerJoin(alexandrias, eq(GROUP_COLUMN[entity], group.id))
+    .innerJoin(recordCounts, eq(COUNTS_COLUMN[entity], group.id))
     .groupBy(group.id, group.name)
-    .orderBy(desc(count), group.name);
+    .orderBy(desc(total), group.name);
   return limit !== undefined ? query.limit(Math.max(0, limit)) : query;
 }
 
@@ -126,11 +136,11 @@ export interface ArchiveTotals {
 export async function archiveTotals(db: Db): Promise<ArchiveTotals> {
   const [records] = await db
     .select({
-      records: sql<number>`count(*)::int`,
-      archived: sql<number>`(count(*) filter (where ${alexandrias.cid} is not null))::int`,
-      online: sql<number>`(count(*) filter (where ${alexandrias.status} = 'on_line'))::int`,
+      records: total,
+      archived: totalWhere(sql`${recordCounts.archived}`),
+      online: totalWhere(sql`${recordCounts.status} = 'on_line'`),
     })
-    .from(alexandrias);
+    .from(recordCounts);
   const countOf = async (table: typeof sources | typeof departments | typeof categories) =>
     (await db.select({ n: sql<number>`count(*)::int` }).from(table))[0]?.n ?? 0;
   return {

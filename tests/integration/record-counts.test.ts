@@ -1,0 +1,68 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alexandrias, categories } from '../../src/lib/server/db/schema.ts';
+import { createSeededDatabase, testEngines } from '../helpers/database.ts';
+
+type Seeded = Awaited<ReturnType<typeof createSeededDatabase>>;
+
+/** The running counts, and the same counts computed from scratch: they must always agree. */
+async function bothCounts(seeded: Seeded) {
+  const rows = async (query: ReturnType<typeof sql>) =>
+    ((await seeded.db.execute(query)) as unknown as { rows: unknown[] }).rows;
+  const kept = await rows(sql`
+    select source_id, department_id, category_id, type::text, status::text, archived, n from record_counts
+    order by 1, 2, 3, 4, 5, 6`);
+  const fresh = await rows(sql`
+    select source_id, department_id, category_id, type::text, status::text, cid is not null as archived, count(*)::int as n
+    from alexandrias group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 4, 5, 6`);
+  return { kept, fresh };
+}
+
+describe.each(testEngines())('the running record counts on %s', (engine) => {
+  let seeded: Seeded;
+  beforeAll(async () => {
+    seeded = await createSeededDatabase(engine);
+  });
+  afterAll(() => seeded?.destroy());
+
+  it('match the records after the seed', async () => {
+    const { kept, fresh } = await bothCounts(seeded);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept).toEqual(fresh);
+  });
+
+  it('follow inserts, updates of every counted column, and deletes', async () => {
+    const { db } = seeded;
+    const [health] = await db.select().from(categories).where(eq(categories.title, 'Salud'));
+    const inserted = await db
+      .insert(alexandrias)
+      .values([
+        { title: 'Prueba uno', type: 'pdf', status: 'under_review', categoryId: health!.id },
+        { title: 'Prueba dos', type: 'pdf', status: 'under_review' },
+        { title: 'Prueba tres', type: 'ods', status: 'on_line', cid: 'bafkreitest' },
+      ])
+      .returning({ id: alexandrias.id });
+    expect(await bothCounts(seeded).then(({ kept, fresh }) => kept)).toEqual((await bothCounts(seeded)).fresh);
+
+    const ids = inserted.map((row) => row.id);
+    await db.update(alexandrias).set({ status: 'on_line', cid: 'bafkreiotro' }).where(eq(alexandrias.id, ids[0]!));
+    await db.update(alexandrias).set({ categoryId: null, departmentId: null, sourceId: null, type: 'csv' }).where(sql`${alexandrias.id} <= 20`);
+    await db.update(alexandrias).set({ title: 'Solo el título cambia' }).where(eq(alexandrias.id, ids[1]!));
+    let { kept, fresh } = await bothCounts(seeded);
+    expect(kept).toEqual(fresh);
+
+    await db.delete(alexandrias).where(sql`${alexandrias.id} in (${sql.join(ids, sql`, `)}) or ${alexandrias.id} <= 5`);
+    ({ kept, fresh } = await bothCounts(seeded));
+    expect(kept).toEqual(fresh);
+    // No empty rows linger.
+    const zero = ((await db.execute(sql`select count(*)::int as n from record_counts where n <= 0`)) as unknown as { rows: Array<{ n: number }> }).rows;
+    expect(zero[0]?.n).toBe(0);
+  });
+
+  it('are emptied with the table', async () => {
+    await seeded.db.execute(sql`truncate alexandrias cascade`);
+    const { kept, fresh } = await bothCounts(seeded);
+    expect(kept).toEqual([]);
+    expect(fresh).toEqual([]);
+  });
+});
