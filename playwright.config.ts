@@ -3,6 +3,7 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 4399);
 const dataDir = '.e2e-data';
 const brokenPort = port + 1;
+const closedPort = port + 2;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -38,6 +39,14 @@ export default defineConfig({
       reuseExistingServer: false,
       stdout: 'pipe',
     },
+    // The spec's stated routing rule: everything but /auth/* needs a session.
+    {
+      command: `rm -rf ${dataDir}-closed && node scripts/start.ts`,
+      url: `http://localhost:${closedPort}/auth/login`,
+      env: { PORT: String(closedPort), HOST: 'localhost', ARCHIVE_DATA_DIR: `${dataDir}-closed`, DATABASE_URL: '', ARCHIVE_REQUIRE_LOGIN: 'true' },
+      timeout: 180_000,
+      reuseExistingServer: false,
+    },
     // The same build with its database out of reach: what a visitor sees when the archive fails.
     {
       command: 'node dist/server/entry.mjs',
@@ -50,3 +59,4 @@ export default defineConfig({
 });
 
 export const BROKEN_ARCHIVE_URL = `http://localhost:${brokenPort}`;
+export const CLOSED_ARCHIVE_URL = `http://localhost:${closedPort}`;

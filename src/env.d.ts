@@ -15,5 +15,9 @@ declare namespace App {
   interface Locals {
     /** The archive's public origin (`ARCHIVE_PUBLIC_URL`, or the request's own), for absolute links. */
     origin: string;
+    /** The signed-in user of this request, or null. */
+    user: import('./lib/domain/user.ts').User | null;
+    /** Set when a page found no such record or group: the 404 then stays a 404 even when signed in. */
+    missing?: boolean;
   }
 }

@@ -1,13 +1,40 @@
 /**
- * Runs before every page and endpoint: fills `Astro.locals` with what every page needs to know
- * about the request (the archive's public origin, for canonical links).
+ * Runs before every page and endpoint: fills `Astro.locals` (the archive's public origin, the
+ * signed-in user) and applies the access rules of DECISIONS.md 'Access':
+ * - anonymous browsing by default; `ARCHIVE_REQUIRE_LOGIN=true` sends every path but /auth/* to
+ *   the sign-in page while logged out (the spec's stated routing rule);
+ * - signed in, /auth and the sign-in page lead to the dashboard.
  */
 import { defineMiddleware } from 'astro:middleware';
+import { getArchive } from './lib/server/archive.ts';
+import { SESSION_COOKIE } from './lib/server/auth/index.ts';
+import { findSessionUser } from './lib/server/auth/sessions.ts';
 import { readConfig } from './lib/server/config.ts';
 
 const config = readConfig();
 
-export const onRequest = defineMiddleware((context, next) => {
+/** Pages a signed-in visitor has no use for. */
+const SIGNED_OUT_PAGES = new Set(['/auth', '/auth/', '/auth/login', '/auth/forgot-password']);
+/** What the sign-in page itself needs while everything else is closed. */
+const ALWAYS_OPEN = /^\/(auth(\/|$)|_astro\/|favicon\.svg$|logout$)/;
+
+export const onRequest = defineMiddleware(async (context, next) => {
   context.locals.origin = config.publicUrl ?? context.url.origin;
+  context.locals.user = null;
+  const path = context.url.pathname;
+
+  // Only a request that carries a session pays for looking it up.
+  const token = context.cookies.get(SESSION_COOKIE)?.value;
+  if (token && !context.isPrerendered) {
+    const { db } = await getArchive();
+    context.locals.user = await findSessionUser(db, token);
+  }
+
+  if (context.locals.user && context.request.method === 'GET' && SIGNED_OUT_PAGES.has(path)) {
+    return context.redirect('/dashboard', 302);
+  }
+  if (config.requireLogin && !context.locals.user && !ALWAYS_OPEN.test(path)) {
+    return context.redirect('/auth/login', 302);
+  }
   return next();
 });

@@ -5,14 +5,15 @@
 import dayjs from 'dayjs';
 import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
+import { TRUNCATE, truncate } from './text.ts';
+
+export { shortenWallet, TRUNCATE, truncate } from './text.ts';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
 
 /** Dates are shown as the Dominican Republic lives them, whatever the server's own clock zone. */
 export const ARCHIVE_TIME_ZONE = 'America/Santo_Domingo';
-
-export const TRUNCATE = { name: 50, description: 120, issuerReview: 150, url: 20, wallet: 15 } as const;
 
 /** DD/MM/YYYY, as the spec shows every date. */
 export function formatDate(value: Date | string | number): string {
@@ -23,17 +24,6 @@ export function formatDate(value: Date | string | number): string {
 export function formatPercent(part: number, whole: number): string {
   const share = whole > 0 ? (part / whole) * 100 : 0;
   return `${share.toFixed(2)}%`;
-}
-
-/** Cuts `text` to `max` characters, ending in an ellipsis when it was longer. */
-export function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, Math.max(0, max - 1)).trimEnd()}…` : text;
-}
-
-/** A wallet address shortened to 15 characters: the start and the end, which is what people compare. */
-export function shortenWallet(address: string): string {
-  if (address.length <= TRUNCATE.wallet) return address;
-  return `${address.slice(0, 8)}…${address.slice(-6)}`;
 }
 
 /** A long URL cut to 20 characters for tables, without its scheme (the link keeps the whole). */

@@ -21,6 +21,8 @@ export interface ArchiveConfig {
   migrationsDir: string;
   /** The archive's public address for canonical links and the sitemap; the request's own origin when unset. */
   publicUrl: string | undefined;
+  /** Chains a Sign-In with Ethereum message may be signed on (mainnet and the Sepolia test network by default). */
+  chainIds: number[];
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -43,5 +45,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
       .filter(Boolean),
     migrationsDir: path.resolve(root, env.ARCHIVE_MIGRATIONS_DIR || 'drizzle'),
     publicUrl: env.ARCHIVE_PUBLIC_URL?.replace(/\/+$/, '') || undefined,
+    chainIds: (env.ARCHIVE_CHAIN_IDS || '1,11155111')
+      .split(',')
+      .map((id) => Number(id.trim()))
+      .filter((id) => Number.isSafeInteger(id) && id > 0),
   };
 }

@@ -19,6 +19,7 @@ import {
   jsonb,
   pgEnum,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -314,6 +315,63 @@ export const recordCounts = pgTable(
     index('record_counts_department_idx').on(t.departmentId),
     index('record_counts_category_idx').on(t.categoryId),
   ],
+);
+
+/** A wallet identity that has signed in: account (lower-cased address) and provider. */
+export const users = pgTable(
+  'users',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    account: text('account').notNull(),
+    provider: text('provider').notNull(),
+    firstname: text('firstname'),
+    lastname: text('lastname'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('users_account_provider_key').on(t.account, t.provider)],
+);
+
+/**
+ * A signed-in session. Only the SHA-256 of its random token is kept, so a copy of the database
+ * cannot be used to sign in. Sessions live here, not in memory: they survive restarts and are
+ * shared by every server process.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    tokenHash: text('token_hash').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_key').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+);
+
+/** Single-use Sign-In with Ethereum nonces (EIP-4361), each with its expiry. */
+export const authNonces = pgTable(
+  'auth_nonces',
+  {
+    nonce: text('nonce').primaryKey(),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('auth_nonces_expires_idx').on(t.expiresAt)],
+);
+
+/** Fixed-window request counters (per IP, per address), shared by every server process. */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    hits: integer('hits').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
 );
 
 export type Alexandria = typeof alexandrias.$inferSelect;

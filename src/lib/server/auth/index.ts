@@ -1,0 +1,119 @@
+/**
+ * Signing in with a wallet, as the endpoints under /auth use it: each function is one request's
+ * recipe (validate, limit, verify, answer) on top of nonces, SIWE, sessions and rate limits.
+ */
+import type { AstroCookies } from 'astro';
+import type { z } from 'zod';
+import { fieldErrors, loginRequestSchema, registerRequestSchema, resetEmailSchema } from '../../domain/auth.ts';
+import { toUser, type User } from '../../domain/user.ts';
+import type { Db } from '../db/index.ts';
+import { UnauthorizedError, ValidationError } from '../http/errors.ts';
+import { issueNonce } from './nonces.ts';
+import { spend } from './rate-limit.ts';
+import { createSession, findSessionUser, revokeSession, SESSION_COOKIE, upsertUser } from './sessions.ts';
+import { verifySignIn } from './siwe.ts';
+
+export { SESSION_COOKIE } from './sessions.ts';
+
+export interface AuthContext {
+  db: Db;
+  request: Request;
+  cookies: AstroCookies;
+  clientAddress: string;
+  /** Host the archive is served on (the SIWE domain). */
+  domain: string;
+  chainIds: readonly number[];
+}
+
+export const LIMITS = {
+  noncePerIp: { max: 30, windowSeconds: 60 },
+  loginPerIp: { max: 20, windowSeconds: 60 },
+  loginPerAddress: { max: 10, windowSeconds: 60 },
+  resetPerIp: { max: 5, windowSeconds: 60 },
+} as const;
+
+/** Parses a JSON body against `schema`; a 400 with the first message of each field otherwise. */
+export async function parseJson<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    throw new ValidationError('El cuerpo de la petición debe ser JSON.');
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const issues = fieldErrors(result.error);
+    throw new ValidationError(issues[0]?.message ?? 'Petición no válida.', issues);
+  }
+  return result.data;
+}
+
+/** The session token of a request: `Authorization: Bearer …` first, then the cookie. */
+export function sessionToken(request: Request, cookies: AstroCookies): string | undefined {
+  const header = request.headers.get('authorization');
+  if (header?.toLowerCase().startsWith('bearer ')) return header.slice(7).trim() || undefined;
+  return cookies.get(SESSION_COOKIE)?.value;
+}
+
+function setSessionCookie(context: AuthContext, token: string, expiresAt: Date): void {
+  context.cookies.set(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: new URL(context.request.url).protocol === 'https:',
+    path: '/',
+    expires: expiresAt,
+  });
+}
+
+export async function nonce(context: AuthContext) {
+  await spend(context.db, `nonce:ip:${context.clientAddress}`, LIMITS.noncePerIp);
+  return issueNonce(context.db);
+}
+
+async function signIn(context: AuthContext, proof: { message: string; signature: string; provider: string }, names = {}) {
+  await spend(context.db, `login:ip:${context.clientAddress}`, LIMITS.loginPerIp);
+  const claimed = /0x[0-9a-fA-F]{40}/.exec(proof.message)?.[0]?.toLowerCase() ?? 'unknown';
+  await spend(context.db, `login:address:${claimed}`, LIMITS.loginPerAddress);
+  const account = await verifySignIn(context.db, {
+    message: proof.message,
+    signature: proof.signature,
+    domain: context.domain,
+    chainIds: context.chainIds,
+  });
+  const userId = await upsertUser(context.db, account, proof.provider, names);
+  const session = await createSession(context.db, userId);
+  setSessionCookie(context, session.token, session.expiresAt);
+  return { accessToken: session.token, user: toUser(account, proof.provider) };
+}
+
+export async function login(context: AuthContext) {
+  return signIn(context, await parseJson(context.request, loginRequestSchema));
+}
+
+export async function register(context: AuthContext) {
+  const { firstname, lastname, ...proof } = await parseJson(context.request, registerRequestSchema);
+  return signIn(context, proof, { firstname, lastname });
+}
+
+/** The signed-in user, or a 401. */
+export async function currentUser(context: Pick<AuthContext, 'db' | 'request' | 'cookies'>): Promise<User> {
+  const user = await findSessionUser(context.db, sessionToken(context.request, context.cookies));
+  if (!user) throw new UnauthorizedError();
+  return user;
+}
+
+export async function logout(context: Pick<AuthContext, 'db' | 'request' | 'cookies'>): Promise<void> {
+  const token = sessionToken(context.request, context.cookies);
+  if (token) await revokeSession(context.db, token);
+  context.cookies.delete(SESSION_COOKIE, { path: '/' });
+}
+
+/**
+ * Password reset keeps its form, but wallets have no password: whatever the address, the answer
+ * is the same, so nobody can learn whether an account exists (DECISIONS).
+ */
+export async function forgotPassword(context: AuthContext) {
+  await spend(context.db, `reset:ip:${context.clientAddress}`, LIMITS.resetPerIp);
+  await parseJson(context.request, resetEmailSchema);
+  return { code: 200, message: 'Sent password reset. Please check your email' };
+}

@@ -1,0 +1,69 @@
+/**
+ * Typed errors of the archive, mapped to HTTP in one place. An endpoint throws them; `toResponse`
+ * turns them into a JSON answer `{ code, message }` whose `code` equals the HTTP status, with a
+ * Spanish (or spec-given) message and nothing of the server's internals.
+ */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = status;
+    this.headers = headers;
+  }
+}
+
+export class ValidationError extends HttpError {
+  readonly issues: Array<{ field: string; message: string }>;
+
+  constructor(message: string, issues: Array<{ field: string; message: string }> = []) {
+    super(400, message);
+    this.name = 'ValidationError';
+    this.issues = issues;
+  }
+}
+
+export class UnauthorizedError extends HttpError {
+  constructor(message = 'Sesión no válida o caducada.') {
+    super(401, message);
+    this.name = 'UnauthorizedError';
+  }
+}
+
+export class TooManyRequestsError extends HttpError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'Demasiadas solicitudes: espere un momento y vuelva a intentarlo.', {
+      'Retry-After': String(retryAfterSeconds),
+    });
+    this.name = 'TooManyRequestsError';
+  }
+}
+
+/** A JSON answer that nobody caches (everything here is per user or per request). */
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store', ...headers },
+  });
+}
+
+/** The answer for anything an endpoint threw: typed errors as they say, the rest as a 500. */
+export function toResponse(error: unknown): Response {
+  if (error instanceof ValidationError) {
+    return json({ code: error.status, message: error.message, issues: error.issues }, error.status);
+  }
+  if (error instanceof HttpError) return json({ code: error.status, message: error.message }, error.status, error.headers);
+  console.error(error);
+  return json({ code: 500, message: 'Error interno del archivo. Vuelva a intentarlo más tarde.' }, 500);
+}
+
+/** Runs an endpoint's recipe, answering its typed errors. */
+export async function handle(recipe: () => Promise<Response>): Promise<Response> {
+  try {
+    return await recipe();
+  } catch (error) {
+    return toResponse(error);
+  }
+}

@@ -1,0 +1,150 @@
+import { expect, test, type Page } from '@playwright/test';
+import { Wallet } from 'ethers';
+import { CLOSED_ARCHIVE_URL } from '../../playwright.config.ts';
+
+// A fixed test key: the injected wallet signs for real with it, and the server verifies.
+const wallet = new Wallet('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+const SHORT = `${wallet.address.toLowerCase().slice(0, 8)}…${wallet.address.toLowerCase().slice(-6)}`;
+
+/** An EIP-1193 provider in the page, backed by the ethers wallet in the test process. */
+async function injectWallet(page: Page, { accounts = [wallet.address] }: { accounts?: string[] } = {}) {
+  await page.exposeFunction('__testWalletSign', (message: string) => wallet.signMessage(message));
+  await page.addInitScript((accountsInPage: string[]) => {
+    const sign = (window as unknown as { __testWalletSign: (m: string) => Promise<string> }).__testWalletSign;
+    (window as unknown as { ethereum: unknown }).ethereum = {
+      async request({ method, params }: { method: string; params?: unknown[] }) {
+        switch (method) {
+          case 'eth_requestAccounts':
+          case 'eth_accounts':
+            return accountsInPage;
+          case 'eth_chainId':
+            return '0xaa36a7'; // Sepolia, a test network
+          case 'net_version':
+            return '11155111';
+          case 'personal_sign': {
+            const [hex] = params as [string];
+            const bytes = hex.startsWith('0x') ? hex.slice(2).match(/../g)!.map((pair) => parseInt(pair, 16)) : [];
+            return sign(new TextDecoder().decode(new Uint8Array(bytes)));
+          }
+          default:
+            throw Object.assign(new Error(`unsupported ${method}`), { code: 4200 });
+        }
+      },
+      on() {},
+      removeListener() {},
+    };
+  }, accounts);
+}
+
+test('a wallet signs in for real, stays signed in after a reload, and signs out', async ({ page }) => {
+  await injectWallet(page);
+  await page.goto('/auth/login');
+  await expect(page.getByRole('heading', { level: 1, name: 'Bienvenido a Archivo Abierto' })).toBeVisible();
+  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
+  await page.getByRole('button', { name: 'Sign in with Magic Connect' }).click();
+
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const account = page.locator('[data-account]');
+  await expect(account).toHaveText(SHORT);
+  expect(SHORT).toHaveLength(15);
+
+  await page.reload();
+  await expect(account).toHaveText(SHORT);
+  // Signed in, the sign-in page leads home.
+  await page.goto('/auth');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.screenshot({ path: 'test-results/screenshots/signed-in.png' });
+
+  await page.getByRole('link', { name: 'Cerrar sesión' }).click();
+  await expect(page).toHaveURL(/\/auth\/login/);
+  await expect(page.getByRole('status')).toHaveText('Ha cerrado la sesión.');
+  await page.goto('/dashboard');
+  await expect(page.getByRole('link', { name: 'Iniciar sesión' })).toBeVisible();
+  await expect(account).toBeHidden();
+  // The session is over on the server too.
+  const after = await page.request.get('/auth/get-user');
+  expect(after.status()).toBe(401);
+});
+
+test('without a wallet extension, the alert sends to install one and login stops', async ({ page, context }) => {
+  await page.goto('/auth/login');
+  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
+  let alerted = '';
+  page.once('dialog', (dialog) => {
+    alerted = dialog.message();
+    void dialog.accept();
+  });
+  // The wallet's site opens in a new tab; this machine has no internet, so the test answers for it.
+  await context.route('https://metamask.io/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>MetaMask</title>' }));
+  const popup = context.waitForEvent('page');
+  await page.getByRole('button', { name: 'Sign in with Magic Connect' }).click();
+  const tab = await popup;
+  await tab.waitForLoadState();
+  expect(tab.url()).toBe('https://metamask.io/download/');
+  expect(alerted).toContain('MetaMask');
+  await expect(page).toHaveURL(/\/auth\/login$/);
+  await expect(page.getByRole('button', { name: 'Sign in with Magic Connect' })).toBeEnabled();
+});
+
+test('a wallet that yields no account shows the spec error, and the button comes back', async ({ page }) => {
+  await injectWallet(page, { accounts: [] });
+  await page.goto('/auth/login');
+  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
+  await page.getByRole('button', { name: 'Sign in with Magic Connect' }).click();
+  await expect(page.getByRole('alert')).toHaveText('500: connection not valid');
+  await expect(page.getByRole('button', { name: 'Sign in with Magic Connect' })).toBeEnabled();
+  await page.screenshot({ path: 'test-results/screenshots/login-error.png' });
+});
+
+test('the password reset validates, waits, and answers the same for everyone', async ({ page }) => {
+  await page.goto('/auth/forgot-password');
+  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
+  const email = page.getByLabel('Correo electrónico');
+  await page.getByRole('button', { name: 'Enviar' }).click();
+  await expect(page.getByText('Email is required')).toBeVisible();
+  await email.fill('no-es-correo');
+  await page.getByRole('button', { name: 'Enviar' }).click();
+  await expect(page.getByText('Wrong email format')).toBeVisible();
+  await email.fill('datos@one.gob.do');
+  await page.getByRole('button', { name: 'Enviar' }).click();
+  await expect(page.getByRole('button', { name: 'Please wait...' })).toBeDisabled();
+  await expect(page.getByRole('status')).toHaveText('Sent password reset. Please check your email');
+  await page.screenshot({ path: 'test-results/screenshots/forgot-password.png' });
+});
+
+test('the auth endpoints answer 400 and 401 as the spec says', async ({ request }) => {
+  expect((await request.post('/auth/login', { data: {} })).status()).toBe(400);
+  expect((await request.post('/auth/login', { data: { message: 'x', signature: `0x${'1'.repeat(130)}`, provider: 'metamask' } })).status()).toBe(400);
+  const forged = Buffer.from(`${wallet.address.toLowerCase()}-metamask`).toString('base64');
+  const unauthorized = await request.get('/auth/get-user', { headers: { Authorization: `Bearer ${forged}` } });
+  expect(unauthorized.status()).toBe(401);
+  expect(await unauthorized.json()).toMatchObject({ code: 401 });
+  expect((await request.get('/auth/nonce')).status()).toBe(200);
+  expect((await request.get('/auth/otra-cosa', { maxRedirects: 0 })).headers().location).toBe('/auth/login');
+});
+
+test('signed in, an unknown path leads home, but a missing record is still a 404', async ({ page }) => {
+  await injectWallet(page);
+  await page.goto('/auth/login');
+  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
+  await page.getByRole('button', { name: 'Sign in with Magic Connect' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/esta/ruta/no-existe');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const missing = await page.goto('/single/src/bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku');
+  expect(missing?.status()).toBe(404);
+});
+
+test('with ARCHIVE_REQUIRE_LOGIN, every path but /auth/* waits for a session', async ({ page }) => {
+  await injectWallet(page);
+  for (const path of ['/dashboard', '/group/src', '/', '/sitemap.xml']) {
+    await page.goto(`${CLOSED_ARCHIVE_URL}${path}`);
+    await expect(page).toHaveURL(`${CLOSED_ARCHIVE_URL}/auth/login`);
+  }
+  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
+  await page.getByRole('button', { name: 'Sign in with Magic Connect' }).click();
+  await expect(page).toHaveURL(`${CLOSED_ARCHIVE_URL}/dashboard`);
+  await expect(page.getByRole('heading', { name: 'Archivos Depositados' })).toBeVisible();
+  await page.goto(`${CLOSED_ARCHIVE_URL}/group/cat`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Categorias' })).toBeVisible();
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { fieldErrors, loginFieldsSchema, loginRequestSchema, resetEmailSchema } from '../../src/lib/domain/auth.ts';
+import { userId } from '../../src/lib/domain/user.ts';
+
+const messages = (result: { success: boolean; error?: import('zod').ZodError }) =>
+  result.success ? [] : fieldErrors(result.error!).map((issue) => issue.message);
+
+describe('the password-reset email (SPEC §5)', () => {
+  it.each([
+    [undefined, 'Email is required'],
+    ['', 'Email is required'],
+    ['ab', 'Minimum 3 symbols'],
+    [`${'a'.repeat(45)}@x.com`, 'Maximum 50 symbols'],
+    ['no-es-un-correo', 'Wrong email format'],
+  ])('%j: %s', (email, message) => {
+    expect(messages(resetEmailSchema.safeParse({ email }))).toEqual([message]);
+  });
+
+  it('accepts a real address', () => {
+    expect(resetEmailSchema.safeParse({ email: 'datos@one.gob.do' }).success).toBe(true);
+  });
+});
+
+describe('the login form (SPEC §5)', () => {
+  it('reuses the spec messages for account and provider', () => {
+    expect(messages(loginFieldsSchema.safeParse({}))).toEqual(['Email is required', 'Password is required']);
+    expect(messages(loginFieldsSchema.safeParse({ account: 'ab', provider: 'x'.repeat(51) }))).toEqual([
+      'Minimum 3 symbols',
+      'Maximum 50 symbols',
+    ]);
+    expect(loginFieldsSchema.safeParse({ account: 'none', provider: 'metamask' }).success).toBe(true);
+  });
+
+  it('wants a well-formed signature and a known provider', () => {
+    expect(messages(loginRequestSchema.safeParse({ message: 'm', signature: '0x12', provider: 'metamask' }))).toEqual([
+      'signature is not valid',
+    ]);
+    expect(loginRequestSchema.safeParse({ message: 'm', signature: `0x${'a'.repeat(130)}`, provider: 'otro' }).success).toBe(false);
+  });
+});
+
+describe('the user id', () => {
+  it('is base64 of account-provider, as the original API spelled it', () => {
+    expect(userId('0xabc', 'metamask')).toBe(Buffer.from('0xabc-metamask').toString('base64'));
+  });
+});
