@@ -1,0 +1,64 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { cidOf } from '../../src/lib/server/storage/index.ts';
+
+const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/files');
+
+test('a seeded file comes back by its CID, byte for byte, with safe and immutable headers', async ({ request }) => {
+  const original = await fs.readFile(path.join(FIXTURES, 'csv/licencias-construccion-mivhed-2022-2025.csv'));
+  const { cid } = await cidOf(original);
+  const response = await request.get(`/ipfs/${cid}`);
+  expect(response.status()).toBe(200);
+  const body = await response.body();
+  expect(Buffer.compare(body, original)).toBe(0);
+  // Anyone can check the download against its CID.
+  expect((await cidOf(body)).cid).toBe(cid);
+  const headers = response.headers();
+  expect(headers['content-type']).toBe('text/csv');
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['content-security-policy']).toContain('sandbox');
+  expect(headers['cache-control']).toContain('immutable');
+  expect(headers.etag).toBe(`"${cid}"`);
+
+  const slice = await request.get(`/ipfs/${cid}`, { headers: { Range: 'bytes=262140-262149' } });
+  expect(slice.status()).toBe(206);
+  expect(slice.headers()['content-range']).toBe(`bytes 262140-262149/${original.length}`);
+  expect(Buffer.compare(await slice.body(), original.subarray(262140, 262150))).toBe(0);
+
+  expect((await request.get(`/ipfs/${cid}`, { headers: { 'If-None-Match': `"${cid}"` } })).status()).toBe(304);
+  expect((await request.get(`/ipfs/${cid}`, { headers: { Range: `bytes=${original.length}-` } })).status()).toBe(416);
+
+  const download = await request.get(`/ipfs/${cid}?download=true`);
+  expect(download.headers()['content-disposition']).toMatch(/^attachment; filename="licencias-construccion-mivhed-2022-2025\.csv"/);
+});
+
+test('the record page opens its PDF from the gateway', async ({ page, request }) => {
+  const pdf = await fs.readFile(path.join(FIXTURES, 'pdf/prodominicana-estructura-organica-2023.pdf'));
+  const { cid } = await cidOf(pdf);
+  await page.goto(`/${cid}`);
+  const href = await page.getByRole('link', { name: 'Abrir PDF' }).getAttribute('href');
+  const response = await request.get(href!);
+  expect(response.headers()['content-type']).toBe('application/pdf');
+  expect(Buffer.compare(await response.body(), pdf)).toBe(0);
+});
+
+test('bad and unknown CIDs get clear answers', async ({ request }) => {
+  const bad = await request.get('/ipfs/no-es-un-cid');
+  expect(bad.status()).toBe(400);
+  expect(await bad.json()).toEqual({ code: 400, message: 'El CID no es válido.' });
+  const { cid } = await cidOf(new TextEncoder().encode('nunca archivado'));
+  expect((await request.get(`/ipfs/${cid}`)).status()).toBe(404);
+});
+
+test('a stored page of HTML is never served as a page of ours', async ({ request }) => {
+  // Blocks go straight into the running archive's store folder, as an upload's would.
+  const { createContentStore } = await import('../../src/lib/server/storage/index.ts');
+  const store = createContentStore({ dir: path.resolve(import.meta.dirname, '../../.e2e-data/blocks') });
+  const { cid } = await store.add(new TextEncoder().encode('<!doctype html><script>document.cookie</script>'));
+  const response = await request.get(`/ipfs/${cid}`);
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-type']).toBe('application/octet-stream');
+  expect(response.headers()['content-disposition']).toMatch(/^attachment/);
+  expect(response.headers()['content-security-policy']).toContain('sandbox');
+});
