@@ -148,3 +148,40 @@ test('with ARCHIVE_REQUIRE_LOGIN, every path but /auth/* waits for a session', a
   await page.goto(`${CLOSED_ARCHIVE_URL}/group/cat`);
   await expect(page.getByRole('heading', { level: 1, name: 'Categorias' })).toBeVisible();
 });
+
+test('a stored session the server no longer knows signs the header out', async ({ page }) => {
+  await page.addInitScript(() => {
+    localStorage.setItem(
+      'archivo-abierto:auth:v1',
+      JSON.stringify({ accessToken: 'caducado', user: { id: 'eA==', account: '0x0000000000000000000000000000000000000001', provider: 'metamask' } }),
+    );
+  });
+  await page.goto('/dashboard');
+  await expect(page.getByRole('link', { name: 'Iniciar sesión' })).toBeVisible();
+  await expect(page.locator('[data-account]')).toBeHidden();
+  expect(await page.evaluate(() => localStorage.getItem('archivo-abierto:auth:v1'))).toBeNull();
+});
+
+test('registering takes the same signed proof, and the names', async ({ request }) => {
+  const { nonce } = await (await request.get('/auth/nonce')).json();
+  const { signInMessage } = await import('../../src/lib/domain/siwe-message.ts');
+  const now = new Date();
+  const message = signInMessage({
+    domain: new URL(test.info().project.use.baseURL!).host,
+    address: wallet.address,
+    statement: 'Inicio de sesion en Archivo Abierto con esta cartera.',
+    uri: test.info().project.use.baseURL!,
+    chainId: 11155111,
+    nonce,
+    issuedAt: now.toISOString(),
+  });
+  const signature = await wallet.signMessage(message);
+  const response = await request.post('/auth/register', { data: { message, signature, provider: 'metamask', firstname: 'Ana', lastname: 'Pérez' } });
+  expect(response.status()).toBe(200);
+  const { accessToken, user } = await response.json();
+  expect(user.account).toBe(wallet.address.toLowerCase());
+  const me = await request.get('/auth/get-user', { headers: { Authorization: `Bearer ${accessToken}` } });
+  expect((await me.json()).user).toEqual(user);
+  // The same proof twice: its nonce is spent.
+  expect((await request.post('/auth/register', { data: { message, signature, provider: 'metamask' } })).status()).toBe(401);
+});

@@ -39,14 +39,18 @@ describe.each(testEngines())('migrations on %s', (engine) => {
     expect([...tables].sort()).toEqual([
       'aletheias',
       'alexandrias',
+      'auth_nonces',
       'categories',
       'deals',
       'departments',
       'imports',
       'pins',
+      'rate_limits',
       'record_counts',
+      'sessions',
       'sources',
       'status_history',
+      'users',
     ]);
   });
 

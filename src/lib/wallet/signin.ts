@@ -5,6 +5,7 @@
  */
 import { BrowserProvider, getAddress, type Eip1193Provider } from 'ethers';
 import { ApiError, fetchNonce, postLogin } from '../api/auth.ts';
+import { fieldErrors, loginFieldsSchema } from '../domain/auth.ts';
 import { signInMessage } from '../domain/siwe-message.ts';
 import type { Provider, User } from '../domain/user.ts';
 
@@ -45,6 +46,9 @@ export async function signIn(magicApiKey?: string): Promise<{ accessToken: strin
   const account = accounts[0];
   // SPEC §8: a wallet that yields no account.
   if (!account) throw new ApiError('500', 'connection not valid');
+  // SPEC §5 'Login form': account and provider, each 3 to 50 characters.
+  const fields = loginFieldsSchema.safeParse({ account, provider });
+  if (!fields.success) throw new ApiError('400', fieldErrors(fields.error)[0]?.message ?? 'connection not valid');
   const signer = await browserProvider.getSigner(account);
   const { chainId } = await browserProvider.getNetwork();
   const { nonce } = await fetchNonce();
