@@ -4,6 +4,7 @@
  * the inline scripts and styles of the HTML. Sizes are gzipped here (level 9), one file at a time,
  * because the server may not compress; that is close to what a compressing proxy would send.
  */
+import { CHROMIUM_ARGS } from '../tests/helpers/chromium.ts';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
 import type { BenchRoute } from './routes.ts';
@@ -124,17 +125,9 @@ async function weigh(browser: Awaited<ReturnType<typeof chromium.launch>>, origi
 /** Weighs each route that has a JavaScript budget entry (a number, or null for "no target"). */
 export async function benchWeight(origin: string, routes: BenchRoute[], executablePath: string): Promise<WeightFigure[]> {
   const browser = await chromium.launch({
-    // The same browser and flags as playwright.config.ts: Playwright cannot download its own here.
+    // The same browser and flags as the end-to-end tests.
     executablePath,
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    args: CHROMIUM_ARGS,
   });
   const figures: WeightFigure[] = [];
   try {
