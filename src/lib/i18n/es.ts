@@ -80,6 +80,15 @@ export const es = {
   'panel.download': 'Descargar',
   'panel.api': 'API pública',
 
+  'csv.open': 'Buscar en el CSV',
+  'csv.loading': 'Loading ...',
+  'csv.invalid': 'File not valid. Try using another method.',
+  'csv.elements': '{count} elementos',
+  'csv.placeholder': 'Buscar en: {columns}',
+  'csv.hint': 'presione ENTER para buscar',
+  'csv.page': 'Página {page} de {pages}',
+  'csv.noResults': 'Results not found',
+
   'dashboard.title': 'Panel',
   'dashboard.heading': 'El archivo en cifras',
   'dashboard.records': 'Registros',
