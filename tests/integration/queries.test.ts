@@ -148,6 +148,18 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
     expect(reordered.items.slice(0, 3).map((record) => record.id)).toEqual([...chosen].reverse());
     const last = await listRecords(db(), { entity: 'cat', id: health!.id }, page.pages);
     expect(last.items.length).toBe(expectedTotal - 10 * (page.pages - 1));
+
+    // Every page, whichever end it is read from, is the right slice of the one full order.
+    const everything = await db()
+      .select({ id: alexandrias.id })
+      .from(alexandrias)
+      .where(eq(alexandrias.categoryId, health!.id))
+      .orderBy(sql`updated_at desc, id desc`);
+    const paged: number[] = [];
+    for (let n = 1; n <= page.pages; n += 1) {
+      paged.push(...(await listRecords(db(), { entity: 'cat', id: health!.id }, n, expectedTotal)).items.map((record) => record.id));
+    }
+    expect(paged).toEqual(everything.map((row) => row.id));
   });
 
   it('finds a record by its CID with everything its page shows', async () => {

@@ -218,9 +218,10 @@ export const alexandrias = pgTable(
     index('alexandrias_status_idx').on(t.status),
     index('alexandrias_type_idx').on(t.type),
     index('alexandrias_wallet_idx').on(t.walletAddress),
-    index('alexandrias_category_idx').on(t.categoryId, t.updatedAt),
-    index('alexandrias_department_idx').on(t.departmentId, t.updatedAt),
-    index('alexandrias_source_idx').on(t.sourceId, t.updatedAt),
+    // A collection lists its records newest first, ties by id: the whole order in the index.
+    index('alexandrias_category_idx').on(t.categoryId, t.updatedAt, t.id),
+    index('alexandrias_department_idx').on(t.departmentId, t.updatedAt, t.id),
+    index('alexandrias_source_idx').on(t.sourceId, t.updatedAt, t.id),
     index('alexandrias_import_idx').on(t.importId),
     index('alexandrias_search_idx').using('gin', t.search),
     trigramIndex('alexandrias_title_trgm_idx', t.title),

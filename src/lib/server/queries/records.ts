@@ -1,5 +1,5 @@
 /** Records (alexandrias): the tables of a collection, a record by CID, a wallet's uploads. */
-import { desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { LIMITS, type AssetStatus, type AssetType } from '../../domain/constants.ts';
 import type { Db } from '../db/index.ts';
 import { aletheias, alexandrias, categories, deals, departments, pins, sources } from '../db/schema.ts';
@@ -77,15 +77,19 @@ export async function listRecords(db: Db, scope: RecordScope, page?: number, kno
   const window = pageWindow(page);
   if (!isRowId(scope.id)) return toPage([], 0, window);
   const where = eq(GROUP_COLUMN[scope.entity], scope.id);
+  const total = knownTotal ?? (await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(where))[0]?.n ?? 0;
+  // OFFSET walks every skipped row: a page past the middle is read from the other end instead,
+  // so the last page of 80,000 records costs what the first does.
+  const fromEnd = window.offset > total / 2 && window.offset < total;
   const rows = await db
     .select(rowColumns)
     .from(alexandrias)
     .leftJoin(departments, eq(alexandrias.departmentId, departments.id))
     .where(where)
-    .orderBy(desc(alexandrias.updatedAt), desc(alexandrias.id))
-    .limit(window.pageSize)
-    .offset(window.offset);
-  const total = knownTotal ?? (await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(where))[0]?.n ?? 0;
+    .orderBy(...(fromEnd ? [asc(alexandrias.updatedAt), asc(alexandrias.id)] : [desc(alexandrias.updatedAt), desc(alexandrias.id)]))
+    .limit(fromEnd ? Math.min(window.pageSize, total - window.offset) : window.pageSize)
+    .offset(fromEnd ? Math.max(0, total - window.offset - window.pageSize) : window.offset);
+  if (fromEnd) rows.reverse();
   return toPage(rows.map(toRow), total, window);
 }
 
