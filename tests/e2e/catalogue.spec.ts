@@ -126,6 +126,17 @@ test('a record of the seed shows its storage, tables and dataset panel', async (
   await expect(departmentTable.getByRole('columnheader')).toHaveText(['Nombre', 'Formato', 'Ultimo Cambio', 'Estatus', 'Action']);
 });
 
+test('an institution with no records says so', async ({ page }) => {
+  // The official list's bodies that publish nothing yet come last in the list of departments.
+  await page.goto('/group/dep');
+  const last = await page.getByRole('navigation', { name: 'Paginación' }).getByRole('link').filter({ hasText: /^\d+$/ }).last().textContent();
+  await page.goto(`/group/dep?page=${last}`);
+  const empty = page.getByRole('list', { name: 'Ministerios o instituciones' }).getByRole('listitem').filter({ has: page.getByTitle('0 archivos') }).last();
+  await empty.getByRole('heading').getByRole('link').click();
+  await expect(page.getByText('No hay registros disponibles para esta categoria')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/collection-empty.png', fullPage: true });
+});
+
 test('unknown records and collections are real 404s', async ({ page }) => {
   expect((await page.goto('/single/src/bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku'))?.status()).toBe(404);
   expect((await page.goto('/collection/dep/999999'))?.status()).toBe(404);

@@ -15,6 +15,7 @@ import {
   latestUploadsOf,
   listGroup,
   listRecords,
+  loadRecord,
   recordsByCid,
   searchGroups,
   searchRecords,
@@ -176,6 +177,17 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
       aletheias: [],
     });
     expect(await getRecord(db(), file!.id)).toEqual(records[0]);
+
+    // The same file contributed twice: assetId picks which record the page shows.
+    const [twin] = await db()
+      .insert(alexandrias)
+      .values({ title: 'Otra copia del informe de la SISALRIL', type: 'pdf', status: 'under_review', cid: file!.cid })
+      .returning({ id: alexandrias.id });
+    expect((await loadRecord(db(), file!.cid!, twin!.id))?.record.id).toBe(twin!.id);
+    expect((await loadRecord(db(), file!.cid!, file!.id))?.record.id).toBe(file!.id);
+    expect((await loadRecord(db(), file!.cid!, file!.id))?.siblings.map((record) => record.id)).toEqual([twin!.id]);
+    expect(await loadRecord(db(), 'bafkreinotarealcid', null)).toBeNull();
+    await db().delete(alexandrias).where(eq(alexandrias.id, twin!.id));
     expect(await recordsByCid(db(), 'bafkreinotarealcid')).toEqual([]);
     const status = await storageStatus(db(), file!.cid!);
     expect(status.pins).toMatchObject([{ provider: 'local', status: 'pinned' }]);
