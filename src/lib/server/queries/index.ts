@@ -11,3 +11,4 @@ export * from './stats.ts';
 export * from './dashboard.ts';
 export * from './pages.ts';
 export * from './sitemap.ts';
+export * from './find.ts';

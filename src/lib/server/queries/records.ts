@@ -105,7 +105,14 @@ export async function latestUploadsOf(db: Db, walletAddress: string, limit: numb
   return rows.map(toRow);
 }
 
-async function detailsWhere(db: Db, where: SQL): Promise<RecordDetail[]> {
+export interface DetailOptions {
+  orderBy?: SQL[];
+  limit?: number;
+  offset?: number;
+}
+
+/** Records with everything their page and the API show, for any condition. */
+export async function recordDetails(db: Db, where: SQL | undefined, options: DetailOptions = {}): Promise<RecordDetail[]> {
   const rows = await db
     .select({
       record: alexandrias,
@@ -124,7 +131,9 @@ async function detailsWhere(db: Db, where: SQL): Promise<RecordDetail[]> {
     .leftJoin(sources, eq(alexandrias.sourceId, sources.id))
     .leftJoin(categories, eq(alexandrias.categoryId, categories.id))
     .where(where)
-    .orderBy(desc(alexandrias.updatedAt), desc(alexandrias.id));
+    .orderBy(...(options.orderBy ?? [desc(alexandrias.updatedAt), desc(alexandrias.id)]))
+    .limit(options.limit ?? 1_000)
+    .offset(options.offset ?? 0);
   if (rows.length === 0) return [];
   const proofs = await db
     .select({
@@ -169,13 +178,13 @@ async function detailsWhere(db: Db, where: SQL): Promise<RecordDetail[]> {
 
 /** Every record of a CID (the same file may be contributed more than once), newest first. */
 export function recordsByCid(db: Db, cid: string): Promise<RecordDetail[]> {
-  return detailsWhere(db, eq(alexandrias.cid, cid));
+  return recordDetails(db, eq(alexandrias.cid, cid));
 }
 
 /** One record by id, or null. */
 export async function getRecord(db: Db, id: number): Promise<RecordDetail | null> {
   if (!isRowId(id)) return null;
-  const [record] = await detailsWhere(db, eq(alexandrias.id, id));
+  const [record] = await recordDetails(db, eq(alexandrias.id, id), { limit: 1 });
   return record ?? null;
 }
 

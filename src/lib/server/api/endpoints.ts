@@ -1,0 +1,93 @@
+/** The REST reads of SPEC §7, one function each; the files under src/pages only route to them. */
+import type { GroupEntity } from '../../domain/groups.ts';
+import type { Db } from '../db/index.ts';
+import { HttpError } from '../http/errors.ts';
+import { MAX_LIMIT, findGroups, findRecords, type RecordSortField, type SortDirection } from '../queries/find.ts';
+import { storageStatus } from '../queries/records.ts';
+import { parseCid } from '../storage/index.ts';
+import { alexandriasGetAllParams, categoriesGetAllParams, namedGetAllParams, strapiAlexandriasParams } from './params.ts';
+import { envelope, readQuery, PUBLIC_READ_HEADERS } from './rest.ts';
+import { assetShape, groupShape } from './shapes.ts';
+
+export interface ApiRequest {
+  db: Db;
+  url: URL;
+  /** The archive's public origin, for absolute file URLs. */
+  origin: string;
+}
+
+function signedSort(sort: string | undefined): { field: RecordSortField; direction: SortDirection } {
+  if (!sort) return { field: 'createdAt', direction: 'desc' };
+  const [field, sign] = sort.split(':') as [RecordSortField, string];
+  return { field, direction: sign === '1' ? 'asc' : 'desc' };
+}
+
+/** GET /v2/open-data/alexandrias/getAll: a wallet's latest uploads, or a title search. */
+export async function alexandriasGetAll({ db, url, origin }: ApiRequest): Promise<Response> {
+  const params = readQuery(url, alexandriasGetAllParams);
+  const records = await findRecords(
+    db,
+    { walletAddress: params.wallet_address, title: params.title },
+    { limit: params.limit, start: 0, sort: signedSort(params.sort) },
+  );
+  return envelope(records.map((record) => assetShape(record, origin)));
+}
+
+/** GET /v2/open-data/{departments|sources}/getAll?name=: groups whose name contains the text. */
+export async function namedGetAll(entity: 'dep' | 'src', { db, url }: ApiRequest): Promise<Response> {
+  const params = readQuery(url, namedGetAllParams);
+  const items = await findGroups(db, entity, { name: params.name }, { limit: params.limit, start: 0, sort: { field: 'name', direction: 'asc' } });
+  return envelope(items.map((item) => groupShape(entity, item)));
+}
+
+/** GET /v2/open-data/categories/getAll: every category. */
+export async function categoriesGetAll({ db, url }: ApiRequest): Promise<Response> {
+  const params = readQuery(url, categoriesGetAllParams);
+  const items = await findGroups(db, 'cat', {}, { limit: params.limit, start: 0, sort: { field: 'name', direction: 'asc' } });
+  return envelope(items.map((item) => groupShape('cat', item)));
+}
+
+export const V1_ENTITIES = { sources: 'src', departments: 'dep', categories: 'cat' } as const satisfies Record<string, GroupEntity>;
+
+/** GET /v1/api/{sources|departments|categories}/getAll?limit=: the overview tabs, largest first. */
+export async function overviewGetAll(entity: GroupEntity, { db, url }: ApiRequest): Promise<Response> {
+  const params = readQuery(url, namedGetAllParams.pick({ limit: true }));
+  const items = await findGroups(db, entity, {}, { limit: params.limit, start: 0, sort: { field: 'records', direction: 'desc' } });
+  return envelope(items.map((item) => groupShape(entity, item)));
+}
+
+/** GET /alexandrias (the admin host, Strapi style): a plain JSON array, as Strapi answered. */
+export async function strapiAlexandrias({ db, url, origin }: ApiRequest): Promise<Response> {
+  const params = readQuery(url, strapiAlexandriasParams);
+  const [field, direction] = params._sort.split(':') as [RecordSortField, SortDirection];
+  const records = await findRecords(
+    db,
+    { walletAddress: params.wallet_address, cid: params.cid, status: params.status, type: params.type },
+    { limit: params._limit, start: params._start, sort: { field, direction } },
+  );
+  return new Response(JSON.stringify(records.map((record) => assetShape(record, origin))), { status: 200, headers: PUBLIC_READ_HEADERS });
+}
+
+/** GET /v1/services/filecoin/{cid}: what the archive knows of a CID's pins and deals. */
+export async function filecoinStatus({ db }: ApiRequest, rawCid: string): Promise<Response> {
+  let cid: string;
+  try {
+    cid = parseCid(rawCid).toV1().toString();
+  } catch {
+    throw new HttpError(400, 'El CID no es válido.');
+  }
+  const status = await storageStatus(db, cid);
+  if (status.pins.length === 0 && status.deals.length === 0) {
+    const known = await findRecords(db, { cid }, { limit: 1, start: 0 });
+    if (known.length === 0) throw new HttpError(404, 'El archivo no conoce este CID.');
+  }
+  return envelope(
+    {
+      pins: status.pins.map((pin) => ({ status: pin.status, provider: pin.provider, updated: pin.updatedAt.toISOString() })),
+      deals: status.deals,
+    },
+    { stringify: false },
+  );
+}
+
+export { MAX_LIMIT };

@@ -1,0 +1,120 @@
+/**
+ * Filtered, sorted, windowed reads for the open API (REST `getAll` calls and GraphQL's Strapi-style
+ * `where`, `sort`, `limit`, `start`). Text filters are contains-matches that ignore case and
+ * accents, so `educacion` finds "Educación"; they use the trigram indexes.
+ */
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { AssetStatus, AssetType } from '../../domain/constants.ts';
+import type { GroupEntity } from '../../domain/groups.ts';
+import type { Db } from '../db/index.ts';
+import { alexandrias, categories, departments, sources } from '../db/schema.ts';
+import { groupItemsByIds, largestGroupsOf, type GroupItem } from './groups.ts';
+import { isRowId } from './paging.ts';
+import { recordDetails, type RecordDetail } from './records.ts';
+
+/** The most rows one API call answers (issue #4: limits are capped at 100). */
+export const MAX_LIMIT = 100;
+
+export type SortDirection = 'asc' | 'desc';
+
+/** `column` contains `text`, ignoring case and accents; `%` and `_` in the text are literal. */
+function containsFolded(column: SQL | typeof alexandrias.title, text: string): SQL {
+  const escaped = text.replace(/[\\%_]/g, (character) => `\\${character}`);
+  return sql`archivo_unaccent(lower(${column})) like '%' || archivo_unaccent(lower(${escaped})) || '%'`;
+}
+
+export interface RecordFilter {
+  id?: number;
+  cid?: string;
+  title?: string;
+  walletAddress?: string;
+  type?: AssetType;
+  status?: AssetStatus;
+  sourceId?: number;
+  departmentId?: number;
+  categoryId?: number;
+}
+
+export const RECORD_SORT_FIELDS = { createdAt: alexandrias.createdAt, updatedAt: alexandrias.updatedAt, title: alexandrias.title, id: alexandrias.id } as const;
+export type RecordSortField = keyof typeof RECORD_SORT_FIELDS;
+
+export interface Window<F extends string> {
+  limit: number;
+  start: number;
+  sort?: { field: F; direction: SortDirection };
+}
+
+/** A condition matching nothing, for ids that cannot exist. */
+const NOTHING = sql`false`;
+
+function idCondition(column: SQL | typeof alexandrias.id, id: number | undefined): SQL | undefined {
+  if (id === undefined) return undefined;
+  return isRowId(id) ? eq(column as typeof alexandrias.id, id) : NOTHING;
+}
+
+export function recordCondition(filter: RecordFilter): SQL | undefined {
+  return and(
+    idCondition(alexandrias.id, filter.id),
+    filter.cid !== undefined ? eq(alexandrias.cid, filter.cid) : undefined,
+    filter.title ? containsFolded(alexandrias.title, filter.title) : undefined,
+    filter.walletAddress !== undefined ? eq(alexandrias.walletAddress, filter.walletAddress.toLowerCase()) : undefined,
+    filter.type !== undefined ? eq(alexandrias.type, filter.type) : undefined,
+    filter.status !== undefined ? eq(alexandrias.status, filter.status) : undefined,
+    idCondition(alexandrias.sourceId as never, filter.sourceId),
+    idCondition(alexandrias.departmentId as never, filter.departmentId),
+    idCondition(alexandrias.categoryId as never, filter.categoryId),
+  );
+}
+
+export function findRecords(db: Db, filter: RecordFilter, window: Window<RecordSortField>): Promise<RecordDetail[]> {
+  const sort = window.sort ?? { field: 'updatedAt', direction: 'desc' };
+  const direction = sort.direction === 'asc' ? asc : desc;
+  return recordDetails(db, recordCondition(filter), {
+    orderBy: [direction(RECORD_SORT_FIELDS[sort.field]), direction(alexandrias.id)],
+    limit: Math.min(window.limit, MAX_LIMIT),
+    offset: window.start,
+  });
+}
+
+export async function countRecords(db: Db, filter: RecordFilter): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(recordCondition(filter));
+  return row?.n ?? 0;
+}
+
+const GROUP_TABLE = {
+  src: { table: sources, id: sources.id, name: sources.name, updatedAt: sources.updatedAt },
+  dep: { table: departments, id: departments.id, name: departments.name, updatedAt: departments.updatedAt },
+  cat: { table: categories, id: categories.id, name: categories.title, updatedAt: categories.updatedAt },
+} as const;
+
+export type GroupSortField = 'updatedAt' | 'name' | 'id' | 'records';
+
+/**
+ * Sources, departments or categories whose name contains `name`, with their record counts.
+ * Sorting by `records` ranks the largest first (the overview tabs, SPEC §7 "sorted by alexandrias").
+ */
+export async function findGroups(
+  db: Db,
+  entity: GroupEntity,
+  filter: { id?: number; name?: string },
+  window: Window<GroupSortField>,
+): Promise<GroupItem[]> {
+  const limit = Math.min(window.limit, MAX_LIMIT);
+  const sort = window.sort ?? { field: 'updatedAt', direction: 'desc' };
+  if (sort.field === 'records' && !filter.name && filter.id === undefined) {
+    const ranked = (await largestGroupsOf(db, [entity], window.start + limit))[entity];
+    const ordered = sort.direction === 'desc' ? ranked : [...ranked].reverse();
+    return ordered.slice(window.start, window.start + limit);
+  }
+  const group = GROUP_TABLE[entity];
+  const direction = sort.direction === 'asc' ? asc : desc;
+  const column = sort.field === 'name' ? group.name : sort.field === 'id' ? group.id : group.updatedAt;
+  const ids = await db
+    .select({ id: group.id })
+    .from(group.table)
+    .where(and(idCondition(group.id as never, filter.id), filter.name ? containsFolded(group.name as never, filter.name) : undefined))
+    .orderBy(direction(column), direction(group.id))
+    .limit(limit)
+    .offset(window.start);
+  return groupItemsByIds(db, entity, ids.map((row) => row.id));
+}
