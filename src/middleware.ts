@@ -21,11 +21,13 @@ const ALWAYS_OPEN = /^\/(auth(\/|$)|_astro\/|favicon\.svg$|logout$)/;
 export const onRequest = defineMiddleware(async (context, next) => {
   context.locals.origin = config.publicUrl ?? context.url.origin;
   context.locals.user = null;
+  // Pages built ahead (the docs) are the same for everyone: no request, no session to read.
+  if (context.isPrerendered) return next();
   const path = context.url.pathname;
 
   // Only a request that carries a session pays for looking it up.
   const token = context.cookies.get(SESSION_COOKIE)?.value;
-  if (token && !context.isPrerendered) {
+  if (token) {
     const { db } = await getArchive();
     context.locals.user = await findSessionUser(db, token);
   }

@@ -89,6 +89,17 @@ export const es = {
   'csv.page': 'Página {page} de {pages}',
   'csv.noResults': 'Results not found',
 
+  'docs.title': 'API abierta',
+  'docs.description': 'Cómo leer el archivo desde sus programas: REST, GraphQL y el documento OpenAPI.',
+  'docs.heading': 'API abierta del archivo',
+  'docs.intro': 'Todo lo que muestra el archivo se puede leer también desde sus programas, sin registrarse: las llamadas REST del producto original y un API GraphQL. Las lecturas admiten cualquier origen (CORS) y no usan credenciales.',
+  'docs.rest': 'Cada lista llega en el sobre { code, body }, con body como texto JSON, igual que el API original. Los estados HTTP son reales (400 para parámetros no válidos, 404 si no existe) y code los repite. limit admite de 1 a 100; los parámetros desconocidos se ignoran.',
+  'docs.path': 'Ruta',
+  'docs.what': 'Qué devuelve',
+  'docs.parameters': 'Parámetros',
+  'docs.examples': 'Ejemplos',
+  'docs.graphql': 'POST o GET en /graphql. Esquema al estilo de Strapi v3: where (igualdad, title_contains, name_contains), sort "campo:asc|desc", limit (hasta 100) y start; conexiones con groupBy y aggregate { count totalCount }. Las consultas tienen un límite de profundidad y de coste.',
+
   'dashboard.title': 'Panel',
   'dashboard.heading': 'El archivo en cifras',
   'dashboard.records': 'Registros',

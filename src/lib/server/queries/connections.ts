@@ -1,0 +1,298 @@
+/**
+ * Counts and groupings for the API's Strapi-style connections (SPEC §7 `*Connection { groupBy …
+ * aggregate { count totalCount } }`), and the imports list with `where`, `sort`, `limit`, `start`.
+ *
+ * Record counts are read from the running counts (`record_counts`, a few thousand rows however
+ * large the archive) whenever the filter and the grouping only involve what those counts are kept
+ * by: format, status, source, department and category. Anything else counts the records.
+ */
+import { and, asc, desc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import type { ImportStatus, ImportType } from '../../domain/constants.ts';
+import type { GroupEntity } from '../../domain/groups.ts';
+import type { Db } from '../db/index.ts';
+import { alexandrias, categories, deals, departments, imports, recordCounts, sources } from '../db/schema.ts';
+import { countRecords, MAX_LIMIT, recordCondition, type RecordFilter, type RecordSortField, type Window, RECORD_SORT_FIELDS } from './find.ts';
+import { isRowId } from './paging.ts';
+import { recordDetails, type RecordDetail } from './records.ts';
+
+/** What a grouping answers: each distinct value (never null) and how many rows have it. */
+export interface GroupCountRow<K extends string | number = string | number> {
+  key: K;
+  count: number;
+}
+
+/** A condition matching nothing, for ids that cannot exist. */
+const NOTHING = sql`false`;
+
+function idEquals(column: SQL | typeof alexandrias.id, id: number | undefined): SQL | undefined {
+  if (id === undefined) return undefined;
+  return isRowId(id) ? eq(column as typeof alexandrias.id, id) : NOTHING;
+}
+
+/** `column` contains `text`, ignoring case and accents (as find.ts does for the lists). */
+function containsFolded(column: SQL | typeof sources.name, text: string): SQL {
+  const escaped = text.replace(/[\\%_]/g, (character) => `\\${character}`);
+  return sql`archivo_unaccent(lower(${column})) like '%' || archivo_unaccent(lower(${escaped})) || '%'`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Records
+
+/** The fields records can be grouped by, as the API names them. */
+export const RECORD_GROUP_FIELDS = ['id', 'cid', 'type', 'status', 'wallet_address', 'source', 'department', 'category'] as const;
+export type RecordGroupField = (typeof RECORD_GROUP_FIELDS)[number];
+
+const RECORD_GROUP_COLUMN = {
+  id: alexandrias.id,
+  cid: alexandrias.cid,
+  type: alexandrias.type,
+  status: alexandrias.status,
+  wallet_address: alexandrias.walletAddress,
+  source: alexandrias.sourceId,
+  department: alexandrias.departmentId,
+  category: alexandrias.categoryId,
+} as const;
+
+/** The filter fields the running counts are kept by, with their column there. */
+const COUNTED_FILTER = {
+  type: recordCounts.type,
+  status: recordCounts.status,
+  sourceId: recordCounts.sourceId,
+  departmentId: recordCounts.departmentId,
+  categoryId: recordCounts.categoryId,
+} as const;
+
+const COUNTED_GROUP = {
+  type: recordCounts.type,
+  status: recordCounts.status,
+  source: recordCounts.sourceId,
+  department: recordCounts.departmentId,
+  category: recordCounts.categoryId,
+} as const;
+
+/** The running-counts condition for `filter`, or null when the filter needs the records themselves. */
+function countedCondition(filter: RecordFilter): { where: SQL | undefined } | null {
+  const conditions: Array<SQL | undefined> = [];
+  for (const [field, value] of Object.entries(filter)) {
+    if (value === undefined) continue;
+    if (!Object.hasOwn(COUNTED_FILTER, field)) return null;
+    const column = COUNTED_FILTER[field as keyof typeof COUNTED_FILTER];
+    if (field === 'type' || field === 'status') conditions.push(eq(column, value as never));
+    else conditions.push(idEquals(column as never, value as number));
+  }
+  return { where: and(...conditions) };
+}
+
+/** How many records match `filter`: from the running counts when it can, else by counting. */
+export async function countRecordsFast(db: Db, filter: RecordFilter): Promise<number> {
+  const counted = countedCondition(filter);
+  if (!counted) return countRecords(db, filter);
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(sum(${recordCounts.n}), 0)::int` })
+    .from(recordCounts)
+    .where(counted.where);
+  return row?.n ?? 0;
+}
+
+/**
+ * The records matching `filter`, grouped by `field`: each value and its count, largest first
+ * (ties by value). Records without a value (no wallet, no category …) form no group, as in the
+ * original service.
+ */
+export async function groupRecords(db: Db, filter: RecordFilter, field: RecordGroupField): Promise<GroupCountRow[]> {
+  const counted = countedCondition(filter);
+  if (counted && Object.hasOwn(COUNTED_GROUP, field)) {
+    const column = COUNTED_GROUP[field as keyof typeof COUNTED_GROUP];
+    const count = sql<number>`sum(${recordCounts.n})::int`;
+    return db
+      .select({ key: sql<string | number>`${column}`, count })
+      .from(recordCounts)
+      .where(and(counted.where, isNotNull(column)))
+      .groupBy(column)
+      .having(sql`sum(${recordCounts.n}) > 0`)
+      .orderBy(desc(count), asc(column));
+  }
+  const column = RECORD_GROUP_COLUMN[field];
+  if (field === 'id') {
+    // Every record is its own group: no grouping needed.
+    const rows = await db.select({ key: alexandrias.id }).from(alexandrias).where(recordCondition(filter)).orderBy(asc(alexandrias.id));
+    return rows.map((row) => ({ key: row.key, count: 1 }));
+  }
+  const count = sql<number>`count(*)::int`;
+  return db
+    .select({ key: sql<string | number>`${column}`, count })
+    .from(alexandrias)
+    .where(and(recordCondition(filter), isNotNull(column)))
+    .groupBy(column)
+    .orderBy(desc(count), asc(column));
+}
+
+/** The records of one import, filtered and windowed like any record list. */
+export function findImportRecords(
+  db: Db,
+  importId: number,
+  filter: RecordFilter,
+  window: Window<RecordSortField>,
+): Promise<RecordDetail[]> {
+  if (!isRowId(importId)) return Promise.resolve([]);
+  const sort = window.sort ?? { field: 'updatedAt', direction: 'desc' };
+  const direction = sort.direction === 'asc' ? asc : desc;
+  return recordDetails(db, and(eq(alexandrias.importId, importId), recordCondition(filter)), {
+    orderBy: [direction(RECORD_SORT_FIELDS[sort.field]), direction(alexandrias.id)],
+    limit: Math.min(window.limit, MAX_LIMIT),
+    offset: window.start,
+  });
+}
+
+/** The storage deals of several CIDs at once, by CID. */
+export async function dealsOfCids(db: Db, cids: string[]): Promise<Map<string, Array<{ dealId: string; storageProvider: string }>>> {
+  const answer = new Map<string, Array<{ dealId: string; storageProvider: string }>>();
+  if (cids.length === 0) return answer;
+  const rows = await db
+    .select({ cid: deals.cid, dealId: deals.dealId, storageProvider: deals.storageProvider })
+    .from(deals)
+    .where(inArray(deals.cid, cids))
+    .orderBy(deals.id);
+  for (const { cid, ...deal } of rows) answer.set(cid, [...(answer.get(cid) ?? []), deal]);
+  return answer;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sources, departments and categories
+
+export interface GroupFilter {
+  id?: number;
+  name?: string;
+}
+
+/** The fields groups can be grouped by: `id`, and `name` (a category's title). */
+export type GroupGroupField = 'id' | 'name';
+
+const GROUP_TABLE = {
+  src: { table: sources, id: sources.id, name: sources.name },
+  dep: { table: departments, id: departments.id, name: departments.name },
+  cat: { table: categories, id: categories.id, name: categories.title },
+} as const;
+
+function groupCondition(entity: GroupEntity, filter: GroupFilter): SQL | undefined {
+  const group = GROUP_TABLE[entity];
+  return and(idEquals(group.id as never, filter.id), filter.name ? containsFolded(group.name as never, filter.name) : undefined);
+}
+
+/** How many sources, departments or categories match `filter`. */
+export async function countGroups(db: Db, entity: GroupEntity, filter: GroupFilter): Promise<number> {
+  const group = GROUP_TABLE[entity];
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(group.table).where(groupCondition(entity, filter));
+  return row?.n ?? 0;
+}
+
+/** The sources, departments or categories matching `filter`, grouped by id or name. */
+export async function groupGroups(db: Db, entity: GroupEntity, filter: GroupFilter, field: GroupGroupField): Promise<GroupCountRow[]> {
+  const group = GROUP_TABLE[entity];
+  const column = field === 'id' ? group.id : group.name;
+  const count = sql<number>`count(*)::int`;
+  return db
+    .select({ key: sql<string | number>`${column}`, count })
+    .from(group.table)
+    .where(groupCondition(entity, filter))
+    .groupBy(column)
+    .orderBy(desc(count), asc(column));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Imports
+
+export interface ImportFilter {
+  id?: number;
+  type?: ImportType;
+  status?: ImportStatus;
+  sourceId?: number;
+  wallet?: string;
+}
+
+export const IMPORT_SORT_FIELDS = {
+  createdAt: imports.createdAt,
+  updatedAt: imports.updatedAt,
+  documents: imports.documents,
+  id: imports.id,
+} as const;
+export type ImportSortField = keyof typeof IMPORT_SORT_FIELDS;
+
+export const IMPORT_GROUP_FIELDS = ['id', 'type', 'status', 'source', 'wallet'] as const;
+export type ImportGroupField = (typeof IMPORT_GROUP_FIELDS)[number];
+
+const IMPORT_GROUP_COLUMN = {
+  id: imports.id,
+  type: imports.type,
+  status: imports.status,
+  source: imports.sourceId,
+  wallet: imports.walletAddress,
+} as const;
+
+export interface ImportRow {
+  id: number;
+  type: ImportType;
+  status: ImportStatus;
+  documents: number;
+  documentsFailed: number;
+  walletAddress: string | null;
+  source: { id: number; name: string } | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+function importCondition(filter: ImportFilter): SQL | undefined {
+  return and(
+    idEquals(imports.id, filter.id),
+    filter.type !== undefined ? eq(imports.type, filter.type) : undefined,
+    filter.status !== undefined ? eq(imports.status, filter.status) : undefined,
+    idEquals(imports.sourceId as never, filter.sourceId),
+    filter.wallet !== undefined ? eq(imports.walletAddress, filter.wallet.toLowerCase()) : undefined,
+  );
+}
+
+/** Imports matching `filter`, most recently updated first unless sorted otherwise. */
+export async function findImports(db: Db, filter: ImportFilter, window: Window<ImportSortField>): Promise<ImportRow[]> {
+  const sort = window.sort ?? { field: 'updatedAt', direction: 'desc' };
+  const direction = sort.direction === 'asc' ? asc : desc;
+  const rows = await db
+    .select({
+      id: imports.id,
+      type: imports.type,
+      status: imports.status,
+      documents: imports.documents,
+      documentsFailed: imports.documentsFailed,
+      walletAddress: imports.walletAddress,
+      sourceId: sources.id,
+      sourceName: sources.name,
+      createdAt: imports.createdAt,
+      updatedAt: imports.updatedAt,
+    })
+    .from(imports)
+    .leftJoin(sources, eq(imports.sourceId, sources.id))
+    .where(importCondition(filter))
+    .orderBy(direction(IMPORT_SORT_FIELDS[sort.field]), direction(imports.id))
+    .limit(Math.min(window.limit, MAX_LIMIT))
+    .offset(window.start);
+  return rows.map(({ sourceId, sourceName, ...row }) => ({
+    ...row,
+    source: sourceId !== null && sourceName !== null ? { id: sourceId, name: sourceName } : null,
+  }));
+}
+
+export async function countImports(db: Db, filter: ImportFilter): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(imports).where(importCondition(filter));
+  return row?.n ?? 0;
+}
+
+/** Imports matching `filter`, grouped by `field` (imports without a value form no group). */
+export async function groupImports(db: Db, filter: ImportFilter, field: ImportGroupField): Promise<GroupCountRow[]> {
+  const column = IMPORT_GROUP_COLUMN[field];
+  const count = sql<number>`count(*)::int`;
+  return db
+    .select({ key: sql<string | number>`${column}`, count })
+    .from(imports)
+    .where(and(importCondition(filter), isNotNull(column)))
+    .groupBy(column)
+    .orderBy(desc(count), asc(column));
+}

@@ -1,0 +1,31 @@
+import { expect, test } from '@playwright/test';
+
+test('every REST example of /docs answers, in the envelope, to any origin', async ({ page, request }) => {
+  await page.goto('/docs');
+  await expect(page.getByRole('heading', { level: 1, name: 'API abierta del archivo' })).toBeVisible();
+  const examples = await page.locator('[data-rest-example]').evaluateAll((links) => links.map((link) => link.getAttribute('href')!));
+  expect(examples.length).toBeGreaterThanOrEqual(7);
+  for (const path of examples) {
+    const response = await request.get(path, { headers: { Origin: 'https://otro-portal.example' } });
+    expect(response.status(), path).toBe(200);
+    expect(response.headers()['access-control-allow-origin'], path).toBe('*');
+    expect(response.headers()['access-control-allow-credentials'], path).toBeUndefined();
+    const json = await response.json();
+    if (path.startsWith('/alexandrias')) expect(Array.isArray(json)).toBe(true);
+    else expect(Array.isArray(JSON.parse(json.body)), path).toBe(true);
+  }
+  await page.screenshot({ path: 'test-results/screenshots/docs.png', fullPage: true });
+});
+
+test('the REST routes answer real statuses, and the OpenAPI document describes them', async ({ request }) => {
+  expect((await request.get('/v1/api/ministerios/getAll')).status()).toBe(404);
+  const tooMany = await request.get('/v2/open-data/alexandrias/getAll?limit=1000');
+  expect(tooMany.status()).toBe(400);
+  expect(await tooMany.json()).toMatchObject({ code: 400, message: 'limit no puede pasar de 100.' });
+  expect((await request.get('/v1/services/filecoin/xyz')).status()).toBe(400);
+  const preflight = await request.fetch('/v2/open-data/categories/getAll', { method: 'OPTIONS' });
+  expect(preflight.status()).toBe(204);
+  const openapi = await (await request.get('/openapi.json')).json();
+  expect(openapi.openapi).toBe('3.1.0');
+  expect(Object.keys(openapi.paths)).toContain('/v2/open-data/alexandrias/getAll');
+});

@@ -1,0 +1,27 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openApiDocument, REST_PATHS } from '../../src/lib/server/api/openapi.ts';
+import { alexandriasGetAllParams, strapiAlexandriasParams } from '../../src/lib/server/api/params.ts';
+
+const PAGES = path.resolve(import.meta.dirname, '../../src/pages');
+
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1 and lists every parameter the schemas accept', () => {
+    const document = openApiDocument('https://archivo.test');
+    expect(document.openapi).toBe('3.1.0');
+    const getAll = document.paths['/v2/open-data/alexandrias/getAll'].get;
+    expect(getAll.parameters.map((parameter) => parameter.name)).toEqual(Object.keys(alexandriasGetAllParams.shape));
+    const limit = getAll.parameters.find((parameter) => parameter.name === 'limit');
+    expect(limit).toMatchObject({ required: false, schema: { type: 'integer', maximum: 100, minimum: 1, default: 5 } });
+    const strapi = document.paths['/alexandrias'].get.parameters.map((parameter) => parameter.name);
+    expect(strapi).toEqual(Object.keys(strapiAlexandriasParams.shape));
+  });
+
+  it('describes only routes that exist', () => {
+    for (const route of Object.keys(REST_PATHS)) {
+      const file = route.replace('{entity}', '[entity]').replace('{cid}', '[cid]');
+      expect(fs.existsSync(path.join(PAGES, `${file}.ts`)), route).toBe(true);
+    }
+  });
+});
