@@ -7,11 +7,19 @@ import { alexandriasGetAllParams, categoriesGetAllParams, cidParam, namedGetAllP
 
 type ZodObject = z.ZodObject<Record<string, z.ZodType>>;
 
-function queryParameters(schema: ZodObject) {
+interface Parameter {
+  name: string;
+  in: 'query' | 'path';
+  required: boolean;
+  description?: unknown;
+  schema: object;
+}
+
+function queryParameters(schema: ZodObject): Parameter[] {
   return Object.entries(schema.shape).map(([name, field]) => {
     const json = z.toJSONSchema(field, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
     const { description, $schema: _, ...rest } = json;
-    return { name, in: 'query', required: !field.safeParse(undefined).success, description: description ?? field.description, schema: rest };
+    return { name, in: 'query' as const, required: !field.safeParse(undefined).success, description: description ?? field.description, schema: rest };
   });
 }
 
@@ -46,7 +54,7 @@ const failure = {
   },
 };
 
-const read = (summary: string, schema: ZodObject | null, ok: object, extra: object[] = []) => ({
+const read = (summary: string, schema: ZodObject | null, ok: object, extra: Parameter[] = []) => ({
   get: {
     summary,
     parameters: [...extra, ...(schema ? queryParameters(schema) : [])],
