@@ -29,3 +29,23 @@ test('the REST routes answer real statuses, and the OpenAPI document describes t
   expect(openapi.openapi).toBe('3.1.0');
   expect(Object.keys(openapi.paths)).toContain('/v2/open-data/alexandrias/getAll');
 });
+
+test('every GraphQL example of /docs answers through the built server, by POST and by GET', async ({ page, request }) => {
+  await page.goto('/docs');
+  const queries = await page.locator('[data-graphql-example]').allTextContents();
+  expect(queries.length).toBeGreaterThanOrEqual(4);
+  for (const query of queries) {
+    const response = await request.post('/graphql', { data: { query }, headers: { Accept: 'application/json' } });
+    expect(response.status(), query).toBe(200);
+    const json = await response.json();
+    expect(json.errors, query).toBeUndefined();
+    expect(json.data, query).toBeTruthy();
+  }
+  const viaGet = await request.get(`/graphql?query=${encodeURIComponent('{ categories(limit: 1) { title } }')}`, { headers: { Accept: 'application/json' } });
+  expect((await viaGet.json()).data.categories).toHaveLength(1);
+  const tooDeep = await request.post('/graphql', {
+    data: { query: '{ categories { alexandrias { category { alexandrias { category { alexandrias { category { alexandrias { category { title } } } } } } } } } }' },
+    headers: { Accept: 'application/json' },
+  });
+  expect((await tooDeep.json()).errors?.[0]?.message).toMatch(/anida/);
+});

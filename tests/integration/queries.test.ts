@@ -11,6 +11,7 @@ import {
   getRecord,
   largestGroups,
   largestGroupsOf,
+  findGroups,
   latestImports,
   latestUploadsOf,
   listGroup,
@@ -221,6 +222,17 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
     expect(await searchRecords(db(), 'salario\u0000minimo')).toBeInstanceOf(Array);
     expect(await searchGroups(db(), 'dep', '\u0000')).toEqual([]);
     expect(await countRecordsByGroup(db(), 'cat', 0)).toEqual([]);
+  });
+
+  it('ranks groups by size both ways, groups without records included', async () => {
+    const smallest = await findGroups(db(), 'dep', {}, { limit: 3, start: 0, sort: { field: 'records', direction: 'asc' } });
+    expect(smallest.map((item) => item.records)).toEqual([0, 0, 0]);
+    const largest = await findGroups(db(), 'cat', {}, { limit: 3, start: 0, sort: { field: 'records', direction: 'desc' } });
+    expect(largest[0]?.name).toBe('Gestión Pública');
+    const named = await findGroups(db(), 'dep', { name: 'ministerio' }, { limit: 50, start: 0, sort: { field: 'records', direction: 'desc' } });
+    const sizes = named.map((item) => item.records);
+    expect([...sizes].sort((a, b) => b - a)).toEqual(sizes);
+    expect(named.every((item) => /ministerio/i.test(item.name))).toBe(true);
   });
 
   it('sums up the archive', async () => {

@@ -101,18 +101,23 @@ export async function findGroups(
 ): Promise<GroupItem[]> {
   const limit = Math.min(window.limit, MAX_LIMIT);
   const sort = window.sort ?? { field: 'updatedAt', direction: 'desc' };
-  if (sort.field === 'records' && !filter.name && filter.id === undefined) {
-    const ranked = (await largestGroupsOf(db, [entity], window.start + limit))[entity];
-    const ordered = sort.direction === 'desc' ? ranked : [...ranked].reverse();
-    return ordered.slice(window.start, window.start + limit);
-  }
   const group = GROUP_TABLE[entity];
   const direction = sort.direction === 'asc' ? asc : desc;
+  const where = and(idCondition(group.id as never, filter.id), filter.name ? containsFolded(group.name as never, filter.name) : undefined);
+  if (sort.field === 'records') {
+    // Ranked by size: every matching group (a few hundred at most) with its count, groups
+    // without records included, ties by name; then the window.
+    const rows = await db.select({ id: group.id, name: group.name }).from(group.table).where(where);
+    const sizes = new Map((await largestGroupsOf(db, [entity], Number.MAX_SAFE_INTEGER))[entity].map((item) => [item.id, item.records]));
+    const sign = sort.direction === 'asc' ? 1 : -1;
+    rows.sort((a, b) => sign * ((sizes.get(a.id) ?? 0) - (sizes.get(b.id) ?? 0)) || a.name.localeCompare(b.name, 'es'));
+    return groupItemsByIds(db, entity, rows.slice(window.start, window.start + limit).map((row) => row.id));
+  }
   const column = sort.field === 'name' ? group.name : sort.field === 'id' ? group.id : group.updatedAt;
   const ids = await db
     .select({ id: group.id })
     .from(group.table)
-    .where(and(idCondition(group.id as never, filter.id), filter.name ? containsFolded(group.name as never, filter.name) : undefined))
+    .where(where)
     .orderBy(direction(column), direction(group.id))
     .limit(limit)
     .offset(window.start);

@@ -1,0 +1,173 @@
+/**
+ * The Strapi-style arguments of every list and connection (`where`, `sort`, `limit`, `start`),
+ * checked and turned into the query layer's filters. Anything a client gets wrong is a GraphQL
+ * error with a Spanish message naming the argument and what it accepts.
+ */
+import { createGraphQLError } from 'graphql-yoga';
+import {
+  ASSET_STATUS_VALUES,
+  ASSET_TYPE_VALUES,
+  IMPORT_STATUS_VALUES,
+  IMPORT_TYPES,
+  type AssetStatus,
+  type AssetType,
+  type ImportStatus,
+  type ImportType,
+} from '../../domain/constants.ts';
+import type { GroupEntity } from '../../domain/groups.ts';
+import type { GroupFilter, ImportFilter, ImportSortField } from '../queries/connections.ts';
+import { MAX_LIMIT, type GroupSortField, type RecordFilter, type RecordSortField, type SortDirection, type Window } from '../queries/find.ts';
+
+/**
+ * A client mistake: shown to the client as it is (yoga masks every other error). Made by yoga's
+ * own `createGraphQLError`, so it is an instance of the `graphql` module yoga checks against even
+ * where a bundler loads that package twice (its ESM and CommonJS builds).
+ */
+export function badInput(message: string) {
+  return createGraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
+}
+
+/** The longest text a `_contains` filter takes: longer is no title anyone is looking for. */
+const MAX_TEXT = 200;
+
+export interface ListArgs {
+  where?: unknown;
+  sort?: string | null;
+  limit?: number | null;
+  start?: number | null;
+}
+
+/** `limit` and `start` checked; a missing limit is the field's default (declared in the schema). */
+function windowOf(args: ListArgs, defaultLimit: number): { limit: number; start: number } {
+  const limit = args.limit ?? defaultLimit;
+  const start = args.start ?? 0;
+  if (limit < 0 || limit > MAX_LIMIT) {
+    throw badInput(`limit debe estar entre 0 y ${MAX_LIMIT} (se pidió ${limit}); para ver más filas, pida la página siguiente con start.`);
+  }
+  if (start < 0) throw badInput(`start no puede ser negativo (se pidió ${start}).`);
+  return { limit, start };
+}
+
+/** `sort: "field:asc|desc"` (the direction defaults to asc), with the field named as the API names it. */
+function sortOf<F extends string>(sort: string | null | undefined, fields: Record<string, F>): Window<F>['sort'] {
+  if (sort === null || sort === undefined || sort.trim() === '') return undefined;
+  const match = /^\s*([A-Za-z_]+)\s*(?::\s*(asc|desc))?\s*$/i.exec(sort);
+  const field = match?.[1] !== undefined && Object.hasOwn(fields, match[1]) ? fields[match[1]] : undefined;
+  if (!match || field === undefined) {
+    throw badInput(`sort no válido: "${sort}". Use "campo:asc" o "campo:desc", con campo uno de: ${Object.keys(fields).join(', ')}.`);
+  }
+  return { field, direction: (match[2]?.toLowerCase() ?? 'asc') as SortDirection };
+}
+
+const RECORD_SORTS: Record<string, RecordSortField> = { createdAt: 'createdAt', updatedAt: 'updatedAt', title: 'title', id: 'id' };
+const IMPORT_SORTS: Record<string, ImportSortField> = { createdAt: 'createdAt', updatedAt: 'updatedAt', documents: 'documents', id: 'id' };
+const GROUP_SORTS: Record<GroupEntity, Record<string, GroupSortField>> = {
+  src: { updatedAt: 'updatedAt', name: 'name', id: 'id', alexandrias: 'records' },
+  dep: { updatedAt: 'updatedAt', name: 'name', id: 'id', alexandrias: 'records' },
+  cat: { updatedAt: 'updatedAt', title: 'name', name: 'name', id: 'id', alexandrias: 'records' },
+};
+
+export function recordWindow(args: ListArgs, defaultLimit: number): Window<RecordSortField> {
+  return { ...windowOf(args, defaultLimit), sort: sortOf(args.sort, RECORD_SORTS) };
+}
+
+export function importWindow(args: ListArgs, defaultLimit: number): Window<ImportSortField> {
+  return { ...windowOf(args, defaultLimit), sort: sortOf(args.sort, IMPORT_SORTS) };
+}
+
+export function groupWindow(entity: GroupEntity, args: ListArgs, defaultLimit: number): Window<GroupSortField> {
+  return { ...windowOf(args, defaultLimit), sort: sortOf(args.sort, GROUP_SORTS[entity]) };
+}
+
+/** A row id as clients send it: an integer or a string of digits. Anything else is refused. */
+export function idOf(value: unknown, name: string): number {
+  const id = typeof value === 'string' && /^\d{1,15}$/.test(value.trim()) ? Number(value) : value;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) {
+    throw badInput(`${name} debe ser un id numérico (se recibió ${JSON.stringify(value)}).`);
+  }
+  return id;
+}
+
+/** A relation as Strapi took it: the id itself, or `{ id }`. */
+function relationIdOf(value: unknown, name: string): number {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'id' in value) {
+    return idOf((value as { id: unknown }).id, name);
+  }
+  return idOf(value, name);
+}
+
+function textOf(value: unknown, name: string): string {
+  if (typeof value !== 'string') throw badInput(`${name} debe ser un texto (se recibió ${JSON.stringify(value)}).`);
+  if (value.length > MAX_TEXT) throw badInput(`${name} admite como mucho ${MAX_TEXT} caracteres.`);
+  return value;
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], name: string): T {
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    throw badInput(`${name} debe ser uno de: ${allowed.join(', ')} (se recibió ${JSON.stringify(value)}).`);
+  }
+  return value as T;
+}
+
+type Parsers<F> = Record<string, (value: unknown, name: string, filter: F) => void>;
+
+/** Applies each `where` key's parser; an unknown key is an error listing the known ones. */
+function whereOf<F>(where: unknown, parsers: Parsers<F>): F {
+  const filter = {} as F;
+  if (where === null || where === undefined) return filter;
+  if (typeof where !== 'object' || Array.isArray(where)) {
+    throw badInput('where debe ser un objeto, por ejemplo { type: "csv", category: 3 }.');
+  }
+  for (const [key, value] of Object.entries(where)) {
+    const parse = Object.hasOwn(parsers, key) ? parsers[key] : undefined;
+    if (!parse) throw badInput(`where no admite "${key}". Campos admitidos: ${Object.keys(parsers).join(', ')}.`);
+    parse(value, `where.${key}`, filter);
+  }
+  return filter;
+}
+
+const RECORD_WHERE: Parsers<RecordFilter> = {
+  id: (value, name, filter) => (filter.id = idOf(value, name)),
+  _id: (value, name, filter) => (filter.id = idOf(value, name)),
+  cid: (value, name, filter) => (filter.cid = textOf(value, name)),
+  title_contains: (value, name, filter) => (filter.title = textOf(value, name)),
+  type: (value, name, filter) => (filter.type = oneOf<AssetType>(value, ASSET_TYPE_VALUES, name)),
+  status: (value, name, filter) => (filter.status = oneOf<AssetStatus>(value, ASSET_STATUS_VALUES, name)),
+  wallet_address: (value, name, filter) => (filter.walletAddress = textOf(value, name)),
+  source: (value, name, filter) => (filter.sourceId = relationIdOf(value, name)),
+  department: (value, name, filter) => (filter.departmentId = relationIdOf(value, name)),
+  category: (value, name, filter) => (filter.categoryId = relationIdOf(value, name)),
+};
+
+export function recordWhere(where: unknown): RecordFilter {
+  return whereOf(where, RECORD_WHERE);
+}
+
+const groupWhereParsers = (nameKeys: string[]): Parsers<GroupFilter> => ({
+  id: (value, name, filter) => (filter.id = idOf(value, name)),
+  _id: (value, name, filter) => (filter.id = idOf(value, name)),
+  ...Object.fromEntries(nameKeys.map((key) => [key, (value: unknown, name: string, filter: GroupFilter) => (filter.name = textOf(value, name))])),
+});
+
+const GROUP_WHERE: Record<GroupEntity, Parsers<GroupFilter>> = {
+  src: groupWhereParsers(['name_contains']),
+  dep: groupWhereParsers(['name_contains']),
+  cat: groupWhereParsers(['title_contains', 'name_contains']),
+};
+
+export function groupWhere(entity: GroupEntity, where: unknown): GroupFilter {
+  return whereOf(where, GROUP_WHERE[entity]);
+}
+
+const IMPORT_WHERE: Parsers<ImportFilter> = {
+  id: (value, name, filter) => (filter.id = idOf(value, name)),
+  _id: (value, name, filter) => (filter.id = idOf(value, name)),
+  type: (value, name, filter) => (filter.type = oneOf<ImportType>(value, IMPORT_TYPES, name)),
+  status: (value, name, filter) => (filter.status = oneOf<ImportStatus>(value, IMPORT_STATUS_VALUES, name)),
+  source: (value, name, filter) => (filter.sourceId = relationIdOf(value, name)),
+  wallet: (value, name, filter) => (filter.wallet = textOf(value, name)),
+};
+
+export function importWhere(where: unknown): ImportFilter {
+  return whereOf(where, IMPORT_WHERE);
+}
