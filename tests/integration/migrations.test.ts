@@ -51,6 +51,7 @@ describe.each(testEngines())('migrations on %s', (engine) => {
       'sources',
       'status_history',
       'users',
+      'wallet_counts',
     ]);
   });
 

@@ -318,6 +318,12 @@ export const recordCounts = pgTable(
   ],
 );
 
+/** Running count of records per contributing wallet, kept by the same trigger (migration 0007). */
+export const walletCounts = pgTable('wallet_counts', {
+  walletAddress: text('wallet_address').primaryKey(),
+  n: integer('n').notNull(),
+});
+
 /** A wallet identity that has signed in: account (lower-cased address) and provider. */
 export const users = pgTable(
   'users',

@@ -11,7 +11,7 @@ import type { ImportStatus, ImportType } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/index.ts';
-import { alexandrias, categories, deals, departments, imports, recordCounts, sources } from '../db/schema.ts';
+import { alexandrias, categories, deals, departments, imports, recordCounts, sources, walletCounts } from '../db/schema.ts';
 import { countRecords, MAX_LIMIT, recordCondition, type RecordFilter, type RecordSortField, type Window, RECORD_SORT_FIELDS } from './find.ts';
 import { isRowId } from './paging.ts';
 import { recordDetails, type RecordDetail } from './records.ts';
@@ -112,6 +112,13 @@ export async function groupRecords(db: Db, filter: RecordFilter, field: RecordGr
       .groupBy(column)
       .having(sql`sum(${recordCounts.n}) > 0`)
       .orderBy(desc(count), asc(column));
+  }
+  if (field === 'wallet_address' && Object.values(filter).every((value) => value === undefined)) {
+    // The contributor ranking over the whole archive: straight from the running counts.
+    return db
+      .select({ key: walletCounts.walletAddress, count: walletCounts.n })
+      .from(walletCounts)
+      .orderBy(desc(walletCounts.n), asc(walletCounts.walletAddress));
   }
   const column = RECORD_GROUP_COLUMN[field];
   if (field === 'id') {

@@ -104,6 +104,12 @@ export async function findGroups(
   const group = GROUP_TABLE[entity];
   const direction = sort.direction === 'asc' ? asc : desc;
   const where = and(idCondition(group.id as never, filter.id), filter.name ? containsFolded(group.name as never, filter.name) : undefined);
+  if (sort.field === 'records' && sort.direction === 'desc' && !filter.name && filter.id === undefined) {
+    // The overview tabs: the largest groups straight from the running counts, when there are
+    // enough groups with records to fill the window.
+    const ranked = (await largestGroupsOf(db, [entity], window.start + limit))[entity];
+    if (ranked.length === window.start + limit) return ranked.slice(window.start);
+  }
   if (sort.field === 'records') {
     // Ranked by size: every matching group (a few hundred at most) with its count, groups
     // without records included, ties by name; then the window.

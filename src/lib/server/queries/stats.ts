@@ -6,7 +6,7 @@ import { desc, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { COUNTED_FORMAT, DASHBOARD_FORMATS, type AssetStatus, type AssetType, type DashboardFormat } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
-import { alexandrias, categories, departments, recordCounts, sources } from '../db/schema.ts';
+import { alexandrias, categories, departments, recordCounts, sources, walletCounts } from '../db/schema.ts';
 import { isRowId } from './paging.ts';
 
 export const GROUP_COLUMN = {
@@ -85,17 +85,13 @@ export interface Contributor {
   count: number;
 }
 
-/** The 'Achievements' ranking: contributors by number of records, most first. */
+/** The 'Achievements' ranking: contributors by number of records, most first (from the running counts). */
 export async function contributorRanking(db: Db, limit = 10): Promise<Contributor[]> {
-  const count = sql<number>`count(*)::int`;
-  const rows = await db
-    .select({ walletAddress: alexandrias.walletAddress, count })
-    .from(alexandrias)
-    .where(isNotNull(alexandrias.walletAddress))
-    .groupBy(alexandrias.walletAddress)
-    .orderBy(desc(count), alexandrias.walletAddress)
-    .limit(limit);
-  return rows.map((row) => ({ walletAddress: row.walletAddress ?? '', count: row.count }));
+  return db
+    .select({ walletAddress: walletCounts.walletAddress, count: walletCounts.n })
+    .from(walletCounts)
+    .orderBy(desc(walletCounts.n), walletCounts.walletAddress)
+    .limit(Math.max(0, limit));
 }
 
 export interface GroupCount {
