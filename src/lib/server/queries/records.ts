@@ -1,5 +1,5 @@
 /** Records (alexandrias): the tables of a collection, a record by CID, a wallet's uploads. */
-import { asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { asc, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import { LIMITS, type AssetStatus, type AssetType } from '../../domain/constants.ts';
 import type { Db } from '../db/index.ts';
 import { aletheias, alexandrias, categories, deals, departments, pins, sources } from '../db/schema.ts';
@@ -105,6 +105,9 @@ export async function latestUploadsOf(db: Db, walletAddress: string, limit: numb
   return rows.map(toRow);
 }
 
+/** Every column of a record but its search vector, which no reader needs and which is large. */
+const { search: _search, ...detailColumns } = getTableColumns(alexandrias);
+
 export interface DetailOptions {
   orderBy?: SQL[];
   limit?: number;
@@ -115,7 +118,7 @@ export interface DetailOptions {
 export async function recordDetails(db: Db, where: SQL | undefined, options: DetailOptions = {}): Promise<RecordDetail[]> {
   const rows = await db
     .select({
-      record: alexandrias,
+      record: detailColumns,
       department: {
         id: departments.id,
         name: departments.name,
