@@ -16,7 +16,7 @@ const config = readConfig();
 /** Pages a signed-in visitor has no use for. */
 const SIGNED_OUT_PAGES = new Set(['/auth', '/auth/', '/auth/login', '/auth/forgot-password']);
 /** What the sign-in page itself needs while everything else is closed. */
-const ALWAYS_OPEN = /^\/(auth(\/|$)|_astro\/|favicon\.svg$|logout$)/;
+const ALWAYS_OPEN = /^\/(auth(\/|$)|_astro\/|favicon\.svg$|logout$|robots\.txt$)/;
 
 export const onRequest = defineMiddleware(async (context, next) => {
   context.locals.origin = config.publicUrl ?? context.url.origin;

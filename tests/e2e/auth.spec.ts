@@ -137,6 +137,8 @@ test('signed in, an unknown path leads home, but a missing record is still a 404
 
 test('with ARCHIVE_REQUIRE_LOGIN, every path but /auth/* waits for a session', async ({ page }) => {
   await injectWallet(page);
+  const robots = await page.request.get(`${CLOSED_ARCHIVE_URL}/robots.txt`);
+  expect(await robots.text()).toBe('User-agent: *\nDisallow: /\n');
   for (const path of ['/dashboard', '/group/src', '/', '/sitemap.xml']) {
     await page.goto(`${CLOSED_ARCHIVE_URL}${path}`);
     await expect(page).toHaveURL(`${CLOSED_ARCHIVE_URL}/auth/login`);

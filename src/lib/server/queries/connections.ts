@@ -9,10 +9,19 @@
 import { and, asc, desc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { ImportStatus, ImportType } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/index.ts';
 import { alexandrias, categories, deals, departments, imports, recordCounts, sources, walletCounts } from '../db/schema.ts';
-import { countRecords, MAX_LIMIT, recordCondition, type RecordFilter, type RecordSortField, type Window, RECORD_SORT_FIELDS } from './find.ts';
+import {
+  containsFolded,
+  countRecords,
+  idEquals,
+  MAX_LIMIT,
+  recordCondition,
+  RECORD_SORT_FIELDS,
+  type RecordFilter,
+  type RecordSortField,
+  type Window,
+} from './find.ts';
 import { isRowId } from './paging.ts';
 import { recordDetails, type RecordDetail } from './records.ts';
 
@@ -20,20 +29,6 @@ import { recordDetails, type RecordDetail } from './records.ts';
 export interface GroupCountRow<K extends string | number = string | number> {
   key: K;
   count: number;
-}
-
-/** A condition matching nothing, for ids that cannot exist. */
-const NOTHING = sql`false`;
-
-function idEquals(column: AnyPgColumn, id: number | undefined): SQL | undefined {
-  if (id === undefined) return undefined;
-  return isRowId(id) ? eq(column, id) : NOTHING;
-}
-
-/** `column` contains `text`, ignoring case and accents (as find.ts does for the lists). */
-function containsFolded(column: AnyPgColumn, text: string): SQL {
-  const escaped = text.replace(/[\\%_]/g, (character) => `\\${character}`);
-  return sql`archivo_unaccent(lower(${column})) like '%' || archivo_unaccent(lower(${escaped})) || '%'`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
  * accents, so `educacion` finds "Educación"; they use the trigram indexes.
  */
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { AssetStatus, AssetType } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
@@ -18,7 +19,7 @@ export const MAX_LIMIT = 100;
 export type SortDirection = 'asc' | 'desc';
 
 /** `column` contains `text`, ignoring case and accents; `%` and `_` in the text are literal. */
-function containsFolded(column: SQL | typeof alexandrias.title, text: string): SQL {
+export function containsFolded(column: AnyPgColumn, text: string): SQL {
   const escaped = text.replace(/[\\%_]/g, (character) => `\\${character}`);
   return sql`archivo_unaccent(lower(${column})) like '%' || archivo_unaccent(lower(${escaped})) || '%'`;
 }
@@ -47,22 +48,23 @@ export interface Window<F extends string> {
 /** A condition matching nothing, for ids that cannot exist. */
 const NOTHING = sql`false`;
 
-function idCondition(column: SQL | typeof alexandrias.id, id: number | undefined): SQL | undefined {
+/** `column` equals `id`; an id that cannot be a row matches nothing; no id, no condition. */
+export function idEquals(column: AnyPgColumn, id: number | undefined): SQL | undefined {
   if (id === undefined) return undefined;
-  return isRowId(id) ? eq(column as typeof alexandrias.id, id) : NOTHING;
+  return isRowId(id) ? eq(column, id) : NOTHING;
 }
 
 export function recordCondition(filter: RecordFilter): SQL | undefined {
   return and(
-    idCondition(alexandrias.id, filter.id),
+    idEquals(alexandrias.id, filter.id),
     filter.cid !== undefined ? eq(alexandrias.cid, filter.cid) : undefined,
     filter.title ? containsFolded(alexandrias.title, filter.title) : undefined,
     filter.walletAddress !== undefined ? eq(alexandrias.walletAddress, filter.walletAddress.toLowerCase()) : undefined,
     filter.type !== undefined ? eq(alexandrias.type, filter.type) : undefined,
     filter.status !== undefined ? eq(alexandrias.status, filter.status) : undefined,
-    idCondition(alexandrias.sourceId as never, filter.sourceId),
-    idCondition(alexandrias.departmentId as never, filter.departmentId),
-    idCondition(alexandrias.categoryId as never, filter.categoryId),
+    idEquals(alexandrias.sourceId, filter.sourceId),
+    idEquals(alexandrias.departmentId, filter.departmentId),
+    idEquals(alexandrias.categoryId, filter.categoryId),
   );
 }
 
@@ -103,7 +105,7 @@ export async function findGroups(
   const sort = window.sort ?? { field: 'updatedAt', direction: 'desc' };
   const group = GROUP_TABLE[entity];
   const direction = sort.direction === 'asc' ? asc : desc;
-  const where = and(idCondition(group.id as never, filter.id), filter.name ? containsFolded(group.name as never, filter.name) : undefined);
+  const where = and(idEquals(group.id, filter.id), filter.name ? containsFolded(group.name, filter.name) : undefined);
   if (sort.field === 'records' && sort.direction === 'desc' && !filter.name && filter.id === undefined) {
     // The overview tabs: the largest groups straight from the running counts, when there are
     // enough groups with records to fill the window.
