@@ -1,18 +1,11 @@
 /** The imports timeline (SPEC §2 dashboard, §7 `imports (limit 5, sorted updatedAt desc)`). */
-import { desc, eq, inArray, sql } from 'drizzle-orm';
-import { LIMITS, type AssetType, type ImportStatus, type ImportType } from '../../domain/constants.ts';
+import { desc, inArray, sql } from 'drizzle-orm';
+import { LIMITS, type AssetType } from '../../domain/constants.ts';
 import type { Db } from '../db/index.ts';
-import { alexandrias, imports, sources } from '../db/schema.ts';
+import { alexandrias } from '../db/schema.ts';
+import { findImports, type ImportRow } from './connections.ts';
 
-export interface ImportSummary {
-  id: number;
-  type: ImportType;
-  status: ImportStatus;
-  documents: number;
-  documentsFailed: number;
-  walletAddress: string | null;
-  source: { id: number; name: string } | null;
-  updatedAt: Date;
+export interface ImportSummary extends Omit<ImportRow, 'createdAt'> {
   /** Records of this import per format, for its badges. */
   formats: Array<{ type: AssetType; count: number }>;
   /** The newest record of the import that has a CID, to link to (SPEC: linked from the timeline). */
@@ -21,22 +14,7 @@ export interface ImportSummary {
 
 /** The latest imports, newest first. */
 export async function latestImports(db: Db, limit: number = LIMITS.latestImports): Promise<ImportSummary[]> {
-  const rows = await db
-    .select({
-      id: imports.id,
-      type: imports.type,
-      status: imports.status,
-      documents: imports.documents,
-      documentsFailed: imports.documentsFailed,
-      walletAddress: imports.walletAddress,
-      sourceId: sources.id,
-      sourceName: sources.name,
-      updatedAt: imports.updatedAt,
-    })
-    .from(imports)
-    .leftJoin(sources, eq(imports.sourceId, sources.id))
-    .orderBy(desc(imports.updatedAt), desc(imports.id))
-    .limit(limit);
+  const rows = await findImports(db, {}, { limit, start: 0 });
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
 
@@ -58,15 +36,9 @@ export async function latestImports(db: Db, limit: number = LIMITS.latestImports
 
   return rows.map((row) => {
     const sample = samples.find((s) => s.importId === row.id);
+    const { createdAt: _createdAt, ...summary } = row;
     return {
-      id: row.id,
-      type: row.type,
-      status: row.status,
-      documents: row.documents,
-      documentsFailed: row.documentsFailed,
-      walletAddress: row.walletAddress,
-      source: row.sourceId !== null && row.sourceName !== null ? { id: row.sourceId, name: row.sourceName } : null,
-      updatedAt: row.updatedAt,
+      ...summary,
       formats: formatRows
         .filter((f) => f.importId === row.id)
         .map((f) => ({ type: f.type, count: f.count }))
