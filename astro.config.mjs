@@ -8,7 +8,9 @@ import tailwindcss from '@tailwindcss/vite';
 // pages that are the same for everyone opt in with `export const prerender = true`.
 export default defineConfig({
   output: 'server',
-  adapter: node({ mode: 'standalone' }),
+  // No global cap on request bodies: the upload endpoint enforces its own (configurable) limits
+  // part by part as it streams, and the middleware holds every other request to a small body.
+  adapter: node({ mode: 'standalone', bodySizeLimit: 0 }),
   integrations: [react()],
   server: { port: Number(process.env.PORT ?? 4321), host: process.env.HOST ?? 'localhost' },
   vite: {

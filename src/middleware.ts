@@ -18,12 +18,33 @@ const SIGNED_OUT_PAGES = new Set(['/auth', '/auth/', '/auth/login', '/auth/forgo
 /** What the sign-in page itself needs while everything else is closed. */
 const ALWAYS_OPEN = /^\/(auth(\/|$)|_astro\/|favicon\.svg$|logout$|robots\.txt$)/;
 
+/** Only uploads stream large bodies (with their own limits); every other request stays small. */
+const STREAMED_BODIES = new Set(['/v2/ops/assets/add']);
+const SMALL_BODY_BYTES = 1024 * 1024;
+
+/** A 411 or 413 for a body that could be too large to hold, before anyone reads it. */
+function refuseLargeBody(request: Request, path: string): Response | undefined {
+  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return undefined;
+  if (STREAMED_BODIES.has(path)) return undefined;
+  const length = request.headers.get('content-length');
+  if (length === null) {
+    if (!request.body) return undefined;
+    return Response.json({ code: 411, message: 'Indique la longitud del cuerpo (Content-Length).' }, { status: 411 });
+  }
+  if (!(Number(length) <= SMALL_BODY_BYTES)) {
+    return Response.json({ code: 413, message: 'El cuerpo de la petición es demasiado grande.' }, { status: 413 });
+  }
+  return undefined;
+}
+
 export const onRequest = defineMiddleware(async (context, next) => {
   context.locals.origin = config.publicUrl ?? context.url.origin;
   context.locals.user = null;
   // Pages built ahead (the docs) are the same for everyone: no request, no session to read.
   if (context.isPrerendered) return next();
   const path = context.url.pathname;
+  const refused = refuseLargeBody(context.request, path);
+  if (refused) return refused;
 
   // Only a request that carries a session pays for looking it up.
   const token = context.cookies.get(SESSION_COOKIE)?.value;

@@ -7,11 +7,14 @@ import path from 'node:path';
 import { readConfig, type ArchiveConfig } from './config.ts';
 import { migrateDatabase, openDatabase, type DatabaseHandle } from './db/index.ts';
 import { isArchiveEmpty, seedArchive } from './seed/index.ts';
-import { createContentStore, type ContentStore } from './storage/index.ts';
+import { createContentStore, createStagingArea, type ContentStore, type StagingArea } from './storage/index.ts';
+import { sweepInterruptedUploads } from './uploads/imports.ts';
 
 export interface Archive extends DatabaseHandle {
   config: ArchiveConfig;
   store: ContentStore;
+  /** Where uploads wait, outside the store, until they are accepted. */
+  staging: StagingArea;
 }
 
 export interface OpenArchiveOptions {
@@ -27,7 +30,13 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false }
     dataDir: config.databaseUrl ? undefined : path.join(config.dataDir, 'pgdata'),
   });
   await migrateDatabase(handle, config.migrationsDir);
-  const store = createContentStore({ dir: path.join(config.dataDir, 'blocks') });
+  const storeDir = path.join(config.dataDir, 'blocks');
+  const store = createContentStore({ dir: storeDir });
+  const staging = createStagingArea({ storeDir, dir: path.join(config.dataDir, 'staging') });
+  // Uploads cut short by a crash left a staging folder and an unfinished import: clear both.
+  // The embedded database has one owner, this process, so none of its uploads can still be running.
+  await staging.sweep();
+  await sweepInterruptedUploads(handle.db, { all: !config.databaseUrl });
   if (seedIfEmpty && (await isArchiveEmpty(handle.db))) {
     if (fs.existsSync(path.join(config.fixturesDir, 'catalog'))) {
       await seedArchive({ db: handle.db, store, fixturesDir: config.fixturesDir });
@@ -36,7 +45,7 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false }
       console.warn(`Sin datos reales para la carga inicial en ${config.fixturesDir} (ARCHIVE_FIXTURES_DIR): el archivo arranca vacío.`);
     }
   }
-  return { ...handle, config, store };
+  return { ...handle, config, store, staging };
 }
 
 let running: Promise<Archive> | undefined;

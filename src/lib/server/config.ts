@@ -23,6 +23,23 @@ export interface ArchiveConfig {
   publicUrl: string | undefined;
   /** Chains a Sign-In with Ethereum message may be signed on (mainnet and the Sepolia test network by default). */
   chainIds: number[];
+  /** Largest document a contributor may upload, in bytes (200 MB by default). */
+  maxDocumentBytes: number;
+  /** Largest proof screenshot, in bytes (10 MB by default). */
+  maxProofBytes: number;
+  /** Uploads allowed per hour to one wallet (30) and to one IP address (60). */
+  uploadsPerHour: { wallet: number; ip: number };
+  /**
+   * A remote service that speaks the IPFS Pinning Service API, asked to pin every upload besides
+   * the local store (e.g. `https://api.pinata.cloud/psa`); none when unset.
+   */
+  pinningService: { endpoint: string; token: string; name: string } | undefined;
+}
+
+/** A positive whole number (of bytes, of uploads) from the environment, or `fallback` when unset or not one. */
+function positive(value: string | undefined, fallback: number): number {
+  const parsed = Number(value);
+  return value && Number.isSafeInteger(parsed) && parsed > 0 ? parsed : fallback;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -49,5 +66,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
       .split(',')
       .map((id) => Number(id.trim()))
       .filter((id) => Number.isSafeInteger(id) && id > 0),
+    maxDocumentBytes: positive(env.ARCHIVE_MAX_DOCUMENT_BYTES, 200_000_000),
+    maxProofBytes: positive(env.ARCHIVE_MAX_PROOF_BYTES, 10_000_000),
+    uploadsPerHour: {
+      wallet: positive(env.ARCHIVE_UPLOADS_PER_HOUR_WALLET, 30),
+      ip: positive(env.ARCHIVE_UPLOADS_PER_HOUR_IP, 60),
+    },
+    pinningService: env.ARCHIVE_PINNING_SERVICE_URL
+      ? {
+          endpoint: env.ARCHIVE_PINNING_SERVICE_URL.replace(/\/+$/, ''),
+          token: env.ARCHIVE_PINNING_SERVICE_TOKEN ?? '',
+          name: env.ARCHIVE_PINNING_SERVICE_NAME || new URL(env.ARCHIVE_PINNING_SERVICE_URL).host,
+        }
+      : undefined,
   };
 }

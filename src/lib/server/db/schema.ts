@@ -199,6 +199,10 @@ export const alexandrias = pgTable(
     walletAddress: text('wallet_address'),
     /** How the archive obtained this copy, in plain Spanish, when there is no signed proof. */
     provenanceNote: text('provenance_note'),
+    /** The confirmation message the contributor's wallet signed, as the server rebuilt and verified it. */
+    signedMessage: text('signed_message'),
+    /** The contributor's signature of `signedMessage` (EIP-191 personal_sign, hex). */
+    signature: text('signature'),
     /** Natural key from the origin (e.g. the portal's dataset slug) that keeps harvests idempotent. */
     originKey: text('origin_key'),
     ...timestamps,
@@ -366,6 +370,10 @@ export const authNonces = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
+    /** What the nonce may be spent on: a sign-in, or one upload's confirmation signature. */
+    purpose: text('purpose').$type<'login' | 'upload'>().notNull().default('login'),
+    /** For an upload nonce, the signed-in account it was issued to (lower-cased). */
+    account: text('account'),
   },
   (t) => [index('auth_nonces_expires_idx').on(t.expiresAt)],
 );

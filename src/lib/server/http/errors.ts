@@ -32,6 +32,27 @@ export class UnauthorizedError extends HttpError {
   }
 }
 
+export class ForbiddenError extends HttpError {
+  constructor(message: string) {
+    super(403, message);
+    this.name = 'ForbiddenError';
+  }
+}
+
+export class PayloadTooLargeError extends HttpError {
+  constructor(message: string) {
+    super(413, message);
+    this.name = 'PayloadTooLargeError';
+  }
+}
+
+export class UnsupportedMediaTypeError extends HttpError {
+  constructor(message: string) {
+    super(415, message);
+    this.name = 'UnsupportedMediaTypeError';
+  }
+}
+
 export class TooManyRequestsError extends HttpError {
   constructor(retryAfterSeconds: number) {
     super(429, 'Demasiadas solicitudes: espere un momento y vuelva a intentarlo.', {

@@ -29,6 +29,7 @@ export {
   type FileStat,
 } from './content-store.ts';
 export { parseCid } from './cid.ts';
+export { createStagingArea, type StagedUpload, type StagingArea } from './staging.ts';
 export {
   CorruptBlockError,
   InvalidCidError,

@@ -1,0 +1,18 @@
+import type { APIRoute } from 'astro';
+import { getArchive } from '../../../../lib/server/archive.ts';
+import { sessionToken } from '../../../../lib/server/auth/index.ts';
+import { findSessionUser } from '../../../../lib/server/auth/sessions.ts';
+import { handle, json } from '../../../../lib/server/http/errors.ts';
+import { addAsset } from '../../../../lib/server/uploads/index.ts';
+
+/**
+ * POST /v2/ops/assets/add (SPEC §7): multipart `asset` (JSON), `nonce`, `signature`, then the files
+ * `fileUploaded` and `proof`. Answers `{ code: 200, body: { assetCID, assetId } }`.
+ */
+export const POST: APIRoute = ({ request, cookies, clientAddress }) =>
+  handle(async () => {
+    const { db, store, staging, config } = await getArchive();
+    const user = await findSessionUser(db, sessionToken(request, cookies));
+    const added = await addAsset({ db, store, staging, config, user, clientAddress, request });
+    return json({ code: 200, body: added });
+  });
