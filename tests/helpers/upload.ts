@@ -69,10 +69,10 @@ export function uploadForm(parts: UploadParts): FormData {
   form.append('asset', JSON.stringify(parts.asset));
   form.append('nonce', parts.nonce);
   form.append('signature', parts.signature);
-  form.append('proof', new Blob([parts.proof.bytes], { type: parts.proof.type ?? 'image/png' }), parts.proof.name);
+  form.append('proof', new Blob([new Uint8Array(parts.proof.bytes)], { type: parts.proof.type ?? 'image/png' }), parts.proof.name);
   form.append(
     'fileUploaded',
-    new Blob([parts.document.bytes], { type: parts.document.type ?? 'application/octet-stream' }),
+    new Blob([new Uint8Array(parts.document.bytes)], { type: parts.document.type ?? 'application/octet-stream' }),
     parts.document.name,
   );
   return form;

@@ -60,7 +60,7 @@ describe.each(testEngines())('uploads on %s', (engine: Engine) => {
 
   const user = toUser(ALICE.address, 'metamask');
 
-  function baseAsset(overrides: Record<string, unknown> = {}) {
+  function baseAsset(overrides: Record<string, unknown> = {}): Record<string, unknown> {
     return {
       title: TITLE,
       docType: 'pdf',
@@ -82,7 +82,7 @@ describe.each(testEngines())('uploads on %s', (engine: Engine) => {
         user: who,
         request,
       });
-      return { status: 200, body: added as Record<string, unknown> };
+      return { status: 200, body: { ...added } as Record<string, unknown> };
     } catch (error) {
       const response = toResponse(error);
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -187,8 +187,8 @@ describe.each(testEngines())('uploads on %s', (engine: Engine) => {
     const second = await upload({
       asset: {
         ...asset,
-        newSource: { ...asset.newSource, url: 'https://hacienda.example.do/datos' },
-        newIssuer: { ...asset.newIssuer, name: 'Otro nombre', url: 'https://prueba-hacienda.example.do/' },
+        newSource: { ...(asset.newSource as object), url: 'https://hacienda.example.do/datos' },
+        newIssuer: { ...(asset.newIssuer as object), name: 'Otro nombre', url: 'https://prueba-hacienda.example.do/' },
       },
       document: { name: 'salario.csv', bytes: CSV },
     });

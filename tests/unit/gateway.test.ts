@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseRange, sniffType } from '../../src/lib/server/gateway/index.ts';
+import { negotiateCar } from '../../src/lib/server/gateway/car.ts';
+import { parseRange, readGatewayRequest, sniffType } from '../../src/lib/server/gateway/index.ts';
+import { HttpError } from '../../src/lib/server/http/errors.ts';
 
 describe('byte ranges', () => {
   it.each([
@@ -25,5 +27,75 @@ describe('sniffing', () => {
     expect(sniffType(Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d))).toBe('image/png');
     expect(sniffType(Uint8Array.of(0x50, 0x4b, 0x03, 0x04))).toBe('application/zip');
     expect(sniffType(new TextEncoder().encode('<html><script>alert(1)</script>'))).toBe('application/octet-stream');
+  });
+});
+
+describe('reading a gateway request', () => {
+  const read = (query: string, headers: Record<string, string> = {}) => {
+    const url = new URL(`http://archivo.test/ipfs/bafkqaaa${query}`);
+    return readGatewayRequest('bafkqaaa', new Request(url, { headers }), url);
+  };
+
+  it.each([
+    ['', false, null],
+    ['?download=true', true, null],
+    ['?download=true&filename=ley-200-04.pdf', true, 'ley-200-04.pdf'],
+    ['?filename=ley-200-04.pdf', false, 'ley-200-04.pdf'],
+    ['?download=ley%20200-04.pdf', true, 'ley 200-04.pdf'],
+    ['?download=ley.pdf&filename=otro.pdf', true, 'ley.pdf'],
+    ['?download=false', false, null],
+    ['?download=', false, null],
+  ] as const)('%s downloads: %s, as %s', (query, download, fileName) => {
+    expect(read(query)).toMatchObject({ download, fileName });
+  });
+
+  it('keeps a file name from the URL to 200 characters', () => {
+    expect(read(`?download=${'a'.repeat(300)}`).fileName).toHaveLength(200);
+  });
+
+  it('passes the headers the file answer depends on', () => {
+    expect(read('', { Range: 'bytes=0-9', 'If-None-Match': '"x"' })).toMatchObject({
+      method: 'GET',
+      range: 'bytes=0-9',
+      ifNoneMatch: '"x"',
+      car: null,
+    });
+  });
+});
+
+describe('negotiating a CAR', () => {
+  const negotiate = (query: string, accept: string | null = null) => negotiateCar(new URL(`http://archivo.test/ipfs/x${query}`), accept);
+
+  it.each([
+    ['', null, null],
+    ['', 'text/html,application/xhtml+xml,*/*;q=0.8', null],
+    ['?format=car', null, { dups: false, negotiated: false }],
+    ['?format=car', 'text/html', { dups: false, negotiated: false }],
+    ['', 'application/vnd.ipld.car', { dups: false, negotiated: true }],
+    ['', 'Application/VND.IPLD.CAR; Version=1; Order=DFS; Dups=Y', { dups: true, negotiated: true }],
+    ['', 'application/vnd.ipld.car; order=unk', { dups: false, negotiated: true }],
+    ['', 'application/vnd.ipld.car;q=0', null],
+    ['?format=raw', 'application/vnd.ipld.car', null],
+    ['?format=car&car-dups=y', 'application/vnd.ipld.car; dups=n', { dups: true, negotiated: false }],
+    // A variant the archive cannot make is passed over for one it can.
+    ['', 'application/vnd.ipld.car; version=2, application/vnd.ipld.car; version=1; q=0.5', { dups: false, negotiated: true }],
+  ] as const)('%s with Accept %s', (query, accept, expected) => {
+    expect(negotiate(query, accept)).toEqual(expected);
+  });
+
+  it.each([
+    ['', 'application/vnd.ipld.car; version=2'],
+    ['', 'application/vnd.ipld.car; order=bfs'],
+    ['?format=car&car-version=2', null],
+    ['?format=car&car-dups=maybe', null],
+  ])('refuses %s with Accept %s as not acceptable', (query, accept) => {
+    let refusal: unknown;
+    try {
+      negotiate(query, accept);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(HttpError);
+    expect((refusal as HttpError).status).toBe(406);
   });
 });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { readConfig, type ArchiveConfig } from './config.ts';
 import { migrateDatabase, openDatabase, type DatabaseHandle } from './db/index.ts';
 import { isArchiveEmpty, seedArchive } from './seed/index.ts';
+import { pinningProviders, type PinningProvider } from './pinning/index.ts';
 import { createContentStore, createStagingArea, type ContentStore, type StagingArea } from './storage/index.ts';
 import { sweepInterruptedUploads } from './uploads/imports.ts';
 
@@ -15,6 +16,8 @@ export interface Archive extends DatabaseHandle {
   store: ContentStore;
   /** Where uploads wait, outside the store, until they are accepted. */
   staging: StagingArea;
+  /** Who keeps the archive's files: the local store, and a remote pinning service if configured. */
+  pinning: PinningProvider[];
 }
 
 export interface OpenArchiveOptions {
@@ -45,7 +48,7 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false }
       console.warn(`Sin datos reales para la carga inicial en ${config.fixturesDir} (ARCHIVE_FIXTURES_DIR): el archivo arranca vacío.`);
     }
   }
-  return { ...handle, config, store, staging };
+  return { ...handle, config, store, staging, pinning: pinningProviders(config, store) };
 }
 
 let running: Promise<Archive> | undefined;

@@ -1,21 +1,16 @@
 import type { APIRoute } from 'astro';
 import { getArchive } from '../../lib/server/archive.ts';
-import { serveFile } from '../../lib/server/gateway/index.ts';
+import { readGatewayRequest, serveFile } from '../../lib/server/gateway/index.ts';
 import { handle } from '../../lib/server/http/errors.ts';
 
-/** GET /ipfs/{cid}[?download=true&filename=…]: a stored file, verified as it streams. */
+/**
+ * GET /ipfs/{cid}[?download=true&filename=… | ?download=name]: a stored file, verified as it
+ * streams; with `?format=car` or `Accept: application/vnd.ipld.car`, its DAG as a CAR.
+ */
 const serve: APIRoute = ({ params, request, url }) =>
   handle(async () => {
     const { db, store } = await getArchive();
-    const fileName = url.searchParams.get('filename');
-    return serveFile(db, store, {
-      cid: params.cid ?? '',
-      method: request.method,
-      range: request.headers.get('range'),
-      ifNoneMatch: request.headers.get('if-none-match'),
-      download: url.searchParams.get('download') === 'true',
-      fileName: fileName ? fileName.slice(0, 200) : null,
-    });
+    return serveFile(db, store, readGatewayRequest(params.cid ?? '', request, url));
   });
 
 export const GET = serve;

@@ -1,13 +1,16 @@
 /**
  * The archive's IPFS gateway, `/ipfs/{cid}` (DECISIONS: Storage): stored files served by CID,
  * verified block by block as they stream, with range requests and immutable caching, and with
- * headers that keep a visitor's upload from ever running as the archive's own page.
+ * headers that keep a visitor's upload from ever running as the archive's own page. Asked for
+ * `?format=car` (or `Accept: application/vnd.ipld.car`), it answers the file's DAG as a CAR
+ * instead, for clients that verify every block themselves (see `car.ts`).
  */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { aletheias, alexandrias } from '../db/schema.ts';
 import { HttpError } from '../http/errors.ts';
-import { InvalidCidError, NotInStoreError, type ContentStore } from '../storage/index.ts';
+import { InvalidCidError, NotInStoreError, parseCid, type ContentStore, type FileStat } from '../storage/index.ts';
+import { CAR_MEDIA_TYPE, encodeCar, negotiateCar, type CarRequest } from './car.ts';
 
 /** Types a browser shows without running anything of ours: served inline. */
 const PASSIVE_TYPES = new Set([
@@ -103,18 +106,54 @@ export interface GatewayRequest {
   ifNoneMatch: string | null;
   download: boolean;
   fileName: string | null;
+  /** A CAR of the file's DAG instead of its bytes; absent or null for the file itself. */
+  car?: CarRequest | null;
 }
 
-/** Answers a gateway request for a stored file. */
-export async function serveFile(db: Db, store: ContentStore, request: GatewayRequest): Promise<Response> {
-  let stat;
+/** Longest file name taken from a URL into a Content-Disposition header. */
+const MAX_FILE_NAME = 200;
+
+/**
+ * Reads a gateway request from its URL and headers. `?download=true` (with an optional
+ * `&filename=`) makes the file an attachment under its own or the given name; `?download=name`
+ * makes it an attachment named `name`.
+ *
+ * @throws {HttpError} 406 when the request asks only for a CAR the archive cannot produce
+ */
+export function readGatewayRequest(cid: string, request: Request, url: URL): GatewayRequest {
+  const download = url.searchParams.get('download');
+  const named = download && download !== 'true' && download !== 'false' ? download : null;
+  const fileName = named ?? url.searchParams.get('filename');
+  return {
+    cid,
+    method: request.method,
+    range: request.headers.get('range'),
+    ifNoneMatch: request.headers.get('if-none-match'),
+    download: download === 'true' || named !== null,
+    fileName: fileName ? fileName.slice(0, MAX_FILE_NAME) : null,
+    car: negotiateCar(url, request.headers.get('accept')),
+  };
+}
+
+/** The stored file's stat, with the store's failures turned into the answers a visitor gets. */
+async function statFile(store: ContentStore, cid: string): Promise<FileStat> {
   try {
-    stat = await store.stat(request.cid);
+    return await store.stat(cid);
   } catch (error) {
     if (error instanceof InvalidCidError) throw new HttpError(400, 'El CID no es válido.');
     if (error instanceof NotInStoreError) throw new HttpError(404, 'Este archivo no está en el archivo.');
     throw error;
   }
+}
+
+function matches(ifNoneMatch: string | null, etag: string): boolean {
+  return ifNoneMatch !== null && ifNoneMatch.split(',').some((tag) => tag.trim() === etag);
+}
+
+/** Answers a gateway request for a stored file (or, when it asks for one, for its CAR). */
+export async function serveFile(db: Db, store: ContentStore, request: GatewayRequest): Promise<Response> {
+  const stat = await statFile(store, request.cid);
+  if (request.car) return serveCar(store, stat, request, request.car);
   const etag = `"${stat.cid}"`;
   const declared = await declaredType(db, stat.cid);
   let type = declared?.mimeType ?? null;
@@ -138,12 +177,12 @@ export async function serveFile(db: Db, store: ContentStore, request: GatewayReq
     'Cross-Origin-Resource-Policy': 'cross-origin',
     'Access-Control-Allow-Origin': '*',
     'X-Ipfs-Path': `/ipfs/${stat.cid}`,
+    // The same URL answers a CAR to a client that asks for one: caches must keep them apart.
+    Vary: 'Accept',
   };
   if (type !== 'application/pdf') headers['Content-Security-Policy'] = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'";
 
-  if (request.ifNoneMatch && request.ifNoneMatch.split(',').some((tag) => tag.trim() === etag)) {
-    return new Response(null, { status: 304, headers });
-  }
+  if (matches(request.ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
   const range = parseRange(request.range, stat.size);
   if (range === 'unsatisfiable') {
     return new Response(null, { status: 416, headers: { ...headers, 'Content-Range': `bytes */${stat.size}` } });
@@ -155,4 +194,34 @@ export async function serveFile(db: Db, store: ContentStore, request: GatewayReq
   const status = range ? 206 : 200;
   if (request.method === 'HEAD' || length === 0) return new Response(null, { status, headers });
   return new Response(toStream(store.cat(stat.cid, { offset: slice.start, length })), { status, headers });
+}
+
+/**
+ * The file's whole DAG as a CARv1, root first in depth-first order, streamed as the blocks are
+ * read and verified. Its length is not known before the walk, so it goes without
+ * Content-Length, and without ranges (`entity-bytes` is not supported). A block found missing
+ * mid-stream cuts the stream short, as the specification expects: the client sees an
+ * incomplete CAR, never a wrong one.
+ */
+function serveCar(store: ContentStore, stat: FileStat, request: GatewayRequest, car: CarRequest): Response {
+  const dups = car.dups ? 'y' : 'n';
+  const etag = car.dups ? `"${stat.cid}.dups.car"` : `"${stat.cid}.car"`;
+  const headers: Record<string, string> = {
+    'Content-Type': `${CAR_MEDIA_TYPE}; version=1; order=dfs; dups=${dups}`,
+    'X-Content-Type-Options': 'nosniff',
+    // A CID is plain ASCII, so the default name needs no RFC 5987 form.
+    'Content-Disposition': request.fileName ? disposition('attachment', request.fileName) : `attachment; filename="${stat.cid}.car"`,
+    'Cache-Control': 'public, max-age=31536000, immutable',
+    ETag: etag,
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+    'Access-Control-Allow-Origin': '*',
+    'X-Ipfs-Path': `/ipfs/${stat.cid}`,
+    'X-Ipfs-Roots': stat.cid,
+    Vary: 'Accept',
+  };
+  if (car.negotiated) headers['Content-Location'] = `/ipfs/${stat.cid}?format=car&car-dups=${dups}`;
+  if (matches(request.ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
+  if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
+  const blocks = store.blocks(stat.cid, { duplicates: car.dups });
+  return new Response(toStream(encodeCar(parseCid(stat.cid), blocks)), { status: 200, headers });
 }

@@ -1,20 +1,42 @@
 /**
  * Pinning: the promise that a CID's blocks are kept. Providers share one small interface, shaped
- * after the IPFS Pinning Service API (statuses queued, pinning, pinned, failed), so a remote
- * service can join the archive's own blockstore later without changing callers. Every pin the
+ * after the IPFS Pinning Service API (statuses queued, pinning, pinned, failed): the archive's own
+ * blockstore always, and a remote service when one is configured (`remote.ts`). Every pin the
  * archive asks for is recorded in the `pins` table, which the storage-status answers read.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { PinStatus } from '../../domain/constants.ts';
+import type { ArchiveConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { pins } from '../db/schema.ts';
-import type { ContentStore } from '../storage/index.ts';
+import { parseCid, type ContentStore } from '../storage/index.ts';
+import { remotePinning } from './remote.ts';
+
+export { remotePinning, type RemotePinningOptions, type RemotePinningService } from './remote.ts';
+
+/** What a provider answers to a pin request. */
+export interface PinResult {
+  status: PinStatus;
+  /** The provider's own id for the request, to ask about it later; null where it has none. */
+  requestId?: string | null;
+}
 
 export interface PinningProvider {
   /** Name recorded with each pin (`local` for the archive's own blockstore). */
   readonly name: string;
-  /** Asks the provider to keep `cid`; answers the status it reached. */
-  pin(cid: string): Promise<PinStatus>;
+  /**
+   * Asks the provider to keep `cid`; answers the status it reached. A remote provider answers
+   * `failed` rather than throwing when it cannot be reached.
+   *
+   * @param details.name a human name for the pin, where the provider shows one
+   */
+  pin(cid: string, details?: { name?: string }): Promise<PinResult>;
+  /**
+   * The current status of an earlier request, for providers that pin asynchronously.
+   *
+   * @throws when the provider cannot answer now (the caller keeps the status it knew)
+   */
+  check?(requestId: string): Promise<PinStatus>;
 }
 
 /**
@@ -25,30 +47,118 @@ export function localPinning(store: ContentStore): PinningProvider {
   return {
     name: 'local',
     async pin(cid) {
-      if (!(await store.has(cid))) return 'failed';
+      if (!(await store.has(cid))) return { status: 'failed' };
       // `stat` walks to the file's root and checks it is a whole UnixFS file, not a stray block.
       await store.stat(cid);
-      return 'pinned';
+      return { status: 'pinned' };
     },
   };
 }
 
+/** The providers `config` names: the local store always, and the remote service when set. */
+export function pinningProviders(config: Pick<ArchiveConfig, 'pinningService'>, store: ContentStore): PinningProvider[] {
+  const providers = [localPinning(store)];
+  if (config.pinningService) providers.push(remotePinning(config.pinningService));
+  return providers;
+}
+
+/** Statuses of a request a provider is still working on. */
+const UNDER_WAY: PinStatus[] = ['queued', 'pinning'];
+
+type PinDb = Pick<Db, 'insert' | 'select' | 'update'>;
+
 /**
- * Pins `cid` with `provider` and records the outcome; pinning again updates the same row, and
- * leaves it untouched when the outcome is the same (so re-running a seed is a true no-op).
+ * Pins `cid` with `provider` and records the outcome and the provider's request id; pinning
+ * again updates the same row, and leaves it untouched when the outcome is the same (so re-running
+ * a seed is a true no-op). A provider that pins asynchronously is not asked twice: while its
+ * request is under way or done, the row stands, and `refreshPins` follows it up.
+ *
+ * Never throws for the provider's sake: a provider that fails is recorded as `failed` and logged,
+ * so an upload does not fail because a pinning service did. (The database's own errors do throw.)
+ * A remote provider may take seconds to answer: better called after a transaction than inside one.
  */
-export async function pinCid(db: Pick<Db, 'insert' | 'select' | 'update'>, provider: PinningProvider, cid: string): Promise<PinStatus> {
-  const status = await provider.pin(cid);
+export async function pinCid(db: PinDb, provider: PinningProvider, cid: string, details?: { name?: string }): Promise<PinStatus> {
   const where = and(eq(pins.cid, cid), eq(pins.provider, provider.name));
-  const [existing] = await db.select({ status: pins.status }).from(pins).where(where);
+  const [existing] = await db.select({ status: pins.status, requestId: pins.requestId }).from(pins).where(where);
+  if (existing && provider.check && (existing.status === 'pinned' || (UNDER_WAY.includes(existing.status) && existing.requestId))) {
+    return existing.status;
+  }
+
+  let result: PinResult;
+  try {
+    result = await provider.pin(cid, details);
+  } catch (error) {
+    console.error(`No se pudo anclar ${cid} con ${provider.name}:`, error);
+    result = { status: 'failed' };
+  }
+  const { status } = result;
+  const requestId = result.requestId ?? null;
   if (!existing) {
     // A concurrent pin of the same CID may have won the race: then this one is an update.
     await db
       .insert(pins)
-      .values({ cid, provider: provider.name, status })
-      .onConflictDoUpdate({ target: [pins.cid, pins.provider], set: { status, updatedAt: sql`now()` } });
-  } else if (existing.status !== status) {
-    await db.update(pins).set({ status, updatedAt: sql`now()` }).where(where);
+      .values({ cid, provider: provider.name, status, requestId })
+      .onConflictDoUpdate({ target: [pins.cid, pins.provider], set: { status, requestId, updatedAt: sql`now()` } });
+  } else if (existing.status !== status || existing.requestId !== requestId) {
+    await db.update(pins).set({ status, requestId, updatedAt: sql`now()` }).where(where);
   }
   return status;
+}
+
+/** How often `refreshPins` may ask a provider about one pin. */
+export interface RefreshOptions {
+  /** A pin checked (or changed) more recently than this is left alone. Default 30 s. */
+  minAgeSeconds?: number;
+}
+
+/**
+ * Asks the providers that can check about the pins of `cid` still `queued` or `pinning`, and
+ * records what they answer. Meant for a reader's request (the storage status), so it is bounded:
+ * a pin is asked about at most once per `minAgeSeconds` however many readers come, each
+ * provider's check has its own short timeout, and the checks run side by side.
+ *
+ * A pin's `updated_at` says when the archive last heard of it: a check bumps it even when the
+ * status stands. The bump is also how concurrent readers share the work: the one whose UPDATE
+ * claims the row asks; the others see a fresh row and do not.
+ *
+ * @param cid as a visitor gave it; one that is not a CID has no pins and is ignored
+ */
+export async function refreshPins(db: Db, providers: readonly PinningProvider[], cid: string, options: RefreshOptions = {}): Promise<void> {
+  const checkable = new Map(providers.filter((provider) => provider.check).map((provider) => [provider.name, provider]));
+  if (checkable.size === 0) return;
+  let canonical: string;
+  try {
+    canonical = parseCid(cid).toV1().toString();
+  } catch {
+    return;
+  }
+  const minAge = options.minAgeSeconds ?? 30;
+  const claimed = await db
+    .update(pins)
+    .set({ updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(pins.cid, canonical),
+        inArray(pins.provider, [...checkable.keys()]),
+        inArray(pins.status, UNDER_WAY),
+        isNotNull(pins.requestId),
+        sql`${pins.updatedAt} <= now() - make_interval(secs => ${minAge})`,
+      ),
+    )
+    .returning({ id: pins.id, provider: pins.provider, status: pins.status, requestId: pins.requestId });
+
+  await Promise.all(
+    claimed.map(async (row) => {
+      const provider = checkable.get(row.provider);
+      if (!provider?.check || !row.requestId) return;
+      let status: PinStatus;
+      try {
+        status = await provider.check(row.requestId);
+      } catch (error) {
+        console.warn(`El servicio de anclaje ${provider.name} no respondió por ${canonical}:`, error instanceof Error ? error.message : error);
+        return;
+      }
+      if (status !== row.status) await db.update(pins).set({ status, updatedAt: sql`now()` }).where(eq(pins.id, row.id));
+    }),
+  );
 }

@@ -23,10 +23,12 @@ export { cidOf, type AddResult } from './import-content.ts';
 export type { ByteSource } from './byte-source.ts';
 export {
   createContentStore,
+  type BlocksOptions,
   type CatOptions,
   type ContentStore,
   type ContentStoreOptions,
   type FileStat,
+  type StoredBlock,
 } from './content-store.ts';
 export { parseCid } from './cid.ts';
 export { createStagingArea, type StagedUpload, type StagingArea } from './staging.ts';

@@ -36,7 +36,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../http/errors.ts';
-import { localPinning, pinCid } from '../pinning/index.ts';
+import { localPinning, pinCid, type PinningProvider } from '../pinning/index.ts';
 import type { ContentStore, StagedUpload, StagingArea } from '../storage/index.ts';
 import {
   cleanFileName,
@@ -56,6 +56,8 @@ export interface UploadContext {
   db: Db;
   store: ContentStore;
   staging: StagingArea;
+  /** Besides the local store (pinned inside the transaction), providers asked once it is done. */
+  pinning?: readonly PinningProvider[];
   config: Pick<ArchiveConfig, 'maxDocumentBytes' | 'maxProofBytes' | 'uploadsPerHour'>;
   user: User | null;
   clientAddress: string;
@@ -161,6 +163,7 @@ export async function addAsset(context: UploadContext): Promise<AddedAsset> {
         signature: fields.signature,
       });
     });
+    pinElsewhere(db, context.pinning ?? [], [document.cid, proof.cid]);
     return { assetCID: document.cid, assetId };
   } catch (error) {
     await staged.discard().catch((cause: unknown) => console.error('No se pudo limpiar una subida fallida', cause));
@@ -168,6 +171,19 @@ export async function addAsset(context: UploadContext): Promise<AddedAsset> {
     throw error;
   } finally {
     stopHeartbeat();
+  }
+}
+
+/**
+ * Asks remote pinning services to keep the files, without holding up the contributor: a service
+ * may take seconds, and its outcome is recorded (and followed up) in the pins table.
+ */
+function pinElsewhere(db: Db, providers: readonly PinningProvider[], cids: string[]): void {
+  for (const provider of providers) {
+    if (provider.name === 'local') continue;
+    for (const cid of cids) {
+      pinCid(db, provider, cid).catch((error: unknown) => console.error('No se pudo registrar el pin remoto', cid, error));
+    }
   }
 }
 

@@ -11,8 +11,8 @@ import { addAsset } from '../../../../lib/server/uploads/index.ts';
  */
 export const POST: APIRoute = ({ request, cookies, clientAddress }) =>
   handle(async () => {
-    const { db, store, staging, config } = await getArchive();
+    const { db, store, staging, config, pinning } = await getArchive();
     const user = await findSessionUser(db, sessionToken(request, cookies));
-    const added = await addAsset({ db, store, staging, config, user, clientAddress, request });
+    const added = await addAsset({ db, store, staging, pinning, config, user, clientAddress, request });
     return json({ code: 200, body: added });
   });

@@ -1,0 +1,295 @@
+/**
+ * Remote pinning against a real HTTP server that speaks the few routes of the IPFS Pinning
+ * Service API the archive uses, with its bearer-token check, on a real database.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { PinStatus } from '../../src/lib/domain/constants.ts';
+import { filecoinStatus } from '../../src/lib/server/api/endpoints.ts';
+import { rest } from '../../src/lib/server/api/rest.ts';
+import { pins } from '../../src/lib/server/db/schema.ts';
+import {
+  pinCid,
+  pinningProviders,
+  refreshPins,
+  remotePinning,
+  type PinningProvider,
+} from '../../src/lib/server/pinning/index.ts';
+import { storageStatus } from '../../src/lib/server/queries/index.ts';
+import { createTestDatabase, createTestStore, testEngines } from '../helpers/database.ts';
+
+const TOKEN = 'token-de-prueba';
+
+interface ServicePin {
+  requestid: string;
+  cid: string;
+  name: string | undefined;
+  status: PinStatus;
+}
+
+/** A pinning service in the test process: its pins, the requests it saw, and switches to misbehave. */
+async function startPinningService() {
+  const state = {
+    pins: new Map<string, ServicePin>(),
+    requests: [] as Array<{ method: string; path: string; authorization: string | undefined; body: unknown }>,
+    /** Never answer (until the server closes): a service that hangs. */
+    hang: false,
+  };
+  let next = 0;
+
+  const send = (response: ServerResponse, status: number, body: unknown) => {
+    response.writeHead(status, { 'Content-Type': 'application/json' });
+    response.end(JSON.stringify(body));
+  };
+  const statusOf = (pin: ServicePin) => ({
+    requestid: pin.requestid,
+    status: pin.status,
+    created: '2026-11-21T00:00:00Z',
+    pin: { cid: pin.cid, name: pin.name },
+    delegates: ['/ip4/203.0.113.1/tcp/4001/p2p/QmServicio'],
+  });
+
+  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    let text = '';
+    for await (const chunk of request) text += String(chunk);
+    const body: unknown = text ? JSON.parse(text) : undefined;
+    const path = new URL(request.url ?? '/', 'http://servicio').pathname;
+    state.requests.push({ method: request.method ?? '', path, authorization: request.headers.authorization, body });
+    if (state.hang) return;
+    if (request.headers.authorization !== `Bearer ${TOKEN}`) {
+      return send(response, 401, { error: { reason: 'UNAUTHORIZED', details: 'Token de acceso no válido' } });
+    }
+    if (request.method === 'POST' && path === '/psa/pins') {
+      const { cid, name } = body as { cid?: string; name?: string };
+      if (!cid) return send(response, 400, { error: { reason: 'BAD_REQUEST', details: 'cid requerido' } });
+      const pin: ServicePin = { requestid: `req-${++next}`, cid, name, status: 'queued' };
+      state.pins.set(pin.requestid, pin);
+      return send(response, 202, statusOf(pin));
+    }
+    const match = /^\/psa\/pins\/([^/]+)$/.exec(path);
+    if (request.method === 'GET' && match) {
+      const pin = state.pins.get(decodeURIComponent(match[1]!));
+      return pin ? send(response, 200, statusOf(pin)) : send(response, 404, { error: { reason: 'NOT_FOUND' } });
+    }
+    send(response, 404, { error: { reason: 'NOT_FOUND' } });
+  }
+
+  const server: Server = createServer((request, response) => {
+    route(request, response).catch((error: unknown) => send(response, 500, { error: { reason: String(error) } }));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    state,
+    endpoint: `http://127.0.0.1:${port}/psa`,
+    /** The service's pin for `cid` (the last one asked). */
+    pinOf: (cid: string) => [...state.pins.values()].filter((pin) => pin.cid === cid).at(-1),
+    posts: () => state.requests.filter((request) => request.method === 'POST').length,
+    gets: () => state.requests.filter((request) => request.method === 'GET').length,
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+describe.each(testEngines())('remote pinning on %s', (engine) => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let blocks: Awaited<ReturnType<typeof createTestStore>>;
+  let service: Awaited<ReturnType<typeof startPinningService>>;
+  let remote: PinningProvider;
+  let counter = 0;
+  /** A stored file no other test has pinned. */
+  const newFile = async () => (await blocks.store.add(new TextEncoder().encode(`Informe trimestral ${++counter}\n`))).cid;
+  const rowOf = async (cid: string, provider = 'servicio') =>
+    (await database.db.select().from(pins).where(eq(pins.cid, cid))).find((row) => row.provider === provider);
+  /** Makes a pin look last checked a minute ago. */
+  const age = (cid: string) =>
+    database.db.update(pins).set({ updatedAt: sql`now() - interval '1 minute'` }).where(eq(pins.cid, cid));
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    blocks = await createTestStore();
+    service = await startPinningService();
+    remote = remotePinning({ endpoint: service.endpoint, token: TOKEN, name: 'servicio' });
+  });
+  afterAll(async () => {
+    await service?.close();
+    await database?.destroy();
+    await blocks?.destroy();
+  });
+  afterEach(() => {
+    service.state.hang = false;
+    vi.restoreAllMocks();
+  });
+
+  it('asks the service to pin, with the token, and records its request id', async () => {
+    const cid = await newFile();
+    expect(await pinCid(database.db, remote, cid, { name: 'informe.csv' })).toBe('queued');
+
+    const asked = service.state.requests.at(-1);
+    expect(asked).toMatchObject({ method: 'POST', path: '/psa/pins', authorization: `Bearer ${TOKEN}`, body: { cid, name: 'informe.csv' } });
+    const row = await rowOf(cid);
+    expect(row).toMatchObject({ provider: 'servicio', status: 'queued', requestId: service.pinOf(cid)!.requestid });
+  });
+
+  it('names the pin after its CID when no name is given', async () => {
+    const cid = await newFile();
+    await pinCid(database.db, remote, cid);
+    expect(service.pinOf(cid)?.name).toBe(cid);
+  });
+
+  it('does not ask again for a pin the service is already working on', async () => {
+    const cid = await newFile();
+    await pinCid(database.db, remote, cid);
+    const posts = service.posts();
+    expect(await pinCid(database.db, remote, cid)).toBe('queued');
+    expect(service.posts()).toBe(posts);
+  });
+
+  it('follows a queued pin until the service has it, asking at most every 30 seconds', async () => {
+    const cid = await newFile();
+    await pinCid(database.db, remote, cid);
+    service.pinOf(cid)!.status = 'pinned';
+
+    // Just asked: a reader does not make the archive ask again.
+    const gets = service.gets();
+    await refreshPins(database.db, [remote], cid);
+    expect(service.gets()).toBe(gets);
+    expect((await rowOf(cid))?.status).toBe('queued');
+
+    await age(cid);
+    await refreshPins(database.db, [remote], cid);
+    expect(service.gets()).toBe(gets + 1);
+    expect(service.state.requests.at(-1)).toMatchObject({ method: 'GET', path: `/psa/pins/${service.pinOf(cid)!.requestid}`, authorization: `Bearer ${TOKEN}` });
+    expect((await storageStatus(database.db, cid)).pins).toMatchObject([{ provider: 'servicio', status: 'pinned' }]);
+
+    // Pinned is final: nothing left to ask.
+    await age(cid);
+    await refreshPins(database.db, [remote], cid);
+    expect(service.gets()).toBe(gets + 1);
+  });
+
+  it('lets one of many simultaneous readers ask, and the others share the answer', async () => {
+    const cid = await newFile();
+    await pinCid(database.db, remote, cid);
+    service.pinOf(cid)!.status = 'pinning';
+    await age(cid);
+    const gets = service.gets();
+    await Promise.all(Array.from({ length: 5 }, () => refreshPins(database.db, [remote], cid)));
+    expect(service.gets()).toBe(gets + 1);
+    expect((await rowOf(cid))?.status).toBe('pinning');
+  });
+
+  it('shows the followed-up status in the storage-status answer', async () => {
+    const cid = await newFile();
+    await pinCid(database.db, remote, cid);
+    service.pinOf(cid)!.status = 'pinned';
+    await age(cid);
+    await refreshPins(database.db, pinningProviders({ pinningService: { endpoint: service.endpoint, token: TOKEN, name: 'servicio' } }, blocks.store), cid);
+    const response = await rest(() => filecoinStatus({ db: database.db, url: new URL(`https://archivo.test/v1/services/filecoin/${cid}`), origin: 'https://archivo.test' }, cid));
+    const json = (await response.json()) as { body: { pins: Array<{ provider: string; status: string }> } };
+    expect(json.body.pins).toEqual([expect.objectContaining({ provider: 'servicio', status: 'pinned' })]);
+  });
+
+  it('records a refused token as failed, without throwing and without logging the token', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const cid = await newFile();
+    const intruder = remotePinning({ endpoint: service.endpoint, token: 'token-robado', name: 'servicio' });
+    expect(await pinCid(database.db, intruder, cid)).toBe('failed');
+    expect(await rowOf(cid)).toMatchObject({ status: 'failed', requestId: null });
+    expect(log).toHaveBeenCalledTimes(1);
+    const logged = log.mock.calls.flat().map(String).join(' ');
+    expect(logged).toContain('401');
+    expect(logged).toContain('UNAUTHORIZED');
+    expect(logged).not.toContain('token-robado');
+
+    // A failed pin is asked again next time, and can succeed.
+    expect(await pinCid(database.db, remote, cid)).toBe('queued');
+    expect((await rowOf(cid))?.requestId).toBe(service.pinOf(cid)!.requestid);
+  });
+
+  it('gives up on a service that hangs, in the time allowed, and records the pin as failed', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    service.state.hang = true;
+    const cid = await newFile();
+    const impatient = remotePinning({ endpoint: service.endpoint, token: TOKEN, name: 'servicio' }, fetch, { pinTimeoutMs: 300 });
+    const started = performance.now();
+    expect(await pinCid(database.db, impatient, cid)).toBe('failed');
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect((await rowOf(cid))?.status).toBe('failed');
+  });
+
+  it('records a service that cannot be reached as failed', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const cid = await newFile();
+    // Port 9 (discard) on the loopback: nothing listens there.
+    const unreachable = remotePinning({ endpoint: 'http://127.0.0.1:9/psa', token: TOKEN, name: 'servicio' });
+    expect(await pinCid(database.db, unreachable, cid)).toBe('failed');
+  });
+
+  it('keeps what it knew when a check goes unanswered, and does not ask again at once', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const cid = await newFile();
+    await pinCid(database.db, remote, cid);
+    await age(cid);
+    service.state.hang = true;
+    const impatient = remotePinning({ endpoint: service.endpoint, token: TOKEN, name: 'servicio' }, fetch, { checkTimeoutMs: 300 });
+    const started = performance.now();
+    await refreshPins(database.db, [impatient], cid);
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect((await rowOf(cid))?.status).toBe('queued');
+
+    const gets = service.gets();
+    await refreshPins(database.db, [impatient], cid);
+    expect(service.gets()).toBe(gets);
+  });
+
+  it('marks failed a pin request the service no longer knows', async () => {
+    const cid = await newFile();
+    await pinCid(database.db, remote, cid);
+    service.state.pins.delete(service.pinOf(cid)!.requestid);
+    await age(cid);
+    await refreshPins(database.db, [remote], cid);
+    expect((await rowOf(cid))?.status).toBe('failed');
+  });
+
+  it('records a provider that throws as failed, so an upload never fails for it', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const cid = await newFile();
+    const broken: PinningProvider = {
+      name: 'roto',
+      pin: () => Promise.reject(new Error('fallo inesperado')),
+    };
+    expect(await pinCid(database.db, broken, cid)).toBe('failed');
+    expect((await rowOf(cid, 'roto'))?.status).toBe('failed');
+  });
+
+  it('ignores what is not a CID, and providers that cannot check', async () => {
+    await expect(refreshPins(database.db, [remote], 'no-es-un-cid')).resolves.toBeUndefined();
+    const cid = await newFile();
+    const [local] = pinningProviders({ pinningService: undefined }, blocks.store);
+    await pinCid(database.db, local!, cid);
+    await expect(refreshPins(database.db, [local!], cid)).resolves.toBeUndefined();
+  });
+
+  it('pins locally always, and remotely too when a service is configured', async () => {
+    expect(pinningProviders({ pinningService: undefined }, blocks.store).map((provider) => provider.name)).toEqual(['local']);
+    const both = pinningProviders({ pinningService: { endpoint: service.endpoint, token: TOKEN, name: 'servicio' } }, blocks.store);
+    expect(both.map((provider) => provider.name)).toEqual(['local', 'servicio']);
+
+    const cid = await newFile();
+    for (const provider of both) await pinCid(database.db, provider, cid);
+    const status = await storageStatus(database.db, cid);
+    expect(status.pins.map(({ provider, status }) => ({ provider, status })).sort((a, b) => a.provider.localeCompare(b.provider))).toEqual([
+      { provider: 'local', status: 'pinned' },
+      { provider: 'servicio', status: 'queued' },
+    ]);
+  });
+});
