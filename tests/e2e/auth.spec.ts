@@ -1,40 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
-import { Wallet } from 'ethers';
+import { expect, test } from '@playwright/test';
 import { CLOSED_ARCHIVE_URL } from '../../playwright.config.ts';
 
-// A fixed test key: the injected wallet signs for real with it, and the server verifies.
-const wallet = new Wallet('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
-const SHORT = `${wallet.address.toLowerCase().slice(0, 8)}…${wallet.address.toLowerCase().slice(-6)}`;
-
-/** An EIP-1193 provider in the page, backed by the ethers wallet in the test process. */
-async function injectWallet(page: Page, { accounts = [wallet.address] }: { accounts?: string[] } = {}) {
-  await page.exposeFunction('__testWalletSign', (message: string) => wallet.signMessage(message));
-  await page.addInitScript((accountsInPage: string[]) => {
-    const sign = (window as unknown as { __testWalletSign: (m: string) => Promise<string> }).__testWalletSign;
-    (window as unknown as { ethereum: unknown }).ethereum = {
-      async request({ method, params }: { method: string; params?: unknown[] }) {
-        switch (method) {
-          case 'eth_requestAccounts':
-          case 'eth_accounts':
-            return accountsInPage;
-          case 'eth_chainId':
-            return '0xaa36a7'; // Sepolia, a test network
-          case 'net_version':
-            return '11155111';
-          case 'personal_sign': {
-            const [hex] = params as [string];
-            const bytes = hex.startsWith('0x') ? hex.slice(2).match(/../g)!.map((pair) => parseInt(pair, 16)) : [];
-            return sign(new TextDecoder().decode(new Uint8Array(bytes)));
-          }
-          default:
-            throw Object.assign(new Error(`unsupported ${method}`), { code: 4200 });
-        }
-      },
-      on() {},
-      removeListener() {},
-    };
-  }, accounts);
-}
+import { injectWallet, SHORT, wallet } from '../helpers/wallet.ts';
 
 test('a wallet signs in for real, stays signed in after a reload, and signs out', async ({ page }) => {
   await injectWallet(page);

@@ -28,7 +28,7 @@ export class NoWalletError extends Error {
 }
 
 /** The wallet to sign with: Magic Connect when configured (loaded only now), else the injected one. */
-async function walletProvider(magicApiKey: string | undefined): Promise<{ eip1193: Eip1193Provider; provider: Provider }> {
+export async function walletProvider(magicApiKey: string | undefined): Promise<{ eip1193: Eip1193Provider; provider: Provider }> {
   if (magicApiKey) {
     const { Magic } = await import('magic-sdk');
     const magic = new Magic(magicApiKey);

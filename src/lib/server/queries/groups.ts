@@ -2,7 +2,7 @@
  * Sources, departments and categories as groups of records (SPEC §2 /group and /collection):
  * the most recently updated first, each with how many records it holds, by format.
  */
-import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { COUNTED_FORMAT, DASHBOARD_FORMATS, LIMITS, type AssetType, type DashboardFormat } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
@@ -188,4 +188,13 @@ export async function getGroupItem(db: Db, entity: GroupEntity, id: number): Pro
   const rows = await db.select(cols).from(table).where(eq(cols.id, id)).limit(1);
   const [item] = await withCounts(db, entity, rows);
   return item ?? null;
+}
+
+/** The categories a contributor can file a document under, by title (the upload wizard's choices). */
+export async function categoryChoices(db: Db): Promise<Array<{ id: number; title: string }>> {
+  return db
+    .select({ id: categories.id, title: categories.title })
+    .from(categories)
+    .where(eq(categories.enabled, true))
+    .orderBy(asc(categories.title));
 }

@@ -1,0 +1,189 @@
+/**
+ * Contributing for real, in Chromium: a signed-in wallet goes through the seven steps of the
+ * wizard with a real fixture, signs the confirmation with the injected wallet, and the archive
+ * stores the file; the new record page offers a download whose bytes hash to the CID shown.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { cidOf } from '../../src/lib/server/storage/index.ts';
+import { FIXTURES_DIR } from '../helpers/database.ts';
+import { signInWithWallet } from '../helpers/wallet.ts';
+
+const DESCRIPTION =
+  'Documento publicado por la institución en su portal de transparencia, con los datos oficiales del periodo y su metodología.';
+
+async function openWizard(page: Page) {
+  await page.getByRole('link', { name: 'Subir Archivo' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Subir Archivo' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+/** A real screenshot of the page the document comes from: the proof a contributor would attach. */
+async function proofScreenshot(page: Page): Promise<Buffer> {
+  return page.screenshot({ type: 'png' });
+}
+
+async function searchAndPick(page: Page, query: string) {
+  const dialog = page.getByRole('dialog');
+  const search = dialog.getByPlaceholder('Buscar');
+  await search.fill(query);
+  await search.press('Enter');
+  const option = dialog.getByRole('radio').first();
+  await expect(option).toBeVisible();
+  await expect(dialog.getByRole('radio')).toHaveCount(await dialog.getByRole('radio').count());
+  expect(await dialog.getByRole('radio').count()).toBeLessThanOrEqual(4);
+  await option.check();
+}
+
+async function expectDownloadMatchesCid(page: Page, cid: string) {
+  const download = page.getByRole('link', { name: 'Descargar' }).first();
+  const href = await download.getAttribute('href');
+  expect(href).toContain(`/ipfs/${cid}`);
+  const response = await page.request.get(href!);
+  expect(response.status()).toBe(200);
+  const bytes = await response.body();
+  expect((await cidOf(bytes)).cid).toBe(cid);
+  return bytes;
+}
+
+test('a PDF goes through the seven steps, with every step validated, and lands on "Gracias"', async ({ page }) => {
+  const pdf = path.join(FIXTURES_DIR, 'files/pdf/prodominicana-estructura-organica-2023.pdf');
+  await signInWithWallet(page);
+  const proof = await proofScreenshot(page);
+  const dialog = await openWizard(page);
+  const next = dialog.getByRole('button', { name: 'Siguiente' });
+
+  // Step 1: nothing filled, the spec's messages.
+  await expect(dialog.getByRole('button', { name: 'Anterior' })).toBeDisabled();
+  await next.click();
+  await expect(dialog.getByText('Title is required')).toBeVisible();
+  await expect(dialog.getByText('Document Type is required')).toBeVisible();
+  await dialog.getByLabel('Título del documento').fill('Estructura orgánica');
+  await next.click();
+  await expect(dialog.getByText('Title must be at least 20 characters')).toBeVisible();
+  await dialog.getByLabel('Título del documento').fill('Estructura orgánica de ProDominicana 2023');
+  await dialog.locator('label').filter({ has: page.getByRole('radio', { name: /^PDF/ }) }).click();
+  await page.screenshot({ path: 'test-results/screenshots/upload-step-1.png' });
+  await next.click();
+
+  // Step 2.
+  await expect(dialog.getByRole('heading', { name: 'Detalles' })).toBeVisible();
+  await next.click();
+  await expect(dialog.getByText('Category is required')).toBeVisible();
+  await expect(dialog.getByText('Description is required')).toBeVisible();
+  await dialog.getByLabel('Categoría').selectOption({ index: 1 });
+  await dialog.getByLabel('Descripción').fill('Demasiado corta.');
+  await next.click();
+  await expect(dialog.getByText('Description must be at least 100 characters')).toBeVisible();
+  await dialog.getByLabel('Descripción').fill(DESCRIPTION);
+  await next.click();
+
+  // Step 3: the source, searched on Enter.
+  await expect(dialog.getByRole('heading', { name: 'Fuente' })).toBeVisible();
+  await dialog.getByLabel('Dirección (URL) donde se publica el documento').fill('no es una url');
+  await next.click();
+  await expect(dialog.getByText('Source is not a valid URL')).toBeVisible();
+  await expect(dialog.getByText('Source is required')).toBeVisible();
+  await dialog.getByLabel('Dirección (URL) donde se publica el documento').fill('https://prodominicana.gob.do/transparencia/estructura-organica');
+  const search = dialog.getByPlaceholder('Buscar');
+  await search.fill('zzzz ninguna fuente');
+  await search.press('Enter');
+  await expect(dialog.getByText('No result matching')).toBeVisible();
+  await searchAndPick(page, 'datos');
+  await page.screenshot({ path: 'test-results/screenshots/upload-step-3.png' });
+  await next.click();
+
+  // Step 4: the issuer.
+  await expect(dialog.getByRole('heading', { name: 'Emisor' })).toBeVisible();
+  await next.click();
+  await expect(dialog.getByText('issuerId is required')).toBeVisible();
+  await searchAndPick(page, 'prodominicana');
+  await next.click();
+
+  // Step 5: both files required.
+  await expect(dialog.getByRole('heading', { name: 'Archivos' })).toBeVisible();
+  await next.click();
+  await expect(dialog.getByText('File is required')).toHaveCount(2);
+  await dialog.getByLabel('Documento', { exact: true }).setInputFiles(pdf);
+  await dialog.getByLabel('Captura de pantalla que prueba el origen').setInputFiles({ name: 'captura.png', mimeType: 'image/png', buffer: proof });
+  await next.click();
+
+  // Step 6: review, then Submit signs with the wallet and uploads.
+  await expect(dialog.getByRole('heading', { name: 'Review' })).toBeVisible();
+  await expect(dialog.getByText('Estructura orgánica de ProDominicana 2023')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/upload-step-6.png' });
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+
+  await expect(dialog.getByText('Gracias')).toBeVisible({ timeout: 30_000 });
+  await expect(dialog.getByRole('button', { name: 'Anterior' })).toBeDisabled();
+  const cid = (await dialog.locator('[data-cid]').textContent())!.trim();
+  expect(cid).toBe((await cidOf(await fs.readFile(pdf))).cid);
+  await page.screenshot({ path: 'test-results/screenshots/upload-step-7.png' });
+
+  await dialog.getByRole('link', { name: 'Ver el registro' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Estructura orgánica de ProDominicana 2023' })).toBeVisible();
+  await expect(page.getByText('under review').first()).toBeVisible();
+  const bytes = await expectDownloadMatchesCid(page, cid);
+  expect(bytes.equals(await fs.readFile(pdf))).toBe(true);
+});
+
+test('a CSV with a new source and a new issuer is archived; Close resets the wizard', async ({ page }) => {
+  const csv = path.join(FIXTURES_DIR, 'files/csv/zonas-francas-textil-2003-2023.csv');
+  await signInWithWallet(page);
+  const proof = await proofScreenshot(page);
+  let dialog = await openWizard(page);
+  const next = () => dialog.getByRole('button', { name: 'Siguiente' }).click();
+
+  // 'Close' resets the form.
+  await dialog.getByLabel('Título del documento').fill('Un título que se va a descartar al cerrar');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+  dialog = await openWizard(page);
+  await expect(dialog.getByLabel('Título del documento')).toHaveValue('');
+
+  await dialog.getByLabel('Título del documento').fill('Empleo en zonas francas del sector textil, 2003 a 2023');
+  await dialog.locator('label').filter({ has: page.getByRole('radio', { name: /^CSV/ }) }).click();
+  await next();
+  await dialog.getByLabel('Categoría').selectOption({ index: 2 });
+  await dialog.getByLabel('Descripción').fill(DESCRIPTION);
+  await next();
+
+  await dialog.getByLabel('Dirección (URL) donde se publica el documento').fill('https://cnzfe.gob.do/transparencia/estadisticas');
+  await dialog.getByRole('button', { name: 'Crear nuevo' }).click();
+  await next();
+  await expect(dialog.getByText('All information is required')).toBeVisible();
+  await dialog.getByLabel('Nombre').fill('Portal del Consejo Nacional de Zonas Francas');
+  await dialog.getByLabel('Descripción').fill('Estadísticas del sector de zonas francas.');
+  await dialog.getByLabel('Sitio web (URL)').fill('cnzfe.gob.do');
+  await next();
+  await expect(dialog.getByText('This URL is not valid')).toBeVisible();
+  await dialog.getByLabel('Sitio web (URL)').fill('https://cnzfe.gob.do');
+  await next();
+
+  await dialog.getByRole('button', { name: 'Crear nuevo' }).click();
+  await dialog.getByLabel('Nombre').fill('Consejo Nacional de Zonas Francas de Exportación de Prueba');
+  await dialog.getByLabel('Descripción').fill('Institución que regula las zonas francas.');
+  await dialog.getByLabel('Sitio web (URL)').fill('https://cnzfe-prueba.gob.do');
+  await next();
+
+  await dialog.getByLabel('Documento', { exact: true }).setInputFiles(csv);
+  await dialog.getByLabel('Captura de pantalla que prueba el origen').setInputFiles({ name: 'captura.png', mimeType: 'image/png', buffer: proof });
+  await next();
+  await expect(dialog.getByText('nuevo', { exact: true })).toHaveCount(2);
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expect(dialog.getByText('Gracias')).toBeVisible({ timeout: 30_000 });
+  const cid = (await dialog.locator('[data-cid]').textContent())!.trim();
+
+  await dialog.getByRole('link', { name: 'Ver el registro' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Empleo en zonas francas del sector textil, 2003 a 2023' })).toBeVisible();
+  await expect(page.getByText('Consejo Nacional de Zonas Francas de Exportación de Prueba').first()).toBeVisible();
+  await expectDownloadMatchesCid(page, cid);
+});
+
+test('signed out, "Subir Archivo" leads to the sign-in page', async ({ page }) => {
+  await page.goto('/dashboard');
+  await page.getByRole('link', { name: 'Subir Archivo' }).click();
+  await expect(page).toHaveURL(/\/auth\/login$/);
+});

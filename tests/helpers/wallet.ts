@@ -1,0 +1,50 @@
+/**
+ * A real wallet in the browser for end-to-end tests: an EIP-1193 provider injected into the page,
+ * backed by an ethers wallet in the test process, so every signature is real and verified.
+ */
+import type { Page } from '@playwright/test';
+import { Wallet } from 'ethers';
+
+// A fixed test key: the injected wallet signs for real with it, and the server verifies.
+export const wallet = new Wallet('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+export const SHORT = `${wallet.address.toLowerCase().slice(0, 8)}…${wallet.address.toLowerCase().slice(-6)}`;
+
+/** An EIP-1193 provider in the page, backed by the ethers wallet in the test process. */
+export async function injectWallet(page: Page, { accounts = [wallet.address] }: { accounts?: string[] } = {}) {
+  await page.exposeFunction('__testWalletSign', (message: string) => wallet.signMessage(message));
+  await page.addInitScript((accountsInPage: string[]) => {
+    const sign = (window as unknown as { __testWalletSign: (m: string) => Promise<string> }).__testWalletSign;
+    (window as unknown as { ethereum: unknown }).ethereum = {
+      async request({ method, params }: { method: string; params?: unknown[] }) {
+        switch (method) {
+          case 'eth_requestAccounts':
+          case 'eth_accounts':
+            return accountsInPage;
+          case 'eth_chainId':
+            return '0xaa36a7'; // Sepolia, a test network
+          case 'net_version':
+            return '11155111';
+          case 'personal_sign': {
+            const [hex] = params as [string];
+            const bytes = hex.startsWith('0x') ? hex.slice(2).match(/../g)!.map((pair) => parseInt(pair, 16)) : [];
+            return sign(new TextDecoder().decode(new Uint8Array(bytes)));
+          }
+          default:
+            throw Object.assign(new Error(`unsupported ${method}`), { code: 4200 });
+        }
+      },
+      on() {},
+      removeListener() {},
+    };
+  }, accounts);
+}
+
+
+/** Signs in through the real sign-in page with the injected wallet; ends on the dashboard. */
+export async function signInWithWallet(page: Page): Promise<void> {
+  await injectWallet(page);
+  await page.goto('/auth/login');
+  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
+  await page.getByRole('button', { name: 'Sign in with Magic Connect' }).click();
+  await page.waitForURL(/\/dashboard$/);
+}
