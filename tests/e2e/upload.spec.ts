@@ -133,6 +133,8 @@ test('a CSV with a new source and a new issuer is archived; Close resets the wiz
   const csv = path.join(FIXTURES_DIR, 'files/csv/zonas-francas-textil-2003-2023.csv');
   await signInWithWallet(page);
   const proof = await proofScreenshot(page);
+  // On a phone: the wizard must fit a narrow screen.
+  await page.setViewportSize({ width: 390, height: 800 });
   let dialog = await openWizard(page);
   const next = () => dialog.getByRole('button', { name: 'Siguiente' }).click();
 
@@ -170,8 +172,10 @@ test('a CSV with a new source and a new issuer is archived; Close resets the wiz
 
   await dialog.getByLabel('Documento', { exact: true }).setInputFiles(csv);
   await dialog.getByLabel('Captura de pantalla que prueba el origen').setInputFiles({ name: 'captura.png', mimeType: 'image/png', buffer: proof });
+  await page.screenshot({ path: 'test-results/screenshots/upload-phone-files.png' });
   await next();
   await expect(dialog.getByText('nuevo', { exact: true })).toHaveCount(2);
+  await page.screenshot({ path: 'test-results/screenshots/upload-phone-review.png' });
   await dialog.getByRole('button', { name: 'Submit' }).click();
   await expect(dialog.getByText('Gracias')).toBeVisible({ timeout: 30_000 });
   const cid = (await dialog.locator('[data-cid]').textContent())!.trim();
@@ -180,6 +184,22 @@ test('a CSV with a new source and a new issuer is archived; Close resets the wiz
   await expect(page.getByRole('heading', { level: 1, name: 'Empleo en zonas francas del sector textil, 2003 a 2023' })).toBeVisible();
   await expect(page.getByText('Consejo Nacional de Zonas Francas de Exportación de Prueba').first()).toBeVisible();
   await expectDownloadMatchesCid(page, cid);
+
+  // The contributor's own uploads: the profile page and the wallet view's last files.
+  await page.goto('/profile');
+  await expect(page.getByRole('heading', { level: 1, name: 'Mis contribuciones' })).toBeVisible();
+  const row = page.getByRole('row').filter({ hasText: 'Empleo en zonas francas del sector textil' });
+  await expect(row).toContainText('under review');
+  await page.locator('[data-account]').click();
+  const lastFiles = page.locator('[data-last-files] li');
+  await expect(lastFiles.first()).toContainText('Empleo en zonas francas del sector textil, 2003 a 2023');
+  expect(await lastFiles.count()).toBeLessThanOrEqual(3);
+  await page.screenshot({ path: 'test-results/screenshots/profile.png' });
+});
+
+test('signed out, /profile leads to the sign-in page', async ({ page }) => {
+  await page.goto('/profile');
+  await expect(page).toHaveURL(/\/auth\/login$/);
 });
 
 test('signed out, "Subir Archivo" leads to the sign-in page', async ({ page }) => {

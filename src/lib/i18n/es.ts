@@ -234,6 +234,16 @@ export const es = {
   'upload.done.view': 'Ver el registro',
   'upload.done.another': 'Subir otro documento',
 
+  'profile.title': 'Mis contribuciones',
+  'profile.intro': 'Los documentos que ha subido con la cartera {account}, del más reciente al más antiguo, con su estado de revisión.',
+  'profile.count': '{count} contribuciones',
+  'profile.empty': 'Todavía no ha subido ningún documento.',
+  'profile.upload': 'Subir Archivo',
+  'profile.lastFiles': 'Mis últimos archivos',
+  'profile.lastFilesAll': 'Ver todas mis contribuciones',
+  'profile.lastFilesEmpty': 'User has no uploads',
+  'nav.profile': 'Mis contribuciones',
+
   'notFound.title': 'Página no encontrada',
   'notFound.body': 'La dirección que buscas no existe en el archivo.',
   'notFound.back': 'Ir al panel',

@@ -1,5 +1,5 @@
 /** Records (alexandrias): the tables of a collection, a record by CID, a wallet's uploads. */
-import { asc, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
+import { asc, count, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import { LIMITS, type AssetStatus, type AssetType } from '../../domain/constants.ts';
 import type { Db } from '../db/index.ts';
 import { aletheias, alexandrias, categories, deals, departments, pins, sources } from '../db/schema.ts';
@@ -94,15 +94,27 @@ export async function listRecords(db: Db, scope: RecordScope, page?: number, kno
 }
 
 /** A wallet's latest uploads (SPEC §7: limit 5, newest first; the address is compared lower-cased). */
-export async function latestUploadsOf(db: Db, walletAddress: string, limit: number = LIMITS.searchResults): Promise<RecordRow[]> {
+export async function latestUploadsOf(db: Db, walletAddress: string, limit: number = LIMITS.searchResults, offset = 0): Promise<RecordRow[]> {
   const rows = await db
     .select(rowColumns)
     .from(alexandrias)
     .leftJoin(departments, eq(alexandrias.departmentId, departments.id))
     .where(eq(alexandrias.walletAddress, walletAddress.toLowerCase()))
     .orderBy(desc(alexandrias.createdAt), desc(alexandrias.id))
-    .limit(limit);
+    .limit(limit)
+    .offset(offset);
   return rows.map(toRow);
+}
+
+/** Every upload of a wallet, newest first, a page at a time (its profile and contributions). */
+export async function uploadsOf(db: Db, walletAddress: string, page: number): Promise<Page<RecordRow>> {
+  const window = pageWindow(page);
+  const [counted] = await db
+    .select({ total: count() })
+    .from(alexandrias)
+    .where(eq(alexandrias.walletAddress, walletAddress.toLowerCase()));
+  const items = await latestUploadsOf(db, walletAddress, window.pageSize, window.offset);
+  return toPage(items, counted?.total ?? 0, window);
 }
 
 /** Every column of a record but its search vector, which no reader needs and which is large. */
