@@ -5,17 +5,21 @@
  * 2. a large archive, the real seed plus synthetic records up to 100,000 (`large-db.ts`), and the
  *    catalogue pages' queries on it, in process;
  * 3. the built server on that archive: median and p95 per page and API route (issues 3 and 4);
- * 4. page weight in Chromium: JavaScript and CSS an anonymous visitor downloads, against budgets.
+ * 4. page weight in Chromium: JavaScript and CSS an anonymous visitor downloads, against budgets;
+ * 5. a large upload through the built server on a fresh archive (`upload.ts`): throughput beside
+ *    this machine's raw SHA-256 speed, measured in the same run, and the server's peak RSS.
  *
  * It ends with a summary table and writes every figure to `bench/results/latest.json`.
  * Compare ratios within one run: the machine is shared and noisy, absolute times drift.
  *
  * Settings (environment): BENCH_RECORDS (100000), BENCH_RUNS (200 requests per route),
  * BENCH_WARMUP (20), BENCH_ROUTE_SECONDS (10: a slower route stops early with fewer runs, at
- * least 20), BENCH_CONCURRENCY (8), BENCH_PARTS (queries,large,http,weight),
+ * least 20), BENCH_CONCURRENCY (8), BENCH_PARTS (queries,large,http,weight,upload),
  * BENCH_KEEP_DATA (keep and reuse the large archive in the temporary folder), BENCH_BUILD=1
  * (rebuild even when dist/ exists), BENCH_DB_MAINTENANCE (none: as a running archive on PGlite,
- * which never vacuums; `analyze` or `vacuum` to see what maintenance would gain), CHROMIUM_PATH.
+ * which never vacuums; `analyze` or `vacuum` to see what maintenance would gain), CHROMIUM_PATH,
+ * BENCH_UPLOAD_BYTES (1000000000: the uploaded document's size), BENCH_UPLOAD_VERIFY (1: check the
+ * answer's CID against `cidOf` of the same stream, one more pass before the upload; 0 skips it).
  */
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -28,6 +32,7 @@ import { benchLargeQueries, benchSeededQueries, type QueryFigure } from './queri
 import { benchRoutes } from './routes.ts';
 import { ensureBuild, startServer } from './server.ts';
 import { kb, ms, since, table } from './stats.ts';
+import { benchUpload, uploadSummary, type UploadFigures } from './upload.ts';
 import { benchWeight, type WeightFigure } from './weight.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -47,7 +52,9 @@ const settings = {
   keep: Boolean(process.env.BENCH_KEEP_DATA),
   rebuild: process.env.BENCH_BUILD === '1',
   maintenance: (['analyze', 'vacuum'].includes(process.env.BENCH_DB_MAINTENANCE ?? '') ? process.env.BENCH_DB_MAINTENANCE : 'none') as Maintenance,
-  parts: new Set((process.env.BENCH_PARTS ?? 'queries,large,http,weight').split(',').map((part) => part.trim())),
+  uploadBytes: numberFrom('BENCH_UPLOAD_BYTES', 1_000_000_000),
+  verifyUpload: process.env.BENCH_UPLOAD_VERIFY !== '0',
+  parts: new Set((process.env.BENCH_PARTS ?? 'queries,large,http,weight,upload').split(',').map((part) => part.trim())),
 };
 
 interface Results {
@@ -60,6 +67,7 @@ interface Results {
   build?: { built: boolean; stale: boolean };
   http?: HttpFigures;
   weight?: WeightFigure[];
+  upload?: UploadFigures;
   totalSeconds?: number;
 }
 
@@ -115,6 +123,14 @@ if (['large', 'http', 'weight'].some((part) => settings.parts.has(part))) {
   }
 }
 
+if (settings.parts.has('upload')) {
+  results.build ??= await ensureBuild(root, settings.rebuild);
+  if (results.build.stale) {
+    console.log('\naviso: src/ cambió después de la última compilación; la subida mide dist/ (BENCH_BUILD=1 recompila).');
+  }
+  results.upload = await benchUpload({ config, root, bytes: settings.uploadBytes, verify: settings.verifyUpload });
+}
+
 results.totalSeconds = (performance.now() - started) / 1000;
 printSummary(results);
 const out = path.join(root, 'bench/results/latest.json');
@@ -122,8 +138,16 @@ await fs.mkdir(path.dirname(out), { recursive: true });
 await fs.writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\nCifras completas en ${path.relative(root, out)}; duración total ${since(started)}.`);
 
+function printSummary(results: Results): void {
+  printRoutesSummary(results);
+  if (results.upload) {
+    console.log(`\nSubida (${os.cpus().length} núcleos; servidor y cliente en la misma máquina)`);
+    console.log(uploadSummary(results.upload));
+  }
+}
+
 /** One line per route: server time and page weight against the issues' targets. */
-function printSummary({ http, weight, largeDatabase }: Results): void {
+function printRoutesSummary({ http, weight, largeDatabase }: Results): void {
   if (!http && !weight) return;
   const keys = [...new Set([...(http?.routes ?? []).map((r) => r.key), ...(weight ?? []).map((w) => w.key)])];
   const rows = keys.map((key) => {

@@ -68,8 +68,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-/** Starts `dist/server/entry.mjs` on `dataDir` and waits until it answers a static file. */
-export async function startServer(root: string, dataDir: string): Promise<RunningServer> {
+/**
+ * Starts `dist/server/entry.mjs` on `dataDir` and waits until it answers a static file. `env`
+ * adds to or overrides the archive's settings (e.g. a larger upload limit).
+ */
+export async function startServer(root: string, dataDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   // Node 24 from the project, not the system's: the pid is the server itself, not a wrapper.
@@ -83,6 +86,7 @@ export async function startServer(root: string, dataDir: string): Promise<Runnin
       ARCHIVE_SEED_ON_EMPTY: 'false',
       DATABASE_URL: '',
       ASTRO_TELEMETRY_DISABLED: '1',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

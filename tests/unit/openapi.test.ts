@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openApiDocument, REST_PATHS } from '../../src/lib/server/api/openapi.ts';
+import { OPS_PATHS, openApiDocument, REST_PATHS } from '../../src/lib/server/api/openapi.ts';
 import { alexandriasGetAllParams, strapiAlexandriasParams } from '../../src/lib/server/api/params.ts';
 
 const PAGES = path.resolve(import.meta.dirname, '../../src/pages');
@@ -18,8 +18,15 @@ describe('the OpenAPI document', () => {
     expect(strapi).toEqual(Object.keys(strapiAlexandriasParams.shape));
   });
 
+  it('documents the upload with the fields its schema accepts', () => {
+    const upload = openApiDocument('https://archivo.test').paths['/v2/ops/assets/add'].post;
+    const asset = upload.requestBody.content['multipart/form-data'].schema.properties.asset.contentSchema as { properties: Record<string, unknown> };
+    expect(Object.keys(asset.properties)).toEqual(expect.arrayContaining(['title', 'docType', 'description', 'categoryId', 'docSource', 'sourceId', 'newSource', 'issuerId', 'newIssuer', 'owner']));
+    expect(Object.keys(upload.responses)).toEqual(['200', '400', '401', '403', '413', '415', '429']);
+  });
+
   it('describes only routes that exist', () => {
-    for (const route of Object.keys(REST_PATHS)) {
+    for (const route of [...Object.keys(REST_PATHS), ...Object.keys(OPS_PATHS)]) {
       const file = route.replace('{entity}', '[entity]').replace('{cid}', '[cid]');
       expect(fs.existsSync(path.join(PAGES, `${file}.ts`)), route).toBe(true);
     }

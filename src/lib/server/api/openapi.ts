@@ -3,6 +3,7 @@
  * requests: a parameter documented here is exactly a parameter the endpoint accepts.
  */
 import { z } from 'zod';
+import { assetPayloadSchema, CONFIRMATION_SENTENCE } from '../../domain/upload.ts';
 import { alexandriasGetAllParams, categoriesGetAllParams, cidParam, namedGetAllParams, strapiAlexandriasParams } from './params.ts';
 
 type ZodObject = z.ZodObject<Record<string, z.ZodType>>;
@@ -80,6 +81,67 @@ export const REST_PATHS = {
   ]),
 } as const;
 
+const session = [{ bearer: [] }, { cookie: [] }];
+const refusal = (description: string) => ({ ...failure, description });
+
+/** Contributing (needs a signed-in wallet): the upload and the nonce its confirmation carries. */
+export const OPS_PATHS = {
+  '/v2/ops/assets/nonce': {
+    post: {
+      summary: 'Un nonce de un solo uso para la confirmación de la próxima subida',
+      security: session,
+      responses: {
+        '200': {
+          description: 'El nonce, ligado a la cartera de la sesión; caduca a los 10 minutos.',
+          content: { 'application/json': { schema: { type: 'object', properties: { code: { const: 200 }, body: { type: 'object', properties: { nonce: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time' } } } } } } },
+        },
+        '401': refusal('Sin sesión.'),
+        '429': refusal('Demasiadas solicitudes.'),
+      },
+    },
+  },
+  '/v2/ops/assets/add': {
+    post: {
+      summary: 'Contribuir un documento con su captura de prueba, firmado por la cartera',
+      description:
+        'Multipart, en este orden: `asset`, `nonce` y `signature`, luego los archivos `proof` (PNG, JPEG o WebP) y `fileUploaded`. ' +
+        'La firma (EIP-191, personal_sign) es la del mensaje que empieza por «' + CONFIRMATION_SENTENCE + '», seguido de una línea en blanco y de ' +
+        '`Documento (SHA-256): …`, `Prueba (SHA-256): …` y `Nonce: …`; el servidor lo reconstruye con lo que recibe. El registro queda en revisión (under_review).',
+      security: session,
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['asset', 'nonce', 'signature', 'proof', 'fileUploaded'],
+              properties: {
+                asset: { type: 'string', contentMediaType: 'application/json', contentSchema: z.toJSONSchema(assetPayloadSchema, { io: 'input', unrepresentable: 'any' }) },
+                nonce: { type: 'string', description: 'De POST /v2/ops/assets/nonce.' },
+                signature: { type: 'string', description: 'Firma hexadecimal (0x…) del mensaje de confirmación.' },
+                proof: { type: 'string', contentMediaType: 'image/png', description: 'Captura de pantalla que prueba el origen.' },
+                fileUploaded: { type: 'string', contentMediaType: 'application/octet-stream', description: 'El documento.' },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        '200': {
+          description: 'Archivado: el CID del documento y el id del registro.',
+          content: { 'application/json': { schema: { type: 'object', properties: { code: { const: 200 }, body: { type: 'object', properties: { assetCID: { type: 'string' }, assetId: { type: 'integer' } } } } } } },
+        },
+        '400': refusal('Campos no válidos (con los mensajes del asistente) o subida incompleta.'),
+        '401': refusal('Sin sesión.'),
+        '403': refusal('La firma no es de la cartera de la sesión, o el nonce ya se usó.'),
+        '413': refusal('El documento o la prueba pasan del límite.'),
+        '415': refusal('El contenido no es del tipo declarado, o la prueba no es una imagen.'),
+        '429': refusal('Demasiadas subidas.'),
+      },
+    },
+  },
+} as const;
+
 export function openApiDocument(origin: string) {
   return {
     openapi: '3.1.0',
@@ -91,6 +153,12 @@ export function openApiDocument(origin: string) {
         'como lo hacía el API original; los estados HTTP son reales y `code` los repite. Para consultas más ricas, use GraphQL en /graphql.',
     },
     servers: [{ url: origin }],
-    paths: REST_PATHS,
+    paths: { ...REST_PATHS, ...OPS_PATHS },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'El accessToken que devuelve POST /auth/login.' },
+        cookie: { type: 'apiKey', in: 'cookie', name: 'archivo_session' },
+      },
+    },
   };
 }
