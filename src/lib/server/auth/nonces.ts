@@ -27,9 +27,21 @@ export async function issueNonce(
   return { nonce, expiresAt };
 }
 
+/** The condition a nonce must meet to be spent: issued for this use, unused, unexpired. */
+function usable(nonce: string, use: NoncePurpose, now: Date) {
+  return and(
+    eq(authNonces.nonce, nonce),
+    eq(authNonces.purpose, use.purpose),
+    use.purpose === 'upload' ? eq(authNonces.account, use.account.toLowerCase()) : undefined,
+    isNull(authNonces.usedAt),
+    gt(authNonces.expiresAt, now),
+  );
+}
+
 /**
  * Marks `nonce` used, if it was issued here for this use, is unused and has not expired. One
- * atomic UPDATE: two requests racing with the same nonce cannot both win.
+ * atomic UPDATE: two requests racing with the same nonce cannot both win. Inside a transaction,
+ * the nonce is spent only if the transaction commits.
  */
 export async function consumeNonce(
   db: Pick<Db, 'update'>,
@@ -40,15 +52,13 @@ export async function consumeNonce(
   const used = await db
     .update(authNonces)
     .set({ usedAt: now })
-    .where(
-      and(
-        eq(authNonces.nonce, nonce),
-        eq(authNonces.purpose, use.purpose),
-        use.purpose === 'upload' ? eq(authNonces.account, use.account.toLowerCase()) : undefined,
-        isNull(authNonces.usedAt),
-        gt(authNonces.expiresAt, now),
-      ),
-    )
+    .where(usable(nonce, use, now))
     .returning({ nonce: authNonces.nonce });
   return used.length === 1;
+}
+
+/** Whether `nonce` could be spent now, without spending it (to refuse a replay early). */
+export async function isNonceUsable(db: Pick<Db, 'select'>, nonce: string, use: NoncePurpose, now = new Date()): Promise<boolean> {
+  const [found] = await db.select({ nonce: authNonces.nonce }).from(authNonces).where(usable(nonce, use, now)).limit(1);
+  return found !== undefined;
 }

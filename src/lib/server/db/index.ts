@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.ts';
+import { isProcessAlive } from '../process.ts';
 
 export { schema };
 export type Schema = typeof schema;
@@ -79,7 +80,7 @@ async function lockFolder(lockFile: string): Promise<() => Promise<void>> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = Number(await fs.readFile(lockFile, 'utf8').catch(() => ''));
-      if (owner && isRunning(owner)) {
+      if (owner && isProcessAlive(owner)) {
         throw new Error(
           `La base de datos embebida ${path.dirname(lockFile)} está en uso por el proceso ${owner}. ` +
             'Deténgalo antes (PGlite admite un solo proceso por carpeta) o use DATABASE_URL.',
@@ -89,15 +90,6 @@ async function lockFolder(lockFile: string): Promise<() => Promise<void>> {
     }
   }
   throw new Error(`No se pudo bloquear ${lockFile}`);
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Applies every pending migration; a no-op when the schema is current. */

@@ -19,6 +19,7 @@ import type { CID } from 'multiformats/cid';
 import type { ByteSource } from './byte-source.ts';
 import { coalesceWrites } from './coalesce-writes.ts';
 import { importContent, type AddResult } from './import-content.ts';
+import { isProcessAlive } from '../process.ts';
 
 /** One upload's staged files. */
 export interface StagedUpload {
@@ -101,21 +102,11 @@ export function createStagingArea({ storeDir, dir }: { storeDir: string; dir: st
       let removed = 0;
       for (const name of names) {
         const pid = Number(name.split('-')[0]);
-        if (Number.isSafeInteger(pid) && isAlive(pid)) continue;
+        if (Number.isSafeInteger(pid) && isProcessAlive(pid)) continue;
         await fs.rm(path.join(dir, name), { recursive: true, force: true });
         removed += 1;
       }
       return removed;
     },
   };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -12,7 +12,7 @@
  *
  * Any failure discards the staged blocks and the upload's import, so nothing is left behind.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { verifyMessage } from 'ethers';
 import type { AssetType } from '../../domain/constants.ts';
 import type { User } from '../../domain/user.ts';
@@ -27,8 +27,9 @@ import {
   type NewEntity,
 } from '../../domain/upload.ts';
 import type { ArchiveConfig } from '../config.ts';
+import { consumeNonce, isNonceUsable } from '../auth/nonces.ts';
 import { spend } from '../auth/rate-limit.ts';
-import { authNonces, aletheias, alexandrias, categories, departments, imports, sources } from '../db/schema.ts';
+import { aletheias, alexandrias, categories, departments, imports, sources } from '../db/schema.ts';
 import type { Db } from '../db/index.ts';
 import {
   ForbiddenError,
@@ -139,20 +140,7 @@ export async function addAsset(context: UploadContext): Promise<AddedAsset> {
 
     await staged.commit();
     const assetId = await db.transaction(async (tx) => {
-      const spent = await tx
-        .update(authNonces)
-        .set({ usedAt: new Date() })
-        .where(
-          and(
-            eq(authNonces.nonce, fields.nonce),
-            eq(authNonces.purpose, 'upload'),
-            eq(authNonces.account, account),
-            sql`${authNonces.usedAt} is null`,
-            sql`${authNonces.expiresAt} > now()`,
-          ),
-        )
-        .returning({ nonce: authNonces.nonce });
-      if (spent.length !== 1) throw replayedNonce();
+      if (!(await consumeNonce(tx, fields.nonce, new Date(), { purpose: 'upload', account }))) throw replayedNonce();
       return createRecord(tx as unknown as Db, context.store, {
         account,
         asset: fields.asset,
@@ -222,19 +210,7 @@ async function checkFields(db: Db, account: string, raw: Record<string, string>)
     throw new ForbiddenError('El propietario (owner) debe ser la cartera con la que inició sesión.');
   }
   // Refuse a spent, expired or someone else's nonce now, not after the whole file has arrived.
-  const [usable] = await db
-    .select({ nonce: authNonces.nonce })
-    .from(authNonces)
-    .where(
-      and(
-        eq(authNonces.nonce, nonce.data),
-        eq(authNonces.purpose, 'upload'),
-        eq(authNonces.account, account),
-        sql`${authNonces.usedAt} is null`,
-        sql`${authNonces.expiresAt} > now()`,
-      ),
-    );
-  if (!usable) throw replayedNonce();
+  if (!(await isNonceUsable(db, nonce.data, { purpose: 'upload', account }))) throw replayedNonce();
   await checkReferences(db, asset);
   return { asset, nonce: nonce.data, signature: signature.data };
 }
