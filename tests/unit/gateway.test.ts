@@ -24,7 +24,7 @@ describe('byte ranges', () => {
 describe('sniffing', () => {
   it('knows PDFs, images and zip containers, and nothing else', () => {
     expect(sniffType(new TextEncoder().encode('%PDF-1.7'))).toBe('application/pdf');
-    expect(sniffType(Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d))).toBe('image/png');
+    expect(sniffType(Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a))).toBe('image/png');
     expect(sniffType(Uint8Array.of(0x50, 0x4b, 0x03, 0x04))).toBe('application/zip');
     expect(sniffType(new TextEncoder().encode('<html><script>alert(1)</script>'))).toBe('application/octet-stream');
   });

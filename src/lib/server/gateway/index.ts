@@ -11,6 +11,7 @@ import { aletheias, alexandrias } from '../db/schema.ts';
 import { HttpError } from '../http/errors.ts';
 import { InvalidCidError, NotInStoreError, parseCid, type ContentStore, type FileStat } from '../storage/index.ts';
 import { CAR_MEDIA_TYPE, encodeCar, negotiateCar, type CarRequest } from './car.ts';
+import { detectContent, mediaType } from '../content-type.ts';
 
 /** Types a browser shows without running anything of ours: served inline. */
 const PASSIVE_TYPES = new Set([
@@ -29,15 +30,7 @@ const PASSIVE_TYPES = new Set([
 
 /** What the first bytes say a file is, for files the archive has no record of. */
 export function sniffType(head: Uint8Array): string {
-  const starts = (...bytes: number[]) => bytes.every((byte, i) => head[i] === byte);
-  if (starts(0x25, 0x50, 0x44, 0x46, 0x2d)) return 'application/pdf';
-  if (starts(0x89, 0x50, 0x4e, 0x47)) return 'image/png';
-  if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
-  if (starts(0x47, 0x49, 0x46, 0x38)) return 'image/gif';
-  if (starts(0x52, 0x49, 0x46, 0x46) && head[8] === 0x57 && head[9] === 0x45) return 'image/webp';
-  if (starts(0x50, 0x4b, 0x03, 0x04)) return 'application/zip';
-  if (starts(0xd0, 0xcf, 0x11, 0xe0)) return 'application/vnd.ms-excel';
-  return 'application/octet-stream';
+  return mediaType(detectContent(head), 'other');
 }
 
 /** The declared type of a CID: from its record or proof, or null when the archive has none. */
@@ -159,7 +152,7 @@ export async function serveFile(db: Db, store: ContentStore, request: GatewayReq
   let type = declared?.mimeType ?? null;
   if (!type) {
     const head: Uint8Array[] = [];
-    for await (const chunk of store.cat(stat.cid, { length: 16 })) head.push(chunk);
+    for await (const chunk of store.cat(stat.cid, { length: 4096 })) head.push(chunk);
     type = sniffType(Buffer.concat(head));
   }
   const passive = PASSIVE_TYPES.has(type);

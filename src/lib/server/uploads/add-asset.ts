@@ -48,7 +48,7 @@ import {
   mediaType,
   PROOF_KINDS,
   type ContentKind,
-} from './content-type.ts';
+} from '../content-type.ts';
 import { dropUploadImport, keepAlive, startUploadImport, sweepInterruptedUploads } from './imports.ts';
 import { inspect } from './inspect.ts';
 import { readMultipart, type Part } from './multipart.ts';

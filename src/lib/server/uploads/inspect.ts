@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { PayloadTooLargeError } from '../http/errors.ts';
-import { HEAD_BYTES } from './content-type.ts';
+import { HEAD_BYTES } from '../content-type.ts';
 
 export interface Inspection {
   /** The bytes, passed through unchanged; throws the limit's or the check's error mid-stream. */

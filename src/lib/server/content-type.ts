@@ -3,8 +3,8 @@
  * browser claimed: the record's format comes from here, and a declared doc type that the content
  * contradicts is refused (415).
  */
-import type { AssetType } from '../../domain/constants.ts';
-import type { DocType } from '../../domain/upload.ts';
+import type { AssetType } from '../domain/constants.ts';
+import type { DocType } from '../domain/upload.ts';
 
 /** How many leading bytes the checks look at. */
 export const HEAD_BYTES = 64 * 1024;
