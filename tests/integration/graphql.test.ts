@@ -181,6 +181,20 @@ describe.each(testEngines())('the GraphQL API on %s', (engine) => {
       ]);
       const mine = await data(`{ alexandrias(where: { wallet_address: "${wallet.toUpperCase().replace('0X', '0x')}" }, sort: "createdAt:desc", limit: 5) { id wallet_address } }`);
       expect(idsOf(mine.alexandrias).sort()).toEqual([ids[0], ids[1]].sort());
+
+      // The 'Achievements' ranking counts published records only (issue #8).
+      const before = await db().select({ id: alexandrias.id, status: alexandrias.status }).from(alexandrias).where(sql`${alexandrias.id} in (${ids[0]}, ${ids[1]}, ${ids[2]})`);
+      try {
+        await db().update(alexandrias).set({ status: 'on_line' }).where(sql`${alexandrias.id} in (${ids[0]}, ${ids[2]})`);
+        await db().update(alexandrias).set({ status: 'under_review' }).where(eq(alexandrias.id, ids[1]!));
+        const published = `{ alexandriasConnection(where: { status: "on_line" }) { groupBy { wallet_address { key connection { aggregate { count } } } } } }`;
+        expect((await data(published)).alexandriasConnection.groupBy.wallet_address).toEqual([
+          { key: wallet, connection: { aggregate: { count: 1 } } },
+          { key: other, connection: { aggregate: { count: 1 } } },
+        ]);
+      } finally {
+        for (const row of before) await db().update(alexandrias).set({ status: row.status }).where(eq(alexandrias.id, row.id));
+      }
     } finally {
       await db().update(alexandrias).set({ walletAddress: null }).where(isNotNull(alexandrias.walletAddress));
     }

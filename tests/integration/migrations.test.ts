@@ -48,6 +48,7 @@ describe.each(testEngines())('migrations on %s', (engine) => {
       'rate_limits',
       'record_counts',
       'sessions',
+      'source_reviews',
       'sources',
       'status_history',
       'users',

@@ -5,7 +5,10 @@ import { createSeededDatabase, testEngines } from '../helpers/database.ts';
 
 type Seeded = Awaited<ReturnType<typeof createSeededDatabase>>;
 
-/** The running counts, and the same counts computed from scratch: they must always agree. */
+/**
+ * The running counts, and the same counts computed from scratch: they must always agree. Wallets
+ * count their published (on_line) records only: the contributor ranking (issue #8).
+ */
 async function bothCounts(seeded: Seeded) {
   const rows = async (query: ReturnType<typeof sql>) =>
     ((await seeded.db.execute(query)) as unknown as { rows: unknown[] }).rows;
@@ -17,7 +20,8 @@ async function bothCounts(seeded: Seeded) {
     from alexandrias group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 4, 5, 6`);
   const keptWallets = await rows(sql`select wallet_address, n from wallet_counts order by 1`);
   const freshWallets = await rows(sql`
-    select wallet_address, count(*)::int as n from alexandrias where wallet_address is not null group by 1 order by 1`);
+    select wallet_address, count(*)::int as n from alexandrias
+    where wallet_address is not null and status = 'on_line' group by 1 order by 1`);
   return { kept: { kept, wallets: keptWallets }, fresh: { kept: fresh, wallets: freshWallets } };
 }
 
@@ -54,6 +58,12 @@ describe.each(testEngines())('the running record counts on %s', (engine) => {
     await db.update(alexandrias).set({ walletAddress: '0xbbb' }).where(eq(alexandrias.id, ids[1]!));
     let { kept, fresh } = await bothCounts(seeded);
     expect(kept).toEqual(fresh);
+    // Published, a record counts for its contributor; blocked again, it no longer does.
+    expect(kept.wallets).toEqual([{ wallet_address: '0xaaa', n: 1 }]);
+    await db.update(alexandrias).set({ status: 'blocked' }).where(eq(alexandrias.id, ids[0]!));
+    ({ kept, fresh } = await bothCounts(seeded));
+    expect(kept).toEqual(fresh);
+    expect(kept.wallets).toEqual([]);
 
     await db.delete(alexandrias).where(sql`${alexandrias.id} in (${sql.join(ids, sql`, `)}) or ${alexandrias.id} <= 5`);
     ({ kept, fresh } = await bothCounts(seeded));

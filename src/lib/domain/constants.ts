@@ -60,6 +60,21 @@ export type PinStatus = (typeof PIN_STATUSES)[number];
 export const SOURCE_STATUSES = ['active', 'inactive'] as const;
 export type SourceStatus = (typeof SOURCE_STATUSES)[number];
 
+/**
+ * A source's review (issue #8): sources the archive harvests are `on_line`; a contributor's new
+ * source waits `under_review` until a moderator accepts or refuses it.
+ */
+export const SOURCE_REVIEW_STATUSES = {
+  on_line: { labelKey: 'status.on_line', colour: 'emerald' },
+  under_review: { labelKey: 'status.under_review', colour: 'amber' },
+  refused: { labelKey: 'sourceStatus.refused', colour: 'rose' },
+} as const;
+export type SourceReviewStatus = keyof typeof SOURCE_REVIEW_STATUSES;
+export const SOURCE_REVIEW_STATUS_VALUES = Object.keys(SOURCE_REVIEW_STATUSES) as [SourceReviewStatus, ...SourceReviewStatus[]];
+
+/** Statuses that need a public reason when a moderator sets them. */
+export const STATUSES_NEEDING_REASON: ReadonlySet<string> = new Set(['blocked', 'broken', 'refused']);
+
 /** SPEC §9 page sizes and list lengths. */
 export const LIMITS = {
   pageSize: 10,

@@ -32,6 +32,7 @@ import {
   IMPORT_STATUS_VALUES,
   IMPORT_TYPES,
   PIN_STATUSES,
+  SOURCE_REVIEW_STATUS_VALUES,
   SOURCE_STATUSES,
 } from '../../domain/constants.ts';
 
@@ -41,6 +42,7 @@ export const importStatus = pgEnum('import_status', IMPORT_STATUS_VALUES);
 export const importType = pgEnum('import_type', IMPORT_TYPES);
 export const pinStatus = pgEnum('pin_status', PIN_STATUSES);
 export const sourceStatus = pgEnum('source_status', SOURCE_STATUSES);
+export const sourceReviewStatus = pgEnum('source_review_status', SOURCE_REVIEW_STATUS_VALUES);
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
@@ -75,6 +77,8 @@ export const sources = pgTable(
     description: text('description'),
     url: text('url').notNull(),
     status: sourceStatus('status').notNull().default('active'),
+    /** Whether a moderator accepted the source; contributors' new sources start under review. */
+    reviewStatus: sourceReviewStatus('review_status').notNull().default('on_line'),
     ...timestamps,
     search: tsvector('search').generatedAlwaysAs(
       (): SQL => searchDocument([[sources.name, 'A'], [sources.description, 'B'], [sources.url, 'C']]),
@@ -295,6 +299,23 @@ export const statusHistory = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (t) => [index('status_history_alexandria_idx').on(t.alexandriaId, t.createdAt)],
+);
+
+/** Every review decision on a source: who moved it from what to what, when and why. */
+export const sourceReviews = pgTable(
+  'source_reviews',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    sourceId: integer('source_id')
+      .notNull()
+      .references(() => sources.id, { onDelete: 'cascade' }),
+    fromStatus: sourceReviewStatus('from_status'),
+    toStatus: sourceReviewStatus('to_status').notNull(),
+    reason: text('reason'),
+    actor: text('actor'),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (t) => [index('source_reviews_source_idx').on(t.sourceId, t.createdAt)],
 );
 
 /**

@@ -108,8 +108,8 @@ export async function groupRecords(db: Db, filter: RecordFilter, field: RecordGr
       .having(sql`sum(${recordCounts.n}) > 0`)
       .orderBy(desc(count), asc(column));
   }
-  if (field === 'wallet_address' && Object.values(filter).every((value) => value === undefined)) {
-    // The contributor ranking over the whole archive: straight from the running counts.
+  if (field === 'wallet_address' && filter.status === 'on_line' && Object.entries(filter).every(([key, value]) => key === 'status' || value === undefined)) {
+    // The contributor ranking (published records per wallet): straight from the running counts.
     return db
       .select({ key: walletCounts.walletAddress, count: walletCounts.n })
       .from(walletCounts)

@@ -85,7 +85,7 @@ export interface Contributor {
   count: number;
 }
 
-/** The 'Achievements' ranking: contributors by number of records, most first (from the running counts). */
+/** The 'Achievements' ranking: contributors by published (on_line) records, most first (from the running counts). */
 export async function contributorRanking(db: Db, limit = 10): Promise<Contributor[]> {
   return db
     .select({ walletAddress: walletCounts.walletAddress, count: walletCounts.n })
