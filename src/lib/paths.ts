@@ -26,6 +26,12 @@ export function recordPath(record: { cid: string; id: number }): string {
 }
 
 /** `path` on the archive's public origin, resolved the way the layout builds its canonical link. */
+/** A wallet's public contributions page (the ranking and the record pages link to it). */
+export function contributionsPath(walletAddress: string, page?: number): string {
+  const path = `/contribuciones/${encodeURIComponent(walletAddress.toLowerCase())}`;
+  return page && page > 1 ? `${path}?page=${page}` : path;
+}
+
 export function absoluteUrl(origin: string, path: string): string {
   return new URL(path, origin).href;
 }

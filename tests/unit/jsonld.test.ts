@@ -27,6 +27,8 @@ function record(overrides: Partial<RecordDetail> = {}): RecordDetail {
     mimeType: 'application/pdf',
     walletAddress: null,
     provenanceNote: null,
+    signedMessage: null,
+    signature: null,
     importId: null,
     department: {
       id: 3,

@@ -27,6 +27,9 @@ export interface AssetShape {
   department: { id: number; name: string; desciption: string | null; website: string | null } | null;
   source: { id: number; name: string; url: string } | null;
   wallet_address: string | null;
+  /** The contributor's signed confirmation (fixed sentence, both files' SHA-256, nonce) and signature. */
+  signed_message: string | null;
+  signature: string | null;
   import: number | null;
   deals: Array<{ dealId: string; storageProvider: string }>;
   createdAt: string;
@@ -61,6 +64,8 @@ export function assetShape(record: RecordDetail, origin: string): AssetShape {
       : null,
     source: record.source,
     wallet_address: record.walletAddress,
+    signed_message: record.signedMessage,
+    signature: record.signature,
     import: record.importId,
     // Deals are served by /v1/services/filecoin/{cid}; a list row does not repeat them.
     deals: [],

@@ -7,6 +7,7 @@ import type { Db } from '../db/index.ts';
 import { getGroupItem, listGroup, type GroupItem } from './groups.ts';
 import { isRowId, type Page } from './paging.ts';
 import { listRecords, recordsByCid, storageStatus, type RecordDetail, type RecordRow, type StorageStatus } from './records.ts';
+import { recordHistory, type HistoryEntry } from '../moderation/index.ts';
 
 /** A page number from `?page=`; anything that is not a positive integer is page 1. */
 export function parsePage(value: string | null): number {
@@ -41,6 +42,8 @@ export interface RecordPage {
   /** Other records of the same file (the same CID contributed more than once). */
   siblings: RecordDetail[];
   storage: StorageStatus;
+  /** Every status change, oldest first (issue #8). */
+  history: HistoryEntry[];
 }
 
 /** The record with `cid`; `assetId` picks one when several share the CID (SPEC §2). */
@@ -52,5 +55,6 @@ export async function loadRecord(db: Db, cid: string, assetId: number | null): P
     record,
     siblings: records.filter((candidate) => candidate.id !== record.id),
     storage: await storageStatus(db, cid),
+    history: await recordHistory(db, record.id),
   };
 }

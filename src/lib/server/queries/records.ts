@@ -37,6 +37,9 @@ export interface RecordDetail extends RecordRow {
   mimeType: string | null;
   walletAddress: string | null;
   provenanceNote: string | null;
+  /** The contributor's signed confirmation and its signature, as the server verified them. */
+  signedMessage: string | null;
+  signature: string | null;
   createdAt: Date;
   importId: number | null;
   department: { id: number; name: string; desciption: string | null; website: string | null; acronym: string | null } | null;
@@ -181,6 +184,8 @@ export async function recordDetails(db: Db, where: SQL | undefined, options: Det
     mimeType: record.mimeType,
     walletAddress: record.walletAddress,
     provenanceNote: record.provenanceNote,
+    signedMessage: record.signedMessage,
+    signature: record.signature,
     importId: record.importId,
     department: department?.id != null ? department : null,
     source: source?.id != null ? source : null,

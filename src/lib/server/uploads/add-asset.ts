@@ -29,7 +29,7 @@ import {
 import type { ArchiveConfig } from '../config.ts';
 import { consumeNonce, isNonceUsable } from '../auth/nonces.ts';
 import { spend } from '../auth/rate-limit.ts';
-import { aletheias, alexandrias, categories, departments, imports, sources } from '../db/schema.ts';
+import { aletheias, alexandrias, categories, departments, imports, sources, statusHistory } from '../db/schema.ts';
 import type { Db } from '../db/index.ts';
 import {
   ForbiddenError,
@@ -175,6 +175,9 @@ function pinElsewhere(db: Db, providers: readonly PinningProvider[], cids: strin
   }
 }
 
+/** The first entry of every contribution's public history. */
+const UPLOAD_REASON = 'Contribución recibida, con la firma de la cartera verificada; espera la revisión de un moderador.';
+
 function replayedNonce(): ForbiddenError {
   return new ForbiddenError('Esta confirmación ya se usó o caducó: firme de nuevo para subir el documento.');
 }
@@ -317,6 +320,7 @@ async function createRecord(tx: Db, store: ContentStore, record: NewRecord): Pro
     fileSize: proof.size,
     walletAddress: account,
   });
+  await tx.insert(statusHistory).values({ alexandriaId: row.id, fromStatus: null, toStatus: 'under_review', reason: UPLOAD_REASON, actor: null });
   const local = localPinning(store);
   await pinCid(tx, local, document.cid);
   await pinCid(tx, local, proof.cid);
@@ -342,7 +346,8 @@ async function findOrCreateSource(tx: Db, fresh: NewEntity): Promise<number> {
   if (existing) return existing.id;
   const [created] = await tx
     .insert(sources)
-    .values({ name: fresh.name, description: fresh.description, url })
+    // A contributor's new source waits for a moderator (issue #8).
+    .values({ name: fresh.name, description: fresh.description, url, reviewStatus: 'under_review' })
     .onConflictDoUpdate({ target: sources.url, set: { updatedAt: sql`now()` } })
     .returning({ id: sources.id });
   return created!.id;

@@ -1,0 +1,144 @@
+/**
+ * Moderation (issue #8, DECISIONS 'Contribution'): the wallets in `ARCHIVE_MODERATORS` move a
+ * record between its four statuses, and a source between its review statuses, with a public
+ * reason (required to block, mark broken or refuse). Every change is kept, with who made it and
+ * when, and shown on the record's page.
+ */
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  ASSET_STATUS_VALUES,
+  SOURCE_REVIEW_STATUS_VALUES,
+  STATUSES_NEEDING_REASON,
+  type AssetStatus,
+  type SourceReviewStatus,
+} from '../../domain/constants.ts';
+import type { User } from '../../domain/user.ts';
+import type { Db } from '../db/index.ts';
+import { alexandrias, sourceReviews, sources, statusHistory } from '../db/schema.ts';
+import { ForbiddenError, HttpError, UnauthorizedError, ValidationError } from '../http/errors.ts';
+
+/** Whether `user` may moderate: their wallet is one of `moderators` (lower-cased). */
+export function isModerator(user: User | null, moderators: readonly string[]): boolean {
+  return user !== null && moderators.includes(user.account.toLowerCase());
+}
+
+/** The signed-in moderator's wallet, or the 401/403 that refuses everyone else. */
+export function requireModerator(user: User | null, moderators: readonly string[]): string {
+  if (!user) throw new UnauthorizedError('Inicie sesión con una cartera de moderación.');
+  if (!isModerator(user, moderators)) throw new ForbiddenError('Solo los moderadores del archivo pueden cambiar estados.');
+  return user.account.toLowerCase();
+}
+
+const reasonField = z.string().trim().max(1000, 'El motivo no puede pasar de 1000 caracteres.').optional().default('');
+
+function withReason<T extends string>(values: readonly [T, ...T[]]) {
+  return z
+    .object({ status: z.enum(values, { error: 'Elija un estado válido.' }), reason: reasonField })
+    .refine((change) => !STATUSES_NEEDING_REASON.has(change.status) || change.reason.length > 0, {
+      path: ['reason'],
+      message: 'Indique el motivo: es obligatorio para bloquear, marcar como roto o rechazar.',
+    });
+}
+
+export const recordStatusChange = withReason(ASSET_STATUS_VALUES);
+export const sourceStatusChange = withReason(SOURCE_REVIEW_STATUS_VALUES);
+
+export interface StatusChange<S extends string> {
+  id: number;
+  status: S;
+  reason: string;
+  actor: string;
+}
+
+/** Moves a record to `status` and keeps the change in its history; one transaction. */
+export async function changeRecordStatus(db: Db, change: StatusChange<AssetStatus>): Promise<{ id: number; status: AssetStatus }> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ status: alexandrias.status })
+      .from(alexandrias)
+      .where(eq(alexandrias.id, change.id))
+      .for('update');
+    if (!current) throw new HttpError(404, 'Ese registro no existe.');
+    if (current.status === change.status) throw new ValidationError('El registro ya tiene ese estado.');
+    await tx.update(alexandrias).set({ status: change.status }).where(eq(alexandrias.id, change.id));
+    await tx.insert(statusHistory).values({
+      alexandriaId: change.id,
+      fromStatus: current.status,
+      toStatus: change.status,
+      reason: change.reason || null,
+      actor: change.actor,
+    });
+    return { id: change.id, status: change.status };
+  });
+}
+
+/** Moves a source to a review status and keeps the decision. */
+export async function changeSourceStatus(db: Db, change: StatusChange<SourceReviewStatus>): Promise<{ id: number; status: SourceReviewStatus }> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ status: sources.reviewStatus })
+      .from(sources)
+      .where(eq(sources.id, change.id))
+      .for('update');
+    if (!current) throw new HttpError(404, 'Esa fuente no existe.');
+    if (current.status === change.status) throw new ValidationError('La fuente ya tiene ese estado.');
+    await tx.update(sources).set({ reviewStatus: change.status }).where(eq(sources.id, change.id));
+    await tx.insert(sourceReviews).values({
+      sourceId: change.id,
+      fromStatus: current.status,
+      toStatus: change.status,
+      reason: change.reason || null,
+      actor: change.actor,
+    });
+    return { id: change.id, status: change.status };
+  });
+}
+
+export interface HistoryEntry {
+  from: AssetStatus | null;
+  to: AssetStatus;
+  reason: string | null;
+  /** The moderator's wallet; null when the archive itself set the status. */
+  actor: string | null;
+  at: Date;
+}
+
+/** A record's public status history, oldest first. */
+export async function recordHistory(db: Db, alexandriaId: number): Promise<HistoryEntry[]> {
+  return db
+    .select({
+      from: statusHistory.fromStatus,
+      to: statusHistory.toStatus,
+      reason: statusHistory.reason,
+      actor: statusHistory.actor,
+      at: statusHistory.createdAt,
+    })
+    .from(statusHistory)
+    .where(eq(statusHistory.alexandriaId, alexandriaId))
+    .orderBy(asc(statusHistory.createdAt), asc(statusHistory.id));
+}
+
+/** Records waiting for review, oldest first: the moderation queue. */
+export async function reviewQueueIds(db: Db, limit: number, offset: number): Promise<{ ids: number[]; total: number }> {
+  const waiting = and(eq(alexandrias.status, 'under_review'), sql`${alexandrias.walletAddress} is not null`);
+  const rows = await db
+    .select({ id: alexandrias.id })
+    .from(alexandrias)
+    .where(waiting)
+    .orderBy(asc(alexandrias.createdAt), asc(alexandrias.id))
+    .limit(limit)
+    .offset(offset);
+  const [counted] = await db.select({ total: sql<number>`count(*)::int` }).from(alexandrias).where(waiting);
+  return { ids: rows.map((row) => row.id), total: counted?.total ?? 0 };
+}
+
+/** Sources contributors created that wait for review, newest first. */
+export async function sourcesUnderReview(db: Db) {
+  return db
+    .select({ id: sources.id, name: sources.name, url: sources.url, description: sources.description, createdAt: sources.createdAt })
+    .from(sources)
+    .where(eq(sources.reviewStatus, 'under_review'))
+    .orderBy(desc(sources.createdAt))
+    .limit(50);
+}

@@ -1,0 +1,120 @@
+/**
+ * Moderation on a real database: a moderator moves a record with a public reason and the history
+ * keeps it; everyone else is refused; sources are reviewed the same way; the ranking follows.
+ */
+import { eq, ne } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toUser } from '../../src/lib/domain/user.ts';
+import type { Engine } from '../../src/lib/server/db/index.ts';
+import { alexandrias, sourceReviews, sources } from '../../src/lib/server/db/schema.ts';
+import { toResponse } from '../../src/lib/server/http/errors.ts';
+import {
+  changeRecordStatus,
+  changeSourceStatus,
+  recordHistory,
+  recordStatusChange,
+  requireModerator,
+  reviewQueueIds,
+} from '../../src/lib/server/moderation/index.ts';
+import { contributorRanking } from '../../src/lib/server/queries/index.ts';
+import { createSeededDatabase, testEngines } from '../helpers/database.ts';
+import { ALICE, MALLORY } from '../helpers/siwe.ts';
+
+const MODERATORS = [ALICE.address.toLowerCase()];
+const CONTRIBUTOR = '0x1111111111111111111111111111111111111111';
+
+async function statusOf(error: unknown): Promise<{ status: number; message: string }> {
+  const response = toResponse(error);
+  return { status: response.status, message: ((await response.json()) as { message: string }).message };
+}
+
+describe.each(testEngines())('moderation on %s', (engine: Engine) => {
+  let seeded: Awaited<ReturnType<typeof createSeededDatabase>>;
+  let recordId: number;
+
+  beforeAll(async () => {
+    seeded = await createSeededDatabase(engine);
+    const [record] = await seeded.db
+      .insert(alexandrias)
+      .values({ title: 'Contribución de prueba para moderar', type: 'pdf', status: 'under_review', cid: 'bafkreimoderacion', walletAddress: CONTRIBUTOR })
+      .returning({ id: alexandrias.id });
+    recordId = record!.id;
+  }, 120_000);
+  afterAll(() => seeded?.destroy());
+
+  it('lets a moderator publish a record, and keeps who, when, from, to and why', async () => {
+    const actor = requireModerator(toUser(ALICE.address, 'metamask'), MODERATORS);
+    const change = recordStatusChange.parse({ status: 'on_line', reason: 'Captura y fuente comprobadas.' });
+    await changeRecordStatus(seeded.db, { id: recordId, ...change, actor });
+
+    const [record] = await seeded.db.select({ status: alexandrias.status }).from(alexandrias).where(eq(alexandrias.id, recordId));
+    expect(record?.status).toBe('on_line');
+    const history = await recordHistory(seeded.db, recordId);
+    expect(history.at(-1)).toMatchObject({ from: 'under_review', to: 'on_line', reason: 'Captura y fuente comprobadas.', actor: ALICE.address.toLowerCase() });
+    expect(history.at(-1)?.at).toBeInstanceOf(Date);
+    // Published, the contribution counts in the 'Achievements' ranking.
+    expect(await contributorRanking(seeded.db)).toContainEqual({ walletAddress: CONTRIBUTOR, count: 1 });
+  });
+
+  it('requires a reason to block or mark broken', async () => {
+    const missing = recordStatusChange.safeParse({ status: 'blocked', reason: '  ' });
+    expect(missing.success).toBe(false);
+    expect(missing.error?.issues[0]?.message).toMatch(/Indique el motivo/);
+    expect(recordStatusChange.safeParse({ status: 'broken', reason: 'El enlace de la fuente ya no existe.' }).success).toBe(true);
+    expect(recordStatusChange.safeParse({ status: 'desconocido' }).success).toBe(false);
+  });
+
+  it('blocks a record with a reason; it leaves the ranking and its history grows', async () => {
+    await changeRecordStatus(seeded.db, { id: recordId, status: 'blocked', reason: 'Contiene datos personales.', actor: MODERATORS[0]! });
+    const history = await recordHistory(seeded.db, recordId);
+    expect(history.map((entry) => [entry.from, entry.to])).toEqual([
+      ['under_review', 'on_line'],
+      ['on_line', 'blocked'],
+    ]);
+    expect(await contributorRanking(seeded.db)).not.toContainEqual(expect.objectContaining({ walletAddress: CONTRIBUTOR }));
+    // Setting the same status again is refused, and adds nothing.
+    const same = await changeRecordStatus(seeded.db, { id: recordId, status: 'blocked', reason: 'otra vez', actor: MODERATORS[0]! }).catch(statusOf);
+    expect(same).toEqual({ status: 400, message: 'El registro ya tiene ese estado.' });
+    expect(await recordHistory(seeded.db, recordId)).toHaveLength(2);
+  });
+
+  it('refuses anyone who is not a moderator (403), and nobody signed in (401)', async () => {
+    expect(await statusOf((() => { try { requireModerator(toUser(MALLORY.address, 'metamask'), MODERATORS); } catch (error) { return error; } })())).toEqual({
+      status: 403,
+      message: 'Solo los moderadores del archivo pueden cambiar estados.',
+    });
+    expect((await statusOf((() => { try { requireModerator(null, MODERATORS); } catch (error) { return error; } })())).status).toBe(401);
+    const unknown = await changeRecordStatus(seeded.db, { id: 2_000_000, status: 'on_line', reason: '', actor: MODERATORS[0]! }).catch(statusOf);
+    expect(unknown.status).toBe(404);
+  });
+
+  it('reviews sources the same way', async () => {
+    const [source] = await seeded.db
+      .insert(sources)
+      .values({ name: 'Portal nuevo', url: 'https://nuevo.example.do', reviewStatus: 'under_review' })
+      .returning({ id: sources.id });
+    await changeSourceStatus(seeded.db, { id: source!.id, status: 'refused', reason: 'No es una fuente pública.', actor: MODERATORS[0]! });
+    const [after] = await seeded.db.select({ status: sources.reviewStatus }).from(sources).where(eq(sources.id, source!.id));
+    expect(after?.status).toBe('refused');
+    const reviews = await seeded.db.select().from(sourceReviews).where(eq(sourceReviews.sourceId, source!.id));
+    expect(reviews).toMatchObject([{ fromStatus: 'under_review', toStatus: 'refused', reason: 'No es una fuente pública.', actor: MODERATORS[0] }]);
+    // The harvested sources were accepted from the start.
+    const harvested = await seeded.db.select({ status: sources.reviewStatus }).from(sources).where(ne(sources.id, source!.id));
+    expect(harvested.length).toBeGreaterThan(5);
+    expect(new Set(harvested.map((row) => row.status))).toEqual(new Set(['on_line']));
+  });
+
+  it('queues contributions under review, oldest first', async () => {
+    const rows = await seeded.db
+      .insert(alexandrias)
+      .values([
+        { title: 'Primera en llegar', type: 'csv', status: 'under_review', walletAddress: CONTRIBUTOR, createdAt: new Date('2026-01-01') },
+        { title: 'Segunda en llegar', type: 'csv', status: 'under_review', walletAddress: CONTRIBUTOR, createdAt: new Date('2026-02-01') },
+      ])
+      .returning({ id: alexandrias.id });
+    const queue = await reviewQueueIds(seeded.db, 10, 0);
+    expect(queue.ids.slice(0, 2)).toEqual(rows.map((row) => row.id));
+    // Harvested metadata waiting for a file is not a contribution to review.
+    expect(queue.total).toBe(2);
+  });
+});
