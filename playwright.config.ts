@@ -2,6 +2,8 @@ import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/helpers/chromium.ts';
 
 const port = Number(process.env.E2E_PORT ?? 4399);
+/** The address of the test wallet's fixed key (tests/helpers/wallet.ts). */
+const MODERATOR = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const dataDir = '.e2e-data';
 const brokenPort = port + 1;
 const closedPort = port + 2;
@@ -23,7 +25,8 @@ export default defineConfig({
     {
       command: `rm -rf ${dataDir} && node scripts/start.ts`,
       url: `http://localhost:${port}/dashboard`,
-      env: { PORT: String(port), HOST: 'localhost', ARCHIVE_DATA_DIR: dataDir, DATABASE_URL: '' },
+      // The test wallet moderates (tests/helpers/wallet.ts); the other test wallet does not.
+      env: { PORT: String(port), HOST: 'localhost', ARCHIVE_DATA_DIR: dataDir, DATABASE_URL: '', ARCHIVE_MODERATORS: MODERATOR },
       timeout: 180_000,
       reuseExistingServer: false,
       stdout: 'pipe',
@@ -49,3 +52,4 @@ export default defineConfig({
 
 export const BROKEN_ARCHIVE_URL = `http://localhost:${brokenPort}`;
 export const CLOSED_ARCHIVE_URL = `http://localhost:${closedPort}`;
+export const E2E_DATA_DIR = dataDir;

@@ -7,11 +7,14 @@ import { Wallet } from 'ethers';
 
 // A fixed test key: the injected wallet signs for real with it, and the server verifies.
 export const wallet = new Wallet('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+/** Another fixed test key: a wallet that is not a moderator. */
+export const otherWallet = new Wallet('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
 export const SHORT = `${wallet.address.toLowerCase().slice(0, 8)}…${wallet.address.toLowerCase().slice(-6)}`;
 
 /** An EIP-1193 provider in the page, backed by the ethers wallet in the test process. */
-export async function injectWallet(page: Page, { accounts = [wallet.address] }: { accounts?: string[] } = {}) {
-  await page.exposeFunction('__testWalletSign', (message: string) => wallet.signMessage(message));
+export async function injectWallet(page: Page, { accounts, signer = wallet }: { accounts?: string[]; signer?: Wallet } = {}) {
+  accounts ??= [signer.address];
+  await page.exposeFunction('__testWalletSign', (message: string) => signer.signMessage(message));
   await page.addInitScript((accountsInPage: string[]) => {
     const sign = (window as unknown as { __testWalletSign: (m: string) => Promise<string> }).__testWalletSign;
     (window as unknown as { ethereum: unknown }).ethereum = {
@@ -41,8 +44,8 @@ export async function injectWallet(page: Page, { accounts = [wallet.address] }: 
 
 
 /** Signs in through the real sign-in page with the injected wallet; ends on the dashboard. */
-export async function signInWithWallet(page: Page): Promise<void> {
-  await injectWallet(page);
+export async function signInWithWallet(page: Page, signer: Wallet = wallet): Promise<void> {
+  await injectWallet(page, { signer });
   await page.goto('/auth/login');
   await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
   await page.getByRole('button', { name: 'Sign in with Magic Connect' }).click();

@@ -1,0 +1,107 @@
+/**
+ * Trust, in Chromium: 'Verificar' recomputes a record's CID in the browser and says whether the
+ * downloaded bytes match (also when the stored bytes were altered on disk); a moderator blocks a
+ * record with a reason, its files stop being offered and its history shows who and why; anyone
+ * else sees no controls and is refused by the endpoint.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { NextToLast } from 'blockstore-fs/sharding';
+import { CID } from 'multiformats/cid';
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_DATA_DIR } from '../../playwright.config.ts';
+import { cidOf } from '../../src/lib/server/storage/index.ts';
+import { FIXTURES_DIR } from '../helpers/database.ts';
+import { otherWallet, signInWithWallet, wallet } from '../helpers/wallet.ts';
+
+const cidOfFixture = async (file: string) => (await cidOf(await fs.readFile(path.join(FIXTURES_DIR, 'files', file)))).cid;
+
+async function verify(page: Page) {
+  await page.getByRole('button', { name: 'Verificar' }).click();
+  const result = page.locator('[data-verify-result]');
+  await expect(result).toHaveAttribute('data-verdict', /match|mismatch/, { timeout: 15_000 });
+  return result;
+}
+
+test('"Verificar" recomputes the CID in the browser and finds it matches', async ({ page }) => {
+  const cid = await cidOfFixture('csv/empleos-cotizantes-tss-2003-2026.csv');
+  await page.goto(`/${cid}`);
+  const result = await verify(page);
+  await expect(result).toHaveText('Coincide: los bytes descargados dan exactamente este CID.');
+  await page.screenshot({ path: 'test-results/screenshots/verify-match.png', fullPage: true });
+});
+
+test('"Verificar" says it does not match when the stored bytes were altered on disk', async ({ page }) => {
+  const cid = await cidOfFixture('csv/empresas-servicios-turisticos-mitur-2018-2025.csv');
+  const { dir, file } = new NextToLast().encode(CID.parse(cid));
+  const block = path.join(E2E_DATA_DIR, 'blocks', dir, file);
+  const original = await fs.readFile(block);
+  const altered = Buffer.from(original);
+  altered[100] = altered[100]! ^ 0xff;
+  await fs.writeFile(block, altered);
+  try {
+    await page.goto(`/${cid}`);
+    const result = await verify(page);
+    await expect(result).toHaveAttribute('data-verdict', 'mismatch');
+    await expect(result).toContainText('No coincide');
+  } finally {
+    await fs.writeFile(block, original);
+  }
+});
+
+test('a moderator blocks a record with a reason; its files are withdrawn and its history says why', async ({ page }) => {
+  const cid = await cidOfFixture('csv/zonas-francas-textil-2003-2023.csv');
+  await signInWithWallet(page, wallet);
+  await page.goto(`/${cid}`);
+  const controls = page.getByRole('region', { name: 'Moderación' });
+  await expect(controls).toBeVisible();
+
+  // A reason is required to block.
+  await controls.getByLabel('Nuevo estado').selectOption('blocked');
+  await controls.getByRole('button', { name: 'Cambiar estado' }).click();
+  await expect(controls.getByRole('alert')).toContainText('Indique el motivo');
+
+  await controls.getByLabel(/^Motivo/).fill('La fuente retiró el archivo por contener datos personales.');
+  await controls.getByRole('button', { name: 'Cambiar estado' }).click();
+  await expect(page.locator('[data-closed]')).toContainText('Este registro está bloqueado');
+  await expect(page.locator('[data-closed]')).toContainText('La fuente retiró el archivo por contener datos personales.');
+  await expect(page.getByRole('link', { name: 'Descargar' })).toHaveCount(0);
+  await expect(page.locator('[data-download-disabled]')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Verificar' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Buscar en el CSV' })).toHaveCount(0);
+  const history = page.locator('[data-history]');
+  await expect(history).toContainText('online → blocked');
+  await expect(history).toContainText('0x709979…dc79c8');
+  await page.screenshot({ path: 'test-results/screenshots/record-blocked.png', fullPage: true });
+
+  // The queue page is theirs.
+  const queue = await page.goto('/moderacion');
+  expect(queue?.status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1, name: 'Cola de revisión' })).toBeVisible();
+
+  // Published again, for the other tests.
+  await page.goto(`/${cid}`);
+  await controls.getByLabel('Nuevo estado').selectOption('on_line');
+  await controls.getByLabel(/^Motivo/).fill('Revisado de nuevo: sin datos personales.');
+  await controls.getByRole('button', { name: 'Cambiar estado' }).click();
+  await expect(page.getByRole('link', { name: 'Descargar' })).toBeVisible();
+  await expect(history).toContainText('blocked → online');
+});
+
+test('anyone else sees no controls, and the endpoint refuses them', async ({ page }) => {
+  const cid = await cidOfFixture('csv/zonas-francas-textil-2003-2023.csv');
+  await page.goto(`/${cid}`);
+  await expect(page.getByRole('region', { name: 'Moderación' })).toHaveCount(0);
+  const anonymous = await page.request.post('/v2/ops/assets/1/status', { data: { status: 'blocked', reason: 'x' } });
+  expect(anonymous.status()).toBe(401);
+
+  await signInWithWallet(page, otherWallet);
+  await page.goto(`/${cid}`);
+  await expect(page.getByRole('region', { name: 'Moderación' })).toHaveCount(0);
+  const refused = await page.request.post('/v2/ops/assets/1/status', { data: { status: 'blocked', reason: 'x' } });
+  expect(refused.status()).toBe(403);
+  expect((await refused.json()).message).toBe('Solo los moderadores del archivo pueden cambiar estados.');
+  const queue = await page.goto('/moderacion');
+  expect(queue?.status()).toBe(403);
+  await expect(page.getByText('Esta página es solo para las carteras de moderación del archivo.')).toBeVisible();
+});
