@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { eq, isNotNull, sql } from 'drizzle-orm';
@@ -110,6 +111,7 @@ describe.each(testEngines())('the seed on %s', (engine) => {
       for await (const chunk of seeded.store.cat(record.cid!)) chunks.push(chunk);
       expect(Buffer.compare(Buffer.concat(chunks), original)).toBe(0);
       expect(record.fileSize).toBe(original.length);
+      expect(record.fileSha256).toBe(createHash('sha256').update(original).digest('hex'));
     }
   });
 

@@ -17,7 +17,7 @@ import { cidOf, createContentStore, createStagingArea } from '../../src/lib/serv
 import { addAsset, type UploadContext } from '../../src/lib/server/uploads/index.ts';
 import { createSeededDatabase, FIXTURES_DIR, testEngines } from '../helpers/database.ts';
 import { ALICE, MALLORY } from '../helpers/siwe.ts';
-import { pngImage, serializedForm, signUpload, uploadForm, uploadRequest } from '../helpers/upload.ts';
+import { pngImage, serializedForm, sha256Hex, signUpload, uploadForm, uploadRequest } from '../helpers/upload.ts';
 
 const PDF = await fs.readFile(path.join(FIXTURES_DIR, 'files/pdf/sisalril-pespj-d1.pdf'));
 const CSV = await fs.readFile(path.join(FIXTURES_DIR, 'files/csv/salario-minimo-hacienda-2000-2025.csv'));
@@ -155,6 +155,7 @@ describe.each(testEngines())('uploads on %s', (engine: Engine) => {
       fileExtension: 'pdf',
       fileSize: PDF.length,
       mimeType: 'application/pdf',
+      fileSha256: sha256Hex(PDF),
       signature: result.signature,
     });
     expect(record!.signedMessage).toContain(`Nonce: ${result.nonce}`);

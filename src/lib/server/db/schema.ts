@@ -195,6 +195,8 @@ export const alexandrias = pgTable(
     fileExtension: text('file_extension'),
     fileSize: bigint('file_size', { mode: 'number' }),
     mimeType: text('mime_type'),
+    /** SHA-256 of the file (hex): the checksum catalogues (DCAT) publish beside the CID. */
+    fileSha256: text('file_sha256'),
     categoryId: integer('category_id').references(() => categories.id, { onDelete: 'set null' }),
     departmentId: integer('department_id').references(() => departments.id, { onDelete: 'set null' }),
     sourceId: integer('source_id').references(() => sources.id, { onDelete: 'set null' }),

@@ -8,9 +8,10 @@
  * Files are added to the content store first (adding is idempotent too), then every database
  * write happens in one transaction, so a failed seed leaves nothing half-done behind.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { formatFromFileName } from '../../domain/formats.ts';
 import type { Db } from '../db/index.ts';
 import {
@@ -55,6 +56,7 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 interface StoredFile extends SeedFile {
   cid: string;
   size: number;
+  sha256: string;
 }
 
 /** True when the archive has no records yet: the first start seeds then. */
@@ -74,8 +76,10 @@ export async function seedArchive({ db, store, fixturesDir }: SeedOptions): Prom
   const catalog = await readSeedCatalog(fixturesDir);
   const stored: StoredFile[] = [];
   for (const file of SEED_FILES) {
-    const { cid, size } = await store.add(fs.createReadStream(path.join(fixturesDir, 'files', file.path)));
-    stored.push({ ...file, cid, size });
+    const filePath = path.join(fixturesDir, 'files', file.path);
+    const { cid, size } = await store.add(fs.createReadStream(filePath));
+    const sha256 = createHash('sha256').update(await fs.promises.readFile(filePath)).digest('hex');
+    stored.push({ ...file, cid, size, sha256 });
   }
 
   await db.transaction(async (tx) => {
@@ -237,6 +241,7 @@ async function seedArchivedFiles(tx: Tx, store: ContentStore, files: StoredFile[
       fileName,
       fileExtension: extension,
       fileSize: file.size,
+      fileSha256: file.sha256,
       mimeType: MIME_TYPES[extension] ?? 'application/octet-stream',
       departmentId: issuer?.id ?? null,
       categoryId: categoryIds.get(file.category) ?? null,
@@ -248,4 +253,11 @@ async function seedArchivedFiles(tx: Tx, store: ContentStore, files: StoredFile[
     });
   }
   await insertRecords(tx, rows, 'Archivo real incorporado en la carga inicial y comprobado por su CID.');
+  // Archives seeded before checksums were kept get theirs now (the insert above skipped them).
+  for (const row of rows) {
+    await tx
+      .update(alexandrias)
+      .set({ fileSha256: row.fileSha256 })
+      .where(and(eq(alexandrias.originKey, row.originKey!), isNull(alexandrias.fileSha256)));
+  }
 }

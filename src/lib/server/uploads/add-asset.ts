@@ -301,6 +301,7 @@ async function createRecord(tx: Db, store: ContentStore, record: NewRecord): Pro
       fileName: document.fileName,
       fileExtension: fileExtension(document.fileName),
       fileSize: document.size,
+      fileSha256: document.sha256,
       mimeType: mediaType(document.kind, type),
       categoryId: asset.categoryId,
       departmentId,

@@ -1,0 +1,1 @@
+ALTER TABLE "alexandrias" ADD COLUMN "file_sha256" text;
