@@ -30,6 +30,12 @@ export const FUNDING = {
   platform: (env.PUBLIC_FUNDING_PLATFORM as string | undefined) || 'Open Collective',
 };
 
+/** The archive's contact address, shown (fixed, disabled) as the recipient of 'Escríbenos'. */
+export const CONTACT_EMAIL = (env.PUBLIC_CONTACT_EMAIL as string | undefined) || undefined;
+
+/** The app version the footer shows (SPEC §9). */
+export const APP_VERSION = '1.3.0';
+
 /** Public explorer of storage deals; a deal's page is this prefix followed by its dealId. */
 export const DEAL_EXPLORER_URL = (env.PUBLIC_DEAL_EXPLORER_URL as string | undefined) || 'https://filfox.info/en/deal/';
 

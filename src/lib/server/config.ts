@@ -34,6 +34,11 @@ export interface ArchiveConfig {
    * the local store (e.g. `https://api.pinata.cloud/psa`); none when unset.
    */
   pinningService: { endpoint: string; token: string; name: string } | undefined;
+  /**
+   * A form-mailer service that forwards contact messages by e-mail (Web3Forms-style: POST of
+   * `access_key`, `subject`, `message`); its key is a secret and stays on the server.
+   */
+  formMailer: { endpoint: string; accessKey: string } | undefined;
 }
 
 /** A positive whole number (of bytes, of uploads) from the environment, or `fallback` when unset or not one. */
@@ -78,6 +83,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
           token: env.ARCHIVE_PINNING_SERVICE_TOKEN ?? '',
           name: env.ARCHIVE_PINNING_SERVICE_NAME || new URL(env.ARCHIVE_PINNING_SERVICE_URL).host,
         }
+      : undefined,
+    formMailer: env.ARCHIVE_FORM_MAILER_KEY
+      ? { endpoint: env.ARCHIVE_FORM_MAILER_URL || 'https://api.web3forms.com/submit', accessKey: env.ARCHIVE_FORM_MAILER_KEY }
       : undefined,
   };
 }

@@ -401,6 +401,22 @@ export const authNonces = pgTable(
   (t) => [index('auth_nonces_expires_idx').on(t.expiresAt)],
 );
 
+/** Messages sent with the contact form 'Escríbenos' (issue #9): the moderators' inbox. */
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    subject: text('subject').notNull(),
+    message: text('message').notNull(),
+    /** The sender's wallet when signed in; messages are anonymous otherwise. */
+    walletAddress: text('wallet_address'),
+    /** Whether the configured form-mailer accepted it (null: none configured). */
+    forwarded: boolean('forwarded'),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (t) => [index('contact_messages_created_idx').on(t.createdAt)],
+);
+
 /** Fixed-window request counters (per IP, per address), shared by every server process. */
 export const rateLimits = pgTable(
   'rate_limits',

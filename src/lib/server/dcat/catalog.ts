@@ -1,0 +1,219 @@
+/**
+ * The archive as a DCAT-AP catalogue (issue #9), for other portals to harvest: ckanext-dcat (CKAN),
+ * uData, data.europa.eu and datos.gob.es read DCAT-AP 2.x. One `dcat:Catalog`; every published
+ * record a `dcat:Dataset`; every archived file a `dcat:Distribution` served by the archive's own
+ * gateway, with its size, media type, SHA-256 and CID; departments as publishers (`foaf:Agent`);
+ * categories as themes (`skos:Concept` in the archive's `skos:ConceptScheme`, plus the EU data
+ * theme that fits).
+ *
+ * Choices a harvester will notice:
+ * - `dct:identifier` of a dataset is its record id alone. ckanext-dcat and uData take the one
+ *   `dct:identifier` as the key that matches a dataset across harvests; two values would make that
+ *   key ambiguous. The CID, which identifies the file rather than the record, is the dataset's
+ *   `adms:identifier` and the distribution's `dct:identifier` (`ipfs://{cid}`).
+ * - A record without a file (metadata harvested from another portal, waiting to be archived) is a
+ *   dataset without a distribution: the archive describes only copies it holds and can vouch for by
+ *   checksum. Its `dcat:landingPage` is the page where its origin publishes it, one hop away.
+ * - IRIs: publishers and themes are their pages on the archive (`/collection/dep/{id}`,
+ *   `/collection/cat/{id}`, the scheme `/group/cat`); datasets and distributions are minted under
+ *   `/catalog/dataset/{id}` from the record id, so they stay the same when a file is archived later.
+ * - The checksum is SHA-256 (`spdx:checksumAlgorithm_sha256`), as DCAT-AP 3 allows; DCAT-AP 2.1's
+ *   shapes still insist on SHA-1 (SEMICeu/DCAT-AP#158), which a copy kept for verification should not use.
+ */
+import { t } from '../../i18n/index.ts';
+import { collectionPath, recordPath } from '../../paths.ts';
+import type { Db } from '../db/index.ts';
+import {
+  catalogPublishers,
+  catalogRecordPages,
+  catalogSummary,
+  catalogThemes,
+  latestRecordId,
+  type CatalogRecord,
+  type CatalogSummary,
+} from '../queries/catalog.ts';
+import {
+  adms,
+  dateTime,
+  dcat,
+  dct,
+  foaf,
+  iri,
+  plain,
+  rdfs,
+  resource,
+  skos,
+  spdx,
+  text,
+  typed,
+  webIri,
+  xsd,
+  type Resource,
+} from './rdf.ts';
+import {
+  DOMINICAN_REPUBLIC,
+  EU_DATA_THEMES,
+  PUBLIC_ACCESS,
+  SPANISH,
+  euDataThemeIri,
+  fileTypeIri,
+  mediaTypeIri,
+} from './vocabularies.ts';
+
+const SCHEME_TITLE = 'Categorías de Archivo Abierto';
+const DISTRIBUTION_DESCRIPTION =
+  'Copia del archivo conservada por Archivo Abierto y servida por su identificador de contenido (CID): ' +
+  'cualquiera puede comprobar que los bytes descargados son los archivados.';
+
+/** The IRIs of everything the catalogue describes, on the archive's public origin. */
+export function catalogIris(origin: string) {
+  const at = (path: string): string => {
+    const value = webIri(new URL(path, origin).href);
+    if (!value) throw new Error(`El origen público del archivo no es una URL http(s): ${origin}`);
+    return value;
+  };
+  return {
+    catalog: at('/catalog'),
+    archive: at('/catalog#archivo'),
+    homepage: at('/'),
+    scheme: at('/group/cat'),
+    dataset: (id: number) => at(`/catalog/dataset/${id}`),
+    distribution: (id: number) => at(`/catalog/dataset/${id}/distribution`),
+    publisher: (departmentId: number) => at(collectionPath('dep', departmentId)),
+    theme: (categoryId: number) => at(collectionPath('cat', categoryId)),
+    recordPage: (record: { cid: string; id: number }) => at(recordPath(record)),
+    file: (cid: string) => at(`/ipfs/${encodeURIComponent(cid)}`),
+  };
+}
+
+export type CatalogIris = ReturnType<typeof catalogIris>;
+
+/** The catalogue itself, without its datasets (the writers add them as they stream). */
+export function catalogResource(summary: CatalogSummary, iris: CatalogIris): Resource {
+  return resource(iris.catalog, [dcat.Catalog], {
+    [dct.title]: text(t('site.name')),
+    [dct.description]: text(t('site.description')),
+    [dct.publisher]: iri(iris.archive),
+    [foaf.homepage]: iri(iris.homepage),
+    [dct.language]: iri(SPANISH),
+    [dct.spatial]: iri(DOMINICAN_REPUBLIC),
+    [dct.issued]: summary.issued ? dateTime(summary.issued) : undefined,
+    [dct.modified]: summary.modified ? dateTime(summary.modified) : undefined,
+    [dcat.themeTaxonomy]: [iri(iris.scheme), iri(EU_DATA_THEMES)],
+    [dct.rights]: resource(null, [dct.RightsStatement], { [rdfs.label]: text(t('footer.license')) }),
+  });
+}
+
+/** The archive as the catalogue's publisher. */
+export function archiveAgent(iris: CatalogIris): Resource {
+  return resource(iris.archive, [foaf.Agent], {
+    [foaf.name]: text(t('site.name')),
+    [foaf.homepage]: iri(iris.homepage),
+  });
+}
+
+/** The archive's categories as a SKOS concept scheme, the catalogue's own theme taxonomy. */
+export function themeResources(themes: Array<{ id: number; title: string; description: string | null }>, iris: CatalogIris): Resource[] {
+  return [
+    resource(iris.scheme, [skos.ConceptScheme], { [dct.title]: text(SCHEME_TITLE) }),
+    ...themes.map((theme) =>
+      resource(iris.theme(theme.id), [skos.Concept], {
+        [skos.prefLabel]: text(theme.title),
+        [skos.definition]: theme.description ? text(theme.description) : undefined,
+        [skos.inScheme]: iri(iris.scheme),
+      }),
+    ),
+  ];
+}
+
+/** The departments that publish records, as agents: name, and website when known. */
+export function publisherResources(publishers: Array<{ id: number; name: string; website: string | null }>, iris: CatalogIris): Resource[] {
+  return publishers.map((publisher) => {
+    const homepage = webIri(publisher.website);
+    return resource(iris.publisher(publisher.id), [foaf.Agent], {
+      [foaf.name]: text(publisher.name),
+      [foaf.homepage]: homepage ? iri(homepage) : undefined,
+    });
+  });
+}
+
+/** The archived file of a record, served by the archive's gateway. */
+function distributionResource(record: CatalogRecord & { cid: string }, iris: CatalogIris): Resource {
+  const file = iri(iris.file(record.cid));
+  const mediaType = mediaTypeIri(record.mimeType, record.type);
+  const format = fileTypeIri(record.type);
+  const sha256 = record.fileSha256?.toLowerCase();
+  return resource(iris.distribution(record.id), [dcat.Distribution], {
+    [dct.identifier]: plain(`ipfs://${record.cid}`),
+    [dct.title]: text(record.fileName ?? record.title),
+    [dct.description]: text(DISTRIBUTION_DESCRIPTION),
+    [dcat.accessURL]: file,
+    [dcat.downloadURL]: file,
+    [dcat.mediaType]: mediaType ? iri(mediaType) : undefined,
+    [dct.format]: format ? iri(format) : undefined,
+    [dcat.byteSize]: record.fileSize !== null ? typed(String(record.fileSize), xsd.decimal) : undefined,
+    [spdx.checksum]:
+      sha256 && /^[0-9a-f]{64}$/.test(sha256)
+        ? resource(null, [spdx.Checksum], {
+            [spdx.algorithm]: iri(spdx.checksumAlgorithm_sha256),
+            [spdx.checksumValue]: typed(sha256, xsd.hexBinary),
+          })
+        : undefined,
+  });
+}
+
+/** One published record as a dataset, with its distribution when the archive holds the file. */
+export function datasetResource(record: CatalogRecord, iris: CatalogIris): Resource {
+  const cid = record.cid;
+  const landingPage = cid ? iris.recordPage({ cid, id: record.id }) : webIri(record.sourceUrl);
+  const euTheme = record.category ? euDataThemeIri(record.category.title) : undefined;
+  return resource(iris.dataset(record.id), [dcat.Dataset], {
+    [dct.identifier]: plain(String(record.id)),
+    [adms.identifier]: cid ? resource(null, [adms.Identifier], { [skos.notation]: plain(cid) }) : undefined,
+    [dct.title]: text(record.title),
+    // DCAT-AP requires a description; the title is the best the record has when it lacks one.
+    [dct.description]: text(record.description?.trim() ? record.description : record.title),
+    [dct.issued]: dateTime(record.createdAt),
+    [dct.modified]: dateTime(record.updatedAt),
+    [dcat.landingPage]: landingPage ? iri(landingPage) : undefined,
+    [dct.publisher]: record.department ? iri(iris.publisher(record.department.id)) : undefined,
+    [dcat.theme]: record.category ? [iri(iris.theme(record.category.id)), euTheme ? iri(euTheme) : undefined] : undefined,
+    [dcat.keyword]: record.category ? text(record.category.title) : undefined,
+    [dct.language]: iri(SPANISH),
+    [dct.spatial]: iri(DOMINICAN_REPUBLIC),
+    [dct.accessRights]: iri(PUBLIC_ACCESS),
+    [dcat.distribution]: cid ? distributionResource({ ...record, cid }, iris) : undefined,
+  });
+}
+
+/** The whole catalogue, ready to be written: what it says of itself, then its datasets page by page. */
+export interface CatalogGraph {
+  /** The catalogue, without its `dcat:dataset` links. */
+  catalog: Resource;
+  /** Resources the datasets refer to: the archive, the theme scheme and its concepts, the publishers. */
+  described: Resource[];
+  /** The datasets, a page at a time (each resource an IRI node; distributions nested in them). */
+  datasets: AsyncIterable<Resource[]>;
+}
+
+/**
+ * Reads the catalogue of `db` on `origin`. Only the summary, the categories and the publishers are
+ * read now; the records are read as `datasets` is iterated, one page per step, so a writer can
+ * stream an archive of any size.
+ */
+export async function readCatalog(db: Db, origin: string, { pageSize }: { pageSize?: number } = {}): Promise<CatalogGraph> {
+  const iris = catalogIris(origin);
+  // The last record first: every publisher and theme a record up to it can name exists by now.
+  const upTo = await latestRecordId(db);
+  const summary = await catalogSummary(db);
+  const themes = await catalogThemes(db);
+  const publishers = await catalogPublishers(db);
+  async function* datasets(): AsyncGenerator<Resource[]> {
+    for await (const page of catalogRecordPages(db, { pageSize, upTo })) yield page.map((record) => datasetResource(record, iris));
+  }
+  return {
+    catalog: catalogResource(summary, iris),
+    described: [archiveAgent(iris), ...themeResources(themes, iris), ...publisherResources(publishers, iris)],
+    datasets: datasets(),
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * What the archive publishes for other portals and machines (issue #9): the DCAT catalogue and the
+ * bulk exports read the same records through these queries, page by page, so neither holds a
+ * large archive in memory. Published means `on_line` or `under_review`: a record a moderator
+ * blocked, or marked broken, is left out of both.
+ */
+import { and, asc, count, eq, exists, gt, inArray, lte, max, min, sql } from 'drizzle-orm';
+import type { AssetStatus, AssetType } from '../../domain/constants.ts';
+import type { Db } from '../db/index.ts';
+import { alexandrias, categories, departments, sources } from '../db/schema.ts';
+
+/** The statuses other portals may harvest: online records, and harvested metadata awaiting review. */
+export const PUBLISHED_STATUSES = ['on_line', 'under_review'] as const satisfies readonly AssetStatus[];
+
+const published = inArray(alexandrias.status, [...PUBLISHED_STATUSES]);
+
+/** One published record with the names of its department, category and source. */
+export interface CatalogRecord {
+  id: number;
+  cid: string | null;
+  title: string;
+  description: string | null;
+  type: AssetType;
+  status: AssetStatus;
+  sourceUrl: string | null;
+  originalUrl: string | null;
+  fileName: string | null;
+  fileSize: number | null;
+  mimeType: string | null;
+  fileSha256: string | null;
+  walletAddress: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  department: { id: number; name: string; website: string | null } | null;
+  category: { id: number; title: string } | null;
+  source: { id: number; name: string; url: string } | null;
+}
+
+/** Records per page: a few hundred kilobytes of output, one short query each. */
+export const CATALOG_PAGE_SIZE = 1000;
+
+async function recordsPage(db: Db, after: number, upTo: number, limit: number): Promise<CatalogRecord[]> {
+  const rows = await db
+    .select({
+      id: alexandrias.id,
+      cid: alexandrias.cid,
+      title: alexandrias.title,
+      description: alexandrias.description,
+      type: alexandrias.type,
+      status: alexandrias.status,
+      sourceUrl: alexandrias.sourceUrl,
+      originalUrl: alexandrias.originalUrl,
+      fileName: alexandrias.fileName,
+      fileSize: alexandrias.fileSize,
+      mimeType: alexandrias.mimeType,
+      fileSha256: alexandrias.fileSha256,
+      walletAddress: alexandrias.walletAddress,
+      createdAt: alexandrias.createdAt,
+      updatedAt: alexandrias.updatedAt,
+      departmentId: departments.id,
+      departmentName: departments.name,
+      departmentWebsite: departments.website,
+      categoryId: categories.id,
+      categoryTitle: categories.title,
+      sourceId: sources.id,
+      sourceName: sources.name,
+      sourceUrlOfSource: sources.url,
+    })
+    .from(alexandrias)
+    .leftJoin(departments, eq(departments.id, alexandrias.departmentId))
+    .leftJoin(categories, eq(categories.id, alexandrias.categoryId))
+    .leftJoin(sources, eq(sources.id, alexandrias.sourceId))
+    .where(and(published, gt(alexandrias.id, after), lte(alexandrias.id, upTo)))
+    .orderBy(asc(alexandrias.id))
+    .limit(limit);
+  return rows.map(({ departmentId, departmentName, departmentWebsite, categoryId, categoryTitle, sourceId, sourceName, sourceUrlOfSource, ...record }) => ({
+    ...record,
+    department: departmentId !== null && departmentName !== null ? { id: departmentId, name: departmentName, website: departmentWebsite } : null,
+    category: categoryId !== null && categoryTitle !== null ? { id: categoryId, title: categoryTitle } : null,
+    source: sourceId !== null && sourceName !== null && sourceUrlOfSource !== null ? { id: sourceId, name: sourceName, url: sourceUrlOfSource } : null,
+  }));
+}
+
+/** The largest record id so far: where a reading of the catalogue stops (0 while it is empty). */
+export async function latestRecordId(db: Db): Promise<number> {
+  const [row] = await db.select({ id: max(alexandrias.id) }).from(alexandrias);
+  return row?.id ?? 0;
+}
+
+/**
+ * Every published record in id order, a page at a time (keyset pagination: each page starts after
+ * the last id of the one before, so page 100 costs what page 1 does). Records created while the
+ * pages are read are left for the next reading: the list ends at `upTo`, by default the largest id
+ * when the reading starts.
+ */
+export async function* catalogRecordPages(
+  db: Db,
+  { pageSize = CATALOG_PAGE_SIZE, upTo }: { pageSize?: number; upTo?: number } = {},
+): AsyncGenerator<CatalogRecord[]> {
+  upTo ??= await latestRecordId(db);
+  let after = 0;
+  while (after < upTo) {
+    const page = await recordsPage(db, after, upTo, pageSize);
+    if (page.length === 0) return;
+    yield page;
+    after = page[page.length - 1]!.id;
+    if (page.length < pageSize) return;
+  }
+}
+
+export interface CatalogSummary {
+  records: number;
+  /** When the first published record entered the archive; null while there is none. */
+  issued: Date | null;
+  /** When a published record last changed. */
+  modified: Date | null;
+}
+
+/** How many records are published, and the dates the catalogue states for itself. */
+export async function catalogSummary(db: Db): Promise<CatalogSummary> {
+  const [row] = await db
+    .select({ records: count(), issued: min(alexandrias.createdAt), modified: max(alexandrias.updatedAt) })
+    .from(alexandrias)
+    .where(published);
+  return { records: row?.records ?? 0, issued: row?.issued ?? null, modified: row?.modified ?? null };
+}
+
+/** The departments that publish at least one published record: the catalogue's publishers. */
+export async function catalogPublishers(db: Db): Promise<Array<{ id: number; name: string; website: string | null }>> {
+  return db
+    .select({ id: departments.id, name: departments.name, website: departments.website })
+    .from(departments)
+    .where(
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(alexandrias)
+          .where(and(eq(alexandrias.departmentId, departments.id), published)),
+      ),
+    )
+    .orderBy(asc(departments.id));
+}
+
+/** Every category: the archive's themes, a small vocabulary published whole. */
+export async function catalogThemes(db: Db): Promise<Array<{ id: number; title: string; description: string | null }>> {
+  return db
+    .select({ id: categories.id, title: categories.title, description: categories.description })
+    .from(categories)
+    .orderBy(asc(categories.id));
+}
+
+/**
+ * What the published metadata depends on, in a few index lookups: the number of records and the
+ * latest change to records, departments, categories and sources (as text, to the microsecond).
+ * Any edit, addition or deletion changes it, so a copy built from an equal fingerprint is current.
+ */
+export interface CatalogFingerprint {
+  records: number;
+  recordsAt: string | null;
+  departmentsAt: string | null;
+  categoriesAt: string | null;
+  sourcesAt: string | null;
+}
+
+export async function catalogFingerprint(db: Db): Promise<CatalogFingerprint> {
+  const result = (await db.execute(sql`
+    select (select count(*) from ${alexandrias})::int as records,
+           (select max(${alexandrias.updatedAt}) from ${alexandrias})::text as records_at,
+           (select max(${departments.updatedAt}) from ${departments})::text as departments_at,
+           (select max(${categories.updatedAt}) from ${categories})::text as categories_at,
+           (select max(${sources.updatedAt}) from ${sources})::text as sources_at`)) as unknown as {
+    rows: Array<{ records: number; records_at: string | null; departments_at: string | null; categories_at: string | null; sources_at: string | null }>;
+  };
+  const row = result.rows[0];
+  return {
+    records: Number(row?.records ?? 0),
+    recordsAt: row?.records_at ?? null,
+    departmentsAt: row?.departments_at ?? null,
+    categoriesAt: row?.categories_at ?? null,
+    sourcesAt: row?.sources_at ?? null,
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * Reaching people (issue #9), in Chromium: 'Escríbenos' stores a message the moderators read, a
+ * filled honeypot stores nothing; the FAQ, the notifications, the theme kept across visits, the
+ * splash on a session's first page, and the version in the footer.
+ */
+import { expect, test } from '@playwright/test';
+import { signInWithWallet, wallet } from '../helpers/wallet.ts';
+
+test('"Escríbenos" sends a message that appears in the moderators\' inbox; the honeypot path stores nothing', async ({ page }) => {
+  const subject = `Documento que falta ${Date.now()}`;
+  const trap = `Oferta irresistible ${Date.now()}`;
+  await page.goto('/dashboard');
+  await page.getByRole('link', { name: 'Escríbenos' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Escríbenos' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('Para')).toBeDisabled();
+
+  // Both fields are required: nothing is sent while one is empty.
+  let posted = 0;
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith('/contacto')) posted += 1;
+  });
+  await dialog.getByRole('button', { name: 'Enviar' }).click();
+  await dialog.getByLabel('Asunto').fill(subject);
+  await dialog.getByRole('button', { name: 'Enviar' }).click();
+  expect(posted).toBe(0);
+
+  await dialog.getByLabel('Mensaje').fill('Falta el presupuesto de 2019 del Ministerio de Educación (<b>MINERD</b>).');
+  await page.screenshot({ path: 'test-results/screenshots/contact.png' });
+  await dialog.getByRole('button', { name: 'Enviar' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Mensaje enviado. Gracias por escribirnos.');
+  await expect(dialog.getByRole('button', { name: 'Enviar' })).toBeDisabled();
+  expect(posted).toBe(1);
+  await dialog.getByRole('button', { name: 'Cerrar' }).click();
+
+  // A robot ticks the hidden box: the same answer, nothing kept.
+  await page.reload();
+  await page.getByRole('link', { name: 'Escríbenos' }).click();
+  await dialog.getByLabel('Asunto').fill(trap);
+  await dialog.getByLabel('Mensaje').fill('Compre ya.');
+  await dialog.locator('input[name=botcheck]').evaluate((box: HTMLInputElement) => (box.checked = true));
+  await dialog.getByRole('button', { name: 'Enviar' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Mensaje enviado. Gracias por escribirnos.');
+
+  await signInWithWallet(page, wallet);
+  await page.goto('/moderacion/mensajes');
+  const inbox = page.locator('[data-inbox]');
+  await expect(inbox).toContainText(subject);
+  // Shown as text, never as markup.
+  await expect(inbox).toContainText('(<b>MINERD</b>)');
+  await expect(inbox).not.toContainText(trap);
+});
+
+test('without JavaScript the contact page works as a plain form', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/contacto');
+  const main = page.getByRole('main');
+  await main.getByLabel('Asunto').fill('Sin JavaScript');
+  await main.getByLabel('Mensaje').fill('Este mensaje llega sin scripts.');
+  await main.getByRole('button', { name: 'Enviar' }).click();
+  await expect(main.getByRole('status').first()).toHaveText('Mensaje enviado. Gracias por escribirnos.');
+  await context.close();
+});
+
+test('the FAQ answers the essentials, with structured data', async ({ page }) => {
+  await page.goto('/general/faq');
+  await expect(page.getByRole('heading', { level: 1, name: 'Preguntas frecuentes' })).toBeVisible();
+  for (const question of ['¿Qué es un CID?', '¿Cómo contribuyo un documento?', '¿En qué se basa legalmente el archivo?']) {
+    await expect(page.getByRole('heading', { name: question })).toBeVisible();
+  }
+  await page.getByText('¿Cómo compruebo que un archivo no fue alterado?').click();
+  await expect(page.getByText(/el botón «Verificar»/)).toBeVisible();
+  await page.getByText('¿En qué se basa legalmente el archivo?').click();
+  await expect(page.getByText(/Ley General 200-04/)).toBeVisible();
+  const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}');
+  expect(jsonLd['@type']).toBe('FAQPage');
+  expect(jsonLd.mainEntity.length).toBeGreaterThanOrEqual(6);
+  await page.screenshot({ path: 'test-results/screenshots/faq.png', fullPage: true });
+});
+
+test('notifications, the version, the splash on the first page only, and a theme that is kept', async ({ page }) => {
+  await page.goto('/dashboard');
+  const splash = page.locator('.splash');
+  await expect(splash).toHaveText('Loading ...');
+  await expect(splash).toBeHidden({ timeout: 2000 });
+  await page.goto('/group/src');
+  await expect(page.locator('html')).not.toHaveClass(/show-splash/);
+
+  await page.getByRole('group').filter({ has: page.getByText('Notificaciones') }).locator('summary').click();
+  await expect(page.getByText('Welcome', { exact: true })).toBeVisible();
+  await expect(page.locator('[data-version]')).toHaveText('Versión 1.3.0');
+
+  const toggle = page.getByRole('button', { name: 'Cambiar tema claro u oscuro' });
+  await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+  await toggle.click();
+  await expect(page.locator('html')).toHaveClass(/dark/);
+  await page.reload();
+  await expect(page.locator('html')).toHaveClass(/dark/);
+  await page.screenshot({ path: 'test-results/screenshots/dark.png' });
+  await page.getByRole('button', { name: 'Cambiar tema claro u oscuro' }).click();
+  await page.reload();
+  await expect(page.locator('html')).not.toHaveClass(/dark/);
+});
