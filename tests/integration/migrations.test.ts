@@ -41,6 +41,7 @@ describe.each(testEngines())('migrations on %s', (engine) => {
       'alexandrias',
       'auth_nonces',
       'categories',
+      'contact_messages',
       'deals',
       'departments',
       'imports',

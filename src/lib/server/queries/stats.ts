@@ -2,7 +2,7 @@
  * Counts for the dashboard and the API's grouped connections (SPEC §7 `*Connection { groupBy …
  * aggregate { count } }`): records by format, status, wallet, source, department and category.
  */
-import { desc, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import { COUNTED_FORMAT, DASHBOARD_FORMATS, type AssetStatus, type AssetType, type DashboardFormat } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
