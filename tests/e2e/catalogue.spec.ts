@@ -19,7 +19,7 @@ test('the dashboard shows every card of the spec with the seeded numbers', async
   // The tooltip counts what is still under review, out of the total.
   await expect(deposited.locator('tr[data-format="csv"] td[title]')).toHaveAttribute('title', /^1[.,]063 sin procesar de 1[.,]068$/);
 
-  await expect(page.getByRole('region', { name: 'Achievements' })).toContainText('Todavía nadie ha contribuido');
+  await expect(page.getByRole('region', { name: 'Achievements' })).toContainText('Todavía no hay contribuciones publicadas');
   await expect(page.getByRole('region', { name: 'Biblioteca' }).getByRole('listitem')).toHaveCount(5);
 
   const categories = page.getByRole('region', { name: 'Categorias' });
