@@ -401,6 +401,19 @@ export const authNonces = pgTable(
   (t) => [index('auth_nonces_expires_idx').on(t.expiresAt)],
 );
 
+/**
+ * Every word of the catalogue's titles and names, accent-folded and lower-cased, kept by triggers
+ * (migration 0012): a small vocabulary where a misspelt search word finds its closest real word
+ * by trigram similarity, fast whatever the number of records.
+ */
+export const searchWords = pgTable(
+  'search_words',
+  {
+    word: text('word').primaryKey(),
+  },
+  (t) => [index('search_words_trgm_idx').using('gin', sql`${t.word} gin_trgm_ops`)],
+);
+
 /** Messages sent with the contact form 'Escríbenos' (issue #9): the moderators' inbox. */
 export const contactMessages = pgTable(
   'contact_messages',

@@ -1,0 +1,97 @@
+/**
+ * Search quality on the real seeded catalogue (issue #7): accents, stemming, typos, acronyms,
+ * records found through their institution, source or category, title matches first, and totals,
+ * pages and facets that agree with each other.
+ */
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/lib/server/db/index.ts';
+import { alexandrias, departments } from '../../src/lib/server/db/schema.ts';
+import { correctQuery, searchArchive, searchRecords } from '../../src/lib/server/queries/index.ts';
+import { createSeededDatabase, testEngines } from '../helpers/database.ts';
+
+const folded = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+describe.each(testEngines())('search on %s', (engine: Engine) => {
+  let seeded: Awaited<ReturnType<typeof createSeededDatabase>>;
+  const db = () => seeded.db;
+  beforeAll(async () => {
+    seeded = await createSeededDatabase(engine);
+  }, 120_000);
+  afterAll(() => seeded?.destroy());
+
+  it('folds accents: "educacion" finds "Educación"', async () => {
+    const results = await searchArchive(db(), 'educacion');
+    expect(results.total).toBeGreaterThan(0);
+    expect(folded(results.items[0]!.title)).toContain('educacion');
+  });
+
+  it('stems Spanish words: "presupuestos" finds "Presupuesto"', async () => {
+    const results = await searchArchive(db(), 'presupuestos');
+    expect(results.items.some((record) => /presupuesto\b/i.test(record.title))).toBe(true);
+  });
+
+  it('forgives a typo when nothing matches: "presupesto"', async () => {
+    expect(await correctQuery(db(), 'presupesto')).toBe('presupuesto');
+    const results = await searchArchive(db(), 'presupesto');
+    expect(results.corrected).toBe('presupuesto');
+    expect(results.items.some((record) => /presupuesto/i.test(record.title))).toBe(true);
+    // A word the catalogue knows is left as it is.
+    expect(await correctQuery(db(), 'presupuesto')).toBeNull();
+  });
+
+  it.each([
+    ['MINERD', 'Ministerio de Educación'],
+    ['DIGEPRES', 'Dirección General de Presupuesto'],
+  ])('finds the records of an institution by its acronym: %s', async (acronym, name) => {
+    const [institution] = await db().select({ id: departments.id }).from(departments).where(eq(departments.acronym, acronym));
+    expect(institution).toBeDefined();
+    const mine = await db().select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.departmentId, institution!.id));
+    expect(mine.length).toBeGreaterThan(0);
+    const results = await searchArchive(db(), acronym, { pageSize: 100 });
+    const found = new Set(results.items.map((record) => record.id));
+    for (const record of mine) expect(found.has(record.id)).toBe(true);
+    expect(results.items.some((record) => record.department?.name.startsWith(name))).toBe(true);
+  });
+
+  it('ranks title matches first, then description matches, then records found through their groups', async () => {
+    const results = await searchArchive(db(), 'salud', { pageSize: 100 });
+    const direct = new Set(
+      ((await db().execute(sql`select id from alexandrias where search @@ websearch_to_tsquery('archivo_es', 'salud')`)) as unknown as { rows: Array<{ id: number }> }).rows.map((row) => row.id),
+    );
+    const tiers = results.items.map((record) => (folded(record.title).includes('salud') ? 0 : direct.has(record.id) ? 1 : 2));
+    // Never a better tier after a worse one.
+    expect(tiers).toEqual([...tiers].sort((a, b) => a - b));
+    expect(new Set(tiers)).toEqual(new Set([0, 1, 2]));
+  });
+
+  it('pages through every result exactly once, and the facets add up to the total', async () => {
+    const first = await searchArchive(db(), 'salud', { facets: true });
+    const seen = new Set<number>();
+    for (let page = 1; page <= first.pages; page += 1) {
+      const results = await searchArchive(db(), 'salud', { page });
+      for (const record of results.items) {
+        expect(seen.has(record.id)).toBe(false);
+        seen.add(record.id);
+      }
+    }
+    expect(seen.size).toBe(first.total);
+    // Every record has a format and a status (not every one has a category).
+    for (const dimension of ['type', 'status'] as const) {
+      expect(first.facets[dimension].reduce((sum, value) => sum + value.count, 0)).toBe(first.total);
+    }
+    expect(first.facets.category[0]).toMatchObject({ label: 'Salud' });
+    // A facet narrows the results to exactly its count.
+    const csv = first.facets.type.find((value) => value.value === 'csv')!;
+    const onlyCsv = await searchArchive(db(), 'salud', { filters: { type: 'csv' }, pageSize: 100 });
+    expect(onlyCsv.total).toBe(csv.count);
+    expect(onlyCsv.items.every((record) => record.type === 'csv')).toBe(true);
+  });
+
+  it('answers nothing for empty or hostile queries, never an error', async () => {
+    expect((await searchArchive(db(), '   ')).total).toBe(0);
+    expect(await searchRecords(db(), "'; drop table alexandrias; --")).toBeInstanceOf(Array);
+    expect(await searchRecords(db(), 'salud\u0000<script>')).toBeInstanceOf(Array);
+    expect((await searchArchive(db(), 'zzqxv wwkk')).total).toBe(0);
+  });
+});
