@@ -1,13 +1,23 @@
 /** The REST reads of SPEC §7, one function each; the files under src/pages only route to them. */
 import type { GroupEntity } from '../../domain/groups.ts';
+import { inArray } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
+import { alexandrias } from '../db/schema.ts';
 import { HttpError } from '../http/errors.ts';
 import { MAX_LIMIT, findGroups, findRecords, type RecordSortField, type SortDirection } from '../queries/find.ts';
-import { storageStatus } from '../queries/records.ts';
+import { groupItemsByIds } from '../queries/groups.ts';
+import { recordDetails, storageStatus } from '../queries/records.ts';
+import { searchGroups, searchRecords } from '../queries/search.ts';
 import { parseCid } from '../storage/index.ts';
 import { alexandriasGetAllParams, categoriesGetAllParams, namedGetAllParams, strapiAlexandriasParams } from './params.ts';
 import { envelope, readQuery, PUBLIC_READ_HEADERS } from './rest.ts';
 import { assetShape, groupShape } from './shapes.ts';
+
+/** Full records for `ids`, in that order. */
+async function findRecordsByIds(db: Db, ids: number[]) {
+  const found = await recordDetails(db, inArray(alexandrias.id, ids));
+  return ids.flatMap((id) => found.filter((record) => record.id === id));
+}
 
 export interface ApiRequest {
   db: Db;
@@ -22,21 +32,37 @@ function signedSort(sort: string | undefined): { field: RecordSortField; directi
   return { field, direction: sign === '1' ? 'asc' : 'desc' };
 }
 
-/** GET /v2/open-data/alexandrias/getAll: a wallet's latest uploads, or a title search. */
+/** `first`, then those of `more` it lacks, up to `limit`: search hits, topped up by plain substring matches. */
+function topUp<T extends { id: number }>(first: T[], more: T[], limit: number): T[] {
+  const seen = new Set(first.map((item) => item.id));
+  return [...first, ...more.filter((item) => !seen.has(item.id))].slice(0, limit);
+}
+
+/**
+ * GET /v2/open-data/alexandrias/getAll: a wallet's latest uploads, or a title search. A title is
+ * searched with the archive's search engine (issue #7), then topped up with titles that merely
+ * contain the text (a word still being typed).
+ */
 export async function alexandriasGetAll({ db, url, origin }: ApiRequest): Promise<Response> {
   const params = readQuery(url, alexandriasGetAllParams);
-  const records = await findRecords(
-    db,
-    { walletAddress: params.wallet_address, title: params.title },
-    { limit: params.limit, start: 0, sort: signedSort(params.sort) },
-  );
+  const window = { limit: params.limit, start: 0, sort: signedSort(params.sort) };
+  let records = await findRecords(db, { walletAddress: params.wallet_address, title: params.title }, window);
+  if (params.title && !params.wallet_address) {
+    const hits = (await searchRecords(db, params.title, params.limit)).map((record) => record.id);
+    const details = hits.length ? await findRecordsByIds(db, hits) : [];
+    records = topUp(details, records, params.limit);
+  }
   return envelope(records.map((record) => assetShape(record, origin)));
 }
 
-/** GET /v2/open-data/{departments|sources}/getAll?name=: groups whose name contains the text. */
+/** GET /v2/open-data/{departments|sources}/getAll?name=: groups found by the search engine, then by substring. */
 export async function namedGetAll(entity: 'dep' | 'src', { db, url }: ApiRequest): Promise<Response> {
   const params = readQuery(url, namedGetAllParams);
-  const items = await findGroups(db, entity, { name: params.name }, { limit: params.limit, start: 0, sort: { field: 'name', direction: 'asc' } });
+  let items = await findGroups(db, entity, { name: params.name }, { limit: params.limit, start: 0, sort: { field: 'name', direction: 'asc' } });
+  if (params.name) {
+    const hits = await searchGroups(db, entity, params.name, params.limit);
+    items = topUp(await groupItemsByIds(db, entity, hits.map((hit) => hit.id)), items, params.limit);
+  }
   return envelope(items.map((item) => groupShape(entity, item)));
 }
 
