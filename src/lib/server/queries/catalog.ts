@@ -36,10 +36,11 @@ export interface CatalogRecord {
   source: { id: number; name: string; url: string } | null;
 }
 
-/** Records per page: a few hundred kilobytes of output, one short query each. */
+/** Ids per page: at most a thousand records, about a megabyte of output, one short query. */
 export const CATALOG_PAGE_SIZE = 1000;
 
-async function recordsPage(db: Db, after: number, upTo: number, limit: number): Promise<CatalogRecord[]> {
+/** The published records whose id is in (after, upTo], in id order. */
+async function recordsBetween(db: Db, after: number, upTo: number): Promise<CatalogRecord[]> {
   const rows = await db
     .select({
       id: alexandrias.id,
@@ -71,8 +72,7 @@ async function recordsPage(db: Db, after: number, upTo: number, limit: number): 
     .leftJoin(categories, eq(categories.id, alexandrias.categoryId))
     .leftJoin(sources, eq(sources.id, alexandrias.sourceId))
     .where(and(published, gt(alexandrias.id, after), lte(alexandrias.id, upTo)))
-    .orderBy(asc(alexandrias.id))
-    .limit(limit);
+    .orderBy(asc(alexandrias.id));
   return rows.map(({ departmentId, departmentName, departmentWebsite, categoryId, categoryTitle, sourceId, sourceName, sourceUrlOfSource, ...record }) => ({
     ...record,
     department: departmentId !== null && departmentName !== null ? { id: departmentId, name: departmentName, website: departmentWebsite } : null,
@@ -88,23 +88,21 @@ export async function latestRecordId(db: Db): Promise<number> {
 }
 
 /**
- * Every published record in id order, a page at a time (keyset pagination: each page starts after
- * the last id of the one before, so page 100 costs what page 1 does). Records created while the
- * pages are read are left for the next reading: the list ends at `upTo`, by default the largest id
- * when the reading starts.
+ * Every published record in id order, a page at a time: each page is the next window of `pageSize`
+ * ids, so a query never touches more than that many rows whatever plan the database picks (PGlite
+ * runs no autovacuum, and with stale statistics a `LIMIT` query can end up sorting every record,
+ * for every page). Gaps (deleted or hidden records) only make a page shorter. Records created while
+ * the pages are read are left for the next reading: the list ends at `upTo`, by default the
+ * largest id when the reading starts.
  */
 export async function* catalogRecordPages(
   db: Db,
   { pageSize = CATALOG_PAGE_SIZE, upTo }: { pageSize?: number; upTo?: number } = {},
 ): AsyncGenerator<CatalogRecord[]> {
-  upTo ??= await latestRecordId(db);
-  let after = 0;
-  while (after < upTo) {
-    const page = await recordsPage(db, after, upTo, pageSize);
-    if (page.length === 0) return;
-    yield page;
-    after = page[page.length - 1]!.id;
-    if (page.length < pageSize) return;
+  const last = upTo ?? (await latestRecordId(db));
+  for (let after = 0; after < last; after += pageSize) {
+    const page = await recordsBetween(db, after, Math.min(after + pageSize, last));
+    if (page.length > 0) yield page;
   }
 }
 

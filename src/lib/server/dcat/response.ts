@@ -1,0 +1,40 @@
+/**
+ * The answers of `/catalog.jsonld` and `/catalog.ttl`: the catalogue streamed as it is read, with a
+ * tag from what it was built from so a harvester that already has it gets a 304 for one small query.
+ */
+import type { Db } from '../db/index.ts';
+import { PUBLIC_DOCUMENT_HEADERS, fingerprintHash, isNotModified, notModified, streamText } from '../export/http.ts';
+import { catalogFingerprint } from '../queries/catalog.ts';
+import { readCatalog, type CatalogGraph } from './catalog.ts';
+import { catalogJsonLd } from './jsonld.ts';
+import { catalogTurtle } from './turtle.ts';
+
+/** Raised whenever what the documents say for the same data changes, so older tags stop matching. */
+const CATALOG_VERSION = 1;
+
+export const CATALOG_FORMATS = {
+  jsonld: { contentType: 'application/ld+json', write: catalogJsonLd },
+  turtle: { contentType: 'text/turtle; charset=utf-8', write: catalogTurtle },
+} as const satisfies Record<string, { contentType: string; write: (graph: CatalogGraph) => AsyncIterable<string> }>;
+
+export type CatalogFormat = keyof typeof CATALOG_FORMATS;
+
+export interface CatalogRequest {
+  db: Db;
+  /** The archive's public origin (`config.publicUrl` or the request's). */
+  origin: string;
+  request: Request;
+  /** Records per database page (tests make it small to cross many pages). */
+  pageSize?: number;
+}
+
+/** The whole catalogue in `format`, streamed, or a 304 when the client's copy is current. */
+export async function catalogResponse(format: CatalogFormat, { db, origin, request, pageSize }: CatalogRequest): Promise<Response> {
+  const { contentType, write } = CATALOG_FORMATS[format];
+  // Weak: the same data gives an equivalent document, which is all the tag promises.
+  const etag = `W/"${fingerprintHash({ version: CATALOG_VERSION, format, origin, data: await catalogFingerprint(db) })}"`;
+  const headers = { ...PUBLIC_DOCUMENT_HEADERS, ETag: etag };
+  if (isNotModified(request, { etag })) return notModified(headers);
+  const graph = await readCatalog(db, origin, { pageSize });
+  return new Response(streamText(write(graph)), { headers: { ...headers, 'Content-Type': contentType } });
+}

@@ -1,0 +1,13 @@
+/** `/export/catalogo.json`: the catalogue's metadata as a JSON array, the same rows as the CSV (cached file). */
+import type { APIRoute } from 'astro';
+import { getArchive } from '../../lib/server/archive.ts';
+import { exportResponse } from '../../lib/server/export/catalog-export.ts';
+import { handle } from '../../lib/server/http/errors.ts';
+
+export const prerender = false;
+
+export const GET: APIRoute = ({ locals, request }) =>
+  handle(async () => {
+    const { db, config } = await getArchive();
+    return exportResponse({ db, dataDir: config.dataDir, origin: locals.origin, format: 'json', request });
+  });

@@ -1,0 +1,312 @@
+/**
+ * The DCAT-AP catalogue (`/catalog.jsonld`, `/catalog.ttl`), read the way a harvester reads it: both
+ * documents parsed by real RDF libraries (jsonld.js to N-Quads, N3.js for Turtle) and the graph
+ * checked for what DCAT-AP requires, against the database and the real files on disk.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { asc, eq, inArray } from 'drizzle-orm';
+import jsonld from 'jsonld';
+import { DataFactory, Parser, Store, Writer, type Quad, type Term } from 'n3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alexandrias, categories, departments } from '../../src/lib/server/db/schema.ts';
+import { catalogResponse, type CatalogFormat } from '../../src/lib/server/dcat/response.ts';
+import { webIri } from '../../src/lib/server/dcat/rdf.ts';
+import { createSeededDatabase, FIXTURES_DIR, testEngines } from '../helpers/database.ts';
+
+const ORIGIN = 'https://archivo.example';
+const { namedNode } = DataFactory;
+
+const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+const DCAT = 'http://www.w3.org/ns/dcat#';
+const DCT = 'http://purl.org/dc/terms/';
+const FOAF = 'http://xmlns.com/foaf/0.1/';
+const SKOS = 'http://www.w3.org/2004/02/skos/core#';
+const SPDX = 'http://spdx.org/rdf/terms#';
+const ADMS = 'http://www.w3.org/ns/adms#';
+
+/** Text no serialiser may bend: quotes of both kinds, backslashes, line breaks, a tab, markup, accents. */
+const TRICKY_TITLE = 'Presupuesto "2024" de l\'Ayuntamiento \\ niños y ñandúes\r\n<script>alert("x")</script>\t"""fin';
+const TRICKY_DESCRIPTION =
+  'Línea 1\nLínea 2 con "comillas" y \'apóstrofos\'\n" ; dct:title "inyectado"@es .\n{"@id": "x"} ]] > & < 📊 Ñ';
+const TRICKY_SOURCE = 'https://example.org/página con espacios/{x}|^`?q="a"&b=<c>\\d';
+
+type Graph = Store;
+
+async function parseTurtle(text: string): Promise<Graph> {
+  return new Store(new Parser({ format: 'text/turtle' }).parse(text));
+}
+
+/** JSON-LD through jsonld.js (safe mode: a value it would have to drop is an error) to N-Quads. */
+async function jsonLdQuads(document: unknown): Promise<string> {
+  const options: jsonld.Options.ToRdf & { safe: boolean } = { format: 'application/n-quads', safe: true };
+  return (await jsonld.toRDF(document as jsonld.JsonLdDocument, options)) as unknown as string;
+}
+
+async function parseJsonLd(text: string): Promise<Graph> {
+  return new Store(new Parser({ format: 'N-Quads' }).parse(await jsonLdQuads(JSON.parse(text))));
+}
+
+/** URDNA2015 canonical N-Quads: equal strings mean isomorphic graphs, blank nodes included. */
+async function canonical(quads: Quad[]): Promise<string> {
+  const nquads = new Writer({ format: 'N-Quads' }).quadsToString(quads);
+  const options: jsonld.Options.Normalize = { algorithm: 'URDNA2015', inputFormat: 'application/n-quads', format: 'application/n-quads' };
+  return jsonld.canonize(nquads as unknown as jsonld.JsonLdDocument, options);
+}
+
+const objects = (graph: Graph, subject: Term | string, predicate: string): Term[] =>
+  graph.getObjects(typeof subject === 'string' ? namedNode(subject) : subject, namedNode(predicate), null);
+
+function one(graph: Graph, subject: Term | string, predicate: string): Term {
+  const found = objects(graph, subject, predicate);
+  expect(found, `${String(typeof subject === 'string' ? subject : subject.value)} ${predicate}`).toHaveLength(1);
+  return found[0]!;
+}
+
+function literal(term: Term, { language, datatype }: { language?: string; datatype?: string }) {
+  expect(term.termType).toBe('Literal');
+  const value = term as Term & { language: string; datatype: { value: string } };
+  if (language !== undefined) expect(value.language).toBe(language);
+  if (datatype !== undefined) expect(value.datatype.value).toBe(datatype);
+  return value.value;
+}
+
+const isA = (graph: Graph, subject: Term | string, type: string) =>
+  objects(graph, subject, `${RDF}type`).some((term) => term.value === type);
+
+const datasetIri = (id: number) => `${ORIGIN}/catalog/dataset/${id}`;
+
+describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
+  let seeded: Awaited<ReturnType<typeof createSeededDatabase>>;
+  const documents = {} as Record<CatalogFormat, { text: string; headers: Headers; graph: Graph }>;
+  let published: Array<typeof alexandrias.$inferSelect>;
+  let hidden: number[];
+  const special = {} as { tricky: number; noDescription: number; badSource: number; noChecksum: number };
+
+  async function fetchCatalog(format: CatalogFormat, init: RequestInit = {}, pageSize?: number) {
+    const path = format === 'jsonld' ? '/catalog.jsonld' : '/catalog.ttl';
+    return catalogResponse(format, { db: seeded.db, origin: ORIGIN, request: new Request(`${ORIGIN}${path}`, init), pageSize });
+  }
+
+  beforeAll(async () => {
+    seeded = await createSeededDatabase(engine);
+    const db = seeded.db;
+    const harvested = await db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.status, 'under_review')).orderBy(asc(alexandrias.id)).limit(5);
+    const archived = await db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.status, 'on_line')).orderBy(asc(alexandrias.id));
+    const [tricky, blocked, broken, noDescription, badSource] = harvested.map((row) => row.id) as [number, number, number, number, number];
+    Object.assign(special, { tricky, noDescription, badSource, noChecksum: archived[1]!.id });
+    await db.update(alexandrias).set({ title: TRICKY_TITLE, description: TRICKY_DESCRIPTION, sourceUrl: TRICKY_SOURCE }).where(eq(alexandrias.id, tricky));
+    await db.update(alexandrias).set({ description: null }).where(eq(alexandrias.id, noDescription));
+    await db.update(alexandrias).set({ sourceUrl: 'javascript:alert(1)' }).where(eq(alexandrias.id, badSource));
+    await db.update(alexandrias).set({ fileSha256: null }).where(eq(alexandrias.id, special.noChecksum));
+    // A blocked archived file too: its distribution must go with it.
+    hidden = [blocked, broken, archived[0]!.id];
+    await db.update(alexandrias).set({ status: 'blocked' }).where(inArray(alexandrias.id, [blocked, archived[0]!.id]));
+    await db.update(alexandrias).set({ status: 'broken' }).where(eq(alexandrias.id, broken));
+    published = await db.select().from(alexandrias).where(inArray(alexandrias.status, ['on_line', 'under_review'])).orderBy(asc(alexandrias.id));
+
+    // JSON-LD in the default pages, Turtle in many small ones: the same graph proves the paging.
+    for (const [format, pageSize] of [['jsonld', undefined], ['turtle', 97]] as const) {
+      const response = await fetchCatalog(format, {}, pageSize);
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      const graph = format === 'jsonld' ? await parseJsonLd(text) : await parseTurtle(text);
+      documents[format] = { text, headers: response.headers, graph };
+    }
+  });
+  afterAll(() => seeded?.destroy());
+
+  it('answers with the RDF media types and an hour of public caching', () => {
+    expect(documents.jsonld.headers.get('content-type')).toBe('application/ld+json');
+    expect(documents.turtle.headers.get('content-type')).toBe('text/turtle; charset=utf-8');
+    for (const { headers } of Object.values(documents)) {
+      expect(headers.get('cache-control')).toBe('public, max-age=3600');
+      expect(headers.get('etag')).toMatch(/^W\/"[0-9a-f]{32}"$/);
+    }
+    // An inline context: a harvester never has to fetch anything else to read it.
+    const document = JSON.parse(documents.jsonld.text) as { '@context': unknown };
+    expect(typeof document['@context']).toBe('object');
+  });
+
+  it('states the same graph in JSON-LD and in Turtle', async () => {
+    const fromJsonLd = documents.jsonld.graph.getQuads(null, null, null, null);
+    const fromTurtle = documents.turtle.graph.getQuads(null, null, null, null);
+    expect(fromJsonLd.length).toBeGreaterThan(published.length * 10);
+    expect(fromJsonLd).toHaveLength(fromTurtle.length);
+    expect(await canonical(fromJsonLd)).toBe(await canonical(fromTurtle));
+  });
+
+  describe.each(['jsonld', 'turtle'] as const)('read from %s', (format) => {
+    const graph = () => documents[format].graph;
+
+    it('has one dcat:Catalog with the mandatory and recommended properties', () => {
+      const catalogs = graph().getSubjects(namedNode(`${RDF}type`), namedNode(`${DCAT}Catalog`), null);
+      expect(catalogs).toHaveLength(1);
+      const catalog = catalogs[0]!;
+      expect(catalog.value).toBe(`${ORIGIN}/catalog`);
+      expect(literal(one(graph(), catalog, `${DCT}title`), { language: 'es' })).toBe('Archivo Abierto');
+      expect(literal(one(graph(), catalog, `${DCT}description`), { language: 'es' }).length).toBeGreaterThan(20);
+      const publisher = one(graph(), catalog, `${DCT}publisher`);
+      expect(isA(graph(), publisher, `${FOAF}Agent`)).toBe(true);
+      expect(literal(one(graph(), publisher, `${FOAF}name`), { language: 'es' })).toBe('Archivo Abierto');
+      expect(one(graph(), catalog, `${FOAF}homepage`).value).toBe(`${ORIGIN}/`);
+      expect(one(graph(), catalog, `${DCT}language`).value).toBe('http://publications.europa.eu/resource/authority/language/SPA');
+      expect(one(graph(), catalog, `${DCT}spatial`).value).toBe('http://publications.europa.eu/resource/authority/country/DOM');
+      const modified = literal(one(graph(), catalog, `${DCT}modified`), { datatype: `${XSD}dateTime` });
+      const latest = Math.max(...published.map((record) => record.updatedAt.getTime()));
+      expect(new Date(modified).getTime()).toBe(latest);
+      literal(one(graph(), catalog, `${DCT}issued`), { datatype: `${XSD}dateTime` });
+
+      const taxonomies = objects(graph(), catalog, `${DCAT}themeTaxonomy`).map((term) => term.value);
+      expect(taxonomies).toContain('http://publications.europa.eu/resource/authority/data-theme');
+      const scheme = `${ORIGIN}/group/cat`;
+      expect(taxonomies).toContain(scheme);
+      expect(isA(graph(), scheme, `${SKOS}ConceptScheme`)).toBe(true);
+      literal(one(graph(), scheme, `${DCT}title`), { language: 'es' });
+
+      const datasets = objects(graph(), catalog, `${DCAT}dataset`).map((term) => term.value).sort();
+      expect(datasets).toEqual(published.map((record) => datasetIri(record.id)).sort());
+    });
+
+    it('describes every online or under-review record as a dcat:Dataset with title, description, publisher and theme', async () => {
+      const db = seeded.db;
+      const departmentRows = new Map((await db.select().from(departments)).map((row) => [row.id, row]));
+      const categoryRows = new Map((await db.select().from(categories)).map((row) => [row.id, row]));
+      const allDatasets = graph().getSubjects(namedNode(`${RDF}type`), namedNode(`${DCAT}Dataset`), null);
+      expect(allDatasets).toHaveLength(published.length);
+      expect(published).toHaveLength(1076 - hidden.length);
+
+      let themed = 0;
+      for (const record of published) {
+        const dataset = datasetIri(record.id);
+        expect(isA(graph(), dataset, `${DCAT}Dataset`)).toBe(true);
+        expect(literal(one(graph(), dataset, `${DCT}identifier`), { language: '', datatype: `${XSD}string` })).toBe(String(record.id));
+        expect(literal(one(graph(), dataset, `${DCT}title`), { language: 'es' })).toBe(record.title);
+        expect(literal(one(graph(), dataset, `${DCT}description`), { language: 'es' })).toBe(record.description ?? record.title);
+        expect(literal(one(graph(), dataset, `${DCT}issued`), { datatype: `${XSD}dateTime` })).toBe(record.createdAt.toISOString());
+        expect(literal(one(graph(), dataset, `${DCT}modified`), { datatype: `${XSD}dateTime` })).toBe(record.updatedAt.toISOString());
+        expect(one(graph(), dataset, `${DCT}language`).value).toBe('http://publications.europa.eu/resource/authority/language/SPA');
+
+        // Every seeded record names its issuer: the publisher, an agent with its name and website.
+        const department = departmentRows.get(record.departmentId!)!;
+        const publisher = one(graph(), dataset, `${DCT}publisher`);
+        expect(publisher.value).toBe(`${ORIGIN}/collection/dep/${department.id}`);
+        expect(isA(graph(), publisher, `${FOAF}Agent`)).toBe(true);
+        expect(literal(one(graph(), publisher, `${FOAF}name`), { language: 'es' })).toBe(department.name);
+        const homepages = objects(graph(), publisher, `${FOAF}homepage`).map((term) => term.value);
+        expect(homepages).toEqual(department.website ? [webIri(department.website)] : []);
+
+        // The theme is the record's category, a concept of the archive's scheme. 151 harvested
+        // datasets came from datos.gob.do without a group: they have no theme rather than a made-up one.
+        const themes = objects(graph(), dataset, `${DCAT}theme`).map((term) => term.value);
+        if (record.categoryId === null) {
+          expect(themes).toEqual([]);
+          continue;
+        }
+        themed += 1;
+        const category = categoryRows.get(record.categoryId)!;
+        const concept = `${ORIGIN}/collection/cat/${category.id}`;
+        expect(themes).toContain(concept);
+        expect(isA(graph(), concept, `${SKOS}Concept`)).toBe(true);
+        expect(literal(one(graph(), concept, `${SKOS}prefLabel`), { language: 'es' })).toBe(category.title);
+        expect(one(graph(), concept, `${SKOS}inScheme`).value).toBe(`${ORIGIN}/group/cat`);
+        expect(themes.filter((theme) => theme.startsWith('http://publications.europa.eu/resource/authority/data-theme/')).length).toBeLessThanOrEqual(1);
+      }
+      expect(themed).toBe(published.filter((record) => record.categoryId !== null).length);
+      expect(themed).toBeGreaterThan(900);
+    });
+
+    it('gives every archived record a distribution on the gateway with media type, size and the real SHA-256', async () => {
+      const archived = published.filter((record) => record.cid !== null);
+      expect(archived).toHaveLength(10);
+      for (const record of archived) {
+        const cid = record.cid!;
+        const dataset = datasetIri(record.id);
+        expect(one(graph(), dataset, `${DCAT}landingPage`).value).toBe(`${ORIGIN}/single/src/${cid}?assetId=${record.id}`);
+        const notation = one(graph(), one(graph(), dataset, `${ADMS}identifier`), `${SKOS}notation`);
+        expect(literal(notation, { language: '' })).toBe(cid);
+
+        const distribution = one(graph(), dataset, `${DCAT}distribution`);
+        expect(isA(graph(), distribution, `${DCAT}Distribution`)).toBe(true);
+        expect(literal(one(graph(), distribution, `${DCT}identifier`), { language: '' })).toBe(`ipfs://${cid}`);
+        const download = one(graph(), distribution, `${DCAT}downloadURL`).value;
+        expect(download.endsWith(`/ipfs/${cid}`)).toBe(true);
+        expect(download).toBe(`${ORIGIN}/ipfs/${cid}`);
+        expect(one(graph(), distribution, `${DCAT}accessURL`).value).toBe(download);
+        expect(one(graph(), distribution, `${DCAT}mediaType`).value).toBe(`http://www.iana.org/assignments/media-types/${record.mimeType}`);
+        expect(one(graph(), distribution, `${DCT}format`).value).toBe(
+          `http://publications.europa.eu/resource/authority/file-type/${record.type.toUpperCase()}`,
+        );
+
+        const file = await fs.readFile(path.join(FIXTURES_DIR, 'files', record.originKey!.replace(/^fixtures:/, '')));
+        const size = literal(one(graph(), distribution, `${DCAT}byteSize`), { datatype: `${XSD}decimal` });
+        expect(Number(size)).toBe(record.fileSize);
+        expect(Number(size)).toBe(file.byteLength);
+
+        const checksums = objects(graph(), distribution, `${SPDX}checksum`);
+        if (record.id === special.noChecksum) {
+          expect(checksums).toEqual([]);
+          continue;
+        }
+        expect(checksums).toHaveLength(1);
+        const checksum = checksums[0]!;
+        expect(isA(graph(), checksum, `${SPDX}Checksum`)).toBe(true);
+        expect(one(graph(), checksum, `${SPDX}algorithm`).value).toBe(`${SPDX}checksumAlgorithm_sha256`);
+        const value = literal(one(graph(), checksum, `${SPDX}checksumValue`), { datatype: `${XSD}hexBinary` });
+        expect(value).toBe(createHash('sha256').update(file).digest('hex'));
+      }
+    });
+
+    it('leaves records without a file as datasets without distribution, landing on their origin', () => {
+      const waiting = published.filter((record) => record.cid === null);
+      for (const record of waiting) {
+        const dataset = datasetIri(record.id);
+        expect(objects(graph(), dataset, `${DCAT}distribution`)).toEqual([]);
+        const landing = objects(graph(), dataset, `${DCAT}landingPage`).map((term) => term.value);
+        if (record.id === special.badSource) expect(landing).toEqual([]);
+        else if (record.id === special.tricky) expect(landing).toEqual([webIri(TRICKY_SOURCE)]);
+        else expect(landing).toEqual([record.sourceUrl]);
+      }
+      expect(graph().getSubjects(namedNode(`${RDF}type`), namedNode(`${DCAT}Distribution`), null)).toHaveLength(10);
+    });
+
+    it('leaves blocked and broken records out entirely', () => {
+      for (const id of hidden) {
+        const iri = namedNode(datasetIri(id));
+        expect(graph().getQuads(iri, null, null, null)).toEqual([]);
+        expect(graph().getQuads(null, null, iri, null)).toEqual([]);
+        expect(graph().getQuads(namedNode(`${datasetIri(id)}/distribution`), null, null, null)).toEqual([]);
+      }
+    });
+
+    it('carries quotes, line breaks, markup and accents exactly', () => {
+      const dataset = datasetIri(special.tricky);
+      expect(literal(one(graph(), dataset, `${DCT}title`), { language: 'es' })).toBe(TRICKY_TITLE);
+      expect(literal(one(graph(), dataset, `${DCT}description`), { language: 'es' })).toBe(TRICKY_DESCRIPTION);
+      // The injected text stayed a value: no statement beyond what every dataset has.
+      expect(objects(graph(), dataset, `${DCT}title`)).toHaveLength(1);
+      const landing = one(graph(), dataset, `${DCAT}landingPage`).value;
+      expect(landing).not.toMatch(/[\s<>"{}|^`\\]/);
+      expect(landing.startsWith('https://example.org/p%C3%A1gina%20con%20espacios/')).toBe(true);
+      // A record without a description is described by its title (DCAT-AP requires one).
+      const untold = published.find((record) => record.id === special.noDescription)!;
+      expect(literal(one(graph(), datasetIri(untold.id), `${DCT}description`), { language: 'es' })).toBe(untold.title);
+    });
+  });
+
+  it('answers 304 to a harvester whose copy is current, and a full catalogue once the records change', async () => {
+    const etag = documents.turtle.headers.get('etag')!;
+    const unchanged = await fetchCatalog('turtle', { headers: { 'If-None-Match': etag } });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers.get('etag')).toBe(etag);
+    expect(await unchanged.text()).toBe('');
+
+    await seeded.db.update(alexandrias).set({ title: 'Título nuevo' }).where(eq(alexandrias.id, special.noDescription));
+    const changed = await fetchCatalog('turtle', { headers: { 'If-None-Match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect(await changed.text()).toContain('"Título nuevo"@es');
+  });
+});
