@@ -32,6 +32,30 @@ export function contributionsPath(walletAddress: string, page?: number): string 
   return page && page > 1 ? `${path}?page=${page}` : path;
 }
 
+/** The results page's state, all of it in the URL so a search can be shared and indexed. */
+export interface SearchState {
+  q: string;
+  page?: number;
+  format?: string;
+  status?: string;
+  dep?: number;
+  cat?: number;
+  src?: number;
+}
+
+/** `/buscar?q=…` with its filters and page, in a stable order. */
+export function searchPath(state: SearchState): string {
+  const params = new URLSearchParams();
+  if (state.q) params.set('q', state.q);
+  for (const key of ['format', 'status', 'dep', 'cat', 'src'] as const) {
+    const value = state[key];
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  }
+  if (state.page && state.page > 1) params.set('page', String(state.page));
+  const query = params.toString();
+  return query ? `/buscar?${query}` : '/buscar';
+}
+
 export function absoluteUrl(origin: string, path: string): string {
   return new URL(path, origin).href;
 }

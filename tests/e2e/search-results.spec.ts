@@ -1,0 +1,43 @@
+/**
+ * /buscar in Chromium (issue #7): a shareable, server-rendered results page with facets that
+ * narrow the results, pagination, typo correction, and the empty and no-result states.
+ */
+import { expect, test } from '@playwright/test';
+
+test('search by an acronym, narrow with a facet, and page through the results', async ({ page }) => {
+  await page.goto('/buscar');
+  await expect(page.getByRole('heading', { level: 1, name: 'Buscar en el archivo' })).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Buscar documentos' }).fill('MINERD');
+  await page.getByRole('button', { name: 'Buscar', exact: true }).click();
+  await expect(page).toHaveURL(/\/buscar\?q=MINERD$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Resultados de «MINERD»' })).toBeVisible();
+  await expect(page.getByRole('table').getByRole('link', { name: /Ministerio de Educación/ }).first()).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/search-results.png', fullPage: true });
+
+  await page.goto('/buscar?q=salud');
+  const total = Number((await page.locator('[data-results-count]').textContent())!.replace(/\D/g, ''));
+  expect(total).toBeGreaterThan(10);
+  const csv = page.locator('[data-facet="format"] a').filter({ hasText: 'CSV' });
+  const csvCount = Number((await csv.locator('span').last().textContent())!.replace(/\D/g, ''));
+  await csv.click();
+  await expect(page).toHaveURL(/format=csv/);
+  await expect(page.locator('[data-results-count]')).toHaveText(`${csvCount.toLocaleString('en-US')} resultados`);
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+  await expect(page.locator('[data-facet="format"] a[aria-current="true"]')).toContainText('CSV');
+
+  await page.getByRole('navigation', { name: /paginaci/i }).getByRole('link', { name: 'Página 2' }).click();
+  await expect(page).toHaveURL(/page=2/);
+  await expect(page.getByRole('table').getByRole('row')).not.toHaveCount(0);
+  await page.getByRole('link', { name: 'Quitar filtros' }).click();
+  await expect(page).toHaveURL(/\/buscar\?q=salud$/);
+});
+
+test('a typo is corrected, and a query that matches nothing says so', async ({ page }) => {
+  await page.goto('/buscar?q=presupesto');
+  await expect(page.locator('[data-corrected]')).toHaveText('No hubo resultados para «presupesto». Mostrando resultados de «presupuesto».');
+  await expect(page.getByRole('table')).toBeVisible();
+
+  await page.goto('/buscar?q=zzqxv%20wwkk');
+  await expect(page.getByText('Results not found')).toBeVisible();
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+});
