@@ -48,6 +48,7 @@ describe.each(testEngines())('migrations on %s', (engine) => {
       'pins',
       'rate_limits',
       'record_counts',
+      'search_words',
       'sessions',
       'source_reviews',
       'sources',
