@@ -102,3 +102,15 @@ test('notifications, the version, the splash on the first page only, and a theme
   await page.reload();
   await expect(page.locator('html')).not.toHaveClass(/dark/);
 });
+
+test('on a phone, the signed-in header keeps every control on screen', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await signInWithWallet(page, wallet);
+  const header = page.getByRole('navigation', { name: 'Principal' });
+  for (const control of [header.getByRole('link', { name: 'Archivo Abierto' }), header.locator('[data-account]'), header.getByText('Menú')]) {
+    const box = (await control.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
+  await page.screenshot({ path: 'test-results/screenshots/header-phone.png' });
+});
