@@ -4,14 +4,38 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 
+/** Magic Connect runs in its own frame and talks to its own API, when it is configured. */
+const magic = Boolean(process.env.PUBLIC_MAGIC_API_KEY);
+
 // Catalogue pages read the database on every request, so the default is on-demand rendering;
 // pages that are the same for everyone opt in with `export const prerender = true`.
 export default defineConfig({
   output: 'server',
   // No global cap on request bodies: the upload endpoint enforces its own (configurable) limits
   // part by part as it streams, and the middleware holds every other request to a small body.
-  adapter: node({ mode: 'standalone', bodySizeLimit: 0 }),
+  adapter: node({ mode: 'standalone', bodySizeLimit: 0, staticHeaders: true }),
   integrations: [react()],
+  // Content Security Policy (issue #10): Astro hashes every script and style it emits, so no inline
+  // script runs unless it is ours; /theme.js is a file (same origin). Inline style *attributes*
+  // (progress bars' widths) stay allowed: they cannot run code.
+  security: {
+    csp: {
+      directives: [
+        "default-src 'self'",
+        "img-src 'self' data:",
+        `connect-src 'self'${magic ? ' https://*.magic.link' : ''}`,
+        "font-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+        "worker-src 'self' blob:",
+        ...(magic ? [/** @type {const} */ ('frame-src https://auth.magic.link')] : []),
+      ],
+      styleDirective: { resources: ["'self'", "'unsafe-inline'"] },
+      scriptDirective: { resources: ["'self'"] },
+    },
+  },
   server: { port: Number(process.env.PORT ?? 4321), host: process.env.HOST ?? 'localhost' },
   vite: {
     plugins: [tailwindcss()],

@@ -10,6 +10,7 @@ import { getArchive } from './lib/server/archive.ts';
 import { SESSION_COOKIE } from './lib/server/auth/index.ts';
 import { findSessionUser } from './lib/server/auth/sessions.ts';
 import { readConfig } from './lib/server/config.ts';
+import { withSecurityHeaders } from './lib/server/http/security-headers.ts';
 
 const config = readConfig();
 
@@ -37,7 +38,9 @@ function refuseLargeBody(request: Request, path: string): Response | undefined {
   return undefined;
 }
 
-export const onRequest = defineMiddleware(async (context, next) => {
+export const onRequest = defineMiddleware(async (context, next) => withSecurityHeaders(await route(context, next)));
+
+async function route(context: Parameters<Parameters<typeof defineMiddleware>[0]>[0], next: () => Promise<Response>): Promise<Response> {
   context.locals.origin = config.publicUrl ?? context.url.origin;
   context.locals.user = null;
   // Pages built ahead (the docs) are the same for everyone: no request, no session to read.
@@ -60,4 +63,4 @@ export const onRequest = defineMiddleware(async (context, next) => {
     return context.redirect('/auth/login', 302);
   }
   return next();
-});
+}

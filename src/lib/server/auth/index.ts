@@ -59,7 +59,11 @@ function setSessionCookie(context: AuthContext, token: string, expiresAt: Date):
   context.cookies.set(SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'lax',
-    secure: new URL(context.request.url).protocol === 'https:',
+    // Behind a TLS-terminating proxy the request arrives as http: its X-Forwarded-Proto tells.
+    // (A forged header could only make the cookie stricter.)
+    secure:
+      new URL(context.request.url).protocol === 'https:' ||
+      (context.request.headers.get('x-forwarded-proto') ?? '').split(',')[0]?.trim() === 'https',
     path: '/',
     expires: expiresAt,
   });
