@@ -52,6 +52,9 @@ test('"Verificar" says it does not match when the stored bytes were altered on d
 test('a moderator blocks a record with a reason; its files are withdrawn and its history says why', async ({ page }) => {
   const cid = await cidOfFixture('csv/zonas-francas-textil-2003-2023.csv');
   await signInWithWallet(page, wallet);
+  // The wallet view links the moderator's queue.
+  await page.locator('[data-account]').click();
+  await expect(page.getByRole('link', { name: 'Cola de revisión' })).toBeVisible();
   await page.goto(`/${cid}`);
   const controls = page.getByRole('region', { name: 'Moderación' });
   await expect(controls).toBeVisible();
@@ -96,6 +99,9 @@ test('anyone else sees no controls, and the endpoint refuses them', async ({ pag
   expect(anonymous.status()).toBe(401);
 
   await signInWithWallet(page, otherWallet);
+  await page.locator('[data-account]').click();
+  await expect(page.getByRole('link', { name: 'Ver todas mis contribuciones' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Cola de revisión' })).toHaveCount(0);
   await page.goto(`/${cid}`);
   await expect(page.getByRole('region', { name: 'Moderación' })).toHaveCount(0);
   const refused = await page.request.post('/v2/ops/assets/1/status', { data: { status: 'blocked', reason: 'x' } });

@@ -26,7 +26,7 @@ export function postLogin(payload: { message: string; signature: string; provide
   return call('/auth/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payload) });
 }
 
-export function fetchUser(accessToken: string): Promise<{ user: User }> {
+export function fetchUser(accessToken: string): Promise<{ user: User; moderator?: boolean }> {
   return call('/auth/get-user', { headers: { Authorization: `Bearer ${accessToken}` } });
 }
 
