@@ -50,6 +50,7 @@ describe.each(testEngines())('migrations on %s', (engine) => {
       'record_counts',
       'search_words',
       'sessions',
+      'sheet_previews',
       'source_reviews',
       'sources',
       'status_history',

@@ -447,3 +447,29 @@ export type Source = typeof sources.$inferSelect;
 export type Department = typeof departments.$inferSelect;
 export type Category = typeof categories.$inferSelect;
 export type Import = typeof imports.$inferSelect;
+
+/**
+ * Each sheet of an archived XLSX or ODS file, extracted as a UTF-8 CSV (issue #7 'Spreadsheets
+ * too') and kept in the content store under `cid`, so the record page offers the same search
+ * panel as for a CSV. `sheetIndex` is the sheet's position in the workbook (empty sheets get no
+ * row); `truncated` says the preview stopped at a limit of rows, columns or size.
+ */
+export const sheetPreviews = pgTable(
+  'sheet_previews',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    alexandriaId: integer('alexandria_id')
+      .notNull()
+      .references(() => alexandrias.id, { onDelete: 'cascade' }),
+    sheetIndex: integer('sheet_index').notNull(),
+    name: text('name').notNull(),
+    cid: text('cid').notNull(),
+    rowCount: integer('row_count').notNull(),
+    columnCount: integer('column_count').notNull(),
+    truncated: boolean('truncated').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (t) => [uniqueIndex('sheet_previews_record_sheet_key').on(t.alexandriaId, t.sheetIndex)],
+);
+
+export type SheetPreview = typeof sheetPreviews.$inferSelect;

@@ -7,7 +7,7 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { aletheias, alexandrias } from '../db/schema.ts';
+import { aletheias, alexandrias, sheetPreviews } from '../db/schema.ts';
 import { HttpError } from '../http/errors.ts';
 import { InvalidCidError, NotInStoreError, parseCid, type ContentStore, type FileStat } from '../storage/index.ts';
 import { CAR_MEDIA_TYPE, encodeCar, negotiateCar, type CarRequest } from './car.ts';
@@ -46,7 +46,14 @@ async function declaredType(db: Db, cid: string): Promise<{ mimeType: string | n
     .from(aletheias)
     .where(eq(aletheias.cid, cid))
     .limit(1);
-  return proof ?? null;
+  if (proof) return proof;
+  // A spreadsheet's sheet, extracted as CSV for the search panel.
+  const [sheet] = await db
+    .select({ name: sheetPreviews.name })
+    .from(sheetPreviews)
+    .where(eq(sheetPreviews.cid, cid))
+    .limit(1);
+  return sheet ? { mimeType: 'text/csv', fileName: `${sheet.name}.csv` } : null;
 }
 
 export interface ByteRange {

@@ -24,6 +24,7 @@ import {
   type NewAlexandria,
 } from '../db/schema.ts';
 import { localPinning, pinCid } from '../pinning/index.ts';
+import { seedSheetPreviews } from '../spreadsheets/index.ts';
 import type { ContentStore } from '../storage/index.ts';
 import { SEED_CATEGORIES } from './categories.ts';
 import { PORTAL, readSeedCatalog, type SeedCatalog } from './catalog.ts';
@@ -88,6 +89,8 @@ export async function seedArchive({ db, store, fixturesDir }: SeedOptions): Prom
     await seedPortalHarvest(tx, catalog);
     await seedArchivedFiles(tx, store, stored);
   });
+  // Outside the transaction: a spreadsheet that cannot be read loses its previews, not the seed.
+  await seedSheetPreviews(db, store);
 
   const count = async (table: typeof alexandrias | typeof departments | typeof sources | typeof categories) =>
     (await db.select({ n: sql<number>`count(*)::int` }).from(table))[0]?.n ?? 0;

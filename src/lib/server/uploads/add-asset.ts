@@ -51,6 +51,7 @@ import {
 } from '../content-type.ts';
 import { dropUploadImport, keepAlive, startUploadImport, sweepInterruptedUploads } from './imports.ts';
 import { inspect } from './inspect.ts';
+import { scheduleSheetPreviews } from '../spreadsheets/index.ts';
 import { readMultipart, type Part } from './multipart.ts';
 
 export interface UploadContext {
@@ -152,6 +153,8 @@ export async function addAsset(context: UploadContext): Promise<AddedAsset> {
       });
     });
     pinElsewhere(db, context.pinning ?? [], [document.cid, proof.cid]);
+    // A spreadsheet's sheets become searchable previews, in the background (issue #7).
+    void scheduleSheetPreviews({ db, store: context.store, alexandriaId: assetId, cid: document.cid, type: documentFormat(fields.asset.docType, document.kind) ?? 'other' });
     return { assetCID: document.cid, assetId };
   } catch (error) {
     await staged.discard().catch((cause: unknown) => console.error('No se pudo limpiar una subida fallida', cause));

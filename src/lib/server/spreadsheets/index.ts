@@ -1,0 +1,118 @@
+/**
+ * Sheet previews (issue #7 'Spreadsheets too'): every sheet of an archived XLSX or ODS file
+ * extracted into a UTF-8 CSV, stored by CID in the archive's content store and listed in
+ * `sheet_previews`, so a spreadsheet record gets the same search panel as a CSV record.
+ *
+ * The readers are the archive's own (`xlsx.ts`, `ods.ts`), over fflate and saxes: the npm `xlsx`
+ * package (SheetJS 0.18.5) has unpatched advisories (CVE-2023-30533, CVE-2024-22363), and
+ * exceljs reads no ODS and pulls in unmaintained dependencies. Uploads are untrusted, so every
+ * read runs within `SpreadsheetLimits`. Legacy `.xls` (BIFF) files get no preview.
+ *
+ * Extraction never throws: a file that cannot be read gets no previews and a logged warning.
+ * @module
+ */
+import { and, eq, inArray, isNotNull, like } from 'drizzle-orm';
+import type { Db } from '../db/index.ts';
+import { alexandrias, sheetPreviews } from '../db/schema.ts';
+import { sheetPreviewsOf, type SheetPreviewItem } from '../queries/sheets.ts';
+import type { ContentStore } from '../storage/index.ts';
+import { DEFAULT_LIMITS, SpreadsheetError, type SpreadsheetLimits } from './limits.ts';
+import { readSpreadsheet } from './read.ts';
+
+export { DEFAULT_LIMITS, SpreadsheetError, type SpreadsheetLimits } from './limits.ts';
+export { readSheets, readSpreadsheet, type SheetText, type SpreadsheetFormat } from './read.ts';
+
+/** Record formats that have sheets to extract. */
+export const SHEET_FORMATS = ['xlsx', 'ods'] as const;
+
+export interface SheetPreviewSource {
+  db: Db;
+  store: ContentStore;
+  alexandriaId: number;
+  /** CID of the record's file. */
+  cid: string;
+  /** The record's format (`alexandrias.type`); only `xlsx` and `ods` are read. */
+  type: string | null;
+  limits?: SpreadsheetLimits;
+}
+
+async function storedBytes(store: ContentStore, cid: string, maxBytes: number): Promise<Uint8Array> {
+  const { size } = await store.stat(cid);
+  if (size > maxBytes) throw new SpreadsheetError(`archivo de ${size} bytes, más de ${maxBytes}`);
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for await (const chunk of store.cat(cid)) {
+    if (offset + chunk.byteLength > size) throw new SpreadsheetError('el archivo guardado no tiene el tamaño declarado');
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * Extracts the sheets of a record's XLSX or ODS file into CSV previews, unless it has them
+ * already, and returns the record's previews. Other formats, and files that cannot be read
+ * (damaged, hostile, past a limit), get none: the reason is logged, nothing is thrown.
+ */
+export async function extractSheetPreviews(source: SheetPreviewSource): Promise<SheetPreviewItem[]> {
+  const { db, store, alexandriaId, cid, type, limits = DEFAULT_LIMITS } = source;
+  if (!SHEET_FORMATS.some((format) => format === type)) return [];
+  try {
+    const existing = await sheetPreviewsOf(db, alexandriaId);
+    if (existing.length > 0) return existing;
+    const bytes = await storedBytes(store, cid, limits.maxFileBytes);
+    const rows: Array<typeof sheetPreviews.$inferInsert> = [];
+    await readSpreadsheet(
+      bytes,
+      async (sheet) => {
+        const stored = await store.add(sheet.csv.chunks());
+        rows.push({
+          alexandriaId,
+          sheetIndex: sheet.index,
+          name: sheet.name,
+          cid: stored.cid,
+          rowCount: sheet.csv.rows,
+          columnCount: sheet.csv.columns,
+          truncated: sheet.csv.truncated,
+        });
+      },
+      limits,
+    );
+    if (rows.length === 0) {
+      console.warn(`El registro ${alexandriaId} (${cid}) es una hoja de cálculo sin celdas: no tiene vista previa.`);
+      return [];
+    }
+    // A concurrent extraction of the same record may have won: its rows stand.
+    await db.insert(sheetPreviews).values(rows).onConflictDoNothing();
+    return await sheetPreviewsOf(db, alexandriaId);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    console.warn(`No se pudieron extraer las hojas del registro ${alexandriaId} (${cid}): ${reason}`);
+    return [];
+  }
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * `extractSheetPreviews` in the background, for after an upload's transaction has committed:
+ * extractions run one at a time, so a burst of uploads cannot hold many workbooks in memory at
+ * once. The returned promise (which never rejects) may be ignored.
+ */
+export function scheduleSheetPreviews(source: SheetPreviewSource): Promise<SheetPreviewItem[]> {
+  const run = queue.then(() => extractSheetPreviews(source));
+  queue = run;
+  return run;
+}
+
+/** Previews for the seed's spreadsheet files; records that have them already are left alone. */
+export async function seedSheetPreviews(db: Db, store: ContentStore): Promise<void> {
+  const records = await db
+    .select({ id: alexandrias.id, cid: alexandrias.cid, type: alexandrias.type })
+    .from(alexandrias)
+    .where(and(like(alexandrias.originKey, 'fixtures:%'), inArray(alexandrias.type, [...SHEET_FORMATS]), isNotNull(alexandrias.cid)))
+    .orderBy(alexandrias.id);
+  for (const record of records) {
+    if (record.cid) await extractSheetPreviews({ db, store, alexandriaId: record.id, cid: record.cid, type: record.type });
+  }
+}

