@@ -27,7 +27,7 @@ describe('the OpenAPI document', () => {
 
   it('describes only routes that exist', () => {
     for (const route of [...Object.keys(REST_PATHS), ...Object.keys(OPS_PATHS)]) {
-      const file = route.replace('{entity}', '[entity]').replace('{cid}', '[cid]');
+      const file = route.replace('{entity}', '[entity]').replace('{cid}', '[cid]').replace('{id}', '[id]');
       expect(fs.existsSync(path.join(PAGES, `${file}.ts`)), route).toBe(true);
     }
   });

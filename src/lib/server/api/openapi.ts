@@ -76,6 +76,9 @@ export const REST_PATHS = {
     description: 'Lista de archivos (un arreglo JSON, sin sobre)',
     content: { 'application/json': { schema: { type: 'array', items: { type: 'object' } } } },
   }),
+  '/v2/open-data/alexandrias/{id}/sheets': read('Las hojas de un XLSX u ODS, extraídas como CSV (cada una con su CID)', null, envelope('Lista de hojas'), [
+    { name: 'id', in: 'path', required: true, description: 'Id del registro.', schema: { type: 'integer', minimum: 1 } },
+  ]),
   '/v1/services/filecoin/{cid}': read('Anclajes y acuerdos de almacenamiento de un CID', null, envelope('Anclajes y acuerdos', false), [
     { name: 'cid', in: 'path', required: true, description: cidParam.description, schema: { type: 'string' } },
   ]),
