@@ -1,7 +1,13 @@
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { generateLicencesCsv } from '../../bench/csv-search.ts';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
+import { ColumnStore } from '../../src/lib/tabular/columns.ts';
+import { decodeText } from '../../src/lib/tabular/decode.ts';
+import { TableSearch } from '../../src/lib/tabular/search.ts';
+import { parseTable } from '../../src/lib/tabular/table.ts';
 
 const CSV = path.resolve(import.meta.dirname, '../../../shared/fixtures/files/csv');
 const recordOf = async (name: string) => `/${(await cidOf(await fs.readFile(path.join(CSV, name)))).cid}`;
@@ -49,6 +55,76 @@ test('the mini-search skips the junk rows before a header', async ({ page }) => 
   const panel = page.getByRole('region', { name: /^Search/ });
   await expect(panel.getByRole('columnheader').first()).toHaveText('Fecha de Emisión');
   await expect(panel.getByRole('columnheader')).toContainText(['Inversión Total']);
+});
+
+/**
+ * A large file, served by the test on 127.0.0.1 with the gateway's headers: its first 256 KB at
+ * once, the rest when the test says so. The record page's panel is pointed at it (the archive's
+ * own copy of the fixture is small), so the page, the panel and the worker are the archive's.
+ */
+async function serveHeldBack(bytes: Buffer) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, { 'Content-Type': 'text/csv', 'Content-Length': String(bytes.length), 'Access-Control-Allow-Origin': '*' });
+    response.write(bytes.subarray(0, 256 * 1024));
+    void released.then(() => response.end(bytes.subarray(256 * 1024)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { url: `http://127.0.0.1:${port}/licencias.csv`, release, close: () => server.close() };
+}
+
+test('a large file shows its first rows and takes searches while the rest is still loading', async ({ page }) => {
+  // 20,000 rows in the shape of the MIVHED fixture, Windows-1252 with ';' (3.3 MB).
+  const bytes = generateLicencesCsv(20_000);
+  const table = parseTable(decodeText(new Uint8Array(bytes)).text)!;
+  const store = new ColumnStore(table.columns.length);
+  for (const row of table.rows) store.add(row);
+  const santiago = new TableSearch(store, 0.15).search('SANTIAGO', table.columns.map((_, index) => index)).length;
+  const served = await serveHeldBack(bytes);
+  try {
+    await page.goto(await recordOf('licencias-construccion-mivhed-2022-2025.csv'));
+    await page.locator('[data-csv-search]').evaluate((panel, url) => (panel.dataset.fileUrl = url), served.url);
+    await page.getByRole('button', { name: 'Buscar en el CSV' }).click();
+    const panel = page.getByRole('region', { name: /^Search/ });
+    const status = panel.getByRole('status');
+    const count = panel.locator('[data-csv-count]');
+
+    // The first page is there, the file is not: 'Loading ...' with the rows read so far.
+    await expect(panel.locator('tbody tr')).toHaveCount(20);
+    await expect(panel.getByRole('columnheader').first()).toHaveText('Fecha de Emisión');
+    await expect(panel.getByRole('columnheader')).toContainText(['Año', 'Inversión Total', 'Observaciones']);
+    await expect(status).toHaveText(/^Loading \.\.\. [\d,]+ filas leídas$/);
+    const partial = Number((await count.textContent())?.replace(/\D/g, ''));
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(20_000);
+    await page.screenshot({ path: 'test-results/screenshots/csv-search-loading.png', fullPage: true });
+
+    // A search now answers over the rows read so far...
+    const box = panel.getByRole('searchbox', { name: 'Buscador' });
+    await box.fill('SANTIAGO');
+    await box.press('Enter');
+    await expect(panel.locator('tbody tr').first()).toContainText('SANTIAGO');
+    await expect(panel.locator('tbody tr').last()).toContainText('SANTIAGO');
+    const early = Number((await count.textContent())?.replace(/\D/g, ''));
+    expect(early).toBeLessThan(santiago);
+
+    // ...and again once the whole file is in.
+    served.release();
+    await expect(count).toHaveText(`${santiago.toLocaleString('es-DO')} elementos`);
+    await expect(status).toHaveText('');
+    await expect(panel).toHaveAttribute('data-csv-state', 'done');
+    await box.fill('');
+    await box.press('Enter');
+    await expect(count).toHaveText('20,000 elementos');
+    await expect(panel.locator('[data-csv-page]')).toHaveText('Página 1 de 1000');
+    await page.screenshot({ path: 'test-results/screenshots/csv-search-loaded.png', fullPage: true });
+  } finally {
+    served.release();
+    served.close();
+  }
 });
 
 test('records that are not CSV have no mini-search', async ({ page }) => {

@@ -1,11 +1,18 @@
 /**
  * The CSV mini-search panel of the record page (SPEC §2 'Record page', §8, §9), in plain DOM:
  * it is loaded only when a reader opens it, so the record page stays light for everyone else.
+ * The worker streams the file: the first rows show while the rest loads ('Loading ...' with the
+ * rows read so far), and the element count grows until the file is complete.
+ *
+ * The panel's `data-csv-state` says where it is (`loading`, `streaming` once the first rows are
+ * shown, `done`, `invalid`, `error`) and `data-csv-renders` counts the result tables shown, for
+ * tests and the benchmark to wait on.
  */
-import type { FromWorker, ToWorker } from './protocol.ts';
+import { CSV_PAGE_SIZE, type FromWorker, type ToWorker } from './protocol.ts';
 
 export interface PanelLabels {
   loading: string;
+  loadingRows: string;
   invalid: string;
   error: string;
   elements: string;
@@ -13,6 +20,8 @@ export interface PanelLabels {
   page: string;
   noResults: string;
 }
+
+const formatCount = (count: number) => count.toLocaleString('es-DO');
 
 export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: PanelLabels): void {
   const input = root.querySelector<HTMLInputElement>('[data-csv-input]')!;
@@ -28,11 +37,35 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
   let columns: string[] = [];
   let query = '';
   let page = 1;
+  let renders = 0;
+  let shownRows = 0;
+
+  const setState = (state: 'loading' | 'streaming' | 'done' | 'invalid' | 'error') => {
+    root.dataset.csvState = state;
+    // The rows-read count changes five times a second: a screen reader hears the end of it.
+    status.setAttribute('aria-busy', String(state === 'streaming'));
+  };
+  const showLoading = (loaded: number) => {
+    status.textContent = labels.loadingRows.replace('{count}', formatCount(loaded));
+  };
 
   const search = (text: string, toPage = 1) => {
     query = text;
     page = toPage;
     send({ type: 'search', query, page });
+  };
+
+  const setColumns = (names: string[]) => {
+    if (names.join('\u0000') === columns.join('\u0000')) return;
+    columns = names;
+    input.placeholder = labels.placeholder.replace('{columns}', columns.join(', '));
+  };
+
+  const showCount = (total: number, pages: number) => {
+    count.textContent = labels.elements.replace('{count}', formatCount(total));
+    pageLabel.textContent = labels.page.replace('{page}', String(page)).replace('{pages}', String(pages));
+    previous.disabled = page <= 1;
+    next.disabled = page >= pages;
   };
 
   const render = (rows: string[][], total: number, pages: number) => {
@@ -56,37 +89,60 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
         // textContent, never HTML: a cell of someone's file is shown, not run.
         button.textContent = cell;
         button.className = 'text-left hover:text-indigo-700 hover:underline';
-        button.addEventListener('click', () => {
-          input.value = cell;
-          search(cell);
-        });
         td.className = 'px-3 py-1.5 align-top';
         td.append(button);
       }
     }
     table.replaceChildren(head, body);
-    status.textContent = total === 0 ? labels.noResults : '';
-    count.textContent = labels.elements.replace('{count}', total.toLocaleString('es-DO'));
-    pageLabel.textContent = labels.page.replace('{page}', String(page)).replace('{pages}', String(pages));
-    previous.disabled = page <= 1;
-    next.disabled = page >= pages;
+    shownRows = rows.length;
+    showCount(total, pages);
+    renders += 1;
+    root.dataset.csvRenders = String(renders);
   };
+
+  // One listener for every cell: a click searches for the cell's text.
+  table.addEventListener('click', (event) => {
+    const button = (event.target as Element).closest('tbody button');
+    if (!button) return;
+    const cell = button.textContent ?? '';
+    input.value = cell;
+    search(cell);
+  });
 
   worker.addEventListener('message', (event: MessageEvent<FromWorker>) => {
     const message = event.data;
     if (message.type === 'ready') {
-      columns = message.columns;
-      input.placeholder = labels.placeholder.replace('{columns}', columns.join(', '));
+      setColumns(message.columns);
       input.disabled = false;
+      setState('streaming');
       search('');
     } else if (message.type === 'results') {
+      // An answer to an earlier search that a newer one has replaced is not shown.
+      if (message.query !== query) return;
       page = message.page;
+      setColumns(message.columns);
       render(message.rows, message.total, message.pages);
+      if (message.loading) showLoading(message.loaded);
+      else status.textContent = message.total === 0 ? labels.noResults : '';
+      setState(message.loading ? 'streaming' : 'done');
+    } else if (message.type === 'progress') {
+      if (root.dataset.csvState !== 'streaming') return;
+      showLoading(message.loaded);
+      // Without a query the results are the rows in order: the count and the pages follow the
+      // file without redrawing the table under the reader's pointer, unless this page fills up.
+      if (query.trim() === '' && renders > 0) {
+        if (shownRows < CSV_PAGE_SIZE) search(query, page);
+        else showCount(message.loaded, Math.max(1, Math.ceil(message.loaded / CSV_PAGE_SIZE)));
+      }
     } else if (message.type === 'invalid') {
+      // SPEC §8: the search box says so.
+      input.placeholder = labels.invalid;
       status.textContent = labels.invalid;
+      setState('invalid');
     } else {
       console.error('CSV search:', message.message);
       status.textContent = labels.error;
+      setState('error');
     }
   });
 
@@ -97,5 +153,6 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
   previous.addEventListener('click', () => search(query, page - 1));
   next.addEventListener('click', () => search(query, page + 1));
   status.textContent = labels.loading;
+  setState('loading');
   send({ type: 'load', url: fileUrl });
 }

@@ -2,8 +2,25 @@
 export type ToWorker = { type: 'load'; url: string } | { type: 'search'; query: string; page: number };
 
 export type FromWorker =
-  | { type: 'ready'; columns: string[]; count: number; encoding: string }
-  | { type: 'results'; query: string; page: number; pages: number; total: number; rows: string[][] }
+  /** The header and the first rows are known: the panel can show them and take searches. */
+  | { type: 'ready'; columns: string[]; encoding: string; delimiter: string }
+  /** More of the file has been read (`loaded` rows so far). */
+  | { type: 'progress'; loaded: number }
+  /**
+   * A page of results. While `loading`, they cover the `loaded` rows read so far; the worker
+   * answers the last search again once the whole file is in.
+   */
+  | {
+      type: 'results';
+      query: string;
+      page: number;
+      pages: number;
+      total: number;
+      rows: string[][];
+      columns: string[];
+      loading: boolean;
+      loaded: number;
+    }
   | { type: 'invalid' }
   | { type: 'error'; message: string };
 

@@ -124,6 +124,7 @@ export const es = {
 
   'csv.open': 'Buscar en el CSV',
   'csv.loading': 'Loading ...',
+  'csv.loadingRows': 'Loading ... {count} filas leídas',
   'csv.invalid': 'File not valid. Try using another method.',
   'csv.elements': '{count} elementos',
   'csv.placeholder': 'Buscar en: {columns}',
