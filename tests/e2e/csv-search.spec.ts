@@ -127,8 +127,38 @@ test('a large file shows its first rows and takes searches while the rest is sti
   }
 });
 
-test('records that are not CSV have no mini-search', async ({ page }) => {
+test('records that are not CSV or spreadsheets have no mini-search', async ({ page }) => {
   const pdf = await cidOf(await fs.readFile(path.resolve(CSV, '../pdf/sisalril-pespj-d1.pdf')));
   await page.goto(`/${pdf.cid}`);
   await expect(page.getByRole('button', { name: 'Buscar en el CSV' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Buscar en la hoja de cálculo' })).toHaveCount(0);
+});
+
+test('an XLSX record searches its sheets, one at a time, with the same panel', async ({ page }) => {
+  const xlsx = await cidOf(await fs.readFile(path.resolve(CSV, '../spreadsheets/one-primas-netas-seguros-2015-2023.xlsx')));
+  await page.goto(`/${xlsx.cid}`);
+  await page.getByRole('button', { name: 'Buscar en la hoja de cálculo' }).click();
+  const panel = page.getByRole('region', { name: /^Search/ });
+  await expect(panel).toHaveAttribute('data-csv-state', 'done');
+  const sheet = panel.getByLabel('Hoja');
+  const names = await sheet.locator('option').allTextContents();
+  expect(names.length).toBeGreaterThan(1);
+  await expect(panel.getByRole('table')).toContainText('Mes');
+
+  await sheet.selectOption({ index: 1 });
+  await expect(panel).toHaveAttribute('data-csv-state', 'done');
+  const box = panel.getByRole('searchbox', { name: 'Buscador' });
+  await box.fill('Enero');
+  await box.press('Enter');
+  await expect(panel.getByRole('table')).toContainText('Enero');
+  await page.screenshot({ path: 'test-results/screenshots/xlsx-search.png', fullPage: true });
+});
+
+test('an ODS record shows its sheet with accents intact', async ({ page }) => {
+  const ods = await cidOf(await fs.readFile(path.resolve(CSV, '../spreadsheets/cnss-recaudos-sfs-2003-2023.ods')));
+  await page.goto(`/${ods.cid}`);
+  await page.getByRole('button', { name: 'Buscar en la hoja de cálculo' }).click();
+  const panel = page.getByRole('region', { name: /^Search/ });
+  await expect(panel).toHaveAttribute('data-csv-state', 'done');
+  await expect(panel.getByRole('searchbox', { name: 'Buscador' })).toHaveAttribute('placeholder', /Buscar en: .*[ÁÉÍÓÚÑáéíóúñ]/);
 });

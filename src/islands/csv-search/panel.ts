@@ -23,7 +23,13 @@ export interface PanelLabels {
 
 const formatCount = (count: number) => count.toLocaleString('es-DO');
 
-export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: PanelLabels): void {
+/**
+ * Starts the panel on `fileUrl`; the returned function stops it (worker and listeners), so a
+ * spreadsheet's sheet picker can start it again on another sheet.
+ */
+export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: PanelLabels): () => void {
+  const listening = new AbortController();
+  const { signal } = listening;
   const input = root.querySelector<HTMLInputElement>('[data-csv-input]')!;
   const status = root.querySelector<HTMLElement>('[data-csv-status]')!;
   const count = root.querySelector<HTMLElement>('[data-csv-count]')!;
@@ -107,7 +113,7 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
     const cell = button.textContent ?? '';
     input.value = cell;
     search(cell);
-  });
+  }, { signal });
 
   worker.addEventListener('message', (event: MessageEvent<FromWorker>) => {
     const message = event.data;
@@ -149,10 +155,17 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
   input.addEventListener('keydown', (event) => {
     // SPEC §5: the search runs only on Enter.
     if (event.key === 'Enter') search(input.value);
-  });
-  previous.addEventListener('click', () => search(query, page - 1));
-  next.addEventListener('click', () => search(query, page + 1));
+  }, { signal });
+  previous.addEventListener('click', () => search(query, page - 1), { signal });
+  next.addEventListener('click', () => search(query, page + 1), { signal });
   status.textContent = labels.loading;
+  input.value = '';
+  input.disabled = true;
+  table.replaceChildren();
   setState('loading');
   send({ type: 'load', url: fileUrl });
+  return () => {
+    listening.abort();
+    worker.terminate();
+  };
 }

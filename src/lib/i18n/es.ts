@@ -124,6 +124,8 @@ export const es = {
 
   'csv.open': 'Buscar en el CSV',
   'csv.loading': 'Loading ...',
+  'csv.sheet': 'Hoja',
+  'csv.openSheet': 'Buscar en la hoja de cálculo',
   'csv.loadingRows': 'Loading ... {count} filas leídas',
   'csv.invalid': 'File not valid. Try using another method.',
   'csv.elements': '{count} elementos',

@@ -8,6 +8,7 @@ import { getGroupItem, listGroup, type GroupItem } from './groups.ts';
 import { isRowId, type Page } from './paging.ts';
 import { listRecords, recordsByCid, storageStatus, type RecordDetail, type RecordRow, type StorageStatus } from './records.ts';
 import { recordHistory, type HistoryEntry } from '../moderation/index.ts';
+import { sheetPreviewsOf, type SheetPreviewItem } from './sheets.ts';
 
 /** A page number from `?page=`; anything that is not a positive integer is page 1. */
 export function parsePage(value: string | null): number {
@@ -44,6 +45,8 @@ export interface RecordPage {
   storage: StorageStatus;
   /** Every status change, oldest first (issue #8). */
   history: HistoryEntry[];
+  /** A spreadsheet's sheets as searchable CSV previews (issue #7); none for other records. */
+  sheets: SheetPreviewItem[];
 }
 
 /** The record with `cid`; `assetId` picks one when several share the CID (SPEC §2). */
@@ -56,5 +59,6 @@ export async function loadRecord(db: Db, cid: string, assetId: number | null): P
     siblings: records.filter((candidate) => candidate.id !== record.id),
     storage: await storageStatus(db, cid),
     history: await recordHistory(db, record.id),
+    sheets: record.type === 'xlsx' || record.type === 'ods' ? await sheetPreviewsOf(db, record.id) : [],
   };
 }
