@@ -16,3 +16,13 @@ npm run -s check
 npm run -s test:unit
 npm run -s build
 npm run -s test:e2e
+# Load, crash and hostile input against the built server on PostgreSQL (issue #10): on the server
+# TEST_DATABASE_URL names (CI starts one), or on one of its own when PostgreSQL is installed.
+if [ -n "${TEST_DATABASE_URL:-}" ]; then
+  RELIABILITY_DATABASE_URL="$TEST_DATABASE_URL" npm run -s test:reliability
+elif command -v pg_ctl >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
+  npm run -s test:reliability
+else
+  echo "Sin PostgreSQL en esta máquina: la prueba de fiabilidad (npm run test:reliability) necesita un servidor; instale el paquete postgresql." >&2
+  exit 1
+fi

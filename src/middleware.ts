@@ -11,6 +11,7 @@ import { SESSION_COOKIE } from './lib/server/auth/index.ts';
 import { findSessionUser } from './lib/server/auth/sessions.ts';
 import { readConfig } from './lib/server/config.ts';
 import { withSecurityHeaders } from './lib/server/http/security-headers.ts';
+import { NUL_MESSAGE } from './lib/server/http/input.ts';
 
 const config = readConfig();
 
@@ -48,6 +49,10 @@ async function route(context: Parameters<Parameters<typeof defineMiddleware>[0]>
   const path = context.url.pathname;
   const refused = refuseLargeBody(context.request, path);
   if (refused) return refused;
+  // A NUL in the path or a parameter could only fail in the database: refused here, once.
+  if (/%00/i.test(context.url.pathname + context.url.search)) {
+    return Response.json({ code: 400, message: NUL_MESSAGE }, { status: 400 });
+  }
 
   // Only a request that carries a session pays for looking it up.
   const token = context.cookies.get(SESSION_COOKIE)?.value;

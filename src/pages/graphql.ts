@@ -2,6 +2,7 @@
 import type { APIRoute } from 'astro';
 import { getArchive } from '../lib/server/archive.ts';
 import { createGraphqlHandler } from '../lib/server/graphql/index.ts';
+import { NUL_MESSAGE } from '../lib/server/http/input.ts';
 
 export const prerender = false;
 
@@ -12,6 +13,14 @@ const yoga = createGraphqlHandler(async () => (await getArchive()).db);
  * a Response (it checks the class): the answer is handed over as a standard one.
  */
 export const ALL: APIRoute = async ({ request, locals }) => {
+  if (request.method === 'POST') {
+    // Read once here to refuse text PostgreSQL cannot hold, then handed to yoga unchanged.
+    const body = await request.text();
+    if (body.includes('\\u0000') || body.includes('\0')) {
+      return Response.json({ code: 400, message: NUL_MESSAGE }, { status: 400 });
+    }
+    request = new Request(request.url, { method: 'POST', headers: request.headers, body });
+  }
   const answer = await yoga.fetch(request, { origin: locals.origin });
   return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
 };

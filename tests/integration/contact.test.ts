@@ -79,7 +79,8 @@ describe.each(testEngines())('contact messages on %s', (engine: Engine) => {
     const context = { db: database.db, config: { formMailer: undefined }, user: null, clientAddress: '10.0.0.4' };
     expect(await failure(sendContactMessage(context, { compose_subject: ' ', compose_message: 'x' }))).toEqual({ status: 400, message: 'Escriba el asunto.' });
     expect(await failure(sendContactMessage(context, { compose_subject: 'Asunto' }))).toEqual({ status: 400, message: 'Escriba el mensaje.' });
-    for (let i = 0; i < 3; i += 1) await sendContactMessage(context, { compose_subject: `n.º ${i}`, compose_message: 'hola' });
+    expect((await failure(sendContactMessage(context, { compose_subject: 'A\u0000', compose_message: 'x' }))).status).toBe(400);
+    for (let i = 0; i < 2; i += 1) await sendContactMessage(context, { compose_subject: `n.º ${i}`, compose_message: 'hola' });
     expect((await failure(sendContactMessage(context, { compose_subject: 'otro', compose_message: 'hola' }))).status).toBe(429);
   });
 });

@@ -224,6 +224,7 @@ describe.each(testEngines())('uploads on %s', (engine: Engine) => {
     ['an unknown issuer', { issuerId: 999_999 }, 'issuerId is required'],
     ['an incomplete new issuer', { issuerId: undefined, newIssuer: { name: 'Ministerio' } }, 'All information is required'],
     ['a new issuer with a bad URL', { issuerId: undefined, newIssuer: { name: 'M', description: 'D', url: 'no es una url' } }, 'This URL is not valid'],
+    ['a NUL in a text field', { title: 'Plan estratégico de salud\u0000 2024 completo' }, 'El texto contiene un carácter nulo (NUL), que no se admite.'],
   ];
 
   it.each(invalid)('refuses %s with the spec message, leaving nothing', async (_case, overrides, message) => {

@@ -9,7 +9,9 @@ import { migrateDatabase, openDatabase, type DatabaseHandle } from './db/index.t
 import { isArchiveEmpty, seedArchive } from './seed/index.ts';
 import { pinningProviders, type PinningProvider } from './pinning/index.ts';
 import { createContentStore, createStagingArea, type ContentStore, type StagingArea } from './storage/index.ts';
-import { sweepInterruptedUploads } from './uploads/imports.ts';
+import { sweepInterruptedUploads, sweepPeriodically } from './uploads/imports.ts';
+import { alexandrias } from './db/schema.ts';
+import { eq } from 'drizzle-orm';
 
 export interface Archive extends DatabaseHandle {
   config: ArchiveConfig;
@@ -38,7 +40,7 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false }
   const staging = createStagingArea({ storeDir, dir: path.join(config.dataDir, 'staging') });
   // Uploads cut short by a crash left a staging folder and an unfinished import: clear both.
   // The embedded database has one owner, this process, so none of its uploads can still be running.
-  await staging.sweep();
+  await staging.sweep(async (cid) => (await handle.db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.cid, cid)).limit(1)).length > 0);
   await sweepInterruptedUploads(handle.db, { all: !config.databaseUrl });
   if (seedIfEmpty && (await isArchiveEmpty(handle.db))) {
     if (fs.existsSync(path.join(config.fixturesDir, 'catalog'))) {
@@ -58,7 +60,11 @@ let running: Promise<Archive> | undefined;
  * folder per process, and a pool of connections is meant to be reused.
  */
 export function getArchive(): Promise<Archive> {
-  running ??= openArchive().catch((error: unknown) => {
+  running ??= openArchive().then((archive) => {
+    // The serving process keeps clearing uploads that died with another process (PostgreSQL).
+    sweepPeriodically(archive.db);
+    return archive;
+  }).catch((error: unknown) => {
     running = undefined;
     throw error;
   });

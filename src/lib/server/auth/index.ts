@@ -8,6 +8,7 @@ import { fieldErrors, loginRequestSchema, registerRequestSchema, resetEmailSchem
 import { toUser, type User } from '../../domain/user.ts';
 import type { Db } from '../db/index.ts';
 import { UnauthorizedError, ValidationError } from '../http/errors.ts';
+import { refuseNul } from '../http/input.ts';
 import { issueNonce } from './nonces.ts';
 import { spend } from './rate-limit.ts';
 import { createSession, findSessionUser, revokeSession, SESSION_COOKIE, upsertUser } from './sessions.ts';
@@ -40,6 +41,7 @@ export async function parseJson<T extends z.ZodType>(request: Request, schema: T
   } catch {
     throw new ValidationError('El cuerpo de la petición debe ser JSON.');
   }
+  refuseNul(body);
   const result = schema.safeParse(body);
   if (!result.success) {
     const issues = fieldErrors(result.error);

@@ -12,6 +12,7 @@ import type { ArchiveConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { contactMessages } from '../db/schema.ts';
 import { ValidationError } from '../http/errors.ts';
+import { refuseNul } from '../http/input.ts';
 import { pageWindow, toPage, type Page } from '../queries/paging.ts';
 
 export interface ContactContext {
@@ -28,6 +29,7 @@ const CONTACT_LIMIT = { max: 5, windowSeconds: 600 };
 /** Checks, keeps and forwards one message; the same answer whether it was kept or dropped. */
 export async function sendContactMessage(context: ContactContext, body: unknown): Promise<{ message: string }> {
   await spend(context.db, `contact:ip:${context.clientAddress}`, CONTACT_LIMIT);
+  refuseNul(body);
   const parsed = contactSchema.safeParse(body);
   if (!parsed.success) {
     const issues = fieldErrors(parsed.error);

@@ -164,6 +164,8 @@ export const imports = pgTable(
     status: importStatus('status').notNull().default('in_progress'),
     /** Natural key that makes re-running the same harvest a no-op. */
     originKey: text('origin_key'),
+    /** For an upload under way: `host:pid` of the process receiving it, to tell orphans after a crash. */
+    owner: text('owner'),
     ...timestamps,
   },
   (t) => [

@@ -8,6 +8,12 @@
  * file system). Blocks move in the order the importer wrote them, leaves first and each file's
  * root last: a crash half-way through a commit can leave some blocks in the store, but never a
  * root whose blocks are missing.
+ *
+ * The move happens inside the upload's database transaction, last. The blocks it adds to the store
+ * are journalled first: if the transaction then fails they are taken back (`discard`), and if the
+ * process dies before `settle`, the next start undoes the move unless the record was committed.
+ * (A block that another upload adds at the same moment, for an identical chunk, could be taken
+ * back with it; identical 256 KiB chunks in two concurrent, differing files are the only case.)
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -25,20 +31,36 @@ import { isProcessAlive } from '../process.ts';
 export interface StagedUpload {
   /** Stores a file in this upload's staging folder; the same CID `ContentStore.add` would give. */
   add(source: ByteSource): Promise<AddResult>;
-  /** Moves every staged block into the store, roots last, then removes the staging folder. */
-  commit(): Promise<void>;
-  /** Removes the staging folder and everything in it; safe to call more than once. */
+  /**
+   * Moves every staged block into the store, roots last. The blocks the store did not have yet
+   * are first written down in a journal beside the staging folder, naming `keptBy` (the CID whose
+   * record makes the move final), so that a crash before `settle()` can be undone at start-up.
+   */
+  commit(keptBy: string): Promise<void>;
+  /** The move is final (its record is committed): forgets the journal and the staging folder. */
+  settle(): Promise<void>;
+  /**
+   * Takes back what the move added to the store (after `commit`, when the record could not be
+   * written), then clears the staging folder; before `commit`, just clears it. Safe to repeat.
+   */
   discard(): Promise<void>;
+}
+
+/** What a commit in progress wrote down: the blocks it added to the store, and why they stay. */
+interface Journal {
+  keptBy: string;
+  added: string[];
 }
 
 export interface StagingArea {
   /** Starts a staged upload in a fresh folder. */
   begin(): StagedUpload;
   /**
-   * Removes folders left by processes that are gone (a crash mid-upload), found by the process id
-   * each folder name starts with. Folders of live processes, this one included, are kept.
+   * Clears what processes that are gone (a crash mid-upload) left, found by the process id each
+   * name starts with: staging folders, and moves that were journalled but never settled, which are
+   * undone unless `isKept(keptBy)` says their record was committed after all.
    */
-  sweep(): Promise<number>;
+  sweep(isKept: (cid: string) => Promise<boolean>): Promise<number>;
 }
 
 /** Same layout as the store's blockstore (blockstore-fs's default), so paths match one to one. */
@@ -52,6 +74,7 @@ export function createStagingArea({ storeDir, dir }: { storeDir: string; dir: st
   return {
     begin() {
       const folder = path.join(dir, `${process.pid}-${randomUUID()}`);
+      const journalFile = `${folder}.journal.json`;
       const blockstore = new FsBlockstore(folder, { createIfMissing: true, shardingStrategy: layout });
       const writer = coalesceWrites(blockstore);
       const written: CID[] = [];
@@ -63,36 +86,50 @@ export function createStagingArea({ storeDir, dir }: { storeDir: string; dir: st
         },
       };
       let opened: Promise<void> | undefined;
+      let added: string[] = [];
 
       return {
         async add(source) {
           await (opened ??= blockstore.open());
           return importContent(source, recorded);
         },
-        async commit() {
-          const made = new Set<string>();
+        async commit(keptBy) {
+          const moves: Array<{ from: string; to: string; isNew: boolean }> = [];
+          const seen = new Set<string>();
           for (const cid of written) {
             const { dir: shard, file } = layout.encode(cid);
-            const target = path.join(storeDir, shard);
+            const to = path.join(storeDir, shard, file);
+            if (seen.has(to)) continue; // a repeated chunk: one block
+            seen.add(to);
+            moves.push({ from: path.join(folder, shard, file), to, isNew: !(await exists(to)) });
+          }
+          added = moves.filter((move) => move.isNew).map((move) => move.to);
+          // Written down before the first block moves: a crash from here on can be undone.
+          await writeJournal(journalFile, { keptBy, added });
+          const made = new Set<string>();
+          for (const move of moves) {
+            const target = path.dirname(move.to);
             if (!made.has(target)) {
               await fs.mkdir(target, { recursive: true });
               made.add(target);
             }
-            try {
-              await fs.rename(path.join(folder, shard, file), path.join(target, file));
-            } catch (error) {
-              // The same block written twice (a repeated chunk) moved with its first mention.
-              if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-            }
+            await fs.rename(move.from, move.to);
           }
+        },
+        async settle() {
+          added = [];
+          await fs.rm(journalFile, { force: true });
           await fs.rm(folder, { recursive: true, force: true });
         },
         async discard() {
+          await removeAll(added);
+          added = [];
+          await fs.rm(journalFile, { force: true });
           await fs.rm(folder, { recursive: true, force: true });
         },
       };
     },
-    async sweep() {
+    async sweep(isKept) {
       let names: string[];
       try {
         names = await fs.readdir(dir);
@@ -100,13 +137,58 @@ export function createStagingArea({ storeDir, dir }: { storeDir: string; dir: st
         return 0;
       }
       let removed = 0;
-      for (const name of names) {
+      const orphan = (name: string) => {
         const pid = Number(name.split('-')[0]);
-        if (Number.isSafeInteger(pid) && isProcessAlive(pid)) continue;
+        return !(Number.isSafeInteger(pid) && isProcessAlive(pid));
+      };
+      // Unsettled moves first: undone unless their record made it.
+      for (const name of names.filter((entry) => entry.endsWith('.journal.json') && orphan(entry))) {
+        const file = path.join(dir, name);
+        const journal = await readJournal(file);
+        if (journal && !(await isKept(journal.keptBy))) await removeAll(journal.added);
+        await fs.rm(file, { force: true });
+        removed += 1;
+      }
+      for (const name of names.filter((entry) => !entry.endsWith('.journal.json') && orphan(entry))) {
         await fs.rm(path.join(dir, name), { recursive: true, force: true });
         removed += 1;
       }
       return removed;
     },
   };
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function removeAll(files: string[]): Promise<void> {
+  for (const file of files) await fs.rm(file, { force: true });
+}
+
+/** Written to a temporary name and renamed: a journal is either whole or absent. */
+async function writeJournal(file: string, journal: Journal): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const temporary = `${file}.tmp`;
+  const handle = await fs.open(temporary, 'w');
+  try {
+    await handle.writeFile(JSON.stringify(journal));
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fs.rename(temporary, file);
+}
+
+async function readJournal(file: string): Promise<Journal | null> {
+  try {
+    return JSON.parse(await fs.readFile(file, 'utf8')) as Journal;
+  } catch {
+    return null;
+  }
 }

@@ -51,6 +51,7 @@ import {
 } from '../content-type.ts';
 import { dropUploadImport, keepAlive, startUploadImport, sweepInterruptedUploads } from './imports.ts';
 import { inspect } from './inspect.ts';
+import { refuseNul } from '../http/input.ts';
 import { scheduleSheetPreviews } from '../spreadsheets/index.ts';
 import { readMultipart, type Part } from './multipart.ts';
 
@@ -139,10 +140,9 @@ export async function addAsset(context: UploadContext): Promise<AddedAsset> {
       throw new ForbiddenError('La firma no corresponde a estos archivos ni a la cartera con la que inició sesión.');
     }
 
-    await staged.commit();
     const assetId = await db.transaction(async (tx) => {
       if (!(await consumeNonce(tx, fields.nonce, new Date(), { purpose: 'upload', account }))) throw replayedNonce();
-      return createRecord(tx as unknown as Db, context.store, {
+      const id = await createRecord(tx as unknown as Db, {
         account,
         asset: fields.asset,
         document,
@@ -151,7 +151,14 @@ export async function addAsset(context: UploadContext): Promise<AddedAsset> {
         message,
         signature: fields.signature,
       });
+      // The blocks join the store last, journalled: a failed commit or a crash takes them back.
+      await staged.commit(document.cid);
+      const local = localPinning(context.store);
+      await pinCid(tx, local, document.cid);
+      await pinCid(tx, local, proof.cid);
+      return id;
     });
+    await staged.settle();
     pinElsewhere(db, context.pinning ?? [], [document.cid, proof.cid]);
     // A spreadsheet's sheets become searchable previews, in the background (issue #7).
     void scheduleSheetPreviews({ db, store: context.store, alexandriaId: assetId, cid: document.cid, type: documentFormat(fields.asset.docType, document.kind) ?? 'other' });
@@ -201,6 +208,7 @@ async function checkFields(db: Db, account: string, raw: Record<string, string>)
   } catch {
     throw new ValidationError('El campo asset debe ser un objeto JSON.');
   }
+  refuseNul(json);
   const parsed = assetPayloadSchema.safeParse(json);
   if (!parsed.success) {
     const errors = stepErrors(parsed.error);
@@ -286,7 +294,7 @@ interface NewRecord {
 }
 
 /** Writes the record and everything it needs; runs inside the upload's transaction. */
-async function createRecord(tx: Db, store: ContentStore, record: NewRecord): Promise<number> {
+async function createRecord(tx: Db, record: NewRecord): Promise<number> {
   const { asset, document, proof, account } = record;
   const sourceId = asset.sourceId ?? (await findOrCreateSource(tx, asset.newSource));
   const departmentId = asset.issuerId ?? (await findOrCreateIssuer(tx, asset.newIssuer));
@@ -325,9 +333,6 @@ async function createRecord(tx: Db, store: ContentStore, record: NewRecord): Pro
     walletAddress: account,
   });
   await tx.insert(statusHistory).values({ alexandriaId: row.id, fromStatus: null, toStatus: 'under_review', reason: UPLOAD_REASON, actor: null });
-  const local = localPinning(store);
-  await pinCid(tx, local, document.cid);
-  await pinCid(tx, local, proof.cid);
   await tx.update(imports).set({ status: 'done', sourceId, documents: 1 }).where(eq(imports.id, record.importId));
   // A source or issuer with a new contribution is "recently updated" on its group page.
   await tx.update(sources).set({ updatedAt: sql`now()` }).where(eq(sources.id, sourceId));
