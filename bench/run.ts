@@ -19,7 +19,9 @@
  * (rebuild even when dist/ exists), BENCH_DB_MAINTENANCE (none: as a running archive on PGlite,
  * which never vacuums; `analyze` or `vacuum` to see what maintenance would gain), CHROMIUM_PATH,
  * BENCH_UPLOAD_BYTES (1000000000: the uploaded document's size), BENCH_UPLOAD_VERIFY (1: check the
- * answer's CID against `cidOf` of the same stream, one more pass before the upload; 0 skips it).
+ * answer's CID against `cidOf` of the same stream, one more pass before the upload; 0 skips it),
+ * BENCH_UPLOAD_DATABASE_URL (unset: a fresh PGlite; or a disposable PostgreSQL database, to see the
+ * server's memory without the embedded database).
  */
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -54,6 +56,7 @@ const settings = {
   maintenance: (['analyze', 'vacuum'].includes(process.env.BENCH_DB_MAINTENANCE ?? '') ? process.env.BENCH_DB_MAINTENANCE : 'none') as Maintenance,
   uploadBytes: numberFrom('BENCH_UPLOAD_BYTES', 1_000_000_000),
   verifyUpload: process.env.BENCH_UPLOAD_VERIFY !== '0',
+  uploadDatabaseUrl: process.env.BENCH_UPLOAD_DATABASE_URL || undefined,
   parts: new Set((process.env.BENCH_PARTS ?? 'queries,large,http,weight,upload').split(',').map((part) => part.trim())),
 };
 
@@ -75,7 +78,8 @@ const started = performance.now();
 const results: Results = {
   startedAt: new Date().toISOString(),
   machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '', node: process.version },
-  settings: { ...settings, parts: [...settings.parts] },
+  // A database URL may carry a password: the results keep its host only.
+  settings: { ...settings, uploadDatabaseUrl: settings.uploadDatabaseUrl && new URL(settings.uploadDatabaseUrl).host, parts: [...settings.parts] },
 };
 const config = readConfig();
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -128,7 +132,13 @@ if (settings.parts.has('upload')) {
   if (results.build.stale) {
     console.log('\naviso: src/ cambió después de la última compilación; la subida mide dist/ (BENCH_BUILD=1 recompila).');
   }
-  results.upload = await benchUpload({ config, root, bytes: settings.uploadBytes, verify: settings.verifyUpload });
+  results.upload = await benchUpload({
+    config,
+    root,
+    bytes: settings.uploadBytes,
+    verify: settings.verifyUpload,
+    databaseUrl: settings.uploadDatabaseUrl,
+  });
 }
 
 results.totalSeconds = (performance.now() - started) / 1000;
