@@ -16,6 +16,10 @@ npm run -s check
 npm run -s test:unit
 npm run -s build
 npm run -s test:e2e
+# A smoke run of the benchmark on a small catalogue, so that `npm run bench` cannot rot (issue #10).
+BENCH_RECORDS=3000 BENCH_RUNS=3 BENCH_WARMUP=1 BENCH_ROUTE_SECONDS=1 BENCH_CONCURRENCY=2 BENCH_CSV_ROWS=3000 \
+  BENCH_UPLOAD_BYTES=5000000 BENCH_OUT="${TMPDIR:-/tmp}/archivo-bench-smoke.json" npm run -s bench >/dev/null
+echo "Benchmark (prueba de humo) completo."
 # Load, crash and hostile input against the built server on PostgreSQL (issue #10): on the server
 # TEST_DATABASE_URL names (CI starts one), or on one of its own when PostgreSQL is installed.
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
