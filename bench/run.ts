@@ -12,7 +12,7 @@
  * It ends with a summary table and writes every figure to `bench/results/latest.json`.
  * Compare ratios within one run: the machine is shared and noisy, absolute times drift.
  *
- * Settings (environment): BENCH_RECORDS (100000), BENCH_RUNS (200 requests per route),
+ * Settings (environment): BENCH_RECORDS (100000; 1000000 with `--large`), BENCH_RUNS (200 requests per route),
  * BENCH_WARMUP (20), BENCH_ROUTE_SECONDS (10: a slower route stops early with fewer runs, at
  * least 20), BENCH_CONCURRENCY (8), BENCH_PARTS (queries,large,http,weight,csv,upload), BENCH_CSV_ROWS (300000),
  * BENCH_KEEP_DATA (keep and reuse the large archive in the temporary folder), BENCH_BUILD=1
@@ -48,7 +48,8 @@ function numberFrom(name: string, fallback: number): number {
 }
 
 const settings = {
-  records: numberFrom('BENCH_RECORDS', 100_000),
+  // `npm run bench -- --large`: a million records (issue #10); BENCH_RECORDS sets any other size.
+  records: numberFrom('BENCH_RECORDS', process.argv.includes('--large') ? 1_000_000 : 100_000),
   runs: numberFrom('BENCH_RUNS', 200),
   warmups: numberFrom('BENCH_WARMUP', 20),
   concurrency: numberFrom('BENCH_CONCURRENCY', 8),
