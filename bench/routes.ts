@@ -20,11 +20,11 @@ export interface BenchRoute {
   jsBudgetKb?: number | null;
 }
 
-/** The dashboard's counts as SPEC §7 reads them (Strapi v3 connections grouped by a field). */
+/** The dashboard's counts as SPEC §7 reads them (Strapi v3 connections grouped by a field); the ranking counts published records. */
 const DASHBOARD_COUNTS = `{
   byType: alexandriasConnection { groupBy { type { key connection { aggregate { count } } } } }
   unprocessed: alexandriasConnection(where: { status: "under_review" }) { groupBy { type { key connection { aggregate { count } } } } }
-  ranking: alexandriasConnection { groupBy { wallet_address { key connection { aggregate { count } } } } }
+  ranking: alexandriasConnection(where: { status: "on_line" }) { groupBy { wallet_address { key connection { aggregate { count } } } } }
   categoriesConnection { groupBy { id { key connection { aggregate { count totalCount } } } } }
 }`;
 
