@@ -26,6 +26,8 @@ export interface RouteFigure {
 }
 
 export interface LoadFigure {
+  /** Which routes were mixed: all those that answer, or the collection pages alone. */
+  label: string;
   concurrency: number;
   requests: number;
   requestsPerSecond: number;
@@ -108,7 +110,7 @@ async function timeRoute(origin: string, route: BenchRoute, runs: number, warmup
 }
 
 /** `requests` calls spread over the routes, `concurrency` in flight at a time. */
-async function mixedLoad(origin: string, routes: BenchRoute[], requests: number, concurrency: number, maxMs: number): Promise<LoadFigure> {
+async function mixedLoad(label: string, origin: string, routes: BenchRoute[], requests: number, concurrency: number, maxMs: number): Promise<LoadFigure> {
   const samples: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -124,7 +126,7 @@ async function mixedLoad(origin: string, routes: BenchRoute[], requests: number,
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  return { concurrency, requests: samples.length, requestsPerSecond: samples.length / seconds, timing: summarise(samples) };
+  return { label, concurrency, requests: samples.length, requestsPerSecond: samples.length / seconds, timing: summarise(samples) };
 }
 
 export function printHttp(figures: HttpFigures): void {
@@ -140,11 +142,11 @@ export function printHttp(figures: HttpFigures): void {
     ]),
   );
   if (figures.load.length) {
-    console.log('\nMezcla de las rutas que responden, secuencial frente a concurrente');
+    console.log('\nCarga: secuencial frente a concurrente');
     console.log(
       table([
-        ['a la vez', 'peticiones', 'req/s', 'mediana ms', 'p95 ms'],
-        ...figures.load.map((l) => [String(l.concurrency), String(l.requests), l.requestsPerSecond.toFixed(1), ms(l.timing.median), ms(l.timing.p95)]),
+        ['rutas', 'a la vez', 'peticiones', 'req/s', 'mediana ms', 'p95 ms'],
+        ...figures.load.map((l) => [l.label, String(l.concurrency), String(l.requests), l.requestsPerSecond.toFixed(1), ms(l.timing.median), ms(l.timing.p95)]),
       ]),
     );
   }
@@ -174,8 +176,11 @@ export async function benchHttp(origin: string, routes: BenchRoute[], { runs, wa
   const answering = routes.filter((route) => figures.find((f) => f.key === route.key)?.outcome === 'ok');
   const load: LoadFigure[] = [];
   if (answering.length && concurrency > 1) {
-    load.push(await mixedLoad(origin, answering, runs, 1, maxSecondsPerRoute * 1000));
-    load.push(await mixedLoad(origin, answering, runs, concurrency, maxSecondsPerRoute * 1000));
+    load.push(await mixedLoad('todas', origin, answering, runs, 1, maxSecondsPerRoute * 1000));
+    load.push(await mixedLoad('todas', origin, answering, runs, concurrency, maxSecondsPerRoute * 1000));
+    // The collection pages alone (issue #10: their throughput under concurrent load).
+    const collections = answering.filter((route) => route.key.startsWith('collection'));
+    if (collections.length) load.push(await mixedLoad('colecciones', origin, collections, runs * 2, concurrency, maxSecondsPerRoute * 1000));
   }
   return { coldStartMs, routes: figures, load };
 }

@@ -196,11 +196,17 @@ function printRoutesSummary({ http, weight, largeDatabase }: Results): void {
   const records = largeDatabase ? `${largeDatabase.records.toLocaleString('es')} registros` : '';
   console.log(`\nResumen (${records}; ${os.cpus().length} núcleos; compare proporciones dentro de una misma ejecución)`);
   console.log(table([['ruta', 'mediana ms', 'p95 ms', 'obj. ms', 'JS KB gz', 'obj. KB', 'CSS KB gz', 'estado'], ...rows]));
-  if (http?.load.length === 2) {
-    const [one, many] = http.load as [NonNullable<typeof http.load[0]>, NonNullable<typeof http.load[1]>];
+  const [one, many, collections] = http?.load ?? [];
+  if (one && many) {
     console.log(
       `Carga mixta: ${one.requestsPerSecond.toFixed(0)} req/s de una en una, ${many.requestsPerSecond.toFixed(0)} req/s con ${many.concurrency} a la vez ` +
         `(mediana ${ms(one.timing.median)} → ${ms(many.timing.median)} ms).`,
+    );
+  }
+  if (collections) {
+    console.log(
+      `Páginas de colección con ${collections.concurrency} a la vez: ${collections.requestsPerSecond.toFixed(0)} req/s ` +
+        `(mediana ${ms(collections.timing.median)} ms, p95 ${ms(collections.timing.p95)} ms).`,
     );
   }
 }
