@@ -48,7 +48,8 @@ export interface RecordDetail extends RecordRow {
   aletheias: ProofEntry[];
 }
 
-const rowColumns = {
+/** The columns of a table row of records (with its department), shared by lists and search. */
+export const rowColumns = {
   id: alexandrias.id,
   cid: alexandrias.cid,
   title: alexandrias.title,
@@ -61,7 +62,7 @@ const rowColumns = {
   departmentName: departments.name,
 };
 
-function toRow(row: {
+export function toRow(row: {
   departmentId: number | null;
   departmentName: string | null;
 } & Omit<RecordRow, 'department'>): RecordRow {

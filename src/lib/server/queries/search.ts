@@ -21,7 +21,7 @@ import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, categories, departments, recordCounts, searchWords, sources } from '../db/schema.ts';
 import { pageWindow, toPage, type Page } from './paging.ts';
-import type { RecordRow } from './records.ts';
+import { rowColumns, toRow, type RecordRow } from './records.ts';
 
 /** Longest query we search for; longer input is cut, not refused. */
 const MAX_QUERY = 200;
@@ -98,25 +98,6 @@ function filterCondition(filters: SearchFilters, columns: FilterColumns = RECORD
     filters.categoryId ? eq(columns.cat, filters.categoryId) : undefined,
     filters.sourceId ? eq(columns.src, filters.sourceId) : undefined,
   ].filter((part): part is SQL => part !== undefined);
-}
-
-const rowColumns = {
-  id: alexandrias.id,
-  cid: alexandrias.cid,
-  title: alexandrias.title,
-  description: alexandrias.description,
-  type: alexandrias.type,
-  status: alexandrias.status,
-  updatedAt: alexandrias.updatedAt,
-  sourceUrl: alexandrias.sourceUrl,
-  departmentId: departments.id,
-  departmentName: departments.name,
-};
-
-type RawRow = { [K in keyof typeof rowColumns]: unknown } & Omit<RecordRow, 'department'> & { departmentId: number | null; departmentName: string | null };
-
-function toRow({ departmentId, departmentName, ...row }: RawRow): RecordRow {
-  return { ...row, department: departmentId !== null && departmentName !== null ? { id: departmentId, name: departmentName } : null };
 }
 
 /** One facet value and how many results have it. */
@@ -221,7 +202,7 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
       .orderBy(desc(sql`ts_rank(${alexandrias.search}, ${tsquery(q)})`), desc(alexandrias.updatedAt), desc(alexandrias.id))
       .limit(window.pageSize)
       .offset(window.offset);
-    items.push(...rows.map((row) => toRow(row as RawRow)));
+    items.push(...rows.map(toRow));
   }
   const grouped = groupCondition(tiers.groups);
   if (items.length < window.pageSize && grouped) {
@@ -233,7 +214,7 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
       .orderBy(desc(alexandrias.updatedAt), desc(alexandrias.id))
       .limit(window.pageSize - items.length)
       .offset(Math.max(0, window.offset - tiers.direct));
-    items.push(...rows.map((row) => toRow(row as RawRow)));
+    items.push(...rows.map(toRow));
   }
 
   return {

@@ -15,13 +15,13 @@
 import { eq, sql } from 'drizzle-orm';
 import { verifyMessage } from 'ethers';
 import type { AssetType } from '../../domain/constants.ts';
+import { fieldErrors } from '../../domain/auth.ts';
 import type { User } from '../../domain/user.ts';
 import {
   assetPayloadSchema,
   confirmationMessage,
   nonceSchema,
   signatureSchema,
-  stepErrors,
   UPLOAD_FIELDS,
   type AssetPayload,
   type NewEntity,
@@ -49,7 +49,7 @@ import {
   PROOF_KINDS,
   type ContentKind,
 } from '../content-type.ts';
-import { dropUploadImport, keepAlive, startUploadImport, sweepInterruptedUploads } from './imports.ts';
+import { dropUploadImport, keepAlive, startUploadImport } from './imports.ts';
 import { inspect } from './inspect.ts';
 import { refuseNul } from '../http/input.ts';
 import { scheduleSheetPreviews } from '../spreadsheets/index.ts';
@@ -110,7 +110,6 @@ export async function addAsset(context: UploadContext): Promise<AddedAsset> {
         pending[part.name] = part.value;
         if (!fields && pending.asset !== undefined && pending.nonce !== undefined && pending.signature !== undefined) {
           fields = await checkFields(db, account, pending);
-          await sweepInterruptedUploads(db);
           importId = await startUploadImport(db, account);
           stopHeartbeat = keepAlive(db, importId);
         }
@@ -211,8 +210,7 @@ async function checkFields(db: Db, account: string, raw: Record<string, string>)
   refuseNul(json);
   const parsed = assetPayloadSchema.safeParse(json);
   if (!parsed.success) {
-    const errors = stepErrors(parsed.error);
-    const issues = Object.entries(errors).map(([field, message]) => ({ field, message }));
+    const issues = fieldErrors(parsed.error);
     throw new ValidationError(issues[0]?.message ?? 'Datos no válidos.', issues);
   }
   const nonce = nonceSchema.safeParse(raw.nonce);
