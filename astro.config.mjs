@@ -41,7 +41,12 @@ export default defineConfig({
     plugins: [tailwindcss()],
     // PGlite ships its PostgreSQL as WebAssembly files it loads from its own package folder:
     // bundling it would break those paths, so server-only engines stay external.
-    ssr: { external: ['@electric-sql/pglite', 'pg', 'blockstore-fs'] },
+    ssr: {
+      external: ['@electric-sql/pglite', 'pg', 'blockstore-fs'],
+      // drizzle-orm is bundled: loaded from node_modules, Node parses its 180 KB package.json once
+      // per imported file, and that 150 MB of garbage at start-up leaves the heap (and RSS) grown.
+      noExternal: ['drizzle-orm'],
+    },
     optimizeDeps: { exclude: ['@electric-sql/pglite'] },
   },
 });
