@@ -3,11 +3,14 @@
  * once the contribution is verified are they moved into the store. A refused, failed or
  * interrupted upload then leaves nothing in the store, not even stray blocks.
  *
- * A staged upload is a blockstore-fs folder of its own, laid out exactly like the store, so that
- * committing is one `rename` per block (the staging root lives beside the store, on the same
- * file system). Blocks move in the order the importer wrote them, leaves first and each file's
- * root last: a crash half-way through a commit can leave some blocks in the store, but never a
- * root whose blocks are missing.
+ * A staged upload is a flat folder of its own holding one file per block, named as the store names
+ * it, so that committing is one `rename` per block into the store's layout (the staging root lives
+ * beside the store, on the same file system). Writing there is a plain `writeFile`: the folder is
+ * private to the upload and thrown away whole on failure, so it needs neither the store's atomic
+ * temporary-file-and-rename nor its shard folders, and a gigabyte's 4,000 blocks cost a third
+ * fewer system calls. Blocks move in the order the importer wrote them, leaves first and each
+ * file's root last: a crash half-way through a commit can leave some blocks in the store, but
+ * never a root whose blocks are missing.
  *
  * The move happens inside the upload's database transaction, last. The blocks it adds to the store
  * are journalled first: if the transaction then fails they are taken back (`discard`), and if the
@@ -18,7 +21,6 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { FsBlockstore } from 'blockstore-fs';
 import { NextToLast } from 'blockstore-fs/sharding';
 import type { WritableStorage } from 'ipfs-unixfs-importer';
 import type { CID } from 'multiformats/cid';
@@ -75,8 +77,13 @@ export function createStagingArea({ storeDir, dir }: { storeDir: string; dir: st
     begin() {
       const folder = path.join(dir, `${process.pid}-${randomUUID()}`);
       const journalFile = `${folder}.journal.json`;
-      const blockstore = new FsBlockstore(folder, { createIfMissing: true, shardingStrategy: layout });
-      const writer = coalesceWrites(blockstore);
+      // A block written twice at once (a repeated chunk) reaches the disk once.
+      const writer = coalesceWrites({
+        async put(cid, bytes) {
+          await fs.writeFile(path.join(folder, layout.encode(cid).file), bytes);
+          return cid;
+        },
+      });
       const written: CID[] = [];
       const recorded: WritableStorage = {
         async put(cid, bytes, options) {
@@ -85,12 +92,12 @@ export function createStagingArea({ storeDir, dir }: { storeDir: string; dir: st
           return cid;
         },
       };
-      let opened: Promise<void> | undefined;
+      let opened: Promise<unknown> | undefined;
       let added: string[] = [];
 
       return {
         async add(source) {
-          await (opened ??= blockstore.open());
+          await (opened ??= fs.mkdir(folder, { recursive: true }));
           return importContent(source, recorded);
         },
         async commit(keptBy) {
@@ -101,7 +108,7 @@ export function createStagingArea({ storeDir, dir }: { storeDir: string; dir: st
             const to = path.join(storeDir, shard, file);
             if (seen.has(to)) continue; // a repeated chunk: one block
             seen.add(to);
-            moves.push({ from: path.join(folder, shard, file), to, isNew: !(await exists(to)) });
+            moves.push({ from: path.join(folder, file), to, isNew: !(await exists(to)) });
           }
           added = moves.filter((move) => move.isNew).map((move) => move.to);
           // Written down before the first block moves: a crash from here on can be undone.

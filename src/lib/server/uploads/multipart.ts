@@ -8,6 +8,7 @@
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { PayloadTooLargeError, ValidationError } from '../http/errors.ts';
+import { nodeRequestOf } from '../http/node-request.ts';
 
 export type Part =
   | { kind: 'field'; name: string; value: string }
@@ -37,7 +38,10 @@ export class MalformedUploadError extends ValidationError {
   }
 }
 
-/** Reads `request`'s multipart body part by part. */
+/**
+ * Reads `request`'s multipart body part by part: straight from the socket when the server gives
+ * access to it (see `nodeRequestOf`), or from the web body.
+ */
 export async function* readMultipart(request: Request, limits: MultipartLimits): AsyncGenerator<Part> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(contentType) || !request.body) {
@@ -87,7 +91,8 @@ export async function* readMultipart(request: Request, limits: MultipartLimits):
   parser.on('error', () => fail(new MalformedUploadError()));
   parser.on('finish', () => queue.end());
 
-  const body = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>);
+  const body: Readable =
+    nodeRequestOf(request) ?? Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>);
   body.on('error', () => fail(new MalformedUploadError('La conexión se cortó antes de terminar la subida.')));
   body.pipe(parser);
   try {
