@@ -1,7 +1,7 @@
 /**
- * The built archive as a child process, the way `npm start` serves it but on the benchmark's own
- * data folder and a free port. The server opens its database on the first request, so the first
- * request's time is the cold start.
+ * The built archive as a child process, run as `npm start` runs it (`scripts/start.ts`) but on the
+ * benchmark's own data folder and a free port. The server opens its database on the first request,
+ * so the first request's time is the cold start.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -56,6 +56,16 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * `BENCH_SERVER_PROFILE=<folder>` writes the server's V8 CPU profile there (open it in Chrome's
+ * DevTools). Node writes it only on a normal exit, so SIGTERM is made to exit normally.
+ */
+function profiling(): string[] {
+  const dir = process.env.BENCH_SERVER_PROFILE;
+  if (!dir) return [];
+  return ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`, `--import=data:text/javascript,process.on('SIGTERM',()=>process.exit(0))`];
+}
+
 const running = new Set<ChildProcess>();
 // Whatever happens to the benchmark, the server it started must not outlive it.
 process.once('exit', () => {
@@ -69,14 +79,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 /**
- * Starts `dist/server/entry.mjs` on `dataDir` and waits until it answers a static file. `env`
+ * Starts `scripts/start.ts` (which serves `dist/`) on `dataDir` and waits until it answers a static file. `env`
  * adds to or overrides the archive's settings (e.g. a larger upload limit).
  */
 export async function startServer(root: string, dataDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   // Node 24 from the project, not the system's: the pid is the server itself, not a wrapper.
-  const child = spawn(path.join(root, 'node_modules/.bin/node'), ['dist/server/entry.mjs'], {
+  const child = spawn(path.join(root, 'node_modules/.bin/node'), [...profiling(), 'scripts/start.ts'], {
     cwd: root,
     env: {
       ...process.env,

@@ -16,7 +16,7 @@
  * known in advance. The server's RSS is read from /proc every 50 ms, from a baseline taken once it
  * holds still (the embedded PGlite swells for a moment after opening, up to about 1 GB here).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -61,6 +61,11 @@ export interface UploadFigures {
   rawSha256MBps: number;
   /** `throughputMBps / rawSha256MBps`; the target is at least a third. */
   ratio: number;
+  /**
+   * The same body received and appended to one file by a bare node:http server, with none of the
+   * archive's work (see `measureFloor`): the most any upload could reach here, and its ratio.
+   */
+  floor: { MBps: number; ratio: number };
   /** `cidOf` over the same stream (importer, every block hashed, nothing written); null when skipped. */
   importerMBps: number | null;
   rss: {
@@ -84,8 +89,11 @@ export interface UploadFigures {
     /** The largest VmRSS of each half second of the upload. */
     series: number[];
   };
-  /** CPU seconds the server (user + system) and this client spent during the upload. */
-  cpuSeconds: { server: number; client: number };
+  /**
+   * CPU seconds the server (user + system, and the system part alone: the kernel receiving the
+   * body and writing the blocks) and this client spent during the upload.
+   */
+  cpuSeconds: { server: number; serverSystem: number; client: number };
   cid: string;
   /** The answer's CID against `cidOf` of the same stream; null when not computed. */
   cidMatches: boolean | null;
@@ -163,6 +171,11 @@ export async function benchUpload({ config, root, bytes, verify, databaseUrl }: 
   const engine = databaseUrl ? `PostgreSQL en ${new URL(databaseUrl).host}` : 'PGlite nuevo';
   console.log(`  archivo con la carga inicial real (${engine}): ${archive.seconds.toFixed(1)} s`);
   try {
+    const floor = await measureFloor(archive.dataDir, bytes);
+    console.log(
+      `  suelo (el mismo cuerpo a un servidor node:http que solo lo escribe en un archivo): ${floor.MBps.toFixed(0)} MB/s = ` +
+        `${((floor.MBps / rawSha256MBps) * 100).toFixed(0)} % del SHA-256 en bruto`,
+    );
     const server = await startServer(root, archive.dataDir, {
       ARCHIVE_MAX_DOCUMENT_BYTES: String(Math.max(bytes, 200_000_000)),
       ARCHIVE_UPLOADS_PER_HOUR_WALLET: '1000',
@@ -211,6 +224,7 @@ export async function benchUpload({ config, root, bytes, verify, databaseUrl }: 
         throughputMBps,
         rawSha256MBps,
         ratio: throughputMBps / rawSha256MBps,
+        floor: { MBps: floor.MBps, ratio: floor.MBps / rawSha256MBps },
         importerMBps,
         rss: { ...upload.rss, targetMb: UPLOAD_TARGETS.peakRssMb },
         cpuSeconds: upload.cpuSeconds,
@@ -324,7 +338,7 @@ interface SentUpload {
   seconds: number;
   sendSeconds: number;
   rss: Omit<UploadFigures['rss'], 'targetMb'>;
-  cpuSeconds: { server: number; client: number };
+  cpuSeconds: { server: number; serverSystem: number; client: number };
 }
 
 /**
@@ -356,39 +370,15 @@ async function sendUpload(
   const clientCpuBefore = process.cpuUsage();
   memory.start();
 
-  const url = new URL('/v2/ops/assets/add', origin);
-  const started = performance.now();
-  let sent = started;
-  const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const request = http.request(url, {
-      method: 'POST',
-      headers: {
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-        'content-length': String(head.length + parts.bytes + tail.length),
-        authorization: `Bearer ${token}`,
-        origin,
-      },
-    });
-    request.on('error', reject);
-    request.on('response', (response) => {
-      const pieces: Buffer[] = [];
-      response.on('data', (piece: Buffer) => pieces.push(piece));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(pieces).toString('utf8') }));
-      response.on('error', reject);
-    });
-    // A refusal can arrive mid-body: stop writing then, the answer says why.
-    let answered = false;
-    request.once('response', () => (answered = true));
-    (async () => {
-      request.write(head);
-      for (const chunk of documentChunks(parts.bytes, parts.seed)) {
-        if (answered) return;
-        if (!request.write(chunk)) await new Promise((drained) => request.once('drain', drained));
-      }
-      request.end(tail, () => (sent = performance.now()));
-    })().catch(reject);
-  });
-  const answered = performance.now();
+  const { status, body, started, sent, answered } = await postStream(
+    new URL('/v2/ops/assets/add', origin),
+    {
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      authorization: `Bearer ${token}`,
+      origin,
+    },
+    { head, bytes: parts.bytes, seed: parts.seed, tail },
+  );
 
   memory.stop();
   const { highWaterMb } = memory.read();
@@ -416,8 +406,85 @@ async function sendUpload(
       samples: memory.samples.length,
       series: memory.series(500),
     },
-    cpuSeconds: { server: serverCpuAfter - serverCpuBefore, client: (clientCpu.user + clientCpu.system) / 1e6 },
+    cpuSeconds: {
+      server: serverCpuAfter.total - serverCpuBefore.total,
+      serverSystem: serverCpuAfter.system - serverCpuBefore.system,
+      client: (clientCpu.user + clientCpu.system) / 1e6,
+    },
   };
+}
+
+/**
+ * POSTs `head`, then the generated document (`bytes` from `seed`), then `tail`, with the length
+ * known in advance and waiting for the socket to drain. A refusal can arrive mid-body: writing
+ * stops then, and the answer says why.
+ */
+async function postStream(
+  url: URL,
+  headers: Record<string, string>,
+  body: { head: Buffer; bytes: number; seed: number; tail: Buffer },
+): Promise<{ status: number; body: string; started: number; sent: number; answered: number }> {
+  const started = performance.now();
+  let sent = started;
+  const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const request = http.request(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(body.head.length + body.bytes + body.tail.length) },
+    });
+    request.on('error', reject);
+    let answered = false;
+    request.on('response', (response) => {
+      answered = true;
+      const pieces: Buffer[] = [];
+      response.on('data', (piece: Buffer) => pieces.push(piece));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(pieces).toString('utf8') }));
+      response.on('error', reject);
+    });
+    (async () => {
+      request.write(body.head);
+      for (const chunk of documentChunks(body.bytes, body.seed)) {
+        if (answered) return;
+        if (!request.write(chunk)) await new Promise((drained) => request.once('drain', drained));
+      }
+      request.end(body.tail, () => (sent = performance.now()));
+    })().catch(reject);
+  });
+  return { ...answer, started, sent, answered: performance.now() };
+}
+
+/**
+ * What this machine allows before any of the archive's work: the same body, from this process,
+ * over node:http to a bare server in another process that only appends the bytes to one file (no
+ * multipart, no hashing, no blocks, no database). The upload's throughput can be read against it.
+ */
+async function measureFloor(dir: string, bytes: number): Promise<{ seconds: number; MBps: number }> {
+  const file = path.join(dir, 'suelo.bin');
+  const script = `
+    import fs from 'node:fs';
+    import http from 'node:http';
+    const server = http.createServer((request, response) => {
+      const out = fs.createWriteStream(process.env.FLOOR_FILE);
+      request.pipe(out);
+      out.on('finish', () => { response.end('{"code":200}'); server.close(); });
+    });
+    server.listen(0, '127.0.0.1', () => console.log(server.address().port));`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...process.env, FLOOR_FILE: file },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout.once('data', (line: Buffer) => resolve(Number(line.toString().trim())));
+      child.once('exit', (code) => reject(new Error(`El servidor del suelo terminó (código ${code})`)));
+    });
+    const sent = await postStream(new URL(`http://127.0.0.1:${port}/`), {}, { head: Buffer.alloc(0), bytes, seed: DOCUMENT_SEED, tail: Buffer.alloc(0) });
+    if (sent.status !== 200) throw new Error(`El servidor del suelo respondió ${sent.status}`);
+    const seconds = (sent.answered - sent.started) / 1000;
+    return { seconds, MBps: bytes / MB / seconds };
+  } finally {
+    child.kill();
+    await fs.rm(file, { force: true });
+  }
 }
 
 /** A process's resident memory from /proc, read every `SAMPLE_MS`. */
@@ -483,13 +550,15 @@ class MemorySampler {
 
 let clockTicks: number | undefined;
 
-/** User plus system CPU seconds of a process so far (/proc/<pid>/stat fields 14 and 15). */
-function cpuSecondsOf(pid: number): number {
+/** CPU seconds of a process so far: user plus system, and system alone (/proc/<pid>/stat fields 14 and 15). */
+function cpuSecondsOf(pid: number): { total: number; system: number } {
   clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+  const user = Number(fields[11]) / clockTicks;
+  const system = Number(fields[12]) / clockTicks;
+  return { total: user + system, system };
 }
 
 async function folderBytes(dir: string): Promise<number> {
@@ -513,7 +582,7 @@ function printUpload(figures: UploadFigures): void {
       `VmHWM ${rss.highWaterMb.toFixed(0)} MB, ${rss.highWaterBeforeMb.toFixed(0)} MB ya antes de subir`,
   );
   console.log(
-    `  CPU durante la subida: servidor ${figures.cpuSeconds.server.toFixed(1)} s, cliente ${figures.cpuSeconds.client.toFixed(1)} s; ` +
+    `  CPU durante la subida: servidor ${figures.cpuSeconds.server.toFixed(1)} s (${figures.cpuSeconds.serverSystem.toFixed(1)} s de sistema), cliente ${figures.cpuSeconds.client.toFixed(1)} s; ` +
       `CID ${figures.cid} ${figures.cidMatches === null ? '(sin comprobar: BENCH_UPLOAD_VERIFY=0)' : figures.cidMatches ? '= cidOf' : '≠ cidOf'}`,
   );
 }
@@ -521,7 +590,7 @@ function printUpload(figures: UploadFigures): void {
 /** The summary's upload line, in the style of the routes' table. */
 export function uploadSummary(figures: UploadFigures): string {
   return table([
-    ['subida', 'MB', 's', 'MB/s', 'sha256 MB/s', 'proporción', 'obj.', 'RSS antes', 'RSS pico', '+MB', 'obj. MB', 'CID', 'estado'],
+    ['subida', 'MB', 's', 'MB/s', 'sha256 MB/s', 'proporción', 'obj.', 'suelo', 'RSS antes', 'RSS pico', '+MB', 'obj. MB', 'CID', 'estado'],
     [
       'POST /v2/ops/assets/add',
       (figures.bytes / MB).toFixed(0),
@@ -530,6 +599,7 @@ export function uploadSummary(figures: UploadFigures): string {
       figures.rawSha256MBps.toFixed(0),
       figures.ratio.toFixed(2),
       '>= 0.33',
+      figures.floor.ratio.toFixed(2),
       figures.rss.baselineMb.toFixed(0),
       figures.rss.peakMb.toFixed(0),
       figures.rss.growthMb.toFixed(0),
