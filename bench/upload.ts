@@ -65,7 +65,12 @@ export interface UploadFigures {
    * The same body received and appended to one file by a bare node:http server, with none of the
    * archive's work (see `measureFloor`): the most any upload could reach here, and its ratio.
    */
-  floor: { MBps: number; ratio: number };
+  floor: {
+    MBps: number;
+    ratio: number;
+    /** The bare server's RSS before and at its peak: what receiving 1 GB costs Node itself here. */
+    rss: { baselineMb: number; peakMb: number; growthMb: number };
+  };
   /** `cidOf` over the same stream (importer, every block hashed, nothing written); null when skipped. */
   importerMBps: number | null;
   rss: {
@@ -174,7 +179,8 @@ export async function benchUpload({ config, root, bytes, verify, databaseUrl }: 
     const floor = await measureFloor(archive.dataDir, bytes);
     console.log(
       `  suelo (el mismo cuerpo a un servidor node:http que solo lo escribe en un archivo): ${floor.MBps.toFixed(0)} MB/s = ` +
-        `${((floor.MBps / rawSha256MBps) * 100).toFixed(0)} % del SHA-256 en bruto`,
+        `${((floor.MBps / rawSha256MBps) * 100).toFixed(0)} % del SHA-256 en bruto; su RSS ${floor.rss.baselineMb.toFixed(0)} → ` +
+        `${floor.rss.peakMb.toFixed(0)} MB (+${floor.rss.growthMb.toFixed(0)})`,
     );
     const server = await startServer(root, archive.dataDir, {
       ARCHIVE_MAX_DOCUMENT_BYTES: String(Math.max(bytes, 200_000_000)),
@@ -224,7 +230,7 @@ export async function benchUpload({ config, root, bytes, verify, databaseUrl }: 
         throughputMBps,
         rawSha256MBps,
         ratio: throughputMBps / rawSha256MBps,
-        floor: { MBps: floor.MBps, ratio: floor.MBps / rawSha256MBps },
+        floor: { MBps: floor.MBps, ratio: floor.MBps / rawSha256MBps, rss: floor.rss },
         importerMBps,
         rss: { ...upload.rss, targetMb: UPLOAD_TARGETS.peakRssMb },
         cpuSeconds: upload.cpuSeconds,
@@ -457,7 +463,7 @@ async function postStream(
  * over node:http to a bare server in another process that only appends the bytes to one file (no
  * multipart, no hashing, no blocks, no database). The upload's throughput can be read against it.
  */
-async function measureFloor(dir: string, bytes: number): Promise<{ seconds: number; MBps: number }> {
+async function measureFloor(dir: string, bytes: number): Promise<{ seconds: number; MBps: number; rss: UploadFigures['floor']['rss'] }> {
   const file = path.join(dir, 'suelo.bin');
   const script = `
     import fs from 'node:fs';
@@ -477,10 +483,14 @@ async function measureFloor(dir: string, bytes: number): Promise<{ seconds: numb
       child.stdout.once('data', (line: Buffer) => resolve(Number(line.toString().trim())));
       child.once('exit', (code) => reject(new Error(`El servidor del suelo terminó (código ${code})`)));
     });
+    const memory = new MemorySampler(child.pid!);
+    const baselineMb = await memory.settled();
+    memory.start();
     const sent = await postStream(new URL(`http://127.0.0.1:${port}/`), {}, { head: Buffer.alloc(0), bytes, seed: DOCUMENT_SEED, tail: Buffer.alloc(0) });
+    memory.stop();
     if (sent.status !== 200) throw new Error(`El servidor del suelo respondió ${sent.status}`);
     const seconds = (sent.answered - sent.started) / 1000;
-    return { seconds, MBps: bytes / MB / seconds };
+    return { seconds, MBps: bytes / MB / seconds, rss: { baselineMb, peakMb: memory.peakMb, growthMb: memory.peakMb - baselineMb } };
   } finally {
     child.kill();
     await fs.rm(file, { force: true });
