@@ -2,11 +2,16 @@
  * Moderation on a real database: a moderator moves a record with a public reason and the history
  * keeps it; everyone else is refused; sources are reviewed the same way; the ranking follows.
  */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toUser } from '../../src/lib/domain/user.ts';
 import type { Engine } from '../../src/lib/server/db/index.ts';
-import { alexandrias, sourceReviews, sources } from '../../src/lib/server/db/schema.ts';
+import { aletheias, alexandrias, sourceReviews, sources } from '../../src/lib/server/db/schema.ts';
+import { serveFile } from '../../src/lib/server/gateway/index.ts';
+import { createContentStore, type ContentStore } from '../../src/lib/server/storage/index.ts';
 import { toResponse } from '../../src/lib/server/http/errors.ts';
 import {
   changeRecordStatus,
@@ -116,5 +121,55 @@ describe.each(testEngines())('moderation on %s', (engine: Engine) => {
     expect(queue.ids.slice(0, 2)).toEqual(rows.map((row) => row.id));
     // Harvested metadata waiting for a file is not a contribution to review.
     expect(queue.total).toBe(2);
+  });
+
+  describe('a blocked record’s files', () => {
+    const stored: { dir?: string } = {};
+    afterAll(() => (stored.dir ? fs.rm(stored.dir, { recursive: true, force: true }) : undefined));
+
+    async function fetchFile(store: ContentStore, cid: string) {
+      try {
+        const response = await serveFile(seeded.db, store, { cid, method: 'GET', range: null, ifNoneMatch: null, download: false, fileName: null });
+        return { status: response.status, cacheControl: response.headers.get('cache-control'), body: Buffer.from(await response.arrayBuffer()).toString('utf8') };
+      } catch (error) {
+        const response = toResponse(error);
+        return { status: response.status, cacheControl: response.headers.get('cache-control'), body: ((await response.json()) as { message: string }).message };
+      }
+    }
+
+    it('are withdrawn from the gateway too, unless another record that is not blocked holds the same bytes', async () => {
+      stored.dir = await fs.mkdtemp(path.join(os.tmpdir(), 'archivo-moderacion-'));
+      const store = createContentStore({ dir: stored.dir });
+      const document = await store.add(new TextEncoder().encode('año;provincia;casos\n2024;Santiago;12\n'));
+      const proof = await store.add(new TextEncoder().encode('captura de la página de origen'));
+      const [record] = await seeded.db
+        .insert(alexandrias)
+        .values({ title: 'Casos por provincia, contribución bloqueable', type: 'csv', status: 'on_line', cid: document.cid, walletAddress: CONTRIBUTOR })
+        .returning({ id: alexandrias.id });
+      await seeded.db.insert(aletheias).values({ alexandriaId: record!.id, cid: proof.cid, walletAddress: CONTRIBUTOR });
+      expect(await fetchFile(store, document.cid)).toMatchObject({ status: 200, body: 'año;provincia;casos\n2024;Santiago;12\n' });
+
+      await changeRecordStatus(seeded.db, { id: record!.id, status: 'blocked', reason: 'Contiene datos personales.', actor: MODERATORS[0]! });
+      const refused = await fetchFile(store, document.cid);
+      expect(refused).toMatchObject({ status: 410, cacheControl: 'no-store' });
+      expect(refused.body).toMatch(/retirado por la moderación/);
+      expect(refused.body).toContain(`/single/src/${document.cid}?assetId=${record!.id}`);
+      // The proof screenshot goes with it.
+      expect((await fetchFile(store, proof.cid)).status).toBe(410);
+      // A CID no record holds is served as before.
+      const loose = await store.add(new TextEncoder().encode('sin registro'));
+      expect((await fetchFile(store, loose.cid)).status).toBe(200);
+
+      // The same bytes, contributed again in a record that is online: they are served.
+      await seeded.db
+        .insert(alexandrias)
+        .values({ title: 'Casos por provincia, otra contribución', type: 'csv', status: 'on_line', cid: document.cid, walletAddress: CONTRIBUTOR });
+      expect((await fetchFile(store, document.cid)).status).toBe(200);
+      expect((await fetchFile(store, proof.cid)).status).toBe(410);
+
+      // Back online, the first record's proof is served again.
+      await changeRecordStatus(seeded.db, { id: record!.id, status: 'on_line', reason: 'Datos anonimizados por la fuente.', actor: MODERATORS[0]! });
+      expect((await fetchFile(store, proof.cid)).status).toBe(200);
+    });
   });
 });

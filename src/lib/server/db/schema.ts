@@ -255,7 +255,8 @@ export const aletheias = pgTable(
     walletAddress: text('wallet_address'),
     ...timestamps,
   },
-  (t) => [index('aletheias_alexandria_idx').on(t.alexandriaId)],
+  // The gateway looks files up by CID: a proof's type and name, and whether it was withdrawn.
+  (t) => [index('aletheias_alexandria_idx').on(t.alexandriaId), index('aletheias_cid_idx').on(t.cid)],
 );
 
 /** A pin of a CID with a pinning provider (`local` is the archive's own blockstore). */
@@ -471,7 +472,7 @@ export const sheetPreviews = pgTable(
     truncated: boolean('truncated').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
-  (t) => [uniqueIndex('sheet_previews_record_sheet_key').on(t.alexandriaId, t.sheetIndex)],
+  (t) => [uniqueIndex('sheet_previews_record_sheet_key').on(t.alexandriaId, t.sheetIndex), index('sheet_previews_cid_idx').on(t.cid)],
 );
 
 export type SheetPreview = typeof sheetPreviews.$inferSelect;

@@ -9,6 +9,8 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { aletheias, alexandrias, sheetPreviews } from '../db/schema.ts';
 import { HttpError } from '../http/errors.ts';
+import { withdrawnFile } from '../moderation/index.ts';
+import { recordPath } from '../../paths.ts';
 import { InvalidCidError, NotInStoreError, parseCid, type ContentStore, type FileStat } from '../storage/index.ts';
 import { CAR_MEDIA_TYPE, encodeCar, negotiateCar, type CarRequest } from './car.ts';
 import { detectContent, mediaType } from '../content-type.ts';
@@ -153,6 +155,12 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
 /** Answers a gateway request for a stored file (or, when it asks for one, for its CAR). */
 export async function serveFile(db: Db, store: ContentStore, request: GatewayRequest): Promise<Response> {
   const stat = await statFile(store, request.cid);
+  const withdrawn = await withdrawnFile(db, stat.cid);
+  if (withdrawn) {
+    const page = withdrawn.recordCid ? ` El motivo está en la página del registro: ${recordPath({ cid: withdrawn.recordCid, id: withdrawn.recordId })}` : '';
+    // Not cached: a moderator may put the record back online.
+    throw new HttpError(410, `Este archivo fue retirado por la moderación del archivo.${page}`, { 'Cache-Control': 'no-store' });
+  }
   if (request.car) return serveCar(store, stat, request, request.car);
   const etag = `"${stat.cid}"`;
   const declared = await declaredType(db, stat.cid);
