@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toUser } from '../../src/lib/domain/user.ts';
 import type { Engine } from '../../src/lib/server/db/index.ts';
 import { aletheias, alexandrias, sourceReviews, sources } from '../../src/lib/server/db/schema.ts';
-import { serveFile } from '../../src/lib/server/gateway/index.ts';
+import { readGatewayRequest, serveFile } from '../../src/lib/server/gateway/index.ts';
 import { createContentStore, type ContentStore } from '../../src/lib/server/storage/index.ts';
 import { toResponse } from '../../src/lib/server/http/errors.ts';
 import {
@@ -127,9 +127,10 @@ describe.each(testEngines())('moderation on %s', (engine: Engine) => {
     const stored: { dir?: string } = {};
     afterAll(() => (stored.dir ? fs.rm(stored.dir, { recursive: true, force: true }) : undefined));
 
-    async function fetchFile(store: ContentStore, cid: string) {
+    async function fetchFile(store: ContentStore, cid: string, query = '') {
       try {
-        const response = await serveFile(seeded.db, store, { cid, method: 'GET', range: null, ifNoneMatch: null, download: false, fileName: null });
+        const url = new URL(`http://archivo.test/ipfs/${cid}${query}`);
+        const response = await serveFile(seeded.db, store, readGatewayRequest(cid, new Request(url), url));
         return { status: response.status, cacheControl: response.headers.get('cache-control'), body: Buffer.from(await response.arrayBuffer()).toString('utf8') };
       } catch (error) {
         const response = toResponse(error);
@@ -154,7 +155,8 @@ describe.each(testEngines())('moderation on %s', (engine: Engine) => {
       expect(refused).toMatchObject({ status: 410, cacheControl: 'no-store' });
       expect(refused.body).toMatch(/retirado por la moderación/);
       expect(refused.body).toContain(`/single/src/${document.cid}?assetId=${record!.id}`);
-      // The proof screenshot goes with it.
+      // Nor as a CAR; and the proof screenshot goes with it.
+      expect((await fetchFile(store, document.cid, '?format=car')).status).toBe(410);
       expect((await fetchFile(store, proof.cid)).status).toBe(410);
       // A CID no record holds is served as before.
       const loose = await store.add(new TextEncoder().encode('sin registro'));

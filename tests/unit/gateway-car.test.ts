@@ -17,7 +17,6 @@ import { fixedSize } from 'ipfs-unixfs-importer/chunker';
 import { balanced } from 'ipfs-unixfs-importer/layout';
 import { CID } from 'multiformats/cid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/lib/server/db/index.ts';
 import { carHeader, encodeCar, varint } from '../../src/lib/server/gateway/car.ts';
 import { readGatewayRequest, serveFile } from '../../src/lib/server/gateway/index.ts';
 import { HttpError } from '../../src/lib/server/http/errors.ts';
@@ -30,12 +29,15 @@ interface Block {
   bytes: Uint8Array;
 }
 
-/** A CAR needs nothing from the catalogue: any use of the database is a mistake. */
-const noCatalogue = new Proxy({}, {
-  get() {
-    throw new Error('A CAR must not read the catalogue');
-  },
-}) as Db;
+/**
+ * A CAR needs nothing from the catalogue but whether its file was withdrawn (a blocked record's):
+ * an empty database, where nothing is.
+ */
+let emptyCatalogue: Awaited<ReturnType<typeof createTestDatabase>>;
+beforeAll(async () => {
+  emptyCatalogue = await createTestDatabase('pglite');
+}, 120_000);
+afterAll(() => emptyCatalogue?.destroy());
 
 /** The blocks `ipfs add --cid-version=1` (kubo) writes for `content`, by CID. */
 async function kuboBlocks(content: Uint8Array): Promise<{ root: string; blocks: Map<string, Uint8Array> }> {
@@ -153,7 +155,7 @@ describe('the gateway as a trustless gateway', () => {
 
   function get(cid: string, query = '', init: RequestInit = {}): Promise<Response> {
     const url = new URL(`http://archivo.test/ipfs/${cid}${query}`);
-    return serveFile(noCatalogue, blocks.store, readGatewayRequest(cid, new Request(url, init), url));
+    return serveFile(emptyCatalogue.db, blocks.store, readGatewayRequest(cid, new Request(url, init), url));
   }
 
   it('answers a one-chunk file as its one raw block, with the headers the specification asks for', async () => {
@@ -287,7 +289,7 @@ describe('memory use of a CAR', () => {
     const size = 128 * MiB;
     const { cid } = await blocks.store.add(pseudoRandom(size, 3, 64 * 1024));
     const url = new URL(`http://archivo.test/ipfs/${cid}?format=car`);
-    const response = await serveFile(noCatalogue, blocks.store, readGatewayRequest(cid, new Request(url), url));
+    const response = await serveFile(emptyCatalogue.db, blocks.store, readGatewayRequest(cid, new Request(url), url));
 
     const gc = collectGarbage();
     gc();
