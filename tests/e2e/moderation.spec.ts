@@ -8,10 +8,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { NextToLast } from 'blockstore-fs/sharding';
 import { CID } from 'multiformats/cid';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
 import { FIXTURES_DIR } from '../helpers/database.ts';
+import { pngImage, signUpload } from '../helpers/upload.ts';
 import { otherWallet, signInWithWallet, wallet } from '../helpers/wallet.ts';
 
 const cidOfFixture = async (file: string) => (await cidOf(await fs.readFile(path.join(FIXTURES_DIR, 'files', file)))).cid;
@@ -89,6 +90,66 @@ test('a moderator blocks a record with a reason; its files are withdrawn and its
   await controls.getByRole('button', { name: 'Cambiar estado' }).click();
   await expect(page.getByRole('link', { name: 'Descargar' })).toBeVisible();
   await expect(history).toContainText('blocked → online');
+});
+
+/** The first id a public list answers (`{ code, body: JSON string of items }`). */
+async function firstId(request: APIRequestContext, path: string): Promise<number> {
+  const answer = (await (await request.get(path)).json()) as { body: string };
+  return (JSON.parse(answer.body) as Array<{ id: number }>)[0]!.id;
+}
+
+test('a blocked contribution’s document and proof are refused by the gateway, and its page shows no proof', async ({ page }) => {
+  await signInWithWallet(page, wallet);
+  // A contribution with its screenshot, through the endpoint the wizard uses (the session is the page's).
+  const document = Buffer.from('provincia;matriculados\nSantiago;1204\nLa Vega;877\n', 'latin1');
+  const proof = pngImage(96, 64, 11);
+  // Posted as the page would: from its own origin (Astro refuses cross-site form posts).
+  const headers = { Origin: new URL(page.url()).origin };
+  const { body: nonceBody } = (await (await page.request.post('/v2/ops/assets/nonce', { headers })).json()) as { body: { nonce: string } };
+  const asset = {
+    title: 'Matriculados por provincia, para bloquear en la prueba',
+    docType: 'csv',
+    description: 'Una contribución de prueba con su captura: la moderación la bloquea y el archivo deja de servir sus bytes por CID.',
+    categoryId: await firstId(page.request, '/v2/open-data/categories/getAll?limit=1'),
+    docSource: 'https://www.minerd.gob.do/transparencia/matriculados',
+    sourceId: await firstId(page.request, '/v2/open-data/sources/getAll?limit=1'),
+    issuerId: await firstId(page.request, '/v2/open-data/departments/getAll?limit=1'),
+    owner: wallet.address,
+  };
+  const added = await page.request.post('/v2/ops/assets/add', {
+    headers,
+    multipart: {
+      asset: JSON.stringify(asset),
+      nonce: nonceBody.nonce,
+      signature: await signUpload(wallet, document, proof, nonceBody.nonce),
+      proof: { name: 'captura.png', mimeType: 'image/png', buffer: proof },
+      fileUploaded: { name: 'matriculados.csv', mimeType: 'text/csv', buffer: document },
+    },
+  });
+  expect(added.status(), await added.text()).toBe(200);
+  const { assetCID, assetId } = ((await added.json()) as { body: { assetCID: string; assetId: number } }).body;
+  await page.goto(`/single/src/${assetCID}?assetId=${assetId}`);
+  const proofImage = page.locator('[data-proof] img');
+  await expect(proofImage).toBeVisible();
+  const proofCid = decodeURIComponent((await proofImage.getAttribute('src'))!.replace('/ipfs/', ''));
+  expect((await page.request.get(`/ipfs/${proofCid}`)).status()).toBe(200);
+
+  const controls = page.getByRole('region', { name: 'Moderación' });
+  await controls.getByLabel('Nuevo estado').selectOption('blocked');
+  await controls.getByLabel(/^Motivo/).fill('La captura muestra datos personales de estudiantes.');
+  await controls.getByRole('button', { name: 'Cambiar estado' }).click();
+  await expect(page.locator('[data-closed]')).toContainText('Este registro está bloqueado');
+  // The screenshot is neither shown nor linked, and neither file is served by its CID.
+  await expect(proofImage).toHaveCount(0);
+  await expect(page.locator('[data-proof]')).toContainText('retirada con el registro bloqueado');
+  await expect(page.locator('[data-proof] a')).toHaveCount(0);
+  for (const cid of [assetCID, proofCid]) {
+    const refused = await page.request.get(`/ipfs/${cid}`);
+    expect(refused.status()).toBe(410);
+    expect(refused.headers()['cache-control']).toBe('no-store');
+    expect(((await refused.json()) as { message: string }).message).toContain('retirado por la moderación');
+  }
+  await page.screenshot({ path: 'test-results/screenshots/record-blocked-proof.png', fullPage: true });
 });
 
 test('anyone else sees no controls, and the endpoint refuses them', async ({ page }) => {

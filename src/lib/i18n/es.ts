@@ -71,6 +71,7 @@ export const es = {
   'record.files': 'Archivos cargados',
   'record.proofs': 'Pruebas cargados',
   'record.proof': 'Prueba',
+  'record.proofWithdrawn': 'retirada con el registro bloqueado',
   'record.contributedBy': 'Contribuido por',
   'record.contributedOn': 'el {date}',
   'record.allByWallet': 'Ver todas las contribuciones de esta cartera',
