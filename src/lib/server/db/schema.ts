@@ -229,7 +229,8 @@ export const alexandrias = pgTable(
     index('alexandrias_updated_at_idx').on(t.updatedAt),
     index('alexandrias_status_idx').on(t.status),
     index('alexandrias_type_idx').on(t.type),
-    index('alexandrias_wallet_idx').on(t.walletAddress),
+    // A wallet's uploads are listed newest first (search modal, profile, REST, contributions page).
+    index('alexandrias_wallet_idx').on(t.walletAddress, t.createdAt, t.id),
     // A collection lists its records newest first, ties by id: the whole order in the index.
     index('alexandrias_category_idx').on(t.categoryId, t.updatedAt, t.id),
     index('alexandrias_department_idx').on(t.departmentId, t.updatedAt, t.id),
