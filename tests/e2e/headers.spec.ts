@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { signedProof } from '../helpers/siwe.ts';
-import { wallet } from '../helpers/wallet.ts';
+import { otherWallet } from '../helpers/wallet.ts';
 
 const PAGES = ['/dashboard', '/group/dep', '/collection/cat/1', '/buscar?q=salud', '/docs', '/general/faq', '/auth/login', '/contacto', '/no-existe'];
 
@@ -31,7 +31,8 @@ test('the session cookie is HttpOnly and SameSite, and Secure when the archive i
   const host = new URL(baseURL!).host;
   for (const proto of ['http', 'https']) {
     const { nonce } = (await (await request.get('/auth/nonce')).json()) as { nonce: string };
-    const proof = await signedProof(wallet, { nonce, domain: host, uri: baseURL! });
+    // Not the main test wallet: its sign-ins in the neighbouring specs count against one per-minute limit.
+    const proof = await signedProof(otherWallet, { nonce, domain: host, uri: baseURL! });
     const response = await request.post('/auth/login', {
       data: { ...proof, provider: 'metamask' },
       headers: { 'X-Forwarded-Proto': proto, Origin: baseURL! },
