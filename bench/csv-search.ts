@@ -29,6 +29,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { cidOf } from '../src/lib/server/storage/index.ts';
 import { parseTable } from '../src/lib/tabular/table.ts';
+import { randomFrom } from './large-db.ts';
 import { summarise, type Timing } from './stats.ts';
 
 /** The issue's targets. */
@@ -72,18 +73,6 @@ export interface CsvSearchFigures {
 // ---------------------------------------------------------------------------------------------
 // The file
 
-/** mulberry32: small, seeded, good enough to pick rows. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const MONTHS = ['ENERO', 'FEBRERO', 'MARZO', 'ABRIL', 'MAYO', 'JUNIO', 'JULIO', 'AGOSTO', 'SEPTIEMBRE', 'OCTUBRE', 'NOVIEMBRE', 'DICIEMBRE'];
 const STREETS = [
   'Duarte', 'Las Carreras', '27 de Febrero', 'Máximo Gómez', 'Independencia', 'Mella', 'Sánchez', 'Restauración', 'El Sol',
@@ -125,7 +114,7 @@ export function generateLicencesCsv(rows = DEFAULT_ROWS): Buffer {
   const fixture = parseTable(fs.readFileSync(FIXTURE, 'utf8'));
   if (!fixture) throw new Error(`No puedo leer ${FIXTURE}`);
   const real = fixture.rows;
-  const next = random(0x5eed);
+  const next = randomFrom(0x5eed);
   const columns = [...fixture.columns, 'Dirección', 'Propietario', 'Observaciones'];
   const lines: string[] = [';'.repeat(columns.length - 1), `Licencias Emitidas 2022-2025${';'.repeat(columns.length - 1)}`, columns.join(';')];
   let bytes = lines.reduce((sum, line) => sum + line.length + 2, 0);

@@ -138,8 +138,8 @@ async function readMarker(dataDir: string): Promise<{ fingerprint: string } | nu
   }
 }
 
-/** mulberry32: a small seeded generator, so every build makes the same archive. */
-function randomFrom(seed: number): () => number {
+/** mulberry32: a small seeded generator, so every run generates the same data (archive, CSV). */
+export function randomFrom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

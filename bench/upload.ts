@@ -463,7 +463,7 @@ async function postStream(
  * over node:http to a bare server in another process that only appends the bytes to one file (no
  * multipart, no hashing, no blocks, no database). The upload's throughput can be read against it.
  */
-async function measureFloor(dir: string, bytes: number): Promise<{ seconds: number; MBps: number; rss: UploadFigures['floor']['rss'] }> {
+async function measureFloor(dir: string, bytes: number): Promise<{ MBps: number; rss: UploadFigures['floor']['rss'] }> {
   const file = path.join(dir, 'suelo.bin');
   const script = `
     import fs from 'node:fs';
@@ -490,7 +490,7 @@ async function measureFloor(dir: string, bytes: number): Promise<{ seconds: numb
     memory.stop();
     if (sent.status !== 200) throw new Error(`El servidor del suelo respondió ${sent.status}`);
     const seconds = (sent.answered - sent.started) / 1000;
-    return { seconds, MBps: bytes / MB / seconds, rss: { baselineMb, peakMb: memory.peakMb, growthMb: memory.peakMb - baselineMb } };
+    return { MBps: bytes / MB / seconds, rss: { baselineMb, peakMb: memory.peakMb, growthMb: memory.peakMb - baselineMb } };
   } finally {
     child.kill();
     await fs.rm(file, { force: true });

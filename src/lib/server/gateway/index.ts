@@ -5,11 +5,10 @@
  * `?format=car` (or `Accept: application/vnd.ipld.car`), it answers the file's DAG as a CAR
  * instead, for clients that verify every block themselves (see `car.ts`).
  */
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { aletheias, alexandrias, sheetPreviews } from '../db/schema.ts';
 import { HttpError } from '../http/errors.ts';
-import { withdrawnFile } from '../moderation/index.ts';
 import { recordPath } from '../../paths.ts';
 import { InvalidCidError, NotInStoreError, parseCid, type ContentStore, type FileStat } from '../storage/index.ts';
 import { CAR_MEDIA_TYPE, encodeCar, negotiateCar, type CarRequest } from './car.ts';
@@ -35,27 +34,52 @@ export function sniffType(head: Uint8Array): string {
   return mediaType(detectContent(head), 'other');
 }
 
-/** The declared type of a CID: from its record or proof, or null when the archive has none. */
-async function declaredType(db: Db, cid: string): Promise<{ mimeType: string | null; fileName: string | null } | null> {
-  const [record] = await db
-    .select({ mimeType: alexandrias.mimeType, fileName: alexandrias.fileName })
-    .from(alexandrias)
-    .where(eq(alexandrias.cid, cid))
-    .limit(1);
-  if (record) return record;
-  const [proof] = await db
-    .select({ mimeType: aletheias.mimeType, fileName: aletheias.fileName })
-    .from(aletheias)
-    .where(eq(aletheias.cid, cid))
-    .limit(1);
-  if (proof) return proof;
-  // A spreadsheet's sheet, extracted as CSV for the search panel.
-  const [sheet] = await db
-    .select({ name: sheetPreviews.name })
-    .from(sheetPreviews)
-    .where(eq(sheetPreviews.cid, cid))
-    .limit(1);
-  return sheet ? { mimeType: 'text/csv', fileName: `${sheet.name}.csv` } : null;
+/** What the catalogue says of a stored file: its declared type and name, and whether it was withdrawn. */
+interface CatalogueEntry {
+  /** From its record, else its proof, else the sheet it was extracted as; null when nothing holds it. */
+  declared: { mimeType: string | null; fileName: string | null } | null;
+  /** A blocked record that holds it, when every record holding it is blocked (see below). */
+  withdrawnBy: { id: number; cid: string | null } | null;
+}
+
+/**
+ * One lookup for both questions the gateway asks of a CID. Every record that holds the file (as its
+ * document, a proof, or a sheet extracted from a spreadsheet) is found; the first by that order
+ * declares its type and name.
+ *
+ * A file is withdrawn when every record holding it is blocked: blocking withdraws a record's links,
+ * and the gateway then refuses its files by CID too, so a blocked document is not one shared
+ * address away. A file also held by a record that is not blocked stays served (the CID names the
+ * bytes, and another contribution may rightly hold the same ones), and files no record holds (a
+ * DAG's inner blocks) are served as before.
+ */
+async function catalogueEntry(db: Db, cid: string): Promise<CatalogueEntry> {
+  const result = (await db.execute(sql`
+    with holders as (
+      select ${alexandrias.id} as record_id, ${alexandrias.mimeType} as mime_type, ${alexandrias.fileName} as file_name, 1 as rank
+        from ${alexandrias} where ${alexandrias.cid} = ${cid}
+      union all
+      select ${aletheias.alexandriaId}, ${aletheias.mimeType}, ${aletheias.fileName}, 2
+        from ${aletheias} where ${aletheias.cid} = ${cid}
+      union all
+      select ${sheetPreviews.alexandriaId}, 'text/csv', ${sheetPreviews.name} || '.csv', 3
+        from ${sheetPreviews} where ${sheetPreviews.cid} = ${cid}
+    )
+    select count(*)::int as holders,
+           (array_agg(h.mime_type order by h.rank, a.id))[1] as mime_type,
+           (array_agg(h.file_name order by h.rank, a.id))[1] as file_name,
+           bool_and(a.status = 'blocked') as withdrawn,
+           (array_agg(a.id order by h.rank, a.id))[1] as record_id,
+           (array_agg(a.cid order by h.rank, a.id))[1] as record_cid
+    from holders h join ${alexandrias} a on a.id = h.record_id`)) as unknown as {
+    rows: Array<{ holders: number; mime_type: string | null; file_name: string | null; withdrawn: boolean | null; record_id: number | null; record_cid: string | null }>;
+  };
+  const row = result.rows[0];
+  if (!row || Number(row.holders) === 0) return { declared: null, withdrawnBy: null };
+  return {
+    declared: { mimeType: row.mime_type, fileName: row.file_name },
+    withdrawnBy: row.withdrawn ? { id: Number(row.record_id), cid: row.record_cid } : null,
+  };
 }
 
 export interface ByteRange {
@@ -155,15 +179,14 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
 /** Answers a gateway request for a stored file (or, when it asks for one, for its CAR). */
 export async function serveFile(db: Db, store: ContentStore, request: GatewayRequest): Promise<Response> {
   const stat = await statFile(store, request.cid);
-  const withdrawn = await withdrawnFile(db, stat.cid);
-  if (withdrawn) {
-    const page = withdrawn.recordCid ? ` El motivo está en la página del registro: ${recordPath({ cid: withdrawn.recordCid, id: withdrawn.recordId })}` : '';
+  const { declared, withdrawnBy } = await catalogueEntry(db, stat.cid);
+  if (withdrawnBy) {
+    const page = withdrawnBy.cid ? ` El motivo está en la página del registro: ${recordPath({ cid: withdrawnBy.cid, id: withdrawnBy.id })}` : '';
     // Not cached: a moderator may put the record back online.
     throw new HttpError(410, `Este archivo fue retirado por la moderación del archivo.${page}`, { 'Cache-Control': 'no-store' });
   }
   if (request.car) return serveCar(store, stat, request, request.car);
   const etag = `"${stat.cid}"`;
-  const declared = await declaredType(db, stat.cid);
   let type = declared?.mimeType ?? null;
   if (!type) {
     const head: Uint8Array[] = [];

@@ -15,7 +15,7 @@ import {
 } from '../../domain/constants.ts';
 import type { User } from '../../domain/user.ts';
 import type { Db } from '../db/index.ts';
-import { aletheias, alexandrias, sheetPreviews, sourceReviews, sources, statusHistory } from '../db/schema.ts';
+import { alexandrias, sourceReviews, sources, statusHistory } from '../db/schema.ts';
 import { ForbiddenError, HttpError, UnauthorizedError, ValidationError } from '../http/errors.ts';
 
 /** Whether `user` may moderate: their wallet is one of `moderators` (lower-cased). */
@@ -141,36 +141,4 @@ export async function sourcesUnderReview(db: Db) {
     .where(eq(sources.reviewStatus, 'under_review'))
     .orderBy(desc(sources.createdAt))
     .limit(50);
-}
-
-/** A file the moderators withdrew, and the blocked record that tells why. */
-export interface WithdrawnFile {
-  recordId: number;
-  recordCid: string | null;
-}
-
-/**
- * Whether the file `cid` is withdrawn: every record it belongs to (as the document, as a proof, or
- * as a sheet extracted from a spreadsheet) is blocked. Blocking a record withdraws its links, and
- * the gateway then refuses the file by its CID as well, so that a blocked document is not still one
- * shared address away. A file that also belongs to a record that is not blocked stays served: the
- * CID names the bytes, and another contribution may rightly hold the same ones. Files that belong
- * to no record (a DAG's inner blocks) are the gateway's ordinary business.
- */
-export async function withdrawnFile(db: Db, cid: string): Promise<WithdrawnFile | null> {
-  const result = (await db.execute(sql`
-    with holders as (
-      select ${alexandrias.id} as id from ${alexandrias} where ${alexandrias.cid} = ${cid}
-      union
-      select ${aletheias.alexandriaId} from ${aletheias} where ${aletheias.cid} = ${cid}
-      union
-      select ${sheetPreviews.alexandriaId} from ${sheetPreviews} where ${sheetPreviews.cid} = ${cid}
-    )
-    select bool_and(a.status = 'blocked') as withdrawn, min(a.id) as record_id, min(a.cid) as record_cid
-    from holders h join ${alexandrias} a on a.id = h.id`)) as unknown as {
-    rows: Array<{ withdrawn: boolean | null; record_id: number | null; record_cid: string | null }>;
-  };
-  const row = result.rows[0];
-  if (!row?.withdrawn || row.record_id === null) return null;
-  return { recordId: Number(row.record_id), recordCid: row.record_cid };
 }
