@@ -1,6 +1,8 @@
 import { defineConfig } from '@playwright/test';
+import { SERVER_NODE_FLAGS } from './scripts/node-flags.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/helpers/chromium.ts';
 
+const serverFlags = SERVER_NODE_FLAGS.join(' ');
 const port = Number(process.env.E2E_PORT ?? 4399);
 /** The address of the test wallet's fixed key (tests/helpers/wallet.ts). */
 const MODERATOR = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -23,7 +25,7 @@ export default defineConfig({
   // The built archive on a fresh embedded database: the first start seeds the real catalogue.
   webServer: [
     {
-      command: `rm -rf ${dataDir} && node scripts/start.ts`,
+      command: `rm -rf ${dataDir} && node ${serverFlags} scripts/start.ts`,
       url: `http://localhost:${port}/dashboard`,
       // The test wallet moderates (tests/helpers/wallet.ts); the other test wallet does not.
       env: { PORT: String(port), HOST: 'localhost', ARCHIVE_DATA_DIR: dataDir, DATABASE_URL: '', ARCHIVE_MODERATORS: MODERATOR },
@@ -33,7 +35,7 @@ export default defineConfig({
     },
     // The spec's stated routing rule: everything but /auth/* needs a session.
     {
-      command: `rm -rf ${dataDir}-closed && node scripts/start.ts`,
+      command: `rm -rf ${dataDir}-closed && node ${serverFlags} scripts/start.ts`,
       url: `http://localhost:${closedPort}/auth/login`,
       env: { PORT: String(closedPort), HOST: 'localhost', ARCHIVE_DATA_DIR: `${dataDir}-closed`, DATABASE_URL: '', ARCHIVE_REQUIRE_LOGIN: 'true' },
       timeout: 180_000,

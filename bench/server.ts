@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../scripts/node-flags.ts';
 
 export interface RunningServer {
   origin: string;
@@ -86,7 +87,7 @@ export async function startServer(root: string, dataDir: string, env: Record<str
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   // Node 24 from the project, not the system's: the pid is the server itself, not a wrapper.
-  const child = spawn(path.join(root, 'node_modules/.bin/node'), [...profiling(), 'scripts/start.ts'], {
+  const child = spawn(path.join(root, 'node_modules/.bin/node'), [...SERVER_NODE_FLAGS, ...profiling(), 'scripts/start.ts'], {
     cwd: root,
     env: {
       ...process.env,

@@ -18,7 +18,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -94,6 +94,11 @@ export interface UploadFigures {
     /** The largest VmRSS of each half second of the upload. */
     series: number[];
   };
+  /**
+   * The embedded database's own process (`npm start` runs PGlite beside the server, see
+   * scripts/embedded-db.ts): its RSS before and at its peak during the upload; null on PostgreSQL.
+   */
+  database: { baselineMb: number; peakMb: number } | null;
   /**
    * CPU seconds the server (user + system, and the system part alone: the kernel receiving the
    * body and writing the blocks) and this client spent during the upload.
@@ -233,6 +238,7 @@ export async function benchUpload({ config, root, bytes, verify, databaseUrl }: 
         floor: { MBps: floor.MBps, ratio: floor.MBps / rawSha256MBps, rss: floor.rss },
         importerMBps,
         rss: { ...upload.rss, targetMb: UPLOAD_TARGETS.peakRssMb },
+        database: upload.database,
         cpuSeconds: upload.cpuSeconds,
         cid,
         cidMatches: expectedCid === undefined ? null : cid === expectedCid,
@@ -344,6 +350,7 @@ interface SentUpload {
   seconds: number;
   sendSeconds: number;
   rss: Omit<UploadFigures['rss'], 'targetMb'>;
+  database: UploadFigures['database'];
   cpuSeconds: { server: number; serverSystem: number; client: number };
 }
 
@@ -370,11 +377,15 @@ async function sendUpload(
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
 
   const memory = new MemorySampler(pid);
+  const databasePid = childOf(pid);
+  const database = databasePid === null ? null : new MemorySampler(databasePid);
   const baselineMb = await memory.settled();
+  const databaseBaselineMb = database?.read().rssMb;
   const highWaterBeforeMb = memory.read().highWaterMb;
   const serverCpuBefore = cpuSecondsOf(pid);
   const clientCpuBefore = process.cpuUsage();
   memory.start();
+  database?.start();
 
   const { status, body, started, sent, answered } = await postStream(
     new URL('/v2/ops/assets/add', origin),
@@ -387,6 +398,7 @@ async function sendUpload(
   );
 
   memory.stop();
+  database?.stop();
   const { highWaterMb } = memory.read();
   const serverCpuAfter = cpuSecondsOf(pid);
   const clientCpu = process.cpuUsage(clientCpuBefore);
@@ -412,6 +424,7 @@ async function sendUpload(
       samples: memory.samples.length,
       series: memory.series(500),
     },
+    database: database ? { baselineMb: databaseBaselineMb!, peakMb: database.peakMb } : null,
     cpuSeconds: {
       server: serverCpuAfter.total - serverCpuBefore.total,
       serverSystem: serverCpuAfter.system - serverCpuBefore.system,
@@ -558,6 +571,20 @@ class MemorySampler {
   }
 }
 
+/** The server's child process (the embedded database's), if it has one. */
+function childOf(pid: number): number | null {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return null;
+}
+
 let clockTicks: number | undefined;
 
 /** CPU seconds of a process so far: user plus system, and system alone (/proc/<pid>/stat fields 14 and 15). */
@@ -591,6 +618,12 @@ function printUpload(figures: UploadFigures): void {
       `(+${rss.growthMb.toFixed(0)} MB; ${rss.samples} lecturas; objetivo < ${rss.targetMb} MB); ` +
       `VmHWM ${rss.highWaterMb.toFixed(0)} MB, ${rss.highWaterBeforeMb.toFixed(0)} MB ya antes de subir`,
   );
+  if (figures.database) {
+    console.log(
+      `  base de datos embebida, en su propio proceso: RSS ${figures.database.baselineMb.toFixed(0)} MB antes, ` +
+        `pico ${figures.database.peakMb.toFixed(0)} MB durante la subida (no cuenta para el objetivo del servidor)`,
+    );
+  }
   console.log(
     `  CPU durante la subida: servidor ${figures.cpuSeconds.server.toFixed(1)} s (${figures.cpuSeconds.serverSystem.toFixed(1)} s de sistema), cliente ${figures.cpuSeconds.client.toFixed(1)} s; ` +
       `CID ${figures.cid} ${figures.cidMatches === null ? '(sin comprobar: BENCH_UPLOAD_VERIFY=0)' : figures.cidMatches ? '= cidOf' : '≠ cidOf'}`,

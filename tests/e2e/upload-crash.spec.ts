@@ -11,6 +11,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { SERVER_NODE_FLAGS } from '../../scripts/node-flags.ts';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
 import { FIXTURES_DIR } from '../helpers/database.ts';
 import { ALICE, signedProof } from '../helpers/siwe.ts';
@@ -25,7 +26,7 @@ let dataDir: string;
 let server: ChildProcess | undefined;
 
 async function startServer(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['scripts/start.ts'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/start.ts'], {
     env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, DATABASE_URL: '', ARCHIVE_FIXTURES_DIR: FIXTURES_DIR },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

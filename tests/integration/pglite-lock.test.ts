@@ -18,6 +18,14 @@ describe('the embedded database folder', () => {
     await second.close();
   });
 
+  it('can wait for an owner that is letting go of it (a quick restart)', async () => {
+    const first = await openDatabase({ dataDir });
+    const second = openDatabase({ dataDir, lockWaitMs: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await first.close();
+    await (await second).close();
+  });
+
   it('is taken over from an owner that died without closing it', async () => {
     // A real process that has ended: its pid is no longer running.
     const child = spawn(process.execPath, ['-e', '0']);

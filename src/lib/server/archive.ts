@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { readConfig, type ArchiveConfig } from './config.ts';
+import { embeddedDatabaseDir, readConfig, type ArchiveConfig } from './config.ts';
 import { migrateDatabase, openDatabase, type DatabaseHandle } from './db/index.ts';
 import { isArchiveEmpty, seedArchive } from './seed/index.ts';
 import { pinningProviders, type PinningProvider } from './pinning/index.ts';
@@ -26,13 +26,17 @@ export interface OpenArchiveOptions {
   config?: ArchiveConfig;
   /** Seed the real catalogue if the database is empty (the first start). */
   seedIfEmpty?: boolean;
+  /** How long to wait for an embedded database folder that another process is still closing. */
+  lockWaitMs?: number;
 }
 
 /** Opens the database and store that `config` names, applies migrations, and seeds if asked. */
-export async function openArchive({ config = readConfig(), seedIfEmpty = false }: OpenArchiveOptions = {}): Promise<Archive> {
+export async function openArchive({ config = readConfig(), seedIfEmpty = false, lockWaitMs }: OpenArchiveOptions = {}): Promise<Archive> {
   const handle = await openDatabase({
     url: config.databaseUrl,
-    dataDir: config.databaseUrl ? undefined : path.join(config.dataDir, 'pgdata'),
+    poolMax: config.databasePoolMax,
+    dataDir: config.databaseUrl ? undefined : embeddedDatabaseDir(config.dataDir),
+    lockWaitMs,
   });
   await migrateDatabase(handle, config.migrationsDir);
   const storeDir = path.join(config.dataDir, 'blocks');

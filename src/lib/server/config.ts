@@ -9,6 +9,8 @@ export interface ArchiveConfig {
   dataDir: string;
   /** A PostgreSQL connection string; when unset, the embedded PGlite under `dataDir` is used. */
   databaseUrl: string | undefined;
+  /** Most connections to `databaseUrl` at once (10; `npm start` sets 1 for its embedded database process). */
+  databasePoolMax: number;
   /** The real public material the seed loads (catalogue, publishers, files). */
   fixturesDir: string;
   /** Seed the real catalogue when the archive starts on an empty database. */
@@ -41,6 +43,11 @@ export interface ArchiveConfig {
   formMailer: { endpoint: string; accessKey: string } | undefined;
 }
 
+/** Where the embedded PGlite keeps its database, inside the data folder. */
+export function embeddedDatabaseDir(dataDir: string): string {
+  return path.join(dataDir, 'pgdata');
+}
+
 /** A positive whole number (of bytes, of uploads) from the environment, or `fallback` when unset or not one. */
 function positive(value: string | undefined, fallback: number): number {
   const parsed = Number(value);
@@ -58,6 +65,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
   return {
     dataDir: path.resolve(root, env.ARCHIVE_DATA_DIR || 'data'),
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolMax: positive(env.DATABASE_POOL_MAX, 10),
     fixturesDir: path.resolve(root, env.ARCHIVE_FIXTURES_DIR || '../shared/fixtures'),
     seedOnEmpty: flag(env.ARCHIVE_SEED_ON_EMPTY, true),
     requireLogin: flag(env.ARCHIVE_REQUIRE_LOGIN, false),

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../../scripts/node-flags.ts';
 import { FIXTURES_DIR, ROOT, WORK_DIR } from './settings.ts';
 
 export interface ServerOptions {
@@ -72,7 +73,7 @@ export async function startServer(options: ServerOptions, log?: ServerLog): Prom
   fs.mkdirSync(WORK_DIR, { recursive: true });
   const serverLog = log ?? new ServerLog(path.join(WORK_DIR, `${options.name}.log`));
   const origin = `http://127.0.0.1:${options.port}`;
-  const child = spawn(process.execPath, ['scripts/start.ts'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/start.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,

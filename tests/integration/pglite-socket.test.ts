@@ -1,0 +1,103 @@
+/**
+ * The embedded database served over its Unix socket (what `npm start` runs in a process of its
+ * own), reached with `pg` as a PostgreSQL server would be.
+ */
+import fs from 'node:fs';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateDatabase, openDatabase } from '../../src/lib/server/db/index.ts';
+import { openPglite, type EmbeddedDatabase } from '../../src/lib/server/db/pglite.ts';
+import { servePglite, type PgliteSocketServer } from '../../src/lib/server/db/pglite-socket.ts';
+import { MIGRATIONS_DIR } from '../helpers/database.ts';
+
+let embedded: EmbeddedDatabase;
+let served: PgliteSocketServer;
+
+beforeAll(async () => {
+  embedded = await openPglite(undefined);
+  served = await servePglite(embedded.client);
+});
+
+afterAll(async () => {
+  await served.close();
+  await embedded.close();
+});
+
+const client = () => new pg.Client({ connectionString: served.url });
+
+describe('PGlite over its socket', () => {
+  it('migrates and answers drizzle through pg, extensions included', async () => {
+    const remote = await openDatabase({ url: served.url, poolMax: 1 });
+    try {
+      await migrateDatabase(remote, MIGRATIONS_DIR);
+      const { rows } = (await remote.db.execute(sql`select archivo_unaccent(lower(${'Educación Pública'})) as name, ${41}::int + 1 as answer`)) as unknown as { rows: unknown[] };
+      expect(rows[0]).toEqual({ name: 'educacion publica', answer: 42 });
+      // The tables the migrations made are the embedded database's own.
+      const tables = await embedded.client.query<{ n: number }>(`select count(*)::int as n from information_schema.tables where table_name = 'alexandrias'`);
+      expect(tables.rows[0]!.n).toBe(1);
+    } finally {
+      await remote.close();
+    }
+  });
+
+  it('reports a failed statement and goes on serving the session', async () => {
+    const session = client();
+    await session.connect();
+    await expect(session.query('select * from no_existe')).rejects.toThrow(/no_existe/);
+    expect((await session.query('select $1::text as echo', ['sigue'])).rows).toEqual([{ echo: 'sigue' }]);
+    await session.end();
+  });
+
+  it('serves one session at a time: a second connection waits for the first to end', async () => {
+    const first = client();
+    await first.connect();
+    await first.query('create table turnos (n int)');
+    const second = client();
+    const secondConnected = second.connect().then(() => 'second');
+    const order = await Promise.race([secondConnected, new Promise((resolve) => setTimeout(() => resolve('waiting'), 300))]);
+    expect(order).toBe('waiting');
+    await first.query('insert into turnos values (1)');
+    await first.end();
+    await secondConnected;
+    expect((await second.query('select n from turnos')).rows).toEqual([{ n: 1 }]);
+    await second.end();
+  });
+
+  it('rolls back the transaction of a client that vanished in the middle of it', async () => {
+    const setup = client();
+    await setup.connect();
+    await setup.query('create table cortes (n int)');
+    await setup.end();
+
+    const vanishing = client();
+    await vanishing.connect();
+    await vanishing.query('begin');
+    await vanishing.query('insert into cortes values (1)');
+    // The process dies: its socket closes with no Terminate message and no COMMIT.
+    (vanishing as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    vanishing.on('error', () => {});
+
+    const next = client();
+    await next.connect();
+    expect((await next.query('select count(*)::int as n from cortes')).rows).toEqual([{ n: 0 }]);
+    // And the new session is not inside the old transaction: its own writes stay.
+    await next.query('insert into cortes values (2)');
+    await next.end();
+    expect((await embedded.client.query('select n from cortes')).rows).toEqual([{ n: 2 }]);
+  });
+
+  it('refuses encryption, which a local socket does not need, without failing the server', async () => {
+    const secure = new pg.Client({ connectionString: served.url, ssl: true });
+    await expect(secure.connect()).rejects.toThrow(/does not support SSL/);
+    const plain = client();
+    await plain.connect();
+    expect((await plain.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    await plain.end();
+  });
+
+  it('keeps its socket in a folder only this user may enter', () => {
+    const folder = new URL(served.url).searchParams.get('host')!;
+    expect(fs.statSync(folder).mode & 0o777).toBe(0o700);
+  });
+});

@@ -1,0 +1,10 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { SERVER_NODE_FLAGS } from '../../scripts/node-flags.ts';
+
+describe('how Node runs the web server', () => {
+  it('is the same for `npm start` as for the tests and the benchmark', () => {
+    const { scripts } = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
+    expect(scripts.start).toBe(['node', ...SERVER_NODE_FLAGS, 'scripts/start.ts'].join(' '));
+  });
+});
