@@ -549,6 +549,8 @@ class MemorySampler {
     this.started = performance.now();
     const sample = () => {
       const { rssMb } = this.read();
+      // An exiting process's status no longer has VmRSS.
+      if (Number.isNaN(rssMb)) return;
       this.samples.push({ at: performance.now() - this.started, rssMb });
       this.peakMb = Math.max(this.peakMb, rssMb);
     };
