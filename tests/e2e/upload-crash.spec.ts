@@ -180,6 +180,9 @@ test('a server killed mid-upload restarts consistent; an acknowledged upload sur
   );
   await expect(cutUpload).rejects.toThrow();
   expect(await filesUnder(path.join(dataDir, 'staging'))).toBeGreaterThan(0);
+  // The embedded database's own process ends with the server, letting go of its folder.
+  const lockHeld = () => fs.access(path.join(dataDir, 'pgdata.lock')).then(() => true, () => false);
+  await expect.poll(lockHeld, { timeout: 10_000 }).toBe(false);
 
   server = await startServer();
   expect(await importsInProgress()).toBe(0);
