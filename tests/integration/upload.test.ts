@@ -2,6 +2,7 @@
  * POST /v2/ops/assets/add on a real database with the real catalogue: what a contribution creates,
  * every refusal with its status and message, and that a refused or broken upload leaves nothing.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -309,6 +310,22 @@ describe.each(testEngines())('uploads on %s', (engine: Engine) => {
     expect(replay.status).toBe(403);
     expect(replay.body.message).toMatch(/ya se usó/);
     expect(await leftovers()).toEqual(before);
+  });
+
+  it('stores the same signed upload sent twice at once only once, and whole', async () => {
+    // Blocks no other test stores, several of them, so the two copies stage and move at once.
+    const document = { name: 'doble.pdf', bytes: Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(3 * 256 * 1024)]) };
+    const nonce = (await issueNonce(archive.db, new Date(), { purpose: 'upload', account: ALICE.address })).nonce;
+    const signature = await signUpload(ALICE, document.bytes, PROOF, nonce);
+    const form = uploadForm({ asset: baseAsset(), document, proof: { name: 'p.png', bytes: PROOF }, nonce, signature });
+    const answers = await Promise.all([call(uploadRequest(form)), call(uploadRequest(form))]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 403]);
+    const stored = answers.find((answer) => answer.status === 200)!.body.assetCID as string;
+    // The refused copy took back nothing the accepted one needs.
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of context.store.cat(stored)) chunks.push(chunk);
+    expect(Buffer.concat(chunks).equals(document.bytes)).toBe(true);
+    expect(await countFiles(stagingDir)).toBe(0);
   });
 
   it('refuses an upload without a session with 401', async () => {

@@ -2,10 +2,11 @@
  * The staging area: blocks join the store only on commit, a failed commit is taken back, and a
  * commit interrupted by a crash is undone at start-up unless its record made it.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createContentStore, createStagingArea } from '../../../src/lib/server/storage/index.ts';
 
 async function files(dir: string): Promise<string[]> {
@@ -39,6 +40,33 @@ describe('the staging area', () => {
     const chunks: Uint8Array[] = [];
     for await (const chunk of store.cat(cid)) chunks.push(chunk);
     expect(Buffer.concat(chunks).equals(payload(1))).toBe(true);
+  });
+
+  it('moves the root of each file only once every other block is in the store', async () => {
+    const staging = createStagingArea({ storeDir, dir: stagingDir });
+    const store = createContentStore({ dir: storeDir });
+    const upload = staging.begin();
+    // Random bytes: every 256 KiB leaf differs, so there are many blocks to move at once.
+    const document = await upload.add(randomBytes(3 * 1024 * 1024 + 5));
+    const proof = await upload.add(randomBytes(600 * 1024));
+    const storedWhenRootArrived = new Map<string, number>();
+    const rename = fs.rename;
+    const spy = vi.spyOn(fs, 'rename').mockImplementation(async (from, to) => {
+      await rename(from, to);
+      for (const { cid } of [document, proof]) {
+        if (!storedWhenRootArrived.has(cid) && (await store.has(cid))) storedWhenRootArrived.set(cid, (await files(storeDir)).length);
+      }
+    });
+    try {
+      await upload.commit(document.cid);
+    } finally {
+      spy.mockRestore();
+    }
+    const total = (await files(storeDir)).length;
+    expect(total).toBe(13 + 1 + 3 + 1); // the document's leaves and root, the proof's
+    // Each root arrived among the last two renames: after every leaf of both files.
+    expect(storedWhenRootArrived.get(document.cid)! >= total - 1).toBe(true);
+    expect(storedWhenRootArrived.get(proof.cid)! >= total - 1).toBe(true);
   });
 
   it('takes back a commit whose record failed, leaving blocks the store had before', async () => {
