@@ -42,7 +42,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     // An idle connection can die under us (server restart, failover, an administrator ending it).
     // pg re-emits that on the pool, and an 'error' event nobody listens to would kill the process:
     // log it instead; the pool replaces the connection on the next query.
-    pool.on('error', (error) => console.error('PostgreSQL: conexión inactiva perdida:', error.message));
+    pool.on('error', (error) => console.error('Base de datos: conexión inactiva perdida:', error.message));
     const db = drizzle(pool, { schema }) as unknown as Db;
     return { db, engine: 'postgres', close: () => pool.end() };
   }
