@@ -44,6 +44,7 @@ describe.each(testEngines())('migrations on %s', (engine) => {
       'contact_messages',
       'deals',
       'departments',
+      'import_format_counts',
       'imports',
       'pins',
       'rate_limits',

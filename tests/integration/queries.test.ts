@@ -1,4 +1,4 @@
-import { eq, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alexandrias, categories, departments, sources } from '../../src/lib/server/db/schema.ts';
 import {
@@ -93,6 +93,15 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
     const bulk = timeline.find((item) => item.type === 'bulk');
     expect(bulk?.sample?.cid).toMatch(/^baf[ky]/);
     expect(bulk?.formats.reduce((sum, f) => sum + f.count, 0)).toBe(11);
+    expect(harvest?.formats.reduce((sum, f) => sum + f.count, 0)).toBe(1065);
+    // The link goes to the import's most recently updated archived record.
+    const [newest] = await db()
+      .select({ id: alexandrias.id })
+      .from(alexandrias)
+      .where(and(eq(alexandrias.importId, bulk!.id), isNotNull(alexandrias.cid)))
+      .orderBy(desc(alexandrias.updatedAt), desc(alexandrias.id))
+      .limit(1);
+    expect(bulk?.sample?.id).toBe(newest!.id);
   });
 
   it('pages a group by 10, most recently updated first', async () => {

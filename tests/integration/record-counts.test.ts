@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alexandrias, categories } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, categories, imports } from '../../src/lib/server/db/schema.ts';
 import { createSeededDatabase, testEngines } from '../helpers/database.ts';
 
 type Seeded = Awaited<ReturnType<typeof createSeededDatabase>>;
@@ -22,7 +22,13 @@ async function bothCounts(seeded: Seeded) {
   const freshWallets = await rows(sql`
     select wallet_address, count(*)::int as n from alexandrias
     where wallet_address is not null and status = 'on_line' group by 1 order by 1`);
-  return { kept: { kept, wallets: keptWallets }, fresh: { kept: fresh, wallets: freshWallets } };
+  const keptImports = await rows(sql`select import_id, type::text, n from import_format_counts order by 1, 2`);
+  const freshImports = await rows(sql`
+    select import_id, type::text, count(*)::int as n from alexandrias where import_id is not null group by 1, 2 order by 1, 2`);
+  return {
+    kept: { kept, wallets: keptWallets, imports: keptImports },
+    fresh: { kept: fresh, wallets: freshWallets, imports: freshImports },
+  };
 }
 
 describe.each(testEngines())('the running record counts on %s', (engine) => {
@@ -35,6 +41,7 @@ describe.each(testEngines())('the running record counts on %s', (engine) => {
   it('match the records after the seed', async () => {
     const { kept, fresh } = await bothCounts(seeded);
     expect(kept.kept.length).toBeGreaterThan(0);
+    expect(kept.imports.length).toBeGreaterThan(0);
     expect(kept).toEqual(fresh);
   });
 
@@ -56,6 +63,11 @@ describe.each(testEngines())('the running record counts on %s', (engine) => {
     await db.update(alexandrias).set({ categoryId: null, departmentId: null, sourceId: null, type: 'csv' }).where(sql`${alexandrias.id} <= 20`);
     await db.update(alexandrias).set({ title: 'Solo el título cambia' }).where(eq(alexandrias.id, ids[1]!));
     await db.update(alexandrias).set({ walletAddress: '0xbbb' }).where(eq(alexandrias.id, ids[1]!));
+    // Records move between imports, into one from none, and out of every import.
+    const [harvest, other] = await db.select({ id: imports.id }).from(imports).orderBy(imports.id).limit(2);
+    await db.update(alexandrias).set({ importId: other!.id }).where(sql`${alexandrias.id} between 21 and 30`);
+    await db.update(alexandrias).set({ importId: harvest!.id }).where(eq(alexandrias.id, ids[2]!));
+    await db.update(alexandrias).set({ importId: null }).where(sql`${alexandrias.id} between 31 and 35`);
     let { kept, fresh } = await bothCounts(seeded);
     expect(kept).toEqual(fresh);
     // Published, a record counts for its contributor; blocked again, it no longer does.
@@ -73,10 +85,23 @@ describe.each(testEngines())('the running record counts on %s', (engine) => {
     expect(zero[0]?.n).toBe(0);
   });
 
+  it('forget an import that is deleted (its records keep no import)', async () => {
+    const { db } = seeded;
+    const [doomed] = await db.insert(imports).values({ type: 'single', status: 'done' }).returning({ id: imports.id });
+    await db.insert(alexandrias).values([
+      { title: 'De una importación borrada', type: 'csv', status: 'under_review', importId: doomed!.id },
+      { title: 'De una importación borrada, otra', type: 'pdf', status: 'under_review', importId: doomed!.id },
+    ]);
+    await db.delete(imports).where(eq(imports.id, doomed!.id));
+    const { kept, fresh } = await bothCounts(seeded);
+    expect(kept).toEqual(fresh);
+    expect(kept.imports.some((row) => (row as { import_id: number }).import_id === doomed!.id)).toBe(false);
+  });
+
   it('are emptied with the table', async () => {
     await seeded.db.execute(sql`truncate alexandrias cascade`);
     const { kept, fresh } = await bothCounts(seeded);
-    expect(kept).toEqual({ kept: [], wallets: [] });
-    expect(fresh).toEqual({ kept: [], wallets: [] });
+    expect(kept).toEqual({ kept: [], wallets: [], imports: [] });
+    expect(fresh).toEqual({ kept: [], wallets: [], imports: [] });
   });
 });

@@ -4,7 +4,8 @@
  *
  * - no upload import left `in_progress`; no uploaded record without its import (done), its proof
  *   entry, its history entry and its local pins; no finished upload import without its record;
- * - `record_counts` and `wallet_counts` (published records per wallet) equal to a recount of the records;
+ * - `record_counts`, `wallet_counts` (published records per wallet) and `import_format_counts` equal to
+ *   a recount of the records;
  * - every record's, proof's and sheet preview's CID readable through the gateway, the bytes matching
  *   the record's SHA-256 and size;
  * - every block on disk belonging to one of those files (no orphans), and no staging folder left;
@@ -93,6 +94,14 @@ export async function checkIntegrity(origin: string, databaseUrl: string, dataDi
         where r.n is distinct from w.n and coalesce(w.n, 0) + coalesce(r.n, 0) > 0`,
     );
     for (const row of walletDiff) problems.push(`wallet_counts ${row.wallet}: kept ${row.kept}, recount ${row.recount}`);
+    const importDiff = await rows<{ key: string; kept: number | null; recount: number | null }>(
+      client,
+      `with recount as (select import_id, type, count(*)::int as n from alexandrias where import_id is not null group by 1, 2)
+       select concat_ws('/', coalesce(r.import_id, c.import_id), coalesce(r.type, c.type)) as key, c.n as kept, r.n as recount
+         from recount r full join import_format_counts c on c.import_id = r.import_id and c.type = r.type
+        where r.n is distinct from c.n`,
+    );
+    for (const row of importDiff) problems.push(`import_format_counts ${row.key}: kept ${row.kept}, recount ${row.recount}`);
 
     // Every stored file, read back through the gateway as a visitor would.
     // Sheet previews (CSV extracted from a spreadsheet record) are files of the store too, where

@@ -236,6 +236,10 @@ export const alexandrias = pgTable(
     index('alexandrias_department_idx').on(t.departmentId, t.updatedAt, t.id),
     index('alexandrias_source_idx').on(t.sourceId, t.updatedAt, t.id),
     index('alexandrias_import_idx').on(t.importId),
+    // The dashboard links each latest import to its newest archived record: one index probe each.
+    index('alexandrias_import_sample_idx')
+      .on(t.importId, t.updatedAt, t.id)
+      .where(sql`${t.cid} is not null`),
     index('alexandrias_search_idx').using('gin', t.search),
     trigramIndex('alexandrias_title_trgm_idx', t.title),
   ],
@@ -347,6 +351,22 @@ export const recordCounts = pgTable(
     index('record_counts_department_idx').on(t.departmentId),
     index('record_counts_category_idx').on(t.categoryId),
   ],
+);
+
+/**
+ * Running count of records per import and format, kept exact by a trigger on `alexandrias`
+ * (migration 0017) for the dashboard's import timeline: a harvest of tens of thousands of records
+ * is counted once, as it is written, not on every visit. No foreign key: deleting an import sets
+ * its records' import to null, which the trigger counts down to nothing.
+ */
+export const importFormatCounts = pgTable(
+  'import_format_counts',
+  {
+    importId: integer('import_id').notNull(),
+    type: assetType('type').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.type] })],
 );
 
 /** Running count of records per contributing wallet, kept by the same trigger (migration 0007). */

@@ -1,8 +1,8 @@
 /** The imports timeline (SPEC §2 dashboard, §7 `imports (limit 5, sorted updatedAt desc)`). */
-import { desc, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import { LIMITS, type AssetType } from '../../domain/constants.ts';
 import type { Db } from '../db/index.ts';
-import { alexandrias } from '../db/schema.ts';
+import { alexandrias, importFormatCounts } from '../db/schema.ts';
 import { findImports, type ImportRow } from './connections.ts';
 
 export interface ImportSummary extends Omit<ImportRow, 'createdAt'> {
@@ -18,21 +18,25 @@ export async function latestImports(db: Db, limit: number = LIMITS.latestImports
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
 
+  // Counted as records are written (migration 0017): a harvest's tens of thousands of records
+  // are not recounted on every visit to the dashboard.
   const formatRows = await db
-    .select({ importId: alexandrias.importId, type: alexandrias.type, count: sql<number>`count(*)::int` })
-    .from(alexandrias)
-    .where(inArray(alexandrias.importId, ids))
-    .groupBy(alexandrias.importId, alexandrias.type);
-  const samples = await db
-    .selectDistinctOn([alexandrias.importId], {
-      importId: alexandrias.importId,
-      id: alexandrias.id,
-      cid: alexandrias.cid,
-      title: alexandrias.title,
-    })
-    .from(alexandrias)
-    .where(sql`${inArray(alexandrias.importId, ids)} and ${alexandrias.cid} is not null`)
-    .orderBy(alexandrias.importId, desc(alexandrias.updatedAt), desc(alexandrias.id));
+    .select({ importId: importFormatCounts.importId, type: importFormatCounts.type, count: importFormatCounts.n })
+    .from(importFormatCounts)
+    .where(inArray(importFormatCounts.importId, ids));
+  // One probe of alexandrias_import_sample_idx per import, newest archived record first.
+  const samples = (
+    await Promise.all(
+      ids.map((importId) =>
+        db
+          .select({ importId: alexandrias.importId, id: alexandrias.id, cid: alexandrias.cid, title: alexandrias.title })
+          .from(alexandrias)
+          .where(and(eq(alexandrias.importId, importId), isNotNull(alexandrias.cid)))
+          .orderBy(desc(alexandrias.updatedAt), desc(alexandrias.id))
+          .limit(1),
+      ),
+    )
+  ).flat();
 
   return rows.map((row) => {
     const sample = samples.find((s) => s.importId === row.id);
