@@ -294,7 +294,7 @@ describe('memory use of a CAR', () => {
     const gc = collectGarbage();
     gc();
     const base = process.memoryUsage();
-    let peak = 0;
+    const peak = { buffers: 0, rss: 0 };
     let leafBytes = 0;
     let count = 0;
     const iterator = await CarBlockIterator.fromIterable(response.body as unknown as AsyncIterable<Uint8Array>);
@@ -304,13 +304,17 @@ describe('memory use of a CAR', () => {
       if (++count % 64 === 0) {
         gc();
         const now = process.memoryUsage();
-        peak = Math.max(peak, now.rss - base.rss, now.arrayBuffers - base.arrayBuffers);
+        peak.buffers = Math.max(peak.buffers, now.arrayBuffers - base.arrayBuffers);
+        peak.rss = Math.max(peak.rss, now.rss - base.rss);
       }
     }
     // 512 leaves under 3 interior nodes under the root.
     expect(count).toBe(512 + 3 + 1);
     expect(leafBytes).toBe(size);
-    expect(peak).toBeLessThan(32 * MiB);
+    // Holding the file would take 128 MiB of buffers. RSS gets a looser bound: it also counts the
+    // allocator's and the thread pool's memory, which the rest of a full test run moves (54 MB seen).
+    expect(peak.buffers).toBeLessThan(32 * MiB);
+    expect(peak.rss).toBeLessThan(64 * MiB);
   });
 });
 
