@@ -311,9 +311,10 @@ describe('memory use of a CAR', () => {
     // 512 leaves under 3 interior nodes under the root.
     expect(count).toBe(512 + 3 + 1);
     expect(leafBytes).toBe(size);
-    // Holding the file would take 128 MiB of buffers. RSS gets a looser bound: it also counts the
-    // allocator's and the thread pool's memory, which the rest of a full test run moves (54 MB seen).
-    expect(peak.buffers).toBeLessThan(32 * MiB);
+    // Holding the file would take 128 MiB. Both bounds are half that: under the load of a full test
+    // run both measures swing by tens of MB (RSS counts allocator and thread-pool memory; V8 frees
+    // dead buffers on a background thread after the collection), 54 MB of RSS and 41 MB of buffers seen.
+    expect(peak.buffers).toBeLessThan(64 * MiB);
     expect(peak.rss).toBeLessThan(64 * MiB);
   });
 });
