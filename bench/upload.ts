@@ -18,7 +18,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -32,6 +32,7 @@ import { departments, sources } from '../src/lib/server/db/schema.ts';
 import { seedArchive } from '../src/lib/server/seed/index.ts';
 import { cidOf, createContentStore } from '../src/lib/server/storage/index.ts';
 import { SIGN_IN_STATEMENT } from '../src/lib/wallet/signin.ts';
+import { childOf } from '../tests/helpers/processes.ts';
 import { pngImage } from '../tests/helpers/upload.ts';
 import { startServer } from './server.ts';
 import { table } from './stats.ts';
@@ -571,20 +572,6 @@ class MemorySampler {
     }
     return Array.from(buckets, (value) => Math.round((value ?? 0) * 10) / 10);
   }
-}
-
-/** The server's child process (the embedded database's), if it has one. */
-function childOf(pid: number): number | null {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) return Number(entry);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return null;
 }
 
 let clockTicks: number | undefined;

@@ -36,30 +36,28 @@ if (!process.env.DATABASE_URL) {
   process.env.DATABASE_POOL_MAX = '1';
 }
 
-/** Starts scripts/embedded-db.ts and waits for its connection string. */
+/**
+ * Starts scripts/embedded-db.ts and waits for its connection string. Without its database the
+ * server can only fail: if that process ends, at start or later, this one ends too (code 1), so
+ * that a supervisor restarts both.
+ */
 function startEmbeddedDatabase(): Promise<string> {
   const child = spawn(process.execPath, [script('embedded-db.ts')], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  child.once('exit', (code, signal) => {
+    console.error(`La base de datos embebida terminó (${signal ?? code}); el servidor se detiene.`);
+    process.exit(1);
+  });
   return new Promise((resolve) => {
-    const failed = (why: string) => {
-      console.error(`No se pudo abrir la base de datos embebida: ${why}`);
-      process.exit(1);
-    };
     child.once('message', (message: { url?: string; error?: string }) => {
-      if (message.url) resolve(message.url);
-      else failed(message.error ?? 'respuesta inesperada');
-    });
-    child.once('exit', (code, signal) => failed(`su proceso terminó (${signal ?? code}).`));
-  }).then((url) => {
-    // Without its database the server can only fail: end with it, so a supervisor restarts both.
-    child.removeAllListeners('exit');
-    child.once('exit', (code, signal) => {
-      console.error(`La base de datos embebida terminó (${signal ?? code}); el servidor se detiene.`);
+      if (message.url) {
+        // The channel stays open (the child ends when it closes) but must not keep this process alive.
+        child.unref();
+        child.channel?.unref();
+        return resolve(message.url);
+      }
+      console.error(`No se pudo abrir la base de datos embebida: ${message.error ?? 'respuesta inesperada'}`);
       process.exit(1);
     });
-    // The channel stays open (the child ends when it closes) but must not keep this process alive.
-    child.unref();
-    child.channel?.unref();
-    return url as string;
   });
 }
 

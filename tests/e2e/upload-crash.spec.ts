@@ -14,6 +14,7 @@ import { expect, test } from '@playwright/test';
 import { SERVER_NODE_FLAGS } from '../../scripts/node-flags.ts';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
 import { FIXTURES_DIR } from '../helpers/database.ts';
+import { childOf } from '../helpers/processes.ts';
 import { ALICE, signedProof } from '../helpers/siwe.ts';
 import { pngImage, signUpload } from '../helpers/upload.ts';
 
@@ -209,22 +210,13 @@ test('a server killed mid-upload restarts consistent; an acknowledged upload sur
   expect(await importsInProgress()).toBe(0);
 });
 
-/** The pid of `pid`'s child process (the embedded database's), from /proc. */
-async function childOf(pid: number): Promise<number> {
-  for (const entry of await fs.readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await fs.readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    if (stat && Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) return Number(entry);
-  }
-  throw new Error(`El proceso ${pid} no tiene hijos`);
-}
-
 test('a killed embedded database stops the server, and both come back on the same data', async () => {
   // Runs after the test above, on its data folder: its acknowledged upload must still be there.
   if (!server || server.exitCode !== null) server = await startServer();
-  const database = await childOf(server.pid!);
+  const database = childOf(server.pid!);
+  expect(database, 'the embedded database runs in a child process').not.toBeNull();
   const exited = new Promise<number | null>((resolve) => server!.once('exit', (code) => resolve(code)));
-  process.kill(database, 'SIGKILL');
+  process.kill(database!, 'SIGKILL');
   // Without its database the server cannot answer: it stops, for a supervisor to restart it.
   expect(await exited).toBe(1);
 

@@ -91,29 +91,34 @@ class SessionQueue {
   }
 }
 
+/** A message as cut from the stream, and whether it came before the startup packet was done. */
+interface Message {
+  bytes: Buffer;
+  /** Sent before startup: a length and a code, no type byte (SSL, GSS, cancel, the startup itself). */
+  untyped: boolean;
+}
+
 /** One client's session, message by message, until its socket closes. */
 async function serveSession(db: PGlite, socket: net.Socket): Promise<void> {
   if (socket.destroyed) return;
-  const session = { started: false };
-  // Framing runs ahead of answering: it knows the startup packet has passed as soon as it cuts it.
-  let typed = false;
+  let started = false;
   let pending: Buffer = Buffer.alloc(0);
   let work = Promise.resolve();
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
 
   socket.on('data', (data: Buffer) => {
     pending = pending.length === 0 ? data : Buffer.concat([pending, data]);
-    const messages: Buffer[] = [];
+    const messages: Message[] = [];
     for (;;) {
-      const length = messageLength(pending, typed);
+      const length = messageLength(pending, started);
       if (length === 0 || pending.length < length) break;
-      const message = pending.subarray(0, length);
-      typed ||= isStartup(message);
-      messages.push(message);
+      const bytes = pending.subarray(0, length);
+      messages.push({ bytes, untyped: !started });
+      started ||= codeOf(bytes) === PROTOCOL_3;
       pending = pending.subarray(length);
     }
     // Messages are answered in order, each after the one before it has run.
-    work = work.then(() => answer(db, socket, session, messages)).catch(() => {
+    work = work.then(() => answer(db, socket, messages)).catch(() => {
       socket.destroy();
     });
   });
@@ -133,16 +138,17 @@ function messageLength(buffer: Buffer, started: boolean): number {
   return buffer.length >= 8 ? buffer.readUInt32BE(0) : 0;
 }
 
-const isStartup = (message: Buffer) => message.length >= 8 && message.readInt32BE(4) === PROTOCOL_3;
+/** The code of an untyped message (its second 4 bytes). */
+const codeOf = (bytes: Buffer) => (bytes.length >= 8 ? bytes.readInt32BE(4) : 0);
 
 /** Messages after which PostgreSQL reports it is ready again: the end of a query, simple or extended. */
 const ENDS_QUERY = new Set(['S'.charCodeAt(0), 'Q'.charCodeAt(0)]);
 
-async function answer(db: PGlite, socket: net.Socket, session: { started: boolean }, messages: Buffer[]): Promise<void> {
-  for (const message of messages) {
+async function answer(db: PGlite, socket: net.Socket, messages: Message[]): Promise<void> {
+  for (const { bytes, untyped } of messages) {
     if (socket.destroyed) return;
-    if (!session.started) {
-      const code = message.length >= 8 ? message.readInt32BE(4) : 0;
+    if (untyped) {
+      const code = codeOf(bytes);
       // No encryption over a local socket: "N", and the client goes on in the clear (or gives up).
       if (code === SSL_REQUEST || code === GSS_REQUEST) {
         socket.write('N');
@@ -154,10 +160,9 @@ async function answer(db: PGlite, socket: net.Socket, session: { started: boolea
         socket.destroy();
         return;
       }
-      session.started = true;
     }
-    const reply = await db.execProtocolRaw(new Uint8Array(message.buffer, message.byteOffset, message.byteLength), {
-      syncToFs: ENDS_QUERY.has(message[0]!),
+    const reply = await db.execProtocolRaw(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+      syncToFs: !untyped && ENDS_QUERY.has(bytes[0]!),
     });
     if (reply.length > 0) socket.write(reply);
   }
