@@ -43,6 +43,7 @@ describe.each(testEngines())('migrations on %s', (engine) => {
       'categories',
       'contact_messages',
       'deals',
+      'department_reviews',
       'departments',
       'import_format_counts',
       'imports',

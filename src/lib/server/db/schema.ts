@@ -105,6 +105,8 @@ export const departments = pgTable(
     legalCategory: text('legal_category'),
     branch: text('branch'),
     sector: text('sector'),
+    /** Whether a moderator accepted the institution; contributors' new institutions start under review. */
+    reviewStatus: sourceReviewStatus('review_status').notNull().default('on_line'),
     ...timestamps,
     search: tsvector('search').generatedAlwaysAs(
       (): SQL =>
@@ -326,6 +328,23 @@ export const sourceReviews = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (t) => [index('source_reviews_source_idx').on(t.sourceId, t.createdAt)],
+);
+
+/** Every review decision on an institution (department), kept like a source's. */
+export const departmentReviews = pgTable(
+  'department_reviews',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    departmentId: integer('department_id')
+      .notNull()
+      .references(() => departments.id, { onDelete: 'cascade' }),
+    fromStatus: sourceReviewStatus('from_status'),
+    toStatus: sourceReviewStatus('to_status').notNull(),
+    reason: text('reason'),
+    actor: text('actor'),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (t) => [index('department_reviews_department_idx').on(t.departmentId, t.createdAt)],
 );
 
 /**
