@@ -14,9 +14,13 @@
  *   That process ends with this one.
  *
  * The server is ours (node:http) around the adapter's handler rather than the adapter's own
- * standalone server, so that methods the archive never answers (TRACE, CONNECT…) get a 405 before
- * the adapter sees them: its static-file step builds a fetch Request outside any try/catch, and
- * `new Request()` throws on TRACE, which would take the whole process down.
+ * standalone server, because the adapter's static-file step builds a fetch Request outside any
+ * try/catch, from the method, the `Host` header and the path: `new Request()` throws on TRACE and
+ * on a Host such as `x@y` (credentials in the URL), which took the whole process down, and a Host
+ * such as `evil.example/moderacion?` re-routed the request (issue #16). So, before the adapter:
+ * methods the archive never answers (TRACE, CONNECT…) get a 405; a Host that is not a plain
+ * `host[:port]` the configuration lists, or a request target that is not a path, gets a 400; and
+ * whatever the adapter still throws is answered with a 500 instead of stopping the server.
  *
  * Node runs it with SERVER_NODE_FLAGS (scripts/node-flags.ts); `npm start` and every test or
  * benchmark that starts the server pass them.
@@ -24,6 +28,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { readConfig } from '../src/lib/server/config.ts';
+import { checkHost } from '../src/lib/server/http/host.ts';
 import { withNodeRequest } from '../src/lib/server/http/node-request.ts';
 
 const script = (name: string) => fileURLToPath(new URL(name, import.meta.url));
@@ -68,13 +74,33 @@ process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 const { handler } = (await import('../dist/server/entry.mjs')) as { handler: http.RequestListener };
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
+const { allowedHosts } = readConfig();
+
+function refuse(response: http.ServerResponse, status: number, message: string, headers: http.OutgoingHttpHeaders = {}): void {
+  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close', ...headers });
+  response.end(JSON.stringify({ code: status, message }));
+}
+
+/** A request's failure that escaped the adapter: answered if it still can be, logged, never fatal. */
+function failed(request: http.IncomingMessage, response: http.ServerResponse, error: unknown): void {
+  console.error(`Error no controlado al servir ${request.method} ${request.url}:`, error);
+  if (!response.headersSent) refuse(response, 500, 'Error interno del archivo. Vuelva a intentarlo más tarde.');
+  else response.destroy();
+}
+
 const server = http.createServer((request, response) => {
-  if (!METHODS.has(request.method ?? '')) {
-    response.writeHead(405, { Allow: [...METHODS].join(', '), 'Content-Type': 'application/json; charset=utf-8' });
-    response.end(JSON.stringify({ code: 405, message: 'Método no permitido.' }));
-    return;
+  if (!METHODS.has(request.method ?? '')) return refuse(response, 405, 'Método no permitido.', { Allow: [...METHODS].join(', ') });
+  if (!request.url?.startsWith('/')) return refuse(response, 400, 'La petición debe pedir una ruta (que empiece por /).');
+  // Node keeps the first of several Host headers; a request with more than one is not HTTP/1.1.
+  const hosts = request.headersDistinct.host ?? [];
+  const host = checkHost(hosts.length === 1 ? hosts[0] : null, allowedHosts);
+  if (!host.ok) return refuse(response, 400, host.message);
+  try {
+    // The upload endpoint reads a contribution's bytes from the socket itself (see node-request.ts).
+    const served: unknown = withNodeRequest(request, () => handler(request, response));
+    if (served instanceof Promise) served.catch((error: unknown) => failed(request, response, error));
+  } catch (error) {
+    failed(request, response, error);
   }
-  // The upload endpoint reads a contribution's bytes from the socket itself (see node-request.ts).
-  withNodeRequest(request, () => handler(request, response));
 });
 server.listen(port, host, () => console.log(`Archivo Abierto sirve en http://${host}:${port}`));

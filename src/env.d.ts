@@ -13,8 +13,10 @@ interface ImportMetaEnv {
 
 declare namespace App {
   interface Locals {
-    /** The archive's public origin (`ARCHIVE_PUBLIC_URL`, or the request's own), for absolute links. */
+    /** The archive's public origin (`ARCHIVE_PUBLIC_URL`, or the address it was started on), for absolute links. */
     origin: string;
+    /** The client's address: the socket's peer, or what a trusted proxy says it is (`ARCHIVE_TRUSTED_PROXIES`). Rate limits key on it. */
+    clientAddress: string;
     /** The signed-in user of this request, or null. */
     user: import('./lib/domain/user.ts').User | null;
     /** Set when a page found no such record or group: the 404 then stays a 404 even when signed in. */

@@ -10,6 +10,7 @@ import { getArchive } from './lib/server/archive.ts';
 import { SESSION_COOKIE } from './lib/server/auth/index.ts';
 import { findSessionUser } from './lib/server/auth/sessions.ts';
 import { readConfig } from './lib/server/config.ts';
+import { checkHost, clientAddressOf } from './lib/server/http/host.ts';
 import { withSecurityHeaders } from './lib/server/http/security-headers.ts';
 import { NUL_MESSAGE } from './lib/server/http/input.ts';
 
@@ -42,10 +43,15 @@ function refuseLargeBody(request: Request, path: string): Response | undefined {
 export const onRequest = defineMiddleware(async (context, next) => withSecurityHeaders(await route(context, next)));
 
 async function route(context: Parameters<Parameters<typeof defineMiddleware>[0]>[0], next: () => Promise<Response>): Promise<Response> {
-  context.locals.origin = config.publicUrl ?? context.url.origin;
+  context.locals.origin = config.publicUrl;
   context.locals.user = null;
   // Pages built ahead (the docs) are the same for everyone: no request, no session to read.
   if (context.isPrerendered) return next();
+  // scripts/start.ts refuses these before the adapter builds a URL from them; this covers every
+  // other way of serving the build (astro dev, the adapter's own server).
+  const host = checkHost(context.request.headers.get('host') ?? context.url.host, config.allowedHosts);
+  if (!host.ok) return Response.json({ code: 400, message: host.message }, { status: 400 });
+  context.locals.clientAddress = clientAddressOf(context.clientAddress, context.request.headers.get('x-forwarded-for'), config.trustedProxies);
   const path = context.url.pathname;
   const refused = refuseLargeBody(context.request, path);
   if (refused) return refused;

@@ -59,3 +59,22 @@ export function searchPath(state: SearchState): string {
 export function absoluteUrl(origin: string, path: string): string {
   return new URL(path, origin).href;
 }
+
+/**
+ * Where to go after signing in, from a `?next=` the visitor (or a link from anywhere) wrote: a
+ * path on this archive, or `fallback`. `//evil.example` and `/\evil.example` start with a slash
+ * but browsers read them as other hosts (issue #16), so the value is resolved against our own
+ * origin and kept only if it stays there.
+ */
+export function sameOriginPath(value: string | null | undefined, fallback = '/dashboard'): string {
+  if (!value?.startsWith('/')) return fallback;
+  const base = 'http://archivo.invalid';
+  let resolved: URL;
+  try {
+    resolved = new URL(value, base);
+  } catch {
+    return fallback;
+  }
+  if (resolved.origin !== base) return fallback;
+  return `${resolved.pathname}${resolved.search}${resolved.hash}`;
+}

@@ -5,7 +5,8 @@ import { injectWallet, SHORT, wallet } from '../helpers/wallet.ts';
 
 test('a wallet signs in for real, stays signed in after a reload, and signs out', async ({ page }) => {
   await injectWallet(page);
-  await page.goto('/auth/login');
+  // A `next` that names another host (issue #16: open redirect) is not followed.
+  await page.goto('/auth/login?next=//evil.example/phish');
   await expect(page.getByRole('heading', { level: 1, name: 'Bienvenido a Archivo Abierto' })).toBeVisible();
   await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
   await page.getByRole('button', { name: 'Sign in with Magic Connect' }).click();
@@ -22,7 +23,15 @@ test('a wallet signs in for real, stays signed in after a reload, and signs out'
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.screenshot({ path: 'test-results/screenshots/signed-in.png' });
 
-  await page.getByRole('link', { name: 'Cerrar sesión' }).click();
+  // A link to /logout (from any site) only offers the button: the session goes on (issue #16).
+  await page.goto('/logout');
+  await expect(page.getByRole('heading', { level: 1, name: 'Cerrar sesión' })).toBeVisible();
+  expect((await page.request.get('/auth/get-user')).status()).toBe(200);
+  await page.screenshot({ path: 'test-results/screenshots/logout-page.png' });
+  await page.goto('/dashboard');
+  await expect(account).toHaveText(SHORT);
+
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect(page).toHaveURL(/\/auth\/login/);
   await expect(page.getByRole('status')).toHaveText('Ha cerrado la sesión.');
   await page.goto('/dashboard');

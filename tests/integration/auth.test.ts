@@ -1,5 +1,7 @@
+import { Signature } from 'ethers';
 import { SiweMessage } from 'siwe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { login, type AuthContext } from '../../src/lib/server/auth/index.ts';
 import { SIGN_IN_STATEMENT } from '../../src/lib/wallet/signin.ts';
 import { signInMessage } from '../../src/lib/domain/siwe-message.ts';
 import { userId } from '../../src/lib/domain/user.ts';
@@ -11,7 +13,7 @@ import { HttpError } from '../../src/lib/server/http/errors.ts';
 import { createTestDatabase, testEngines } from '../helpers/database.ts';
 import { ALICE, MALLORY, signedProof } from '../helpers/siwe.ts';
 
-const CHECK = { domain: 'archivo.test', chainIds: [1, 11155111] };
+const CHECK = { domains: ['archivo.test'], chainIds: [1, 11155111] };
 
 async function statusOf(promise: Promise<unknown>): Promise<number> {
   try {
@@ -102,6 +104,52 @@ describe.each(testEngines())('signing in on %s', (engine) => {
     expect(await statusOf(verifySignIn(database.db, { message: 'hola', signature: '0x00', ...CHECK }))).toBe(400);
   });
 
+  it('refuses a message for a configured domain whose URI is another site, and a domain only the request named', async () => {
+    const otherUri = await signedProof(ALICE, { nonce: (await issueNonce(database.db)).nonce, uri: 'https://phish.example/entrar' });
+    expect(await statusOf(verifySignIn(database.db, { ...otherUri, ...CHECK }))).toBe(401);
+    // The phishing page's own domain: the wallet shows no warning, but no configuration lists it.
+    const phish = await signedProof(ALICE, { nonce: (await issueNonce(database.db)).nonce, domain: 'phish.example', uri: 'https://phish.example' });
+    await expect(verifySignIn(database.db, { ...phish, ...CHECK })).rejects.toThrow('El mensaje firmado es para otro sitio.');
+    // The same archive under another configured name is fine.
+    const alias = await signedProof(ALICE, { nonce: (await issueNonce(database.db)).nonce, domain: 'localhost:4321', uri: 'http://localhost:4321' });
+    expect(await verifySignIn(database.db, { ...alias, domains: ['archivo.test', 'localhost:4321'], chainIds: CHECK.chainIds })).toBe(ALICE.address.toLowerCase());
+  });
+
+  it('says a message is not valid yet, and refuses a high-s signature without logging a stack trace', async () => {
+    const future = new Date(Date.now() + 60 * 60 * 1000).toISOString();
+    const early = await signedProof(ALICE, { nonce: (await issueNonce(database.db)).nonce, notBefore: future });
+    await expect(verifySignIn(database.db, { ...early, ...CHECK })).rejects.toThrow(/todavía no es válido/);
+
+    const proof = await signedProof(ALICE, { nonce: (await issueNonce(database.db)).nonce });
+    const errors = vi.spyOn(console, 'error');
+    try {
+      expect(await statusOf(verifySignIn(database.db, { ...proof, signature: highS(proof.signature), ...CHECK }))).toBe(401);
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
+    // The nonce was not spent by the refusal: the real signature still signs in.
+    expect(await verifySignIn(database.db, { ...proof, ...CHECK })).toBe(ALICE.address.toLowerCase());
+  });
+
+  it("does not let junk naming a wallet lock that wallet out: failures count against their sender's address", async () => {
+    const victim = MALLORY;
+    const junk = (nonce: string) =>
+      signInMessage({ domain: 'archivo.test', address: victim.address, statement: 'x', uri: 'https://archivo.test', chainId: 1, nonce, issuedAt: new Date().toISOString() });
+    const attacker = '198.51.100.66';
+    const statuses: number[] = [];
+    for (let i = 0; i < 22; i += 1) {
+      const message = junk((await issueNonce(database.db)).nonce);
+      statuses.push(await statusOf(login(loginContext(database.db, attacker, { message, signature: `0x${'11'.repeat(65)}`, provider: 'metamask' }))));
+    }
+    expect(statuses.slice(0, 20).every((status) => status === 401)).toBe(true);
+    expect(statuses.slice(20)).toEqual([429, 429]);
+    // The owner, from their own address, signs in at once.
+    const real = await signedProof(victim, { nonce: (await issueNonce(database.db)).nonce });
+    const answer = await login(loginContext(database.db, '203.0.113.20', { ...real, provider: 'metamask' }));
+    expect(answer.user.account).toBe(victim.address.toLowerCase());
+  });
+
   it('refuses an expired nonce even with a valid signature', async () => {
     const past = new Date(Date.now() - 11 * 60 * 1000);
     const { nonce } = await issueNonce(database.db, past);
@@ -130,3 +178,26 @@ describe.each(testEngines())('signing in on %s', (engine) => {
     await spend(database.db, 'test:ip:203.0.113.7', limit, new Date(now.getTime() + 61_000));
   });
 });
+
+/** The same signature with s replaced by n − s (and v flipped): valid for secp256k1, refused by EIP-2. */
+function highS(signature: string): string {
+  const parsed = Signature.from(signature);
+  const n = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
+  const s = (n - BigInt(parsed.s)).toString(16).padStart(64, '0');
+  const v = parsed.v === 27 ? '1c' : '1b';
+  return `0x${parsed.r.slice(2)}${s}${v}`;
+}
+
+/** What the /auth/login endpoint hands the recipe: a JSON request from `clientAddress`, and cookies. */
+function loginContext(db: AuthContext['db'], clientAddress: string, body: unknown): AuthContext {
+  const jar = new Map<string, string>();
+  const cookies = {
+    get: (name: string) => (jar.has(name) ? { value: jar.get(name) } : undefined),
+    set: (name: string, value: string) => void jar.set(name, value),
+    delete: (name: string) => void jar.delete(name),
+  } as unknown as AuthContext['cookies'];
+  const request = new Request('http://archivo.test/auth/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  return { db, request, cookies, clientAddress, domains: ['archivo.test'], chainIds: [1, 11155111] };
+}
+
+

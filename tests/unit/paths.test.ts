@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absoluteUrl, collectionPath, groupPath, recordPath } from '../../src/lib/paths.ts';
+import { absoluteUrl, collectionPath, groupPath, recordPath, sameOriginPath } from '../../src/lib/paths.ts';
 
 const CID = 'bafkreifjjcie6lypi6ny7amxnfftagclbuxndqonfipmb64f2km2devei4';
 
@@ -29,5 +29,19 @@ describe('catalogue paths', () => {
     expect(absoluteUrl('http://localhost:4321', recordPath({ cid: CID, id: 2 }))).toBe(
       `http://localhost:4321/single/src/${CID}?assetId=2`,
     );
+  });
+});
+
+describe('where sign-in goes next', () => {
+  it('keeps paths on this archive, with their query and fragment', () => {
+    expect(sameOriginPath('/profile')).toBe('/profile');
+    expect(sameOriginPath('/buscar?q=presupuesto#r')).toBe('/buscar?q=presupuesto#r');
+    expect(sameOriginPath('/a/../moderacion')).toBe('/moderacion');
+  });
+
+  it('refuses every way of naming another host (issue #16: open redirect after sign-in)', () => {
+    for (const hostile of ['//evil.example/phish', '/\\evil.example/phish', '/\\/evil.example', '/\t/evil.example', 'https://evil.example', 'javascript:alert(1)', '', null, undefined]) {
+      expect(sameOriginPath(hostile as string | null | undefined), String(hostile)).toBe('/dashboard');
+    }
   });
 });

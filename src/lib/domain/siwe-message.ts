@@ -13,6 +13,8 @@ export interface SignInFields {
   nonce: string;
   issuedAt: string;
   expirationTime?: string;
+  /** When the message starts being valid (the browser never sets it; the server honours it). */
+  notBefore?: string;
 }
 
 export function signInMessage(fields: SignInFields): string {
@@ -29,5 +31,6 @@ export function signInMessage(fields: SignInFields): string {
     `Issued At: ${fields.issuedAt}`,
   ];
   if (fields.expirationTime) lines.push(`Expiration Time: ${fields.expirationTime}`);
+  if (fields.notBefore) lines.push(`Not Before: ${fields.notBefore}`);
   return lines.join('\n');
 }

@@ -219,6 +219,9 @@ export const es = {
   'auth.forgot.loading': 'Please wait...',
   'wallet.signIn': 'Iniciar sesión',
   'wallet.signOut': 'Cerrar sesión',
+  'logout.heading': 'Cerrar sesión',
+  'logout.body': '¿Quiere cerrar la sesión de su cartera en este dispositivo? Podrá volver a entrar cuando quiera.',
+  'logout.back': 'Volver al panel',
   'wallet.account': 'Cartera conectada',
 
   'upload.title': 'Subir Archivo',

@@ -21,8 +21,30 @@ export interface ArchiveConfig {
   moderators: string[];
   /** Where the migrations live; the built server runs from the project root. */
   migrationsDir: string;
-  /** The archive's public address for canonical links and the sitemap; the request's own origin when unset. */
-  publicUrl: string | undefined;
+  /**
+   * The archive's public origin, for every absolute URL it prints (canonical links, sitemap, DCAT,
+   * exports) and for the domain a wallet signs in for: `ARCHIVE_PUBLIC_URL`, or else the address
+   * the server was started on (`http://HOST:PORT`). Never taken from a request (issue #16).
+   */
+  publicUrl: string;
+  /**
+   * Hosts (`host[:port]`, lower-cased) a request may name in its `Host` header; any other gets a
+   * 400. The public URL's host, `ARCHIVE_ALLOWED_HOSTS`, and, when no public URL is configured,
+   * the loopback names of the server's port (localhost, 127.0.0.1, [::1]).
+   */
+  allowedHosts: string[];
+  /**
+   * A separate origin for user content (`ARCHIVE_CONTENT_ORIGIN`, e.g. `https://contenido.example.org`),
+   * as code hosts and IPFS subdomain gateways do: files a visitor uploaded that a browser would
+   * render inline (PDF) are served from there, never from the archive's own origin.
+   */
+  contentOrigin: string | undefined;
+  /**
+   * Addresses of reverse proxies whose `X-Forwarded-For` is believed (`ARCHIVE_TRUSTED_PROXIES`,
+   * comma-separated IPs). Rate limits key on the client address; without this, every visitor
+   * behind a proxy shares the proxy's.
+   */
+  trustedProxies: string[];
   /** Chains a Sign-In with Ethereum message may be signed on (mainnet and the Sepolia test network by default). */
   chainIds: number[];
   /** Largest document a contributor may upload, in bytes (200 MB by default). */
@@ -59,6 +81,49 @@ function flag(value: string | undefined, fallback: boolean): boolean {
   return ['1', 'true', 'yes', 'si', 'sí'].includes(value.trim().toLowerCase());
 }
 
+function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+/** An IPv4-mapped IPv6 address (`::ffff:127.0.0.1`) as the IPv4 address it is. */
+export function normalizeAddress(address: string): string {
+  const trimmed = address.trim().toLowerCase();
+  return trimmed.startsWith('::ffff:') && trimmed.includes('.') ? trimmed.slice(7) : trimmed;
+}
+
+/** The origin of a configured URL (no path, no credentials), or undefined when unset; a bad one stops the start. */
+function originOf(value: string | undefined, name: string): string | undefined {
+  if (!value?.trim()) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new Error(`${name} no es una URL válida: ${value}`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) {
+    throw new Error(`${name} debe ser una URL http(s) sin credenciales: ${value}`);
+  }
+  return url.origin;
+}
+
+const WILDCARD_HOSTS = new Set(['', '0.0.0.0', '::', '[::]']);
+
+/** The public origin and the Host values a request may carry (see `ArchiveConfig.allowedHosts`). */
+function publicAddress(env: NodeJS.ProcessEnv): { publicUrl: string; allowedHosts: string[] } {
+  const configured = originOf(env.ARCHIVE_PUBLIC_URL, 'ARCHIVE_PUBLIC_URL');
+  const extra = list(env.ARCHIVE_ALLOWED_HOSTS);
+  if (configured) return { publicUrl: configured, allowedHosts: [...new Set([new URL(configured).host, ...extra])] };
+  const port = positive(env.PORT, 4321);
+  const bound = (env.HOST ?? 'localhost').trim().toLowerCase();
+  const name = WILDCARD_HOSTS.has(bound) ? 'localhost' : bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound;
+  const publicUrl = new URL(`http://${name}:${port}`).origin;
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].map((host) => `${host}:${port}`);
+  return { publicUrl, allowedHosts: [...new Set([new URL(publicUrl).host, ...loopback, ...extra])] };
+}
+
 /** Reads the configuration from `env` (the process environment by default). */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig {
   const root = process.cwd();
@@ -74,7 +139,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
       .map((address) => address.trim().toLowerCase())
       .filter(Boolean),
     migrationsDir: path.resolve(root, env.ARCHIVE_MIGRATIONS_DIR || 'drizzle'),
-    publicUrl: env.ARCHIVE_PUBLIC_URL?.replace(/\/+$/, '') || undefined,
+    ...publicAddress(env),
+    contentOrigin: originOf(env.ARCHIVE_CONTENT_ORIGIN, 'ARCHIVE_CONTENT_ORIGIN'),
+    trustedProxies: list(env.ARCHIVE_TRUSTED_PROXIES).map(normalizeAddress),
     chainIds: (env.ARCHIVE_CHAIN_IDS || '1,11155111')
       .split(',')
       .map((id) => Number(id.trim()))

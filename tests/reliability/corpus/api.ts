@@ -136,7 +136,7 @@ graphqlFilterCases.push(
 );
 
 /** A sign-in attempt with a proof made by `build`. */
-async function login(context: CorpusContext, address: string, build: (nonce: string) => Promise<Record<string, unknown>>): Promise<Outcome> {
+export async function login(context: CorpusContext, address: string, build: (nonce: string) => Promise<Record<string, unknown>>): Promise<Outcome> {
   const issued = await get(context, address, '/auth/nonce');
   const { nonce } = JSON.parse(issued.body) as { nonce: string };
   return postJson(context, address, '/auth/login', await build(nonce));

@@ -24,6 +24,7 @@ export const BULLETS = {
   forged: 'forged tokens and signatures',
   method: 'wrong methods',
   rate: 'too many requests',
+  host: 'odd Host headers (issue #16)',
 } as const;
 export type Bullet = keyof typeof BULLETS;
 

@@ -3,16 +3,16 @@ import type { APIContext } from 'astro';
 import { getArchive } from '../archive.ts';
 import type { AuthContext } from './index.ts';
 
-export async function authContext(context: Pick<APIContext, 'request' | 'cookies' | 'clientAddress' | 'url'>): Promise<AuthContext> {
+export async function authContext(context: Pick<APIContext, 'request' | 'cookies' | 'locals'>): Promise<AuthContext> {
   const { db, config } = await getArchive();
-  // The SIWE domain is where the archive is reached: its configured public address, or this request's host.
-  const domain = new URL(config.publicUrl ?? context.url.origin).host;
   return {
     db,
     request: context.request,
     cookies: context.cookies,
-    clientAddress: context.clientAddress,
-    domain,
+    clientAddress: context.locals.clientAddress,
+    // The domains a wallet may sign in for come from configuration, never from the request's Host:
+    // a page on another domain could otherwise have a moderator sign for it (issue #16).
+    domains: config.allowedHosts,
     chainIds: config.chainIds,
   };
 }

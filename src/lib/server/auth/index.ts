@@ -21,8 +21,8 @@ export interface AuthContext {
   request: Request;
   cookies: AstroCookies;
   clientAddress: string;
-  /** Host the archive is served on (the SIWE domain). */
-  domain: string;
+  /** Hosts the archive is served on (`ArchiveConfig.allowedHosts`): a SIWE message must name one. */
+  domains: readonly string[];
   chainIds: readonly number[];
 }
 
@@ -77,15 +77,17 @@ export async function nonce(context: AuthContext) {
 }
 
 async function signIn(context: AuthContext, proof: { message: string; signature: string; provider: string }, names = {}) {
+  // Attempts, failed ones above all, count against the client that sends them. A wallet's own
+  // allowance is spent only by valid signatures: anybody can write an address into a message,
+  // and junk naming a victim must not lock the victim out (issue #16).
   await spend(context.db, `login:ip:${context.clientAddress}`, LIMITS.loginPerIp);
-  const claimed = /0x[0-9a-fA-F]{40}/.exec(proof.message)?.[0]?.toLowerCase() ?? 'unknown';
-  await spend(context.db, `login:address:${claimed}`, LIMITS.loginPerAddress);
   const account = await verifySignIn(context.db, {
     message: proof.message,
     signature: proof.signature,
-    domain: context.domain,
+    domains: context.domains,
     chainIds: context.chainIds,
   });
+  await spend(context.db, `login:address:${account}`, LIMITS.loginPerAddress);
   const userId = await upsertUser(context.db, account, proof.provider, names);
   const session = await createSession(context.db, userId);
   setSessionCookie(context, session.token, session.expiresAt);

@@ -9,10 +9,10 @@ import { addAsset } from '../../../../lib/server/uploads/index.ts';
  * POST /v2/ops/assets/add (SPEC §7): multipart `asset` (JSON), `nonce`, `signature`, then the files
  * `fileUploaded` and `proof`. Answers `{ code: 200, body: { assetCID, assetId } }`.
  */
-export const POST: APIRoute = ({ request, cookies, clientAddress }) =>
+export const POST: APIRoute = ({ request, cookies, locals }) =>
   handle(async () => {
     const { db, store, staging, config, pinning } = await getArchive();
     const user = await findSessionUser(db, sessionToken(request, cookies));
-    const added = await addAsset({ db, store, staging, pinning, config, user, clientAddress, request });
+    const added = await addAsset({ db, store, staging, pinning, config, user, clientAddress: locals.clientAddress, request });
     return json({ code: 200, body: added });
   });

@@ -1,0 +1,48 @@
+/**
+ * What a request may say about where it is going. The `Host` header is the visitor's to write:
+ * it must never decide a URL the archive prints, the domain a wallet signs for, or, as a string
+ * the HTTP adapter pastes into `http://${host}${path}`, which route is served (issue #16: `Host:
+ * x@y` made `new Request()` throw outside any try/catch and stopped the process; `Host:
+ * evil.example/moderacion?` turned GET /dashboard into /moderacion).
+ */
+import { normalizeAddress } from '../config.ts';
+
+/** A DNS name (labels of letters, digits and inner hyphens), an IPv4 address, or a bracketed IPv6 one; then an optional port. */
+const PLAIN_HOST = /^(?:(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?))*|\[[0-9a-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
+
+/** The `Host` value lower-cased when it is a plain `host[:port]`, otherwise null. */
+export function plainHost(value: string | null | undefined): string | null {
+  if (!value || value.length > 260) return null;
+  const host = value.trim().toLowerCase();
+  return PLAIN_HOST.test(host) ? host : null;
+}
+
+export type HostVerdict = { ok: true; host: string } | { ok: false; message: string };
+
+/**
+ * Whether a request naming `value` as its host is for this archive: a plain `host[:port]` that
+ * the configuration lists (`ArchiveConfig.allowedHosts`).
+ */
+export function checkHost(value: string | null | undefined, allowedHosts: readonly string[]): HostVerdict {
+  const host = plainHost(value);
+  if (!host) return { ok: false, message: 'Cabecera Host no válida: debe ser un nombre de host y, si acaso, un puerto.' };
+  if (!allowedHosts.includes(host)) return { ok: false, message: `Este archivo no se sirve en ${host}.` };
+  return { ok: true, host };
+}
+
+/**
+ * The address of the client behind a request. The socket's peer, unless that peer is a trusted
+ * proxy (`ARCHIVE_TRUSTED_PROXIES`): then `X-Forwarded-For` is read from the right, skipping the
+ * trusted proxies, and the first address nobody we trust added is the client's. Anything left of
+ * it was written by the client and could be anything.
+ */
+export function clientAddressOf(peer: string, forwardedFor: string | null, trustedProxies: readonly string[]): string {
+  let address = normalizeAddress(peer);
+  if (!trustedProxies.includes(address) || !forwardedFor) return address;
+  const hops = forwardedFor.split(',').map((hop) => normalizeAddress(hop)).filter(Boolean);
+  for (let index = hops.length - 1; index >= 0; index -= 1) {
+    address = hops[index]!;
+    if (!trustedProxies.includes(address)) return address;
+  }
+  return address;
+}

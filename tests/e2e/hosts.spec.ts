@@ -1,0 +1,54 @@
+/**
+ * What a request's `Host` may decide (issue #16): nothing. Odd values are refused before the
+ * adapter builds a URL from them (one used to stop the process), names that are not the
+ * archive's get a 400, and the archive's own aliases are served with the configured public URLs.
+ * Sent with node:http, which, unlike fetch, lets a test write any Host it likes.
+ */
+import http from 'node:http';
+import { expect, test } from '@playwright/test';
+
+const PORT = Number(process.env.E2E_PORT ?? 4399);
+/** The configured public origin: the address the server was started on (playwright.config.ts). */
+const PUBLIC = `http://localhost:${PORT}`;
+
+function send(path: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: '127.0.0.1', port: PORT, path, headers: { Host: host }, setHost: false }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+test('a Host with credentials or a path is refused, and the server goes on serving', async () => {
+  for (const host of ['x@y', 'a@b', 'evil.example/moderacion?']) {
+    for (const path of ['/', '/dashboard', '/favicon.svg']) {
+      const answer = await send(path, host);
+      expect(answer.status, `${host} ${path}`).toBe(400);
+      expect(answer.body).toContain('Cabecera Host no válida');
+    }
+  }
+  expect((await send('/dashboard', `localhost:${PORT}`)).status).toBe(200);
+});
+
+test('a name that is not the archive gets a 400, never its own URLs in our answers', async () => {
+  for (const path of ['/robots.txt', '/sitemap.xml', '/catalog.ttl', '/export/catalogo.csv', '/openapi.json']) {
+    const answer = await send(path, 'evil.example');
+    expect(answer.status, path).toBe(400);
+    expect(answer.body).not.toContain('http://evil.example');
+  }
+});
+
+test("the archive's loopback aliases are served, with the configured public URLs", async () => {
+  const robots = await send('/robots.txt', `127.0.0.1:${PORT}`);
+  expect(robots.status).toBe(200);
+  expect(robots.body).toContain(`Sitemap: ${PUBLIC}/sitemap.xml`);
+  const catalogue = await send('/catalog.ttl', `127.0.0.1:${PORT}`);
+  expect(catalogue.status).toBe(200);
+  expect(catalogue.body).toContain(`<${PUBLIC}/`);
+  expect(catalogue.body).not.toContain(`127.0.0.1:${PORT}`);
+});

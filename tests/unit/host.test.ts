@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { readConfig } from '../../src/lib/server/config.ts';
+import { checkHost, clientAddressOf, plainHost } from '../../src/lib/server/http/host.ts';
+
+describe('the Host header (issue #16)', () => {
+  it('accepts plain names, addresses and ports, lower-cased', () => {
+    expect(plainHost('Archivo.Example.org')).toBe('archivo.example.org');
+    expect(plainHost('localhost:4321')).toBe('localhost:4321');
+    expect(plainHost('127.0.0.1:80')).toBe('127.0.0.1:80');
+    expect(plainHost('[::1]:4321')).toBe('[::1]:4321');
+  });
+
+  it('refuses anything a URL parser would read as more than a host', () => {
+    for (const hostile of ['x@y', 'a@b', 'evil.example/moderacion?', 'evil.example#x', 'evil.example?x', 'evil example', 'evil.example\\x', 'árchivo.example', 'localhost:abc', '[::1', '-evil.example', 'a..b', '', 'a'.repeat(300), undefined, null]) {
+      expect(plainHost(hostile), String(hostile)).toBeNull();
+    }
+  });
+
+  it('serves only the hosts the configuration lists', () => {
+    const allowed = ['archivo.example.org'];
+    expect(checkHost('ARCHIVO.example.org', allowed)).toEqual({ ok: true, host: 'archivo.example.org' });
+    expect(checkHost('phish.example', allowed)).toMatchObject({ ok: false, message: 'Este archivo no se sirve en phish.example.' });
+    expect(checkHost('x@y', allowed)).toMatchObject({ ok: false });
+  });
+});
+
+describe('the public address comes from configuration', () => {
+  it('defaults to the address the server was started on, and its loopback names', () => {
+    const config = readConfig({ PORT: '4399', HOST: 'localhost' });
+    expect(config.publicUrl).toBe('http://localhost:4399');
+    expect(config.allowedHosts).toEqual(['localhost:4399', '127.0.0.1:4399', '[::1]:4399']);
+    expect(readConfig({ PORT: '8080', HOST: '0.0.0.0' }).publicUrl).toBe('http://localhost:8080');
+    expect(readConfig({}).publicUrl).toBe('http://localhost:4321');
+  });
+
+  it('with ARCHIVE_PUBLIC_URL, serves its host and the hosts listed in ARCHIVE_ALLOWED_HOSTS only', () => {
+    const config = readConfig({ ARCHIVE_PUBLIC_URL: 'https://archivo.example.org/', ARCHIVE_ALLOWED_HOSTS: 'www.archivo.example.org, interno:4321', PORT: '4321' });
+    expect(config.publicUrl).toBe('https://archivo.example.org');
+    expect(config.allowedHosts).toEqual(['archivo.example.org', 'www.archivo.example.org', 'interno:4321']);
+  });
+
+  it('refuses to start on a public or content URL that is not a plain http(s) origin', () => {
+    expect(() => readConfig({ ARCHIVE_PUBLIC_URL: 'ftp://archivo.example.org' })).toThrow(/ARCHIVE_PUBLIC_URL/);
+    expect(() => readConfig({ ARCHIVE_PUBLIC_URL: 'https://u:p@archivo.example.org' })).toThrow(/ARCHIVE_PUBLIC_URL/);
+    expect(() => readConfig({ ARCHIVE_CONTENT_ORIGIN: 'no es una url' })).toThrow(/ARCHIVE_CONTENT_ORIGIN/);
+    expect(readConfig({ ARCHIVE_CONTENT_ORIGIN: 'https://contenido.example.org/x' }).contentOrigin).toBe('https://contenido.example.org');
+  });
+});
+
+describe('the client address behind trusted proxies (issue #16)', () => {
+  it('is the socket peer when no proxy is trusted, whatever X-Forwarded-For says', () => {
+    expect(clientAddressOf('203.0.113.9', '198.51.100.1', [])).toBe('203.0.113.9');
+    expect(clientAddressOf('::ffff:203.0.113.9', null, [])).toBe('203.0.113.9');
+  });
+
+  it("is the first address from the right that no trusted proxy added", () => {
+    const proxies = ['10.0.0.2', '10.0.0.3'];
+    expect(clientAddressOf('10.0.0.2', '198.51.100.7', proxies)).toBe('198.51.100.7');
+    // The client wrote the left part itself: it cannot choose its own bucket.
+    expect(clientAddressOf('10.0.0.2', '1.2.3.4, 198.51.100.7, 10.0.0.3', proxies)).toBe('198.51.100.7');
+    expect(clientAddressOf('::ffff:10.0.0.2', '198.51.100.7', proxies)).toBe('198.51.100.7');
+    // An untrusted peer's header is ignored.
+    expect(clientAddressOf('203.0.113.9', '198.51.100.7', proxies)).toBe('203.0.113.9');
+  });
+});
