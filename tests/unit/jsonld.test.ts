@@ -39,6 +39,7 @@ function record(overrides: Partial<RecordDetail> = {}): RecordDetail {
     },
     source: { id: 2, name: 'Sitio web de SISALRIL', url: 'https://sisalril.gob.do' },
     category: { id: 5, title: 'Salud' },
+    underReview: { source: false, department: false },
     aletheias: [],
     ...overrides,
   };

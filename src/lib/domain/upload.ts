@@ -5,6 +5,7 @@
  * the browser and the server cannot disagree on what a valid contribution is.
  */
 import { z } from 'zod';
+import { stripControls, visibleLength } from './text.ts';
 
 /**
  * The doc types the wizard offers (SPEC §2: format, name, icon, background, description), with
@@ -64,6 +65,16 @@ export const FIELD_MAX = { title: 300, description: 10_000, name: 200, url: 2000
 const text = (requiredMessage: string) => z.string({ error: requiredMessage }).trim().min(1, requiredMessage);
 const tooLong = (max: number) => `No puede pasar de ${max} caracteres`;
 
+/**
+ * A title or description: required, at least `min` characters a reader sees (zero-width and
+ * control characters count for nothing, `text.ts`), and stored without its invisible characters.
+ */
+const visibleText = (requiredMessage: string, min: number, minMessage: string, max: number, singleLine: boolean) =>
+  text(requiredMessage)
+    .max(max, tooLong(max))
+    .refine((value) => visibleLength(value) >= min, minMessage)
+    .transform((value) => stripControls(value, { singleLine }));
+
 /** SPEC §5: a valid http or https URL. */
 function isWebUrl(value: string): boolean {
   try {
@@ -85,26 +96,35 @@ const pickedId = z
 
 /** A new source or issuer: name, description and url all filled ('All information is required'). */
 const newEntity = z.object({
-  name: z.string().trim().max(FIELD_MAX.name, tooLong(FIELD_MAX.name)).optional().default(''),
-  description: z.string().trim().max(FIELD_MAX.description, tooLong(FIELD_MAX.description)).optional().default(''),
+  // Names and descriptions without invisible characters: made of nothing else, they are missing.
+  name: z
+    .string()
+    .trim()
+    .max(FIELD_MAX.name, tooLong(FIELD_MAX.name))
+    .transform((value) => stripControls(value, { singleLine: true }))
+    .optional()
+    .default(''),
+  description: z
+    .string()
+    .trim()
+    .max(FIELD_MAX.description, tooLong(FIELD_MAX.description))
+    .transform((value) => stripControls(value))
+    .optional()
+    .default(''),
   url: z.string().trim().max(FIELD_MAX.url, tooLong(FIELD_MAX.url)).optional().default(''),
 });
 export type NewEntity = z.infer<typeof newEntity>;
 
 /** Step 1 'Documento'. */
 export const documentStep = z.object({
-  title: text('Title is required')
-    .min(20, 'Title must be at least 20 characters')
-    .max(FIELD_MAX.title, tooLong(FIELD_MAX.title)),
+  title: visibleText('Title is required', 20, 'Title must be at least 20 characters', FIELD_MAX.title, true),
   docType: z.enum(DOC_TYPE_VALUES, { error: 'Document Type is required' }),
 });
 
 /** Step 2 'Detalles'. */
 export const detailsStep = z.object({
   categoryId: pickedId.refine((id) => id !== undefined, 'Category is required'),
-  description: text('Description is required')
-    .min(100, 'Description must be at least 100 characters')
-    .max(FIELD_MAX.description, tooLong(FIELD_MAX.description)),
+  description: visibleText('Description is required', 100, 'Description must be at least 100 characters', FIELD_MAX.description, false),
 });
 
 /**

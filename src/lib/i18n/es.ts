@@ -367,6 +367,11 @@ export const es = {
   'notFound.title': 'Página no encontrada',
   'notFound.body': 'La dirección que buscas no existe en el archivo.',
   'notFound.back': 'Ir al panel',
+  'moderation.departments': 'Instituciones nuevas en revisión',
+  'moderation.departmentsEmpty': 'No hay instituciones nuevas esperando revisión.',
+  'record.sourceUnderReview': 'Fuente nueva, pendiente de revisión',
+  'record.departmentUnderReview': 'Institución nueva, pendiente de revisión',
+  'record.entityUnderReviewHint': 'Se mostrará cuando la moderación la acepte.',
 } as const;
 
 export type MessageKey = keyof typeof es;

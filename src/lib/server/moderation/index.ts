@@ -1,10 +1,10 @@
 /**
  * Moderation (issue #8, DECISIONS 'Contribution'): the wallets in `ARCHIVE_MODERATORS` move a
- * record between its four statuses, and a source between its review statuses, with a public
+ * record between its four statuses, and a source or institution between its review statuses, with a public
  * reason (required to block, mark broken or refuse). Every change is kept, with who made it and
  * when, and shown on the record's page.
  */
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   ASSET_STATUS_VALUES,
@@ -15,8 +15,9 @@ import {
 } from '../../domain/constants.ts';
 import type { User } from '../../domain/user.ts';
 import type { Db } from '../db/index.ts';
-import { alexandrias, sourceReviews, sources, statusHistory } from '../db/schema.ts';
+import { alexandrias, statusHistory } from '../db/schema.ts';
 import { ForbiddenError, HttpError, UnauthorizedError, ValidationError } from '../http/errors.ts';
+import { changeEntityReview, entitiesUnderReview } from './entities.ts';
 
 /** Whether `user` may moderate: their wallet is one of `moderators` (lower-cased). */
 export function isModerator(user: User | null, moderators: readonly string[]): boolean {
@@ -43,6 +44,8 @@ function withReason<T extends string>(values: readonly [T, ...T[]]) {
 
 export const recordStatusChange = withReason(ASSET_STATUS_VALUES);
 export const sourceStatusChange = withReason(SOURCE_REVIEW_STATUS_VALUES);
+/** An institution's review takes the same statuses and rules as a source's. */
+export const departmentStatusChange = sourceStatusChange;
 
 export interface StatusChange<S extends string> {
   id: number;
@@ -73,26 +76,14 @@ export async function changeRecordStatus(db: Db, change: StatusChange<AssetStatu
   });
 }
 
-/** Moves a source to a review status and keeps the decision. */
-export async function changeSourceStatus(db: Db, change: StatusChange<SourceReviewStatus>): Promise<{ id: number; status: SourceReviewStatus }> {
-  return db.transaction(async (tx) => {
-    const [current] = await tx
-      .select({ status: sources.reviewStatus })
-      .from(sources)
-      .where(eq(sources.id, change.id))
-      .for('update');
-    if (!current) throw new HttpError(404, 'Esa fuente no existe.');
-    if (current.status === change.status) throw new ValidationError('La fuente ya tiene ese estado.');
-    await tx.update(sources).set({ reviewStatus: change.status }).where(eq(sources.id, change.id));
-    await tx.insert(sourceReviews).values({
-      sourceId: change.id,
-      fromStatus: current.status,
-      toStatus: change.status,
-      reason: change.reason || null,
-      actor: change.actor,
-    });
-    return { id: change.id, status: change.status };
-  });
+/** Moves a source to a review status and keeps the decision (institutions alike: `entities.ts`). */
+export function changeSourceStatus(db: Db, change: StatusChange<SourceReviewStatus>): Promise<{ id: number; status: SourceReviewStatus }> {
+  return changeEntityReview(db, 'src', change);
+}
+
+/** Moves an institution (department) to a review status and keeps the decision. */
+export function changeDepartmentStatus(db: Db, change: StatusChange<SourceReviewStatus>): Promise<{ id: number; status: SourceReviewStatus }> {
+  return changeEntityReview(db, 'dep', change);
 }
 
 export interface HistoryEntry {
@@ -134,11 +125,11 @@ export async function reviewQueueIds(db: Db, limit: number, offset: number): Pro
 }
 
 /** Sources contributors created that wait for review, newest first. */
-export async function sourcesUnderReview(db: Db) {
-  return db
-    .select({ id: sources.id, name: sources.name, url: sources.url, description: sources.description, createdAt: sources.createdAt })
-    .from(sources)
-    .where(eq(sources.reviewStatus, 'under_review'))
-    .orderBy(desc(sources.createdAt))
-    .limit(50);
+export function sourcesUnderReview(db: Db) {
+  return entitiesUnderReview(db, 'src');
+}
+
+/** Institutions contributors created that wait for review, newest first. */
+export function departmentsUnderReview(db: Db) {
+  return entitiesUnderReview(db, 'dep');
 }

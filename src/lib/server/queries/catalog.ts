@@ -2,12 +2,14 @@
  * What the archive publishes for other portals and machines (issue #9): the DCAT catalogue and the
  * bulk exports read the same records through these queries, page by page, so neither holds a
  * large archive in memory. Published means `on_line` or `under_review`: a record a moderator
- * blocked, or marked broken, is left out of both.
+ * blocked, or marked broken, is left out of both. A record's source or institution is named only
+ * once a moderator accepted it (see `visibility.ts`): until then the record is published without it.
  */
 import { and, asc, count, eq, exists, gt, inArray, lte, max, min, sql } from 'drizzle-orm';
 import type { AssetStatus, AssetType } from '../../domain/constants.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, categories, departments, sources } from '../db/schema.ts';
+import { PUBLIC_REVIEW_STATUS, publicDepartment, recordDepartmentJoin, recordSourceJoin } from './visibility.ts';
 
 /** The statuses other portals may harvest: online records, and harvested metadata awaiting review. */
 export const PUBLISHED_STATUSES = ['on_line', 'under_review'] as const satisfies readonly AssetStatus[];
@@ -68,9 +70,9 @@ async function recordsBetween(db: Db, after: number, upTo: number): Promise<Cata
       sourceUrlOfSource: sources.url,
     })
     .from(alexandrias)
-    .leftJoin(departments, eq(departments.id, alexandrias.departmentId))
+    .leftJoin(departments, recordDepartmentJoin)
     .leftJoin(categories, eq(categories.id, alexandrias.categoryId))
-    .leftJoin(sources, eq(sources.id, alexandrias.sourceId))
+    .leftJoin(sources, recordSourceJoin)
     .where(and(published, gt(alexandrias.id, after), lte(alexandrias.id, upTo)))
     .orderBy(asc(alexandrias.id));
   return rows.map(({ departmentId, departmentName, departmentWebsite, categoryId, categoryTitle, sourceId, sourceName, sourceUrlOfSource, ...record }) => ({
@@ -123,17 +125,20 @@ export async function catalogSummary(db: Db): Promise<CatalogSummary> {
   return { records: row?.records ?? 0, issued: row?.issued ?? null, modified: row?.modified ?? null };
 }
 
-/** The departments that publish at least one published record: the catalogue's publishers. */
+/** The accepted departments that publish at least one published record: the catalogue's publishers. */
 export async function catalogPublishers(db: Db): Promise<Array<{ id: number; name: string; website: string | null }>> {
   return db
     .select({ id: departments.id, name: departments.name, website: departments.website })
     .from(departments)
     .where(
-      exists(
+      and(
+        publicDepartment,
+        exists(
         db
           .select({ one: sql`1` })
           .from(alexandrias)
           .where(and(eq(alexandrias.departmentId, departments.id), published)),
+        ),
       ),
     )
     .orderBy(asc(departments.id));
@@ -149,8 +154,10 @@ export async function catalogThemes(db: Db): Promise<Array<{ id: number; title: 
 
 /**
  * What the published metadata depends on, in a few index lookups: the number of records and the
- * latest change to records, departments, categories and sources (as text, to the microsecond).
- * Any edit, addition or deletion changes it, so a copy built from an equal fingerprint is current.
+ * latest change to records, departments, categories and sources (as text, to the microsecond), and
+ * how many sources and departments the public sees. Any edit, addition or deletion changes it, and
+ * so does a moderator accepting or refusing a source or institution (which names or withholds it
+ * in every record of theirs), so a copy built from an equal fingerprint is current.
  */
 export interface CatalogFingerprint {
   records: number;
@@ -158,6 +165,9 @@ export interface CatalogFingerprint {
   departmentsAt: string | null;
   categoriesAt: string | null;
   sourcesAt: string | null;
+  /** Sources and departments a moderator accepted. */
+  publicSources: number;
+  publicDepartments: number;
 }
 
 export async function catalogFingerprint(db: Db): Promise<CatalogFingerprint> {
@@ -166,8 +176,18 @@ export async function catalogFingerprint(db: Db): Promise<CatalogFingerprint> {
            (select max(${alexandrias.updatedAt}) from ${alexandrias})::text as records_at,
            (select max(${departments.updatedAt}) from ${departments})::text as departments_at,
            (select max(${categories.updatedAt}) from ${categories})::text as categories_at,
-           (select max(${sources.updatedAt}) from ${sources})::text as sources_at`)) as unknown as {
-    rows: Array<{ records: number; records_at: string | null; departments_at: string | null; categories_at: string | null; sources_at: string | null }>;
+           (select max(${sources.updatedAt}) from ${sources})::text as sources_at,
+           (select count(*) from ${sources} where ${sources.reviewStatus} = ${PUBLIC_REVIEW_STATUS})::int as public_sources,
+           (select count(*) from ${departments} where ${departments.reviewStatus} = ${PUBLIC_REVIEW_STATUS})::int as public_departments`)) as unknown as {
+    rows: Array<{
+      records: number;
+      records_at: string | null;
+      departments_at: string | null;
+      categories_at: string | null;
+      sources_at: string | null;
+      public_sources: number;
+      public_departments: number;
+    }>;
   };
   const row = result.rows[0];
   return {
@@ -176,5 +196,7 @@ export async function catalogFingerprint(db: Db): Promise<CatalogFingerprint> {
     departmentsAt: row?.departments_at ?? null,
     categoriesAt: row?.categories_at ?? null,
     sourcesAt: row?.sources_at ?? null,
+    publicSources: Number(row?.public_sources ?? 0),
+    publicDepartments: Number(row?.public_departments ?? 0),
   };
 }

@@ -24,6 +24,7 @@ import {
 } from './find.ts';
 import { isRowId } from './paging.ts';
 import { recordDetails, type RecordDetail } from './records.ts';
+import { publicGroup, publicSource } from './visibility.ts';
 
 /** What a grouping answers: each distinct value (never null) and how many rows have it. */
 export interface GroupCountRow<K extends string | number = string | number> {
@@ -212,7 +213,7 @@ const GROUP_TABLE = {
 
 function groupCondition(entity: GroupEntity, filter: GroupFilter): SQL | undefined {
   const group = GROUP_TABLE[entity];
-  return and(idEquals(group.id, filter.id), filter.name ? containsFolded(group.name, filter.name) : undefined);
+  return and(publicGroup(entity), idEquals(group.id, filter.id), filter.name ? containsFolded(group.name, filter.name) : undefined);
 }
 
 /** How many sources, departments or categories match `filter`. */
@@ -305,7 +306,8 @@ export async function findImports(db: Db, filter: ImportFilter, window: Window<I
       updatedAt: imports.updatedAt,
     })
     .from(imports)
-    .leftJoin(sources, eq(imports.sourceId, sources.id))
+    // An upload's import names its source only once a moderator accepted it.
+    .leftJoin(sources, and(eq(imports.sourceId, sources.id), publicSource))
     .where(importCondition(filter))
     .orderBy(direction(IMPORT_SORT_FIELDS[sort.field]), direction(imports.id))
     .limit(Math.min(window.limit, MAX_LIMIT))

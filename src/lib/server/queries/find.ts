@@ -12,6 +12,7 @@ import { alexandrias, categories, departments, sources } from '../db/schema.ts';
 import { groupItemsByIds, largestGroupsOf, type GroupItem } from './groups.ts';
 import { isRowId } from './paging.ts';
 import { recordDetails, type RecordDetail } from './records.ts';
+import { publicGroup } from './visibility.ts';
 
 /** The most rows one API call answers (issue #4: limits are capped at 100). */
 export const MAX_LIMIT = 100;
@@ -92,7 +93,7 @@ const GROUP_TABLE = {
 export type GroupSortField = 'updatedAt' | 'name' | 'id' | 'records';
 
 /**
- * Sources, departments or categories whose name contains `name`, with their record counts.
+ * Public sources, departments or categories whose name contains `name`, with their record counts.
  * Sorting by `records` ranks the largest first (the overview tabs, SPEC §7 "sorted by alexandrias").
  */
 export async function findGroups(
@@ -105,7 +106,7 @@ export async function findGroups(
   const sort = window.sort ?? { field: 'updatedAt', direction: 'desc' };
   const group = GROUP_TABLE[entity];
   const direction = sort.direction === 'asc' ? asc : desc;
-  const where = and(idEquals(group.id, filter.id), filter.name ? containsFolded(group.name, filter.name) : undefined);
+  const where = and(publicGroup(entity), idEquals(group.id, filter.id), filter.name ? containsFolded(group.name, filter.name) : undefined);
   if (sort.field === 'records' && sort.direction === 'desc' && !filter.name && filter.id === undefined) {
     // The overview tabs: the largest groups straight from the running counts, when there are
     // enough groups with records to fill the window.

@@ -2,13 +2,14 @@
  * Sources, departments and categories as groups of records (SPEC §2 /group and /collection):
  * the most recently updated first, each with how many records it holds, by format.
  */
-import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { COUNTED_FORMAT, DASHBOARD_FORMATS, LIMITS, type AssetType, type DashboardFormat } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
 import { categories, departments, recordCounts, sources } from '../db/schema.ts';
 import { isRowId, pageWindow, toPage, type Page } from './paging.ts';
 import { COUNTS_COLUMN } from './stats.ts';
+import { publicGroup } from './visibility.ts';
 
 export interface GroupItem {
   entity: GroupEntity;
@@ -104,10 +105,11 @@ export async function listGroup(db: Db, entity: GroupEntity, page?: number): Pro
   const rows = await db
     .select(cols)
     .from(table)
+    .where(publicGroup(entity))
     .orderBy(desc(cols.updatedAt), desc(cols.id))
     .limit(window.pageSize)
     .offset(window.offset);
-  const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(table);
+  const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(table).where(publicGroup(entity));
   return toPage(await withCounts(db, entity, rows), total?.n ?? 0, window);
 }
 
@@ -152,15 +154,20 @@ export async function largestGroupsOf<E extends GroupEntity>(
       byFormat[COUNTED_FORMAT[row.type]] += row.n;
       counts.set(id, byFormat);
     }
-    const totals = [...counts].map(([id, byFormat]) => ({ id, byFormat, records: Object.values(byFormat).reduce((a, b) => a + b, 0) }));
+    const { table, cols } = groupColumns(entity);
+    // The groups the public may see, read before ranking: one withheld (under review, refused)
+    // must leave its place to the next, not an empty slot.
+    const rows = counts.size && limit > 0
+      ? await db.select(cols).from(table).where(and(inArray(cols.id, [...counts.keys()]), publicGroup(entity)))
+      : [];
+    const shown = new Set(rows.map((row) => row.id));
+    const totals = [...counts]
+      .filter(([id]) => shown.has(id))
+      .map(([id, byFormat]) => ({ id, byFormat, records: Object.values(byFormat).reduce((a, b) => a + b, 0) }));
     totals.sort((a, b) => b.records - a.records);
     // Keep every group tied with the last place, so ties can be broken by name like the lists are.
     const floor = totals[limit - 1]?.records ?? 0;
     const candidates = limit > 0 ? totals.filter((total) => total.records >= floor) : [];
-    const { table, cols } = groupColumns(entity);
-    const rows = candidates.length
-      ? await db.select(cols).from(table).where(inArray(cols.id, candidates.map((total) => total.id)))
-      : [];
     answer[entity] = candidates
       .flatMap((total) => {
         const row = rows.find((candidate) => candidate.id === total.id);
@@ -172,20 +179,20 @@ export async function largestGroupsOf<E extends GroupEntity>(
   return answer;
 }
 
-/** Items by id, in the order of `ids`, with their counts: two queries whatever the number. */
+/** Public items by id, in the order of `ids`, with their counts: two queries whatever the number. */
 export async function groupItemsByIds(db: Db, entity: GroupEntity, ids: number[]): Promise<GroupItem[]> {
   if (ids.length === 0) return [];
   const { table, cols } = groupColumns(entity);
-  const rows = await db.select(cols).from(table).where(inArray(cols.id, ids));
+  const rows = await db.select(cols).from(table).where(and(inArray(cols.id, ids), publicGroup(entity)));
   const items = await withCounts(db, entity, rows);
   return ids.flatMap((id) => items.filter((item) => item.id === id));
 }
 
-/** One source, department or category, or null when there is none with that id. */
+/** One source, department or category, or null when there is none the public may see with that id. */
 export async function getGroupItem(db: Db, entity: GroupEntity, id: number): Promise<GroupItem | null> {
   if (!isRowId(id)) return null;
   const { table, cols } = groupColumns(entity);
-  const rows = await db.select(cols).from(table).where(eq(cols.id, id)).limit(1);
+  const rows = await db.select(cols).from(table).where(and(eq(cols.id, id), publicGroup(entity))).limit(1);
   const [item] = await withCounts(db, entity, rows);
   return item ?? null;
 }

@@ -1,10 +1,16 @@
 /** Records (alexandrias): the tables of a collection, a record by CID, a wallet's uploads. */
-import { asc, count, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import { LIMITS, type AssetStatus, type AssetType } from '../../domain/constants.ts';
 import type { Db } from '../db/index.ts';
 import { aletheias, alexandrias, categories, deals, departments, pins, sources } from '../db/schema.ts';
 import { isRowId, pageWindow, toPage, type Page } from './paging.ts';
 import { GROUP_COLUMN, type RecordScope } from './stats.ts';
+import {
+  departmentUnderReview,
+  recordDepartmentJoin,
+  recordSourceJoin,
+  sourceUnderReview,
+} from './visibility.ts';
 
 export interface RecordRow {
   id: number;
@@ -45,10 +51,18 @@ export interface RecordDetail extends RecordRow {
   department: { id: number; name: string; desciption: string | null; website: string | null; acronym: string | null } | null;
   source: { id: number; name: string; url: string } | null;
   category: { id: number; title: string } | null;
+  /**
+   * Whether the record's source or institution was created with it and waits for a moderator:
+   * the page says so, while `source` / `department` stay null (their name and link withheld).
+   */
+  underReview: { source: boolean; department: boolean };
   aletheias: ProofEntry[];
 }
 
-/** The columns of a table row of records (with its department), shared by lists and search. */
+/**
+ * The columns of a table row of records (with its department), shared by lists and search. Join
+ * the department with `recordDepartmentJoin`, so one under review or refused reads as none.
+ */
 export const rowColumns = {
   id: alexandrias.id,
   cid: alexandrias.cid,
@@ -88,7 +102,7 @@ export async function listRecords(db: Db, scope: RecordScope, page?: number, kno
   const rows = await db
     .select(rowColumns)
     .from(alexandrias)
-    .leftJoin(departments, eq(alexandrias.departmentId, departments.id))
+    .leftJoin(departments, recordDepartmentJoin)
     .where(where)
     .orderBy(...(fromEnd ? [asc(alexandrias.updatedAt), asc(alexandrias.id)] : [desc(alexandrias.updatedAt), desc(alexandrias.id)]))
     .limit(fromEnd ? Math.min(window.pageSize, total - window.offset) : window.pageSize)
@@ -102,7 +116,7 @@ export async function latestUploadsOf(db: Db, walletAddress: string, limit: numb
   const rows = await db
     .select(rowColumns)
     .from(alexandrias)
-    .leftJoin(departments, eq(alexandrias.departmentId, departments.id))
+    .leftJoin(departments, recordDepartmentJoin)
     .where(eq(alexandrias.walletAddress, walletAddress.toLowerCase()))
     .orderBy(desc(alexandrias.createdAt), desc(alexandrias.id))
     .limit(limit)
@@ -128,10 +142,19 @@ export interface DetailOptions {
   orderBy?: SQL[];
   limit?: number;
   offset?: number;
+  /**
+   * Name sources and institutions still under review too: for the moderation queue only, where a
+   * moderator judges them. Refused ones are never named. Public reads leave it unset.
+   */
+  forModerators?: boolean;
 }
 
 /** Records with everything their page and the API show, for any condition. */
 export async function recordDetails(db: Db, where: SQL | undefined, options: DetailOptions = {}): Promise<RecordDetail[]> {
+  const sourceJoin = options.forModerators ? and(eq(alexandrias.sourceId, sources.id), ne(sources.reviewStatus, 'refused')) : recordSourceJoin;
+  const departmentJoin = options.forModerators
+    ? and(eq(alexandrias.departmentId, departments.id), ne(departments.reviewStatus, 'refused'))
+    : recordDepartmentJoin;
   const rows = await db
     .select({
       record: detailColumns,
@@ -144,10 +167,12 @@ export async function recordDetails(db: Db, where: SQL | undefined, options: Det
       },
       source: { id: sources.id, name: sources.name, url: sources.url },
       category: { id: categories.id, title: categories.title },
+      sourceUnderReview,
+      departmentUnderReview,
     })
     .from(alexandrias)
-    .leftJoin(departments, eq(alexandrias.departmentId, departments.id))
-    .leftJoin(sources, eq(alexandrias.sourceId, sources.id))
+    .leftJoin(departments, departmentJoin)
+    .leftJoin(sources, sourceJoin)
     .leftJoin(categories, eq(alexandrias.categoryId, categories.id))
     .where(where)
     .orderBy(...(options.orderBy ?? [desc(alexandrias.updatedAt), desc(alexandrias.id)]))
@@ -165,7 +190,7 @@ export async function recordDetails(db: Db, where: SQL | undefined, options: Det
     .from(aletheias)
     .where(inArray(aletheias.alexandriaId, rows.map((row) => row.record.id)))
     .orderBy(aletheias.id);
-  return rows.map(({ record, department, source, category }) => ({
+  return rows.map(({ record, department, source, category, ...review }) => ({
     id: record.id,
     cid: record.cid,
     title: record.title,
@@ -191,6 +216,7 @@ export async function recordDetails(db: Db, where: SQL | undefined, options: Det
     department: department?.id != null ? department : null,
     source: source?.id != null ? source : null,
     category: category?.id != null ? category : null,
+    underReview: { source: Boolean(review.sourceUnderReview), department: Boolean(review.departmentUnderReview) },
     aletheias: proofs
       .filter((proof) => proof.alexandriaId === record.id)
       .map(({ alexandriaId: _, ...proof }) => proof),

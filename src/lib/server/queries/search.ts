@@ -22,6 +22,7 @@ import type { Db } from '../db/index.ts';
 import { alexandrias, categories, departments, recordCounts, searchWords, sources } from '../db/schema.ts';
 import { pageWindow, toPage, type Page } from './paging.ts';
 import { rowColumns, toRow, type RecordRow } from './records.ts';
+import { publicGroup, recordDepartmentJoin } from './visibility.ts';
 
 /** Longest query we search for; longer input is cut, not refused. */
 const MAX_QUERY = 200;
@@ -50,9 +51,10 @@ interface MatchedGroups {
 
 async function matchedGroups(db: Db, q: string): Promise<MatchedGroups> {
   const query = tsquery(q);
-  const ids = async (table: typeof sources | typeof departments | typeof categories) =>
-    (await db.select({ id: table.id }).from(table).where(sql`${table.search} @@ ${query}`).limit(200)).map((row) => row.id);
-  const [src, dep, cat] = await Promise.all([ids(sources), ids(departments), ids(categories)]);
+  // Only public groups lend their words: an unreviewed name must not pull records into a search.
+  const ids = async (entity: GroupEntity, table: typeof sources | typeof departments | typeof categories) =>
+    (await db.select({ id: table.id }).from(table).where(and(sql`${table.search} @@ ${query}`, publicGroup(entity))).limit(200)).map((row) => row.id);
+  const [src, dep, cat] = await Promise.all([ids('src', sources), ids('dep', departments), ids('cat', categories)]);
   return { src, dep, cat };
 }
 
@@ -197,7 +199,7 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
     const rows = await db
       .select(rowColumns)
       .from(alexandrias)
-      .leftJoin(departments, eq(alexandrias.departmentId, departments.id))
+      .leftJoin(departments, recordDepartmentJoin)
       .where(and(match, ...filters))
       .orderBy(desc(sql`ts_rank(${alexandrias.search}, ${tsquery(q)})`), desc(alexandrias.updatedAt), desc(alexandrias.id))
       .limit(window.pageSize)
@@ -209,7 +211,7 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
     const rows = await db
       .select(rowColumns)
       .from(alexandrias)
-      .leftJoin(departments, eq(alexandrias.departmentId, departments.id))
+      .leftJoin(departments, recordDepartmentJoin)
       .where(and(grouped, sql`not (${match})`, ...filters))
       .orderBy(desc(alexandrias.updatedAt), desc(alexandrias.id))
       .limit(window.pageSize - items.length)
@@ -289,13 +291,18 @@ async function facetsOf(db: Db, q: string, groups: MatchedGroups, filters: Searc
   const top = (map: Map<string, number>) =>
     [...map.entries()].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10);
   const named = async (dimension: 'department' | 'category' | 'source'): Promise<FacetValue[]> => {
-    const entries = top(totals[dimension]);
-    if (entries.length === 0) return [];
-    const ids = entries.map(([id]) => Number(id));
+    const counted = [...totals[dimension].keys()];
+    if (counted.length === 0) return [];
+    const entity: GroupEntity = dimension === 'department' ? 'dep' : dimension === 'category' ? 'cat' : 'src';
     const table = dimension === 'department' ? departments : dimension === 'category' ? categories : sources;
     const nameColumn = dimension === 'category' ? categories.title : dimension === 'department' ? departments.name : sources.name;
-    const names = new Map((await db.select({ id: table.id, name: nameColumn }).from(table).where(inArray(table.id, ids))).map((row) => [String(row.id), row.name]));
-    return entries.map(([value, count]) => ({ value, label: names.get(value) ?? value, count }));
+    const rows = await db
+      .select({ id: table.id, name: nameColumn })
+      .from(table)
+      .where(and(inArray(table.id, counted.map(Number)), publicGroup(entity)));
+    const names = new Map(rows.map((row) => [String(row.id), row.name]));
+    // A source or institution the public may not see is no facet: neither its name nor its id.
+    return top(new Map([...totals[dimension]].filter(([id]) => names.has(id)))).map(([value, count]) => ({ value, label: names.get(value)!, count }));
   };
   return {
     type: top(totals.type).map(([value, count]) => ({ value, label: value, count })),
@@ -323,7 +330,7 @@ const SEARCHABLE = {
   cat: { table: categories, id: categories.id, name: categories.title, url: sql<string | null>`null`, search: categories.search },
 } as const;
 
-/** Sources, departments or categories matching `query` by words or, failing that, by likeness. */
+/** Public sources, departments or categories matching `query` by words or, failing that, by likeness. */
 export async function searchGroups(db: Db, entity: GroupEntity, query: string, limit: number = LIMITS.searchResults): Promise<GroupHit[]> {
   const q = clean(query);
   if (!q) return [];
@@ -333,7 +340,7 @@ export async function searchGroups(db: Db, entity: GroupEntity, query: string, l
   return db
     .select({ id: group.id, name: group.name, url: group.url })
     .from(group.table)
-    .where(sql`${group.search} @@ ${tsquery(q)} or ${folded} <% ${name}`)
+    .where(and(sql`(${group.search} @@ ${tsquery(q)} or ${folded} <% ${name})`, publicGroup(entity)))
     .orderBy(desc(sql`ts_rank(${group.search}, ${tsquery(q)}) + word_similarity(${folded}, ${name})`), group.id)
     .limit(limit);
 }

@@ -9,6 +9,7 @@ import { collectionPath, recordPath } from '../../paths.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, categories, departments, sources } from '../db/schema.ts';
 import { GROUP_COLUMN } from './stats.ts';
+import { publicGroup } from './visibility.ts';
 
 export interface SitemapEntry {
   /** Path on the archive's origin (the caller makes it absolute). */
@@ -25,18 +26,23 @@ interface Segment {
 
 const GROUP_TABLES = { src: sources, dep: departments, cat: categories } as const;
 
-/** A collection page changes when the group does, and when any of its records does. */
+/**
+ * A collection page changes when the group does, and when any of its records does. Only groups
+ * the public sees have a page: a source or institution under review or refused has none.
+ */
 function collectionPages(entity: GroupEntity): Segment {
   const table = GROUP_TABLES[entity];
+  const listed = publicGroup(entity);
   const records = GROUP_COLUMN[entity];
   // Correlated max per group: the (group_id, updated_at) indexes answer it without a scan.
   const latestRecord = sql`(select max(${alexandrias.updatedAt}) from ${alexandrias} where ${records} = ${table.id})`;
   return {
-    size: (db) => db.$count(table),
+    size: (db) => db.$count(table, listed),
     async read(db, offset, limit) {
       const rows = await db
         .select({ id: table.id, lastmod: sql<Date>`greatest(${table.updatedAt}, ${latestRecord})`.mapWith(table.updatedAt) })
         .from(table)
+        .where(listed)
         .orderBy(asc(table.id))
         .limit(limit)
         .offset(offset);

@@ -8,6 +8,7 @@ import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, categories, departments, recordCounts, sources, walletCounts } from '../db/schema.ts';
 import { isRowId } from './paging.ts';
+import { publicDepartment, publicGroup, publicSource } from './visibility.ts';
 
 export const GROUP_COLUMN = {
   src: alexandrias.sourceId,
@@ -106,13 +107,14 @@ const GROUP_NAME = {
   cat: { table: categories, id: categories.id, name: categories.title },
 } as const;
 
-/** Records per source, department or category, largest first; groups without records are left out. */
+/** Records per public source, department or category, largest first; groups without records are left out. */
 export async function countRecordsByGroup(db: Db, entity: GroupEntity, limit?: number): Promise<GroupCount[]> {
   const group = GROUP_NAME[entity];
   const query = db
     .select({ id: group.id, name: group.name, count: total })
     .from(group.table)
     .innerJoin(recordCounts, eq(COUNTS_COLUMN[entity], group.id))
+    .where(publicGroup(entity))
     .groupBy(group.id, group.name)
     .orderBy(desc(total), group.name);
   return limit !== undefined ? query.limit(Math.max(0, limit)) : query;
@@ -137,14 +139,15 @@ export async function archiveTotals(db: Db): Promise<ArchiveTotals> {
       online: totalWhere(sql`${recordCounts.status} = 'on_line'`),
     })
     .from(recordCounts);
-  const countOf = async (table: typeof sources | typeof departments | typeof categories) =>
-    (await db.select({ n: sql<number>`count(*)::int` }).from(table))[0]?.n ?? 0;
+  // Sources and institutions the public sees: one waiting for review is not counted yet.
+  const countOf = async (table: typeof sources | typeof departments | typeof categories, where?: SQL) =>
+    (await db.select({ n: sql<number>`count(*)::int` }).from(table).where(where))[0]?.n ?? 0;
   return {
     records: records?.records ?? 0,
     archived: records?.archived ?? 0,
     online: records?.online ?? 0,
-    sources: await countOf(sources),
-    departments: await countOf(departments),
+    sources: await countOf(sources, publicSource),
+    departments: await countOf(departments, publicDepartment),
     categories: await countOf(categories),
   };
 }

@@ -12,9 +12,10 @@
  *
  * Any failure discards the staged blocks and the upload's import, so nothing is left behind.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { verifyMessage } from 'ethers';
 import type { AssetType } from '../../domain/constants.ts';
+import type { GroupEntity } from '../../domain/groups.ts';
 import { fieldErrors } from '../../domain/auth.ts';
 import type { User } from '../../domain/user.ts';
 import {
@@ -31,6 +32,7 @@ import { consumeNonce, isNonceUsable } from '../auth/nonces.ts';
 import { spend } from '../auth/rate-limit.ts';
 import { aletheias, alexandrias, categories, departments, imports, sources, statusHistory } from '../db/schema.ts';
 import type { Db } from '../db/index.ts';
+import { publicGroup } from '../queries/visibility.ts';
 import {
   ForbiddenError,
   UnauthorizedError,
@@ -227,14 +229,18 @@ async function checkFields(db: Db, account: string, raw: Record<string, string>)
   return { asset, nonce: nonce.data, signature: signature.data };
 }
 
-/** Ids picked in the wizard must exist; a 400 with the step's own message otherwise. */
+/**
+ * Ids picked in the wizard must exist, and a picked source or issuer must be one the public sees,
+ * as the wizard only offers those (one under review or refused is reached by typing it anew, which
+ * finds it by URL); a 400 with the step's own message otherwise.
+ */
 async function checkReferences(db: Db, asset: AssetPayload): Promise<void> {
-  const exists = async (table: typeof categories | typeof sources | typeof departments, id: number | undefined) =>
-    id === undefined || (await db.select({ id: table.id }).from(table).where(eq(table.id, id))).length === 1;
+  const exists = async (entity: GroupEntity, table: typeof categories | typeof sources | typeof departments, id: number | undefined) =>
+    id === undefined || (await db.select({ id: table.id }).from(table).where(and(eq(table.id, id), publicGroup(entity)))).length === 1;
   const missing: Array<{ field: string; message: string }> = [];
-  if (!(await exists(categories, asset.categoryId))) missing.push({ field: 'categoryId', message: 'Category is required' });
-  if (!(await exists(sources, asset.sourceId))) missing.push({ field: 'sourceId', message: 'Source is required' });
-  if (!(await exists(departments, asset.issuerId))) missing.push({ field: 'issuerId', message: 'issuerId is required' });
+  if (!(await exists('cat', categories, asset.categoryId))) missing.push({ field: 'categoryId', message: 'Category is required' });
+  if (!(await exists('src', sources, asset.sourceId))) missing.push({ field: 'sourceId', message: 'Source is required' });
+  if (!(await exists('dep', departments, asset.issuerId))) missing.push({ field: 'issuerId', message: 'issuerId is required' });
   if (missing.length > 0) throw new ValidationError(missing[0]!.message, missing);
 }
 
@@ -374,7 +380,8 @@ async function findOrCreateIssuer(tx: Db, fresh: NewEntity): Promise<number> {
   if (existing) return existing.id;
   const [created] = await tx
     .insert(departments)
-    .values({ name: fresh.name, desciption: fresh.description, website })
+    // A contributor's new institution waits for a moderator, as a new source does (issue #16).
+    .values({ name: fresh.name, desciption: fresh.description, website, reviewStatus: 'under_review' })
     .onConflictDoUpdate({ target: departments.name, set: { updatedAt: sql`now()` } })
     .returning({ id: departments.id });
   return created!.id;
