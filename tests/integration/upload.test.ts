@@ -226,6 +226,12 @@ describe.each(testEngines())('uploads on %s', (engine: Engine) => {
     ['an incomplete new issuer', { issuerId: undefined, newIssuer: { name: 'Ministerio' } }, 'All information is required'],
     ['a new issuer with a bad URL', { issuerId: undefined, newIssuer: { name: 'M', description: 'D', url: 'no es una url' } }, 'This URL is not valid'],
     ['a NUL in a text field', { title: 'Plan estratégico de salud\u0000 2024 completo' }, 'El texto contiene un carácter nulo (NUL), que no se admite.'],
+    // Invisible characters count for nothing (issue #16): lengths are what a reader sees.
+    ['a title of 20 zero-width spaces', { title: '\u200B'.repeat(20) }, 'Title must be at least 20 characters'],
+    ['a short title padded with zero-width and bidi characters', { title: `Presupuesto 2024${'\u200B\u202E\u2066'.repeat(10)}` }, 'Title must be at least 20 characters'],
+    ['a description of 100 zero-width spaces', { description: '\u200B'.repeat(100) }, 'Description must be at least 100 characters'],
+    ['a short description padded with controls', { description: `Muy corta.${'\u0007\u200D\uFEFF'.repeat(40)}` }, 'Description must be at least 100 characters'],
+    ['a new source named only with zero-width spaces', { sourceId: undefined, newSource: { name: '\u200B'.repeat(30), description: 'Un portal', url: 'https://p.example.do' } }, 'All information is required'],
   ];
 
   it.each(invalid)('refuses %s with the spec message, leaving nothing', async (_case, overrides, message) => {
@@ -234,6 +240,24 @@ describe.each(testEngines())('uploads on %s', (engine: Engine) => {
     expect(result.status).toBe(400);
     expect(result.body.message).toBe(message);
     expect(await leftovers()).toEqual(before);
+  });
+
+  it('stores titles, descriptions and new names without bidi overrides and zero-width characters', async () => {
+    const result = await upload({
+      asset: baseAsset({
+        title: 'Plan estratégico \u202Efdp.exe\u202C de salud\u200B 2024',
+        description: `${DESCRIPTION}\u2067 Segunda línea\u2069\ncon su salto.`,
+        sourceId: undefined,
+        newSource: { name: 'Portal \u202Egro.lanoicaN\u202C de Salud', description: 'Portal\u200B oficial', url: 'https://portal-bidi.example.do' },
+      }),
+      proof: { name: 'captura.png', bytes: pngImage(120, 80, 3) },
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    const record = await archive.db.query.alexandrias.findFirst({ where: eq(alexandrias.id, (result.body as { assetId: number }).assetId) });
+    expect(record?.title).toBe('Plan estratégico fdp.exe de salud 2024');
+    expect(record?.description).toBe(`${DESCRIPTION} Segunda línea\ncon su salto.`);
+    const [source] = await archive.db.select().from(sources).where(eq(sources.id, record!.sourceId!));
+    expect(source).toMatchObject({ name: 'Portal gro.lanoicaN de Salud', description: 'Portal oficial' });
   });
 
   it('refuses a missing file or proof with "File is required"', async () => {
