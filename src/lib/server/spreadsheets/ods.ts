@@ -171,6 +171,12 @@ export async function readOds(zip: ZipArchive, budget: Budget, sink: SheetSink):
         } else if (tag.local === 'table-row' && sheet) {
           row = { cells: new RowCells(limits), repeat: repeated(tag, 'number-rows-repeated') };
         } else if (isCell(tag) && row) {
+          // Past the workbook's budget of cells, the sheet ends with the rows read until then.
+          if (!budget.countCell()) {
+            sheet?.table?.stop();
+            row = null;
+            return;
+          }
           cell = { tag, repeat: repeated(tag, 'number-columns-repeated'), text: new CellText(limits.maxCellChars), skip: 0 };
         }
       },
@@ -190,10 +196,11 @@ export async function readOds(zip: ZipArchive, budget: Budget, sink: SheetSink):
         if (cell && cell.skip === 0) cell.text.text(text);
       },
     },
-    { afterStep: () => sink.flush(), cut: true },
+    { afterStep: () => sink.flush(), stop: () => budget.cellsExhausted, cut: true },
   );
-  // Cut at a size limit: the sheet being read keeps the rows read until then; later ones are lost.
-  if (outcome === 'cut') {
+  // Cut at a size limit, or out of cells: the sheet being read keeps the rows read until then;
+  // later ones are lost.
+  if (outcome === 'cut' || outcome === 'stopped') {
     endSheet(true);
     await sink.flush();
   }

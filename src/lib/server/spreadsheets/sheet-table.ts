@@ -4,8 +4,11 @@
  *
  * Readers hand rows over as they parse them. Blank rows are only counted until a row with
  * content follows, so a sheet that ends with a million formatted but empty rows (as LibreOffice
- * writes them) costs nothing; blank rows between rows of content, and above the header, are kept
- * as they are. Empty cells at the right of the last filled column are dropped.
+ * writes them) costs nothing; a run of blank rows between rows of content, or above the first,
+ * is kept only up to `maxBlankRows` lines. Empty cells at the right of the last filled column are
+ * dropped. Blank padding is not data: the grid written (rows × columns) is bounded by the cells
+ * with content (`minGridCells`, `gridCellsPerValue`), so two cells at `ALL1` and `A1000000` make
+ * a few lines, not a million lines of commas.
  */
 import type { SpreadsheetLimits } from './limits.ts';
 
@@ -16,6 +19,8 @@ export class RowCells {
   next = 0;
   /** A cell lay beyond the column limit, or was longer than the cell limit. */
   cut = false;
+  /** Cells with content. */
+  filled = 0;
   private readonly maxColumns: number;
   private readonly maxCellChars: number;
 
@@ -38,7 +43,10 @@ export class RowCells {
     if (to < from + count) this.cut = true;
     if (from >= to) return;
     while (this.cells.length < from) this.cells.push('');
-    for (let index = from; index < to; index += 1) this.cells[index] = text;
+    for (let index = from; index < to; index += 1) {
+      if (!this.cells[index]) this.filled += 1;
+      this.cells[index] = text;
+    }
   }
 
   get empty(): boolean {
@@ -71,16 +79,25 @@ export class SheetTable {
   private textBytes = 0;
   private widthSum = 0;
   private columns = 0;
-  private readonly maxRows: number;
+  /** Cells with content written. */
+  private filled = 0;
+  private readonly limits: Pick<SpreadsheetLimits, 'maxRows' | 'maxBlankRows' | 'minGridCells' | 'gridCellsPerValue'>;
   private readonly maxBytes: number;
   /** Rows were left out: a limit of rows, columns, cell length or bytes was reached. */
   truncated = false;
   /** No more rows fit: readers may stop reading the sheet. */
   full = false;
 
-  constructor(limits: Pick<SpreadsheetLimits, 'maxRows'>, maxBytes: number) {
-    this.maxRows = limits.maxRows;
+  constructor(limits: Pick<SpreadsheetLimits, 'maxRows' | 'maxBlankRows' | 'minGridCells' | 'gridCellsPerValue'>, maxBytes: number) {
+    this.limits = limits;
     this.maxBytes = maxBytes;
+  }
+
+  /** Takes no more rows: a budget of the workbook ran out while this sheet was being read. */
+  stop(): void {
+    this.full = true;
+    this.truncated = true;
+    this.pendingBlank = 0;
   }
 
   /** Counts `count` blank rows; they are written only if a row with content comes after them. */
@@ -94,11 +111,11 @@ export class SheetTable {
     if (row.empty) return this.addBlankRows(count);
     const line = row.cells.map(csvField).join(',');
     for (let i = 0; i < count && !this.full; i += 1) {
-      while (this.pendingBlank > 0 && !this.full) {
-        this.pendingBlank -= 1;
-        this.push('', 0);
-      }
-      this.push(line, row.cells.length);
+      // A long run of blank rows is shortened: it separates content, it is not content.
+      let blank = Math.min(this.pendingBlank, this.limits.maxBlankRows);
+      this.pendingBlank = 0;
+      for (; blank > 0 && !this.full; blank -= 1) this.push('', 0, 0);
+      if (!this.full) this.push(line, row.cells.length, row.filled);
     }
   }
 
@@ -108,15 +125,23 @@ export class SheetTable {
     return textBytes + 2 * rows + Math.max(0, rows * Math.max(columns, 1) - widthSum);
   }
 
-  private push(line: string, width: number): void {
+  /** Grid cells (rows × columns) a sheet with `filled` cells of content may write. */
+  private gridAllowed(filled: number): number {
+    return Math.max(this.limits.minGridCells, this.limits.gridCellsPerValue * filled);
+  }
+
+  private push(line: string, width: number, filled: number): void {
     const rows = this.lines.length + 1;
     const columns = Math.max(this.columns, width);
     const textBytes = this.textBytes + Buffer.byteLength(line);
     const widthSum = this.widthSum + Math.max(width, 1);
-    if (rows > this.maxRows || this.sizeWith(columns, rows, textBytes, widthSum) > this.maxBytes) {
-      this.full = true;
-      this.truncated = true;
-      this.pendingBlank = 0;
+    const cells = this.filled + filled;
+    if (
+      rows > this.limits.maxRows ||
+      rows * Math.max(columns, 1) > this.gridAllowed(cells) ||
+      this.sizeWith(columns, rows, textBytes, widthSum) > this.maxBytes
+    ) {
+      this.stop();
       return;
     }
     this.lines.push(line);
@@ -124,6 +149,7 @@ export class SheetTable {
     this.columns = columns;
     this.textBytes = textBytes;
     this.widthSum = widthSum;
+    this.filled = cells;
   }
 
   get rowCount(): number {

@@ -226,6 +226,12 @@ async function readWorksheet(zip: ZipArchive, part: string, workbook: Workbook, 
         }
         row = new RowCells(limits);
       } else if (tag.local === 'c' && row) {
+        // Past the workbook's budget of cells, the sheet ends with the rows read until then.
+        if (!budget.countCell()) {
+          table.stop();
+          row = null;
+          return;
+        }
         cell = {
           column: columnOf(attribute(tag, 'r')),
           type: attribute(tag, 't') ?? 'n',
@@ -280,6 +286,7 @@ export async function readXlsx(zip: ZipArchive, budget: Budget, sink: SheetSink)
     date1904,
   };
   for (const [index, sheet] of sheets.slice(0, budget.limits.maxSheets).entries()) {
+    if (budget.cellsExhausted) break;
     const relationship = relationships.get(sheet.relationshipId);
     // Chart sheets, dialog sheets and macro sheets hold no cells.
     if (!relationship?.type.endsWith('/worksheet')) continue;

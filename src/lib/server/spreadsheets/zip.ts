@@ -32,8 +32,11 @@ const CENTRAL_ENTRY = 0x02014b50;
 const LOCAL_HEADER = 0x04034b50;
 const STORED = 0;
 const DEFLATE = 8;
-/** Compressed bytes handed to the inflater at a time: at most about 16 MiB come out of each. */
-const STEP = 16 * 1024;
+/**
+ * Compressed bytes handed to the inflater at a time: at most about 4 MiB come out of each (deflate
+ * expands at most about 1032 times), so a reader stopped by a budget overshoots it by little.
+ */
+const STEP = 4 * 1024;
 
 const names = new TextDecoder('utf-8');
 

@@ -1,0 +1,216 @@
+/**
+ * Sheet previews of hostile spreadsheets (issue #16, items 3 and 4): highly compressed sheets are
+ * read in a worker thread, stopped by budgets of cells, inflated bytes, time and memory, while
+ * the server's event loop keeps answering.
+ */
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { alexandrias } from '../../src/lib/server/db/schema.ts';
+import { DEFAULT_LIMITS, extractSheetPreviews, readSheets, scheduleSheetPreviews, type SpreadsheetLimits } from '../../src/lib/server/spreadsheets/index.ts';
+import { createTestDatabase, createTestStore, testEngines } from '../helpers/database.ts';
+
+const MAIN = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+
+interface Part {
+  name: string;
+  /** Raw deflate. */
+  deflated: Buffer;
+}
+
+/** Raw deflate of `text` ending on a full flush, not final: such pieces concatenate, and one piece may repeat. */
+const openPiece = (text: string) => zlib.deflateRawSync(text, { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH });
+const part = (name: string, text: string): Part => ({ name, deflated: zlib.deflateRawSync(text) });
+
+/** A part of `head`, `body` repeated `times` (deflated once, the bytes repeated) and `tail`. */
+const repeatedPart = (name: string, head: string, body: string, times: number, tail: string): Part => ({
+  name,
+  deflated: Buffer.concat([openPiece(head), ...Array<Buffer>(times).fill(openPiece(body)), zlib.deflateRawSync(tail)]),
+});
+
+/** A zip of `parts`; sizes declared as 1 KB and CRCs as zero (the reader trusts neither). */
+function zip(parts: Part[]): Uint8Array {
+  const chunks: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const { name, deflated } of parts) {
+    const fileName = Buffer.from(name, 'utf8');
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(0x04034b50, 0);
+    header.writeUInt16LE(8, 8);
+    header.writeUInt32LE(deflated.length, 18);
+    header.writeUInt32LE(1024, 22);
+    header.writeUInt16LE(fileName.length, 26);
+    const entry = Buffer.alloc(46);
+    entry.writeUInt32LE(0x02014b50, 0);
+    entry.writeUInt16LE(8, 10);
+    entry.writeUInt32LE(deflated.length, 20);
+    entry.writeUInt32LE(1024, 24);
+    entry.writeUInt16LE(fileName.length, 28);
+    entry.writeUInt32LE(offset, 42);
+    chunks.push(header, fileName, deflated);
+    central.push(entry, fileName);
+    offset += header.length + fileName.length + deflated.length;
+  }
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(parts.length, 8);
+  end.writeUInt16LE(parts.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return new Uint8Array(Buffer.concat([...chunks, directory, end]));
+}
+
+/** A one-sheet workbook around `sheet` (the part `xl/worksheets/sheet1.xml`), with shared strings when given. */
+function workbook(sheet: Part, sharedStrings?: Part): Uint8Array {
+  return zip([
+    part('xl/workbook.xml', `<workbook ${MAIN} xmlns:r="${REL}"><sheets><sheet name="Hoja1" sheetId="1" r:id="rId1"/></sheets></workbook>`),
+    part(
+      'xl/_rels/workbook.xml.rels',
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/>` +
+        (sharedStrings ? `<Relationship Id="rId2" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/>` : '') +
+        '</Relationships>',
+    ),
+    sheet,
+    ...(sharedStrings ? [sharedStrings] : []),
+  ]);
+}
+
+const ROW = `<row>${'<c><v>1</v></c>'.repeat(100)}</row>`;
+/** About 1 MiB of rows, a hundred cells each. */
+const ROWS = ROW.repeat(Math.floor(2 ** 20 / ROW.length));
+
+/** A sheet of a hundred cells a row that inflates to 1 GiB, in about 3 MB. */
+const gigabyteSheet = () =>
+  workbook(repeatedPart('xl/worksheets/sheet1.xml', `<worksheet ${MAIN}><sheetData>`, ROWS, Math.round(2 ** 30 / ROWS.length), '</sheetData></worksheet>'));
+
+/**
+ * 64 MiB of shared strings (2,048 of 32,000 characters, the sheet showing the first) in about
+ * 70 KB. Each string is two runs of rich text, so that it is joined into the reader's own heap
+ * (a plain run may stay a slice of the decoded part, which Node keeps outside the V8 heap).
+ */
+const heavyStrings = () =>
+  workbook(
+    part('xl/worksheets/sheet1.xml', `<worksheet ${MAIN}><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData></worksheet>`),
+    repeatedPart('xl/sharedStrings.xml', `<sst ${MAIN}>`, `<si><r><t>${'x'.repeat(31_999)}</t></r><r><t>y</t></r></si>`.repeat(32), 64, '</sst>'),
+  );
+
+/**
+ * An ODS whose one row, with one number, repeats 20 million times: a single XML element, read in
+ * one synchronous step that writes line after line (with limits that let it).
+ */
+const repeatedRow = () =>
+  zip([
+    part('mimetype', 'application/vnd.oasis.opendocument.spreadsheet'),
+    part(
+      'content.xml',
+      '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0">' +
+        '<office:body><office:spreadsheet><table:table table:name="Hoja1"><table:table-row table:number-rows-repeated="20000000">' +
+        '<table:table-cell office:value-type="float" office:value="1"/></table:table-row></table:table></office:spreadsheet></office:body></office:document-content>',
+    ),
+  ]);
+
+const small = () => workbook(part('xl/worksheets/sheet1.xml', `<worksheet ${MAIN}><sheetData><row r="1"><c r="A1"><v>7</v></c></row></sheetData></worksheet>`));
+
+describe('the budgets of a read', () => {
+  it('a sheet inflating to 1 GiB, a hundred cells a row, stops at the budget of cells or of inflated bytes', async () => {
+    const file = gigabyteSheet();
+    expect(file.byteLength).toBeLessThan(4_000_000);
+    // Cells: the row being read when the budget runs out is left out.
+    const [byCells] = await readSheets(file, { ...DEFAULT_LIMITS, maxCells: 100_000 });
+    expect(byCells).toMatchObject({ rows: 1_000, columns: 100, truncated: true });
+    // Inflated bytes: 10 MB of XML hold 6,940 whole rows of 1,511 bytes.
+    const [byBytes] = await readSheets(file, { ...DEFAULT_LIMITS, maxCells: Number.MAX_SAFE_INTEGER, maxPartBytes: 10_000_000 });
+    expect(byBytes).toMatchObject({ rows: Math.floor((10_000_000 - `<worksheet ${MAIN}><sheetData>`.length) / ROW.length), columns: 100, truncated: true });
+  });
+});
+
+describe.each(testEngines())('extraction in a worker thread on %s', (engine) => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let blocks: Awaited<ReturnType<typeof createTestStore>>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    blocks = await createTestStore();
+  });
+  afterAll(async () => {
+    await database?.destroy();
+    await blocks?.destroy();
+  });
+
+  /** A spreadsheet record of `file`, stored, and its extraction source. */
+  const recordOf = async (file: Uint8Array, title: string, limits?: SpreadsheetLimits, type: 'xlsx' | 'ods' = 'xlsx') => {
+    const { cid } = await blocks.store.add(file);
+    const [record] = await database.db
+      .insert(alexandrias)
+      .values({ title, type, formats: [type], cid, originKey: `test:${title}` })
+      .returning({ id: alexandrias.id });
+    return { db: database.db, store: blocks.store, alexandriaId: record!.id, cid, type, limits };
+  };
+  /** What `extractSheetPreviews(source)` logged as warnings, and its result. */
+  const warnings = async (source: Parameters<typeof extractSheetPreviews>[0]) => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const previews = await extractSheetPreviews(source);
+      return { previews, messages: warn.mock.calls.map((call) => String(call[0])) };
+    } finally {
+      warn.mockRestore();
+    }
+  };
+  const csvOf = async (cid: string) => {
+    let bytes = 0;
+    for await (const chunk of blocks.store.cat(cid)) bytes += chunk.byteLength;
+    return bytes;
+  };
+
+  it('the event loop keeps answering while a 1 GiB sheet is read, and the preview stops at the budget of cells', async () => {
+    const source = await recordOf(gigabyteSheet(), 'bomba de celdas');
+    let worstLag = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      worstLag = Math.max(worstLag, now - last - 5);
+      last = now;
+    }, 5);
+    const started = performance.now();
+    let previews: Awaited<ReturnType<typeof extractSheetPreviews>> = [];
+    try {
+      previews = await extractSheetPreviews(source);
+    } finally {
+      clearInterval(ticker);
+    }
+    // Reading on this thread stalled it for 150 to 400 ms at a time (issue #16).
+    expect(worstLag).toBeLessThan(100);
+    expect(performance.now() - started).toBeLessThan(DEFAULT_LIMITS.timeoutMs);
+    expect(previews).toHaveLength(1);
+    const [preview] = previews;
+    expect(preview).toMatchObject({ rows: DEFAULT_LIMITS.maxCells / 100, columns: 100, truncated: true });
+    expect(await csvOf(preview!.cid)).toBe(preview!.rows * `${Array(100).fill('1').join(',')}\r\n`.length);
+  });
+
+  it('a worker past its time is terminated, even in the middle of one long step: no preview, a warning, nothing thrown', async () => {
+    // Without a worker, the deadline was only checked between steps: this one ran for 2 s past it.
+    const limits = { ...DEFAULT_LIMITS, maxRows: 20_000_000, maxCsvBytes: Number.MAX_SAFE_INTEGER, timeoutMs: 300 };
+    const source = await recordOf(repeatedRow(), 'fila repetida', limits, 'ods');
+    const started = performance.now();
+    const { previews, messages } = await warnings(source);
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(previews).toEqual([]);
+    expect(messages).toEqual([expect.stringMatching(new RegExp(`No se pudieron extraer las hojas del registro ${source.alexandriaId} .*no terminó en 300 ms`))]);
+  });
+
+  it('a worker past its memory is terminated: no preview, a warning, nothing thrown; the next file is read', async () => {
+    const heavy = await recordOf(heavyStrings(), 'cadenas pesadas', { ...DEFAULT_LIMITS, workerHeapMb: 16 });
+    const { previews, messages } = await warnings(heavy);
+    expect(previews).toEqual([]);
+    expect(messages).toEqual([expect.stringMatching(new RegExp(`No se pudieron extraer las hojas del registro ${heavy.alexandriaId} .*pasó de 16 MiB de memoria`))]);
+    // The same strings fit the default heap; and extraction goes on after a stopped worker.
+    const [strings] = await scheduleSheetPreviews({ ...heavy, limits: DEFAULT_LIMITS });
+    expect(strings).toMatchObject({ rows: 1, columns: 1, truncated: false });
+    expect(await csvOf(strings!.cid)).toBe(32_002);
+    const [seven] = await scheduleSheetPreviews(await recordOf(small(), 'pequeña'));
+    expect(seven).toMatchObject({ rows: 1, columns: 1, truncated: false });
+    expect(await csvOf(seven!.cid)).toBe('7\r\n'.length);
+  });
+});
