@@ -1,4 +1,4 @@
-/** `/graphql`: the read-only GraphQL API (GET and POST; GraphiQL when opened in a browser). */
+/** `/graphql`: the read-only GraphQL API (GET and POST; a browser opening it is sent to /docs#graphql). */
 import type { APIRoute } from 'astro';
 import { getArchive } from '../lib/server/archive.ts';
 import { createGraphqlHandler } from '../lib/server/graphql/index.ts';
@@ -21,6 +21,7 @@ export const ALL: APIRoute = async ({ request, locals }) => {
     }
     request = new Request(request.url, { method: 'POST', headers: request.headers, body });
   }
-  const answer = await yoga.fetch(request, { origin: locals.origin });
+  // The client's address (trusted proxies honoured by the middleware) rations expensive documents.
+  const answer = await yoga.fetch(request, { origin: locals.origin, clientAddress: locals.clientAddress });
   return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
 };

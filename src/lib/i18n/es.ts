@@ -372,6 +372,8 @@ export const es = {
   'record.sourceUnderReview': 'Fuente nueva, pendiente de revisión',
   'record.departmentUnderReview': 'Institución nueva, pendiente de revisión',
   'record.entityUnderReviewHint': 'Se mostrará cuando la moderación la acepte.',
+  'docs.graphqlHowTo':
+    'No hay consola interactiva: quien abre /graphql en el navegador llega a esta sección. Envíe la consulta como JSON { "query": "…" } con POST, o en la dirección con GET /graphql?query=…, desde curl o su cliente GraphQL. Cada consulta admite hasta {roots} campos en su primer nivel y {aliases} alias; los filtros de texto (title_contains, name_contains) cuentan como una lectura completa de los registros, y cada dirección puede hacer {expensive} consultas costosas por minuto (después, 429 con Retry-After).',
 } as const;
 
 export type MessageKey = keyof typeof es;

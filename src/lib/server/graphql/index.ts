@@ -1,16 +1,26 @@
 /**
  * The read-only GraphQL API at `/graphql` (SPEC §7 GraphQL reads; DECISIONS 'API'), served by
- * graphql-yoga: GET and POST, introspection on, GraphiQL for a browser, any origin allowed
- * without credentials, depth and cost limits, and every unexpected error masked.
+ * graphql-yoga: GET and POST, introspection on, any origin allowed without credentials, depth,
+ * width and cost limits, expensive documents rationed per client address, and every unexpected
+ * error masked.
+ *
+ * No GraphiQL (issue #16, item 11): yoga's loads its scripts from a public CDN, without integrity
+ * or CSP, on the archive's origin, where the session token sits in localStorage. A browser
+ * opening /graphql is sent to the documentation, which shows how to query; a query in the
+ * address (`/graphql?query=…`) is answered as JSON as before.
  */
 import { createGraphQLError, createSchema, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Db } from '../db/index.ts';
 import { createContext, type GraphqlContext } from './context.ts';
 import { costLimitRule, depthLimitRule } from './limits.ts';
+import { expensiveQueryRateLimit } from './rate-limit.ts';
 import { resolvers } from './resolvers.ts';
 import { typeDefs } from './typeDefs.ts';
+import { widthLimitRule } from './width.ts';
 
-export { MAX_COST, MAX_DEPTH } from './limits.ts';
+export { MAX_COST, MAX_DEPTH, SCAN_COST } from './limits.ts';
+export { EXPENSIVE_ALLOWANCE, EXPENSIVE_COST } from './rate-limit.ts';
+export { MAX_ALIASES, MAX_ROOT_FIELDS } from './width.ts';
 
 /** More tokens than any honest query needs; parsing stops there. */
 const MAX_TOKENS = 5_000;
@@ -39,14 +49,16 @@ export function nestingOf(text: string): number {
 }
 const MAX_BODY_BYTES = 100_000;
 
-/** What the host passes with each request (the Astro endpoint passes `locals.origin`). */
+/** What the host passes with each request (the Astro endpoint passes `locals.origin` and `locals.clientAddress`). */
 export interface ServerContext {
   origin?: string;
+  /** The client's address, which expensive documents are rationed by (rate-limit.ts). */
+  clientAddress?: string;
 }
 
 export const graphqlSchema = createSchema<GraphqlContext>({ typeDefs, resolvers });
 
-/** The depth and cost rules, and a bounded parser. */
+/** The depth, width and cost rules, and a bounded parser. */
 const limits: Plugin = {
   onParse({ parseFn, setParseFn }) {
     // yoga's own parser (see limits.ts on why not ours), stopped after MAX_TOKENS tokens.
@@ -61,24 +73,29 @@ const limits: Plugin = {
   },
   onValidate({ addValidationRule }) {
     addValidationRule(depthLimitRule);
+    addValidationRule(widthLimitRule);
     addValidationRule(costLimitRule);
   },
 };
 
-const EXAMPLE = `# Las 5 categorías con más registros, y sus recuentos por formato
-{
-  categories(limit: 5, sort: "alexandrias:desc") {
-    id
-    title
-    alexandriasCount
-    counts { pdf csv xlsx ods other }
-  }
+/** Where a browser opening /graphql is sent: the documentation's GraphQL section. */
+const GRAPHQL_DOCS = '/docs#graphql';
+
+/** Whether `request` is a person opening /graphql in a browser: a GET for HTML with no query. */
+function isBrowserVisit(request: Request, url: URL): boolean {
+  return request.method === 'GET' && !url.searchParams.has('query') && (request.headers.get('accept') ?? '').includes('text/html');
 }
-`;
+
+/** Sends a browser visit to the documentation (see the top of this file on why not GraphiQL). */
+const browserToDocs: Plugin = {
+  onRequest({ request, url, endResponse, fetchAPI }) {
+    if (isBrowserVisit(request, url)) endResponse(new fetchAPI.Response(null, { status: 303, headers: { Location: GRAPHQL_DOCS } }));
+  },
+};
 
 /**
  * A yoga server over the database that `getDb` opens (the archive's in the app, a test database
- * in the tests). Call its `fetch(request, { origin })`. Masked errors are logged unless
+ * in the tests). Call its `fetch(request, { origin, clientAddress })`. Masked errors are logged unless
  * `logging` is false.
  */
 export function createGraphqlHandler(
@@ -94,9 +111,9 @@ export function createGraphqlHandler(
     // Only the client's own mistakes (GraphQLErrors) are shown; anything else is this message,
     // never a stack or a database error, even in development.
     maskedErrors: { isDev: false, errorMessage: 'Error interno del archivo. Vuelva a intentarlo más tarde.' },
-    graphiql: { title: 'Archivo Abierto · GraphQL', defaultQuery: EXAMPLE },
+    graphiql: false,
     landingPage: false,
     maxRequestBodySize: MAX_BODY_BYTES,
-    plugins: [limits],
+    plugins: [browserToDocs, limits, expensiveQueryRateLimit()],
   });
 }

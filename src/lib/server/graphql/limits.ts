@@ -1,29 +1,43 @@
 /**
  * Limits on what one GraphQL query may ask, checked as validation rules before anything runs
- * (introspection fields are exempt):
+ * (introspection fields are exempt; the width of a query, its root fields and aliases, is
+ * limited in width.ts):
  *
  * - Depth: at most `MAX_DEPTH` levels of nested fields.
  * - Cost: an estimate of the rows and queries a query can cause, at most `MAX_COST`. A list field
  *   counts the rows it can return (its `limit`: the literal, else the variable's declared default,
  *   else the most a variable may ask, 100) and multiplies everything below it; a connection's
- *   `values` takes the connection's limit; a `groupBy` field is reckoned at `GROUPS_ESTIMATE`
- *   groups. Every field that starts its own database query (a root field, a list, `values`, a
- *   `groupBy` field, a count) adds `QUERY_COST`; any other object field adds 1. Counts under a
- *   groupBy key are already known and cost 1. The estimate is enforced where it matters: a groupBy
- *   with more groups than that which asks for `values` or `groupBy` under each key is refused
- *   by its resolver (key and aggregate alone are answered for any number of groups: one query).
+ *   `values` takes the connection's limit, and at most one row under a `groupBy.id` key (the key
+ *   is the row's id); a `groupBy` field is reckoned at `GROUPS_ESTIMATE` groups. Every field that
+ *   starts its own database query (a root field, a list, `values`, a `groupBy` field, a count) adds
+ *   `QUERY_COST`; any other object field adds 1. Counts under a groupBy key are already known and
+ *   cost 1. The estimate is enforced where it matters: a groupBy with more groups than that which
+ *   asks for `values` or `groupBy` under each key is refused by its resolver (key and aggregate
+ *   alone are answered for any number of groups: one query).
+ * - Scans: a query that has to read the rows themselves to find its answer costs `SCAN_COST`
+ *   more. That is any list, `values`, count or `groupBy` under a text filter (`title_contains`,
+ *   `name_contains`; a `where` given as a variable may hold one, so it is priced as one), and a
+ *   grouping of records by a field the running counts are not kept by (`id`, `cid`,
+ *   `wallet_address`). Counts and groupings by format, status, source, department and category
+ *   are read from the running counts (queries/connections.ts) and cost `QUERY_COST` like any
+ *   indexed query. Without this, 250 aliased `title_contains` counts were reckoned at 11 points
+ *   each and took seconds (issue #16, item 7).
  *
- * So `categories(limit: 5) { alexandrias { cid } }` costs 10 + 5 + 5 × (10 + 10) = 115, and
- * `categories(limit: 100) { alexandrias(limit: 100) { id } }` costs 11,110 and is refused.
+ * So `categories(limit: 5) { alexandrias { cid } }` costs 10 + 5 + 5 × (10 + 10) = 115,
+ * `categories(limit: 100) { alexandrias(limit: 100) { id } }` costs 11,110 and is refused, and
+ * `alexandriasConnection(where: { title_contains: "agua" }) { aggregate { count } }` costs
+ * 1 + 10 + 250 = 261: at most 19 of them fit in one query.
  */
 import {
   Kind,
   type ASTVisitor,
   type FieldNode,
+  type FragmentDefinitionNode,
   type GraphQLArgument,
   type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLOutputType,
+  type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
   type ValidationContext,
@@ -31,11 +45,20 @@ import {
 } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import { MAX_LIMIT } from '../queries/find.ts';
+import { widthProblem } from './width.ts';
 
 export const MAX_DEPTH = 10;
 export const MAX_COST = 5_000;
 export const QUERY_COST = 10;
 export const GROUPS_ESTIMATE = 100;
+/** A query that reads every row it might match (a text filter, an uncounted grouping): 25 indexed queries. */
+export const SCAN_COST = 250;
+
+/**
+ * The groupings of records the running counts answer (COUNTED_GROUP in queries/connections.ts)
+ * when the filter needs no text match; any other grouping reads the records.
+ */
+const COUNTED_RECORD_GROUPINGS = new Set(['type', 'status', 'source', 'department', 'category']);
 
 // The `graphql` package can be loaded twice (its ESM and CommonJS builds, as Vite and Node resolve
 // it), and its `isObjectType` & co. are `instanceof` checks that fail across the copies: these
@@ -83,7 +106,7 @@ export function depthLimitRule(context: ValidationContext): ASTVisitor {
         context.reportError(
           createGraphQLError(`La consulta anida ${depth} niveles de campos y el máximo es ${MAX_DEPTH}. Divídala en consultas menos profundas.`, {
             nodes: [operation],
-            extensions: { code: 'QUERY_TOO_DEEP' },
+            extensions: { code: 'QUERY_TOO_DEEP', http: { status: 400, spec: false } },
           }),
         );
       }
@@ -92,15 +115,37 @@ export function depthLimitRule(context: ValidationContext): ASTVisitor {
 }
 
 interface Scope {
-  /** The `limit` of the connection whose fields are being costed. */
+  /** The rows the `values` of the connection being costed can return. */
   connectionLimit: number;
   /** Under a groupBy key, whose counts are already known. */
   inGroup: boolean;
+  /** The connection's filter needs the rows themselves: each of its queries is a scan. */
+  scans: boolean;
 }
 
-/** The cost estimate of `operation`, as described at the top of this file. */
-export function operationCost(context: ValidationContext, operation: OperationDefinitionNode): number {
-  const rootType = context.getSchema().getRootType(operation.operation);
+/**
+ * Whether the `where` of `field` makes its queries read the rows: a text filter (`*_contains`), or
+ * a filter not written out in the query (a variable) that may hold one. Anything else is equality
+ * on indexed or counted columns. Validation must not depend on variables' values (yoga caches its
+ * result per query text), so a variable is priced at the most it could cost.
+ */
+function whereScans(field: FieldNode): boolean {
+  const where = field.arguments?.find((given) => given.name.value === 'where')?.value;
+  if (!where || where.kind === Kind.NULL) return false;
+  if (where.kind !== Kind.OBJECT) return true;
+  return where.fields.some((given) => given.name.value.endsWith('_contains') && given.value.kind !== Kind.NULL);
+}
+
+/**
+ * The cost estimate of `operation`, as described at the top of this file. `fragmentOf` finds a
+ * named fragment of the same document (validation and execution each have their own way).
+ */
+export function operationCost(
+  schema: GraphQLSchema,
+  fragmentOf: (name: string) => FragmentDefinitionNode | null | undefined,
+  operation: OperationDefinitionNode,
+): number {
+  const rootType = schema.getRootType(operation.operation);
   if (!rootType) return 0;
   const variableDefaults = new Map(
     (operation.variableDefinitions ?? []).map((definition) => [definition.variable.name.value, definition.defaultValue]),
@@ -125,10 +170,10 @@ export function operationCost(context: ValidationContext, operation: OperationDe
       }
       if (selection.kind === Kind.FRAGMENT_SPREAD) {
         const name = selection.name.value;
-        const key = `${name}:${parentType.name}:${scope.connectionLimit}:${scope.inGroup}`;
+        const key = `${name}:${parentType.name}:${scope.connectionLimit}:${scope.inGroup}:${scope.scans}`;
         if (!fragmentCost.has(key)) {
           fragmentCost.set(key, 0);
-          const fragment = context.getFragment(name);
+          const fragment = fragmentOf(name);
           fragmentCost.set(key, fragment ? costOf(fragment.selectionSet, parentType, scope) : 0);
         }
         cost += fragmentCost.get(key) ?? 0;
@@ -140,7 +185,11 @@ export function operationCost(context: ValidationContext, operation: OperationDe
       if (!definition) continue;
       const type = namedTypeOf(definition.type);
       if (!isObject(type) || !selection.selectionSet) {
-        if (parentType.name.endsWith('Aggregator')) cost += scope.inGroup ? 1 : QUERY_COST;
+        if (parentType.name.endsWith('Aggregator')) {
+          // totalCount ignores the filter (and is computed once per request); count obeys it.
+          if (scope.inGroup) cost += 1;
+          else cost += QUERY_COST + (name === 'count' && scope.scans ? SCAN_COST : 0);
+        }
         continue;
       }
       const limitArgument = definition.args.find((argument) => argument.name === 'limit');
@@ -150,36 +199,43 @@ export function operationCost(context: ValidationContext, operation: OperationDe
       let below = scope;
       if (limitArgument && listed) {
         rows = limitOf(selection, limitArgument);
-        own = QUERY_COST;
+        own = QUERY_COST + (whereScans(selection) ? SCAN_COST : 0);
       } else if (limitArgument) {
-        below = { connectionLimit: limitOf(selection, limitArgument), inGroup: false };
+        below = { connectionLimit: limitOf(selection, limitArgument), inGroup: false, scans: whereScans(selection) };
         own = 0;
       } else if (name === 'values' && parentType.name.endsWith('Connection')) {
         rows = scope.connectionLimit;
-        own = QUERY_COST;
+        own = QUERY_COST + (scope.scans ? SCAN_COST : 0);
       } else if (parentType.name.endsWith('GroupBy')) {
         rows = GROUPS_ESTIMATE;
-        own = QUERY_COST;
-        below = { ...scope, inGroup: true };
+        const uncounted = parentType.name === 'AlexandriaGroupBy' && !COUNTED_RECORD_GROUPINGS.has(name);
+        own = QUERY_COST + (scope.scans || uncounted ? SCAN_COST : 0);
+        // Under a groupBy.id key the connection holds that one row.
+        below = { ...scope, inGroup: true, connectionLimit: name === 'id' ? Math.min(scope.connectionLimit, 1) : scope.connectionLimit };
       }
       cost += own + rows + rows * costOf(selection.selectionSet, type, below);
     }
     return cost;
   };
-  return costOf(operation.selectionSet, rootType, { connectionLimit: MAX_LIMIT, inGroup: false });
+  return costOf(operation.selectionSet, rootType, { connectionLimit: MAX_LIMIT, inGroup: false, scans: false });
 }
 
+/** Refuses an operation whose cost estimate is over `MAX_COST`; a too wide one is left to width.ts. */
 export function costLimitRule(context: ValidationContext): ASTVisitor {
   return {
     OperationDefinition(operation) {
-      const cost = operationCost(context, operation);
+      const fragmentOf = (name: string) => context.getFragment(name);
+      // One refusal at a time: a document with 60 root fields hears about those, not their cost.
+      if (widthProblem(operation, fragmentOf)) return;
+      const cost = operationCost(context.getSchema(), fragmentOf, operation);
       if (cost > MAX_COST) {
         const shown = Number.isFinite(cost) ? Math.round(cost).toLocaleString('es') : 'incalculable';
         context.reportError(
           createGraphQLError(
             `La consulta es demasiado costosa: ${shown} puntos, y el máximo es ${MAX_COST.toLocaleString('es')}. ` +
-              'Pida menos filas con limit (también en las listas anidadas) o divídala en varias consultas.',
-            { nodes: [operation], extensions: { code: 'QUERY_TOO_COSTLY' } },
+              'Pida menos filas con limit (también en las listas anidadas), use menos filtros de texto (title_contains, name_contains) ' +
+              'o divídala en varias consultas.',
+            { nodes: [operation], extensions: { code: 'QUERY_TOO_COSTLY', http: { status: 400, spec: false } } },
           ),
         );
       }
