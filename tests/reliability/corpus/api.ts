@@ -40,6 +40,21 @@ const graphqlCases: HostileCase[] = [
     expect: 400,
     send: (context, address) => gql(context, address, `{ ${Array.from({ length: 60 }, (_, n) => `a${n}: alexandrias(limit: 100) { id title }`).join(' ')} }`),
   },
+  // Alias floods of the audit (issue #16): cheap-looking counts that each scan the records.
+  {
+    name: 'graphql: 250 aliased filtered counts (alias flood)',
+    bullet: 'graphql',
+    expect: { status: 400, maxMs: 2000 },
+    send: (context, address) =>
+      gql(context, address, `{ ${Array.from({ length: 250 }, (_, n) => `a${n}: alexandriasConnection(where: {title_contains: "a${n}"}) { aggregate { count } }`).join(' ')} }`),
+  },
+  {
+    name: 'graphql: 25 aliased filtered counts (priced as scans)',
+    bullet: 'graphql',
+    expect: { status: 400, maxMs: 2000 },
+    send: (context, address) =>
+      gql(context, address, `{ ${Array.from({ length: 25 }, (_, n) => `a${n}: alexandriasConnection(where: {title_contains: "a${n}"}) { aggregate { count } }`).join(' ')} }`),
+  },
   { name: 'graphql: nested lists of 100 × 100', bullet: 'graphql', expect: 400, send: (context, address) => gql(context, address, '{ categories(limit: 100) { alexandrias(limit: 100) { id department { alexandrias(limit: 100) { id } } } } }') },
   {
     name: 'graphql: groupBy with the rows of every group',
