@@ -26,6 +26,9 @@ async function formatOf(zip: ZipArchive, budget: Budget): Promise<SpreadsheetFor
  * Reads every sheet of an XLSX or ODS file, handing each to `onSheet` as soon as it is read (an
  * empty sheet is skipped). Throws a `SpreadsheetError` for a file it cannot read or that goes
  * past `limits`; sheets handed over before then were complete, but the workbook was not.
+ *
+ * It reads on the calling thread; the server calls it through `readSpreadsheetInWorker`, in a
+ * worker thread that can be stopped at any point and whose memory goes when it ends.
  */
 export async function readSpreadsheet(
   bytes: Uint8Array,

@@ -83,7 +83,10 @@ export class SheetTable {
   private filled = 0;
   private readonly limits: Pick<SpreadsheetLimits, 'maxRows' | 'maxBlankRows' | 'minGridCells' | 'gridCellsPerValue'>;
   private readonly maxBytes: number;
-  /** Rows were left out: a limit of rows, columns, cell length or bytes was reached. */
+  /**
+   * Rows were left out: a limit of rows, columns, cell length, bytes or grid was reached, or a
+   * budget of the workbook ran out (`stop`).
+   */
   truncated = false;
   /** No more rows fit: readers may stop reading the sheet. */
   full = false;

@@ -21,6 +21,9 @@ export const WORKER_ENTRY = path.resolve(process.cwd(), 'src/lib/server/spreadsh
 /** The worker's young generation, in MiB: its objects are short-lived rows and cells. */
 const YOUNG_GENERATION_MB = 16;
 
+/** The longest delay `setTimeout` takes as it is (a longer one fires at once). */
+const LONGEST_TIMEOUT = 2 ** 31 - 1;
+
 /** A sheet read by the worker; its CSV arrives a chunk at a time, as `chunks` is read. */
 export interface ReceivedSheet {
   /** Position of the sheet in the workbook, from 0 (empty sheets are skipped, not renumbered). */
@@ -131,7 +134,7 @@ export async function readSpreadsheetInWorker(
   const deadline = setTimeout(() => {
     inbox.fail(new SpreadsheetError(`lectura detenida: no terminó en ${limits.timeoutMs} ms`));
     void worker.terminate();
-  }, limits.timeoutMs);
+  }, Math.min(limits.timeoutMs, LONGEST_TIMEOUT));
   try {
     for (;;) {
       const message = await inbox.receive();
