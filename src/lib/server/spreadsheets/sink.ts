@@ -4,6 +4,7 @@
  * being stored are held in memory.
  */
 import type { SpreadsheetLimits } from './limits.ts';
+import { stripControls } from '../../domain/text.ts';
 import { SheetTable, type SheetCsv } from './sheet-table.ts';
 
 export interface ExtractedSheet {
@@ -36,7 +37,8 @@ export class SheetSink {
     const csv = table.finish();
     if (csv.rows === 0) return;
     this.csvBytes += csv.bytes;
-    this.queue.push({ index, name: name.trim() || `Hoja ${index + 1}`, csv });
+    // Bidi overrides and invisible characters in a name could disguise it wherever it is shown (issue #16).
+    this.queue.push({ index, name: stripControls(name, { singleLine: true }).trim() || `Hoja ${index + 1}`, csv });
   }
 
   async flush(): Promise<void> {
