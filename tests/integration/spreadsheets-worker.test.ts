@@ -3,87 +3,11 @@
  * read in a worker thread, stopped by budgets of cells, inflated bytes, time and memory, while
  * the server's event loop keeps answering.
  */
-import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alexandrias } from '../../src/lib/server/db/schema.ts';
 import { DEFAULT_LIMITS, extractSheetPreviews, readSheets, scheduleSheetPreviews, type SpreadsheetLimits } from '../../src/lib/server/spreadsheets/index.ts';
 import { createTestDatabase, createTestStore, testEngines } from '../helpers/database.ts';
-
-const MAIN = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
-const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
-
-interface Part {
-  name: string;
-  /** Raw deflate. */
-  deflated: Buffer;
-}
-
-/** Raw deflate of `text` ending on a full flush, not final: such pieces concatenate, and one piece may repeat. */
-const openPiece = (text: string) => zlib.deflateRawSync(text, { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH });
-const part = (name: string, text: string): Part => ({ name, deflated: zlib.deflateRawSync(text) });
-
-/** A part of `head`, `body` repeated `times` (deflated once, the bytes repeated) and `tail`. */
-const repeatedPart = (name: string, head: string, body: string, times: number, tail: string): Part => ({
-  name,
-  deflated: Buffer.concat([openPiece(head), ...Array<Buffer>(times).fill(openPiece(body)), zlib.deflateRawSync(tail)]),
-});
-
-/** A zip of `parts`; sizes declared as 1 KB and CRCs as zero (the reader trusts neither). */
-function zip(parts: Part[]): Uint8Array {
-  const chunks: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const { name, deflated } of parts) {
-    const fileName = Buffer.from(name, 'utf8');
-    const header = Buffer.alloc(30);
-    header.writeUInt32LE(0x04034b50, 0);
-    header.writeUInt16LE(8, 8);
-    header.writeUInt32LE(deflated.length, 18);
-    header.writeUInt32LE(1024, 22);
-    header.writeUInt16LE(fileName.length, 26);
-    const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(8, 10);
-    entry.writeUInt32LE(deflated.length, 20);
-    entry.writeUInt32LE(1024, 24);
-    entry.writeUInt16LE(fileName.length, 28);
-    entry.writeUInt32LE(offset, 42);
-    chunks.push(header, fileName, deflated);
-    central.push(entry, fileName);
-    offset += header.length + fileName.length + deflated.length;
-  }
-  const directory = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(parts.length, 8);
-  end.writeUInt16LE(parts.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return new Uint8Array(Buffer.concat([...chunks, directory, end]));
-}
-
-/** A one-sheet workbook around `sheet` (the part `xl/worksheets/sheet1.xml`), with shared strings when given. */
-function workbook(sheet: Part, sharedStrings?: Part): Uint8Array {
-  return zip([
-    part('xl/workbook.xml', `<workbook ${MAIN} xmlns:r="${REL}"><sheets><sheet name="Hoja1" sheetId="1" r:id="rId1"/></sheets></workbook>`),
-    part(
-      'xl/_rels/workbook.xml.rels',
-      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/>` +
-        (sharedStrings ? `<Relationship Id="rId2" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/>` : '') +
-        '</Relationships>',
-    ),
-    sheet,
-    ...(sharedStrings ? [sharedStrings] : []),
-  ]);
-}
-
-const ROW = `<row>${'<c><v>1</v></c>'.repeat(100)}</row>`;
-/** About 1 MiB of rows, a hundred cells each. */
-const ROWS = ROW.repeat(Math.floor(2 ** 20 / ROW.length));
-
-/** A sheet of a hundred cells a row that inflates to 1 GiB, in about 3 MB. */
-const gigabyteSheet = () =>
-  workbook(repeatedPart('xl/worksheets/sheet1.xml', `<worksheet ${MAIN}><sheetData>`, ROWS, Math.round(2 ** 30 / ROWS.length), '</sheetData></worksheet>'));
+import { gigabyteSheet, MAIN, part, repeatedPart, ROW, workbook, zip } from '../helpers/hostile-spreadsheets.ts';
 
 /**
  * 64 MiB of shared strings (2,048 of 32,000 characters, the sheet showing the first) in about

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
 import { signedProof } from '../helpers/siwe.ts';
+import { farApartCells, gigabyteSheet } from '../helpers/hostile-spreadsheets.ts';
 import { signUpload } from '../helpers/upload.ts';
 import { CORPUS } from './corpus/index.ts';
 import { BULLETS, expectationOf, type Bullet, type CorpusContext, type HostileCase, type Outcome } from './corpus/types.ts';
@@ -61,7 +62,7 @@ const stored = {
 async function snapshot(): Promise<Record<string, number>> {
   const tables = [
     'alexandrias', 'aletheias', 'imports', 'sources', 'departments', 'categories', 'contact_messages',
-    'pins', 'status_history', 'source_reviews', 'users', 'sessions', 'deals',
+    'pins', 'status_history', 'source_reviews', 'department_reviews', 'users', 'sessions', 'deals',
   ];
   const counts = await withDatabase(database.url, async (client) => {
     const counted = tables.map((table) => `(select count(*)::int from ${table}) as ${table}`).join(', ');
@@ -175,6 +176,17 @@ async function storeHostileText(): Promise<void> {
         (await client.query(`select source_id, department_id from alexandrias where id = $1`, [outcome.assetId])).rows[0] as { source_id: number; department_id: number },
     );
     stored.records.push({ id: outcome.assetId!, cid: outcome.cid!, sourceId: ids.source_id, departmentId: ids.department_id });
+    // A contributor's new source and institution are public only once accepted (issue #16): accept
+    // them, so that their pages and lists show the markup they carry, escaped.
+    for (const [kind, id] of [['sources', ids.source_id], ['departments', ids.department_id]] as const) {
+      const accepted = await request(origin, `/v2/ops/${kind}/${id}/status`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${moderator.token}`, Origin: origin },
+        body: JSON.stringify({ status: 'on_line', reason: '' }),
+        localAddress: visitorAddress(55, 2),
+      });
+      expect(accepted.status, `${kind} ${id}: ${accepted.body}`).toBe(200);
+    }
   }
 
   // File names that try to leave the folder or hide their extension: stored under a clean name,
@@ -367,5 +379,78 @@ describe('after the corpus', () => {
     const covered = new Set(CORPUS.map((hostile) => hostile.bullet));
     expect((Object.keys(BULLETS) as Bullet[]).filter((bullet) => !covered.has(bullet)), 'bullets without cases').toEqual([]);
     if (grown.length > 0) failUnlessKnown(undefined, `the corpus stored something: ${grown.join(', ')}`);
+  });
+});
+
+/** The server process's resident memory, in MB (the start script serves in its own process). */
+async function rssMb(pid: number): Promise<number> {
+  const status = await fs.readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+interface SheetPreview {
+  rows: number;
+  columns: number;
+  truncated: boolean;
+}
+
+/** A record's sheet previews, once extracted (they are made in the background after the upload). */
+async function previewsOf(id: number, deadlineMs = 90_000): Promise<SheetPreview[]> {
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline) {
+    const answer = await request(server.origin, `/v2/open-data/alexandrias/${id}/sheets`);
+    const sheets = JSON.parse(JSON.parse(answer.body.toString()).body as string) as SheetPreview[];
+    if (sheets.length > 0) return sheets;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return [];
+}
+
+const xlsxFiles = (document: Buffer) => ({
+  document,
+  proof: context.png,
+  documentName: 'libro.xlsx',
+  documentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+});
+
+describe('bomb spreadsheets (issue #16)', () => {
+  test('sheets that inflate a thousandfold are read off the event loop, within budgets, and leave the memory as it was', async () => {
+    const before = await rssMb(server.pid);
+    const slowest: number[] = [];
+    for (let n = 0; n < 3; n += 1) {
+      // 250 MB of XML, a hundred cells a row, in well under the 1 MB document limit of this server.
+      const bomb = Buffer.from(gigabyteSheet(250 * 2 ** 20, `bomba ${n}`));
+      expect(bomb.byteLength).toBeLessThan(900_000);
+      const uploaded = await upload(server.origin, context.alice, xlsxFiles(bomb), validAsset(context.alice.wallet.address, { docType: 'xlsx' }), visitorAddress(53, n));
+      expect(uploaded.result.status, uploaded.result.body.toString()).toBe(200);
+      // While the sheet is read, the server answers a static file as fast as ever.
+      let worst = 0;
+      let done = false;
+      const previews = previewsOf(uploaded.assetId!).finally(() => (done = true));
+      while (!done) {
+        const started = performance.now();
+        expect((await request(server.origin, '/favicon.svg')).status).toBe(200);
+        worst = Math.max(worst, performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      slowest.push(worst);
+      const [sheet] = await previews;
+      // Stopped by a budget (of cells or inflated bytes): a truncated preview, not the whole sheet.
+      expect(sheet).toMatchObject({ columns: 100, truncated: true });
+      expect(sheet!.rows * sheet!.columns).toBeLessThanOrEqual(5_000_000);
+    }
+    const after = await rssMb(server.pid);
+    console.log(`Bombas de hoja de cálculo: respuesta más lenta de /favicon.svg ${slowest.map((ms) => ms.toFixed(0)).join(', ')} ms; RSS ${before.toFixed(0)} → ${after.toFixed(0)} MB`);
+    // Before: 3–5 s per request during extraction, and RSS 160 → 612 MB over three uploads.
+    expect(Math.max(...slowest)).toBeLessThan(1000);
+    expect(after - before).toBeLessThan(150);
+  });
+
+  test('one cell at ALL1 and one at A1000000 make a preview of a few lines, not 191 MB of blanks', async () => {
+    const uploaded = await upload(server.origin, context.alice, xlsxFiles(Buffer.from(farApartCells())), validAsset(context.alice.wallet.address, { docType: 'xlsx' }), visitorAddress(53, 9));
+    expect(uploaded.result.status, uploaded.result.body.toString()).toBe(200);
+    const [sheet] = await previewsOf(uploaded.assetId!);
+    expect(sheet!.columns).toBe(1000);
+    expect(sheet!.rows).toBeLessThan(10);
   });
 });
