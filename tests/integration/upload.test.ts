@@ -293,6 +293,31 @@ describe.each(testEngines())('uploads on %s', (engine: Engine) => {
     expect(await leftovers()).toEqual(before);
   });
 
+  it('refuses a program even declared as "other", with 415, and keeps nothing of it', async () => {
+    const before = await leftovers();
+    const program = Buffer.alloc(4096);
+    program.write('MZ', 0, 'latin1');
+    program.writeUInt32LE(0x80, 0x3c);
+    program.write('PE\0\0', 0x80, 'latin1');
+    const result = await upload({ asset: baseAsset({ docType: 'other' }), document: { name: 'Presupuesto General 2026.pdf.exe', bytes: program } });
+    expect(result.status).toBe(415);
+    expect(result.body.message).toMatch(/es un programa/);
+    expect(await leftovers()).toEqual(before);
+  });
+
+  it('refuses as a PDF a page that only mentions %PDF-, or a PDF header with no PDF behind it, and keeps nothing', async () => {
+    const before = await leftovers();
+    const html = Buffer.from('<!doctype html><html><!-- %PDF-1.4 --><body><script>alert(document.domain)</script></body></html>');
+    const mentioned = await upload({ document: { name: 'informe.pdf', bytes: html } });
+    expect(mentioned.status).toBe(415);
+    expect(mentioned.body.message).toMatch(/no es un PDF/);
+    const headerOnly = Buffer.concat([Buffer.from('%PDF-1.4\n'), html]);
+    const hollow = await upload({ document: { name: 'informe.pdf', bytes: headerOnly } });
+    expect(hollow.status).toBe(415);
+    expect(hollow.body.message).toMatch(/no está construido como uno/);
+    expect(await leftovers()).toEqual(before);
+  });
+
   it('keeps an HTML file sent as "other" but serves it as a sandboxed download', async () => {
     const html = Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script></body></html>');
     const result = await upload({ asset: baseAsset({ docType: 'other' }), document: { name: 'pagina.html', bytes: html } });
@@ -338,7 +363,10 @@ describe.each(testEngines())('uploads on %s', (engine: Engine) => {
 
   it('stores the same signed upload sent twice at once only once, and whole', async () => {
     // Blocks no other test stores, several of them, so the two copies stage and move at once.
-    const document = { name: 'doble.pdf', bytes: Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(3 * 256 * 1024)]) };
+    const body = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(3 * 256 * 1024), Buffer.from('\n')]);
+    // Built like a PDF to its end (a cross-reference table and the trailer pointing at it), or it is refused as one.
+    const trailer = Buffer.from(`xref\n0 1\n0000000000 65535 f \ntrailer\n<< /Size 1 >>\nstartxref\n${body.length}\n%%EOF\n`);
+    const document = { name: 'doble.pdf', bytes: Buffer.concat([body, trailer]) };
     const nonce = (await issueNonce(archive.db, new Date(), { purpose: 'upload', account: ALICE.address })).nonce;
     const signature = await signUpload(ALICE, document.bytes, PROOF, nonce);
     const form = uploadForm({ asset: baseAsset(), document, proof: { name: 'p.png', bytes: PROOF }, nonce, signature });

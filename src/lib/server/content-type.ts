@@ -21,15 +21,64 @@ export type ContentKind =
   | 'webp'
   | 'markup'
   | 'text'
+  | 'executable'
   | 'binary';
 
 const ascii = (bytes: Uint8Array, from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
-const startsWith = (head: Uint8Array, ...bytes: number[]) => bytes.every((byte, i) => head[i] === byte);
+const startsWithAt = (head: Uint8Array, at: number, ...bytes: number[]) => bytes.every((byte, i) => head[at + i] === byte);
+const startsWith = (head: Uint8Array, ...bytes: number[]) => startsWithAt(head, 0, ...bytes);
+
+/**
+ * A PDF header: `%PDF-` and a version, at the very first byte. Readers tolerate up to a kilobyte
+ * of junk before it, but the archive does not: that tolerance is what let an HTML page holding
+ * `<!-- %PDF-1.4 -->` pass for a PDF, and a real PDF starts at its header. The rest of the
+ * structure (its trailer) is checked once the whole file has arrived (`uploads/pdf-structure.ts`).
+ */
+export function hasPdfHeader(head: Uint8Array): boolean {
+  return /^%PDF-\d\.\d/.test(ascii(head, 0, 8));
+}
+
+const readU16 = (head: Uint8Array, at: number) => (head[at] ?? 0) | ((head[at + 1] ?? 0) << 8);
+const readU32 = (head: Uint8Array, at: number) => (readU16(head, at) | (readU16(head, at + 2) << 16)) >>> 0;
+
+/**
+ * Windows Installer files (.msi, .msp, .mst) are OLE compound files like an .xls: told apart by
+ * the class id of the root directory entry (`000C1084`/`6`/`2-0000-0000-C000-000000000046`), when
+ * the first directory sector lies within the head, as it does in the files Windows writes.
+ */
+function isInstaller(head: Uint8Array): boolean {
+  const sectorShift = readU16(head, 0x1e);
+  if (sectorShift !== 9 && sectorShift !== 12) return false;
+  const rootEntry = (readU32(head, 0x30) + 1) * 2 ** sectorShift;
+  const classId = rootEntry + 0x50;
+  if (classId + 16 > head.length) return false;
+  return (
+    [0x82, 0x84, 0x86].includes(head[classId]!) &&
+    startsWithAt(head, classId + 1, 0x10, 0x0c, 0x00, 0x00, 0x00, 0x00, 0x00, 0xc0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x46)
+  );
+}
+
+/**
+ * Programs, by their content whatever their name: Windows executables (MZ, so .exe, .dll, .scr,
+ * .com with a header), Windows installers, shortcuts (.lnk), ELF (Linux), Mach-O and universal
+ * binaries (macOS, whose magic Java class files share), Android dex, and scripts that name their
+ * interpreter (`#!`). A text file starting with `MZ` has no NUL bytes, and stays text.
+ */
+function isExecutable(head: Uint8Array): boolean {
+  if (ascii(head, 0, 2) === 'MZ' && head.includes(0)) return true;
+  if (startsWith(head, 0x7f, 0x45, 0x4c, 0x46)) return true;
+  const magic = readU32(head, 0);
+  if ([0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xbebafeca].includes(magic)) return true;
+  if (ascii(head, 0, 4) === 'dex\n') return true;
+  if (startsWith(head, 0x4c, 0x00, 0x00, 0x00, 0x01, 0x14, 0x02, 0x00)) return true;
+  if (ascii(head, 0, 2) === '#!') return true;
+  return startsWith(head, 0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1) && isInstaller(head);
+}
 
 /** The kind of content that starts with `head` (up to `HEAD_BYTES` of it). */
 export function detectContent(head: Uint8Array): ContentKind {
-  // PDF readers accept the header anywhere in the first kilobyte.
-  if (ascii(head, 0, 1024).includes('%PDF-')) return 'pdf';
+  if (hasPdfHeader(head)) return 'pdf';
+  if (isExecutable(head)) return 'executable';
   if (startsWith(head, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'png';
   if (startsWith(head, 0xff, 0xd8, 0xff)) return 'jpeg';
   if (ascii(head, 0, 6) === 'GIF87a' || ascii(head, 0, 6) === 'GIF89a') return 'gif';
@@ -42,6 +91,8 @@ export function detectContent(head: Uint8Array): ContentKind {
       return 'ods';
     }
     const names = ascii(head, 0, head.length);
+    // Java archives and Android packages are zips too: a manifest of their own gives them away.
+    if (names.includes('META-INF/MANIFEST.MF') || names.includes('AndroidManifest.xml') || names.includes('classes.dex')) return 'executable';
     return names.includes('xl/') ? 'xlsx' : 'zip';
   }
   if (head.includes(0)) return 'binary';
@@ -62,8 +113,13 @@ const ACCEPTED: Record<Exclude<DocType, 'other'>, Partial<Record<ContentKind, As
 /** For 'other', content the archive knows anyway keeps its own format. */
 const OTHER_FORMATS: Partial<Record<ContentKind, AssetType>> = { pdf: 'pdf', xlsx: 'xlsx', xls: 'xls', ods: 'ods' };
 
-/** The record format of a document declared as `docType`, or null when the content contradicts it. */
+/**
+ * The record format of a document declared as `docType`, or null when the content contradicts it.
+ * A program is never a document, not even as 'other': the archive would hand it out under the
+ * name its uploader chose (`Presupuesto General 2026.pdf.exe`).
+ */
 export function documentFormat(docType: DocType, kind: ContentKind): AssetType | null {
+  if (kind === 'executable') return null;
   if (docType === 'other') return OTHER_FORMATS[kind] ?? 'other';
   return ACCEPTED[docType][kind] ?? null;
 }
@@ -81,6 +137,7 @@ const MIME_TYPES: Record<ContentKind, string> = {
   // Markup is served as a download, never as a page (see the gateway).
   markup: 'application/octet-stream',
   text: 'text/plain',
+  executable: 'application/octet-stream',
   binary: 'application/octet-stream',
 };
 
@@ -118,4 +175,42 @@ export function cleanFileName(name: string): string {
 export function fileExtension(name: string): string | null {
   const match = /\.([A-Za-z0-9]{1,10})$/.exec(name);
   return match?.[1] ? match[1].toLowerCase() : null;
+}
+
+/**
+ * The extensions a file served as each media type may keep in its download name, the usual one
+ * first; a media type not listed is served as `application/octet-stream` and named `.bin`.
+ * Text is not given the extensions Windows runs (.bat, .cmd, .vbs, .js, .ps1).
+ */
+const DOWNLOAD_EXTENSIONS: Record<string, readonly string[]> = {
+  'application/pdf': ['pdf'],
+  'text/csv': ['csv', 'tsv', 'txt'],
+  'text/plain': ['txt', 'csv', 'tsv', 'json', 'geojson', 'md'],
+  'image/png': ['png'],
+  'image/jpeg': ['jpg', 'jpeg'],
+  'image/gif': ['gif'],
+  'image/webp': ['webp'],
+  'application/zip': ['zip'],
+  'application/vnd.ms-excel': ['xls'],
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['xlsx'],
+  'application/vnd.oasis.opendocument.spreadsheet': ['ods'],
+  'application/vnd.ipld.car': ['car'],
+  'application/octet-stream': ['bin'],
+};
+
+/** Invisible characters that reorder or hide what a name shows (`x\u202Efdp.exe` reads `xexe.pdf`). */
+const FORMAT_CHARACTERS = /\p{Cf}/gu;
+
+/**
+ * The name a file served as `mediaType` is downloaded under: `name` cleaned (no folders, control,
+ * bidi or zero-width characters, no trailing dots or spaces, which Windows drops), ending with an
+ * extension of the type it really is. A name whose extension the type does not allow keeps it
+ * and gains the right one (`informe.exe` as a PDF is `informe.exe.pdf`), so that what opens the
+ * file is chosen by what it is, never by a name an uploader or a link chose.
+ */
+export function downloadName(name: string, mediaType: string): string {
+  const allowed = DOWNLOAD_EXTENSIONS[mediaType] ?? DOWNLOAD_EXTENSIONS['application/octet-stream']!;
+  const cleaned = cleanFileName(name.replace(FORMAT_CHARACTERS, '')).replace(/[.\s]+$/u, '') || 'archivo';
+  const extension = fileExtension(cleaned);
+  return extension && allowed.includes(extension) ? cleaned : `${cleaned}.${allowed[0]}`;
 }

@@ -12,7 +12,8 @@ import { HttpError } from '../http/errors.ts';
 import { recordPath } from '../../paths.ts';
 import { InvalidCidError, NotInStoreError, parseCid, type ContentStore, type FileStat } from '../storage/index.ts';
 import { CAR_MEDIA_TYPE, encodeCar, negotiateCar, type CarRequest } from './car.ts';
-import { detectContent, mediaType } from '../content-type.ts';
+import { detectContent, downloadName, hasPdfHeader, mediaType } from '../content-type.ts';
+import { withdrawnBlockOf, type Withdrawal } from './withdrawn-blocks.ts';
 
 /** Types a browser shows without running anything of ours: served inline. */
 const PASSIVE_TYPES = new Set([
@@ -50,8 +51,9 @@ interface CatalogueEntry {
  * A file is withdrawn when every record holding it is blocked: blocking withdraws a record's links,
  * and the gateway then refuses its files by CID too, so a blocked document is not one shared
  * address away. A file also held by a record that is not blocked stays served (the CID names the
- * bytes, and another contribution may rightly hold the same ones), and files no record holds (a
- * DAG's inner blocks) are served as before.
+ * bytes, and another contribution may rightly hold the same ones). A CID no record holds (a DAG's
+ * inner blocks, among others) is withdrawn when it is a block of a withdrawn file that no served
+ * file shares: `withdrawn-blocks.ts`.
  */
 async function catalogueEntry(db: Db, cid: string): Promise<CatalogueEntry> {
   const result = (await db.execute(sql`
@@ -128,6 +130,15 @@ function disposition(kind: 'inline' | 'attachment', fileName: string | null): st
 export interface GatewayRequest {
   cid: string;
   method: string;
+  /**
+   * The `Host` the request came to (already one the configuration allows): the archive's origin or
+   * the content origin. Absent counts as the archive's.
+   */
+  host?: string;
+  /** The query string, `?` included, or empty: kept when a request is sent to the content origin. */
+  search?: string;
+  /** A browser navigating to the file (`Sec-Fetch-Mode: navigate`), which would render it. */
+  navigation?: boolean;
   range: string | null;
   ifNoneMatch: string | null;
   download: boolean;
@@ -153,6 +164,9 @@ export function readGatewayRequest(cid: string, request: Request, url: URL): Gat
   return {
     cid,
     method: request.method,
+    host: url.host.toLowerCase(),
+    search: url.search,
+    navigation: request.headers.get('sec-fetch-mode') === 'navigate',
     range: request.headers.get('range'),
     ifNoneMatch: request.headers.get('if-none-match'),
     download: download === 'true' || named !== null,
@@ -176,40 +190,77 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch !== null && ifNoneMatch.split(',').some((tag) => tag.trim() === etag);
 }
 
+/** Where the gateway may show files inline, when user content has an origin of its own. */
+export interface GatewayOptions {
+  /** `ArchiveConfig.contentOrigin`: when set, files render inline only on that origin. */
+  contentOrigin?: string | undefined;
+}
+
+/** The 410 of a withdrawn file or block, pointing at the record whose page gives the reason. */
+function withdrawn(by: Withdrawal, what: string): HttpError {
+  const page = by.cid ? ` El motivo está en la página del registro: ${recordPath({ cid: by.cid, id: by.id })}` : '';
+  // Not cached: a moderator may put the record back online.
+  return new HttpError(410, `${what} retirado por la moderación del archivo.${page}`, { 'Cache-Control': 'no-store' });
+}
+
+/** The first bytes of a stored file. */
+async function headOf(store: ContentStore, cid: string): Promise<Uint8Array> {
+  const head: Uint8Array[] = [];
+  for await (const chunk of store.cat(cid, { length: 4096 })) head.push(chunk);
+  return Buffer.concat(head);
+}
+
 /** Answers a gateway request for a stored file (or, when it asks for one, for its CAR). */
-export async function serveFile(db: Db, store: ContentStore, request: GatewayRequest): Promise<Response> {
+export async function serveFile(db: Db, store: ContentStore, request: GatewayRequest, options: GatewayOptions = {}): Promise<Response> {
   const stat = await statFile(store, request.cid);
   const { declared, withdrawnBy } = await catalogueEntry(db, stat.cid);
-  if (withdrawnBy) {
-    const page = withdrawnBy.cid ? ` El motivo está en la página del registro: ${recordPath({ cid: withdrawnBy.cid, id: withdrawnBy.id })}` : '';
-    // Not cached: a moderator may put the record back online.
-    throw new HttpError(410, `Este archivo fue retirado por la moderación del archivo.${page}`, { 'Cache-Control': 'no-store' });
+  if (withdrawnBy) throw withdrawn(withdrawnBy, 'Este archivo fue');
+  if (!declared) {
+    const block = await withdrawnBlockOf(db, store, stat.cid);
+    if (block) throw withdrawn(block, 'Este bloque es parte de un archivo');
   }
   if (request.car) return serveCar(store, stat, request, request.car);
   const etag = `"${stat.cid}"`;
   let type = declared?.mimeType ?? null;
-  if (!type) {
-    const head: Uint8Array[] = [];
-    for await (const chunk of store.cat(stat.cid, { length: 4096 })) head.push(chunk);
-    type = sniffType(Buffer.concat(head));
-  }
+  if (!type) type = sniffType(await headOf(store, stat.cid));
+  // Records stored before PDFs were checked whole may hold a page that only mentioned `%PDF-`
+  // (issue #16, item 14): what does not start as a PDF is not served as one.
+  else if (type === 'application/pdf' && !hasPdfHeader(await headOf(store, stat.cid))) type = 'application/octet-stream';
   const passive = PASSIVE_TYPES.has(type);
-  const fileName = request.fileName ?? declared?.fileName ?? null;
+  const contentType = passive ? type : 'application/octet-stream';
+  const name = request.fileName ?? declared?.fileName ?? null;
+  let inline = passive && !request.download;
+  // With an origin for user content, nothing renders on the archive's own: a browser going to
+  // the file is sent there, and anything else (an <img>, a fetch) gets it as an attachment.
+  const contentOrigin = options.contentOrigin;
+  const elsewhere = contentOrigin !== undefined && request.host !== new URL(contentOrigin).host;
+  if (inline && elsewhere) {
+    if (request.navigation) {
+      return new Response(null, {
+        status: 302,
+        headers: { Location: `${contentOrigin}/ipfs/${stat.cid}${request.search ?? ''}`, 'Cache-Control': 'public, max-age=3600', Vary: 'Accept, Sec-Fetch-Mode' },
+      });
+    }
+    inline = false;
+  }
   const headers: Record<string, string> = {
     // Whatever a contributor uploads, it can never run as the archive: anything not plainly
     // passive is a download, nothing is sniffed into HTML, and documents are sandboxed (PDFs are
-    // exempt: the browser's PDF viewer refuses to work sandboxed, and runs no script of ours).
-    'Content-Type': passive ? type : 'application/octet-stream',
+    // exempt: the browser's PDF viewer refuses to work sandboxed, and runs no script of ours;
+    // with a content origin configured, they render only there). A download is named with the
+    // extension of what it is, whatever name it was uploaded or linked under.
+    'Content-Type': contentType,
     'X-Content-Type-Options': 'nosniff',
-    'Content-Disposition': disposition(request.download || !passive ? 'attachment' : 'inline', fileName),
+    'Content-Disposition': disposition(inline ? 'inline' : 'attachment', name === null ? null : downloadName(name, contentType)),
     'Cache-Control': 'public, max-age=31536000, immutable',
     ETag: etag,
     'Accept-Ranges': 'bytes',
     'Cross-Origin-Resource-Policy': 'cross-origin',
     'Access-Control-Allow-Origin': '*',
     'X-Ipfs-Path': `/ipfs/${stat.cid}`,
-    // The same URL answers a CAR to a client that asks for one: caches must keep them apart.
-    Vary: 'Accept',
+    // The same URL answers a CAR to a client that asks for one, and on the archive's origin a
+    // navigation differently from an embed: caches must keep them apart.
+    Vary: elsewhere ? 'Accept, Sec-Fetch-Mode' : 'Accept',
   };
   if (type !== 'application/pdf') headers['Content-Security-Policy'] = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'";
 
@@ -241,7 +292,9 @@ function serveCar(store: ContentStore, stat: FileStat, request: GatewayRequest, 
     'Content-Type': `${CAR_MEDIA_TYPE}; version=1; order=dfs; dups=${dups}`,
     'X-Content-Type-Options': 'nosniff',
     // A CID is plain ASCII, so the default name needs no RFC 5987 form.
-    'Content-Disposition': request.fileName ? disposition('attachment', request.fileName) : `attachment; filename="${stat.cid}.car"`,
+    'Content-Disposition': request.fileName
+      ? disposition('attachment', downloadName(request.fileName, CAR_MEDIA_TYPE))
+      : `attachment; filename="${stat.cid}.car"`,
     'Cache-Control': 'public, max-age=31536000, immutable',
     ETag: etag,
     'Cross-Origin-Resource-Policy': 'cross-origin',

@@ -53,6 +53,7 @@ import {
 } from '../content-type.ts';
 import { dropUploadImport, keepAlive, startUploadImport } from './imports.ts';
 import { inspect } from './inspect.ts';
+import { PdfStructure } from './pdf-structure.ts';
 import { refuseNul } from '../http/input.ts';
 import { scheduleSheetPreviews } from '../spreadsheets/index.ts';
 import { readMultipart, type Part } from './multipart.ts';
@@ -244,6 +245,13 @@ async function checkReferences(db: Db, asset: AssetPayload): Promise<void> {
   if (missing.length > 0) throw new ValidationError(missing[0]!.message, missing);
 }
 
+/** Programs are refused whatever type they are declared as (item 13 of issue #16). */
+const EXECUTABLE_REFUSED =
+  'El archivo es un programa (ejecutable, instalador o script), y el archivo solo guarda documentos y datos: súbalo en un formato de documento o de datos.';
+
+const BROKEN_PDF =
+  'El archivo empieza como un PDF pero no está construido como uno (le falta el final con startxref y %%EOF, o su tabla de referencias): puede estar incompleto o dañado. Guárdelo de nuevo como PDF y vuelva a subirlo.';
+
 async function receiveDocument(
   part: Extract<Part, { kind: 'file' }>,
   staged: StagedUpload,
@@ -257,6 +265,7 @@ async function receiveDocument(
     checkHead(head) {
       kind = detectContent(head);
       if (head.length === 0) throw new ValidationError('File is required', [{ field: UPLOAD_FIELDS.document, message: 'File is required' }]);
+      if (kind === 'executable') throw new UnsupportedMediaTypeError(EXECUTABLE_REFUSED);
       if (documentFormat(asset.docType, kind) === null) {
         throw new UnsupportedMediaTypeError(
           `El archivo no es ${DOC_TYPE_NAMES[asset.docType]}, como indica el tipo de documento elegido: revise el archivo o el tipo.`,
@@ -264,9 +273,26 @@ async function receiveDocument(
       }
     },
   });
-  const stored = await staged.add(inspection.stream);
-  const { sha256, size } = inspection.result();
-  return { cid: stored.cid, size, sha256, kind, fileName: cleanFileName(part.fileName) };
+  const pdf = new PdfStructure();
+  const stored = await staged.add(watch(inspection.stream, (chunk) => pdf.push(chunk)));
+  const { sha256, size, head } = inspection.result();
+  // The header said PDF; only the whole file can say whether it is one (pdf-structure.ts). Refused
+  // as a PDF, it is not stored (the staged blocks are discarded); as 'other' it is kept as bytes.
+  // (`checkHead` set `kind` from a callback, which TypeScript's narrowing cannot see.)
+  let received = kind as ContentKind;
+  if (received === 'pdf' && !pdf.isPdf(head)) {
+    if (asset.docType === 'pdf') throw new UnsupportedMediaTypeError(BROKEN_PDF);
+    received = 'binary';
+  }
+  return { cid: stored.cid, size, sha256, kind: received, fileName: cleanFileName(part.fileName) };
+}
+
+/** Passes `chunks` on unchanged, showing each to `see` first. */
+async function* watch(chunks: AsyncIterable<Uint8Array>, see: (chunk: Uint8Array) => void): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    see(chunk);
+    yield chunk;
+  }
 }
 
 async function receiveProof(part: Extract<Part, { kind: 'file' }>, staged: StagedUpload, maxBytes: number): Promise<ReceivedFile> {
