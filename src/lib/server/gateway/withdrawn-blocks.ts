@@ -39,10 +39,10 @@ export interface Withdrawal {
 }
 
 /**
- * Most block ids the cache keeps (about 80 bytes each): enough for some 120 GB of files, whose
- * interior nodes are read again once evicted.
+ * Most block ids the cache keeps (about 100 bytes each, so some 50 MB): the blocks of about
+ * 125 GB of files. Past that, the files used least recently are forgotten and walked again.
  */
-const MAX_CACHED_BLOCK_IDS = 1_500_000;
+const MAX_CACHED_BLOCK_IDS = 500_000;
 
 /** Multihashes of the blocks of each file walked, by the root's multihash; oldest use first. */
 const blockSets = new Map<string, ReadonlySet<string>>();
