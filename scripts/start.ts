@@ -74,7 +74,7 @@ process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 const { handler } = (await import('../dist/server/entry.mjs')) as { handler: http.RequestListener };
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
-const { allowedHosts } = readConfig();
+const hostRules = readConfig();
 
 function refuse(response: http.ServerResponse, status: number, message: string, headers: http.OutgoingHttpHeaders = {}): void {
   response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close', ...headers });
@@ -93,7 +93,7 @@ const server = http.createServer((request, response) => {
   if (!request.url?.startsWith('/')) return refuse(response, 400, 'La petición debe pedir una ruta (que empiece por /).');
   // Node keeps the first of several Host headers; a request with more than one is not HTTP/1.1.
   const hosts = request.headersDistinct.host ?? [];
-  const host = checkHost(hosts.length === 1 ? hosts[0] : null, allowedHosts);
+  const host = checkHost(hosts.length === 1 ? hosts[0] : null, hostRules, request.url);
   if (!host.ok) return refuse(response, 400, host.message);
   try {
     // The upload endpoint reads a contribution's bytes from the socket itself (see node-request.ts).

@@ -49,7 +49,7 @@ async function route(context: Parameters<Parameters<typeof defineMiddleware>[0]>
   if (context.isPrerendered) return next();
   // scripts/start.ts refuses these before the adapter builds a URL from them; this covers every
   // other way of serving the build (astro dev, the adapter's own server).
-  const host = checkHost(context.request.headers.get('host') ?? context.url.host, config.allowedHosts);
+  const host = checkHost(context.request.headers.get('host') ?? context.url.host, config, context.url.pathname);
   if (!host.ok) return Response.json({ code: 400, message: host.message }, { status: 400 });
   context.locals.clientAddress = clientAddressOf(context.clientAddress, context.request.headers.get('x-forwarded-for'), config.trustedProxies);
   const path = context.url.pathname;

@@ -17,10 +17,20 @@ describe('the Host header (issue #16)', () => {
   });
 
   it('serves only the hosts the configuration lists', () => {
-    const allowed = ['archivo.example.org'];
-    expect(checkHost('ARCHIVO.example.org', allowed)).toEqual({ ok: true, host: 'archivo.example.org' });
-    expect(checkHost('phish.example', allowed)).toMatchObject({ ok: false, message: 'Este archivo no se sirve en phish.example.' });
-    expect(checkHost('x@y', allowed)).toMatchObject({ ok: false });
+    const rules = { allowedHosts: ['archivo.example.org'] };
+    expect(checkHost('ARCHIVO.example.org', rules)).toEqual({ ok: true, host: 'archivo.example.org' });
+    expect(checkHost('phish.example', rules)).toMatchObject({ ok: false, message: 'Este archivo no se sirve en phish.example.' });
+    expect(checkHost('x@y', rules)).toMatchObject({ ok: false });
+  });
+
+  it("serves only the gateway on the content origin's host, which is no sign-in domain", () => {
+    const config = readConfig({ ARCHIVE_PUBLIC_URL: 'https://archivo.example.org', ARCHIVE_CONTENT_ORIGIN: 'https://contenido.example.org' });
+    expect(config.allowedHosts).toEqual(['archivo.example.org']);
+    expect(checkHost('contenido.example.org', config, '/ipfs/bafkreifjjcie6lypi6ny7amxnfftagclbuxndqonfipmb64f2km2devei4')).toEqual({ ok: true, host: 'contenido.example.org' });
+    for (const path of ['/', '/dashboard', '/auth/login', '/graphql', '/ipfsx']) {
+      expect(checkHost('contenido.example.org', config, path), path).toMatchObject({ ok: false });
+    }
+    expect(checkHost('archivo.example.org', config, '/ipfs/x')).toMatchObject({ ok: true });
   });
 });
 

@@ -19,14 +19,29 @@ export function plainHost(value: string | null | undefined): string | null {
 
 export type HostVerdict = { ok: true; host: string } | { ok: false; message: string };
 
+/** What the configuration says about hosts (`ArchiveConfig`). */
+export interface HostRules {
+  allowedHosts: readonly string[];
+  /** `ARCHIVE_CONTENT_ORIGIN`: a host that serves user content only, never the archive's pages. */
+  contentOrigin?: string | undefined;
+}
+
+/** Where user content is served on the content origin: the gateway, and nothing else. */
+const CONTENT_PATHS = /^\/ipfs\//;
+
 /**
- * Whether a request naming `value` as its host is for this archive: a plain `host[:port]` that
- * the configuration lists (`ArchiveConfig.allowedHosts`).
+ * Whether a request naming `value` as its host, for `path`, is for this archive: a plain
+ * `host[:port]` that the configuration lists; or the content origin's host, for the gateway's
+ * paths only (the archive's pages, and its session, never live there).
  */
-export function checkHost(value: string | null | undefined, allowedHosts: readonly string[]): HostVerdict {
+export function checkHost(value: string | null | undefined, rules: HostRules, path = '/'): HostVerdict {
   const host = plainHost(value);
   if (!host) return { ok: false, message: 'Cabecera Host no válida: debe ser un nombre de host y, si acaso, un puerto.' };
-  if (!allowedHosts.includes(host)) return { ok: false, message: `Este archivo no se sirve en ${host}.` };
+  if (rules.contentOrigin && host === new URL(rules.contentOrigin).host) {
+    if (CONTENT_PATHS.test(path)) return { ok: true, host };
+    return { ok: false, message: `${host} solo sirve archivos (/ipfs/…); el archivo está en otra dirección.` };
+  }
+  if (!rules.allowedHosts.includes(host)) return { ok: false, message: `Este archivo no se sirve en ${host}.` };
   return { ok: true, host };
 }
 
