@@ -5,7 +5,8 @@ import { eq, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aletheias, alexandrias, categories, departments, imports, pins, sources, statusHistory } from '../../src/lib/server/db/schema.ts';
 import { seedArchive } from '../../src/lib/server/seed/index.ts';
-import { createSeededDatabase, FIXTURES_DIR, testEngines } from '../helpers/database.ts';
+import { createSeededDatabase, testEngines } from '../helpers/database.ts';
+import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 
 const catalog = JSON.parse(
   await fs.readFile(path.join(FIXTURES_DIR, 'catalog/datos-gob-do-catalogo-2026-09-24.json'), 'utf8'),
@@ -44,6 +45,16 @@ describe.each(testEngines())('the seed on %s', (engine) => {
     expect(archived).toHaveLength(files.filter((name) => name.includes('.')).length);
     expect(archived.every((record) => record.status === 'on_line' && /^baf[ky]/.test(record.cid ?? ''))).toBe(true);
     expect(seeded.report.records).toBe(1065 + archived.length);
+    // Each file is described with its format's media type.
+    expect(new Set(archived.map((record) => `${record.fileExtension} ${record.type} ${record.mimeType}`))).toEqual(
+      new Set([
+        'csv csv text/csv',
+        'pdf pdf application/pdf',
+        'xls xls application/vnd.ms-excel',
+        'xlsx xlsx application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        'ods ods application/vnd.oasis.opendocument.spreadsheet',
+      ]),
+    );
   });
 
   it('links every dataset to its real issuer and, when it has one, its theme', async () => {

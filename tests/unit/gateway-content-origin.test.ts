@@ -5,6 +5,7 @@
  * as one is not served as a PDF.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ASSET_TYPES, ASSET_TYPE_VALUES } from '../../src/lib/domain/constants.ts';
 import { alexandrias } from '../../src/lib/server/db/schema.ts';
 import { readGatewayRequest, serveFile, type GatewayOptions } from '../../src/lib/server/gateway/index.ts';
 import { createTestDatabase, createTestStore } from '../helpers/database.ts';
@@ -75,6 +76,16 @@ describe('a PDF record', () => {
     const response = await get(ARCHIVE, cid);
     expect(response.headers.get('content-type')).toBe('application/pdf');
     expect(response.headers.get('content-disposition')).toMatch(/^inline/);
+  });
+});
+
+describe("the archive's formats", () => {
+  it.each(ASSET_TYPE_VALUES.filter((type) => type !== 'other'))('serve a %s as its media type, inline, named with its extension', async (type) => {
+    const { mediaType, extensions } = ASSET_TYPES[type];
+    const content = type === 'pdf' ? pdf('formato') : new TextEncoder().encode(`un archivo ${type}\n`);
+    const response = await get(ARCHIVE, await stored(content, mediaType, `datos-${type}`));
+    expect(response.headers.get('content-type')).toBe(mediaType);
+    expect(response.headers.get('content-disposition')).toMatch(new RegExp(`^inline; filename="datos-${type}\\.${extensions[0]}"`));
   });
 });
 

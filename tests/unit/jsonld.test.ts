@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ASSET_TYPES, ASSET_TYPE_VALUES } from '../../src/lib/domain/constants.ts';
 import type { GroupItem } from '../../src/lib/server/queries/groups.ts';
 import type { RecordDetail, RecordRow } from '../../src/lib/server/queries/records.ts';
 import { collectionJsonLd, compact, datasetJsonLd } from '../../src/lib/server/seo/jsonld.ts';
@@ -113,6 +114,12 @@ describe('the Dataset of a record', () => {
         encodingFormat: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
       },
     ]);
+  });
+
+  it.each(ASSET_TYPE_VALUES)("describes a %s file that came without a media type by its format's", (type) => {
+    const [download] = datasetJsonLd(record({ mimeType: null, type }), ORIGIN).distribution as Array<Record<string, unknown>>;
+    if (type === 'other') expect(download).not.toHaveProperty('encodingFormat');
+    else expect(download?.encodingFormat).toBe(ASSET_TYPES[type].mediaType);
   });
 
   it('does not claim an issuer home page is the dataset', () => {

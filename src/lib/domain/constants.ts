@@ -26,16 +26,26 @@ export const IMPORT_TYPES = ['harvest', 'single', 'bulk'] as const;
 export type ImportType = (typeof IMPORT_TYPES)[number];
 
 /**
- * Record formats, SPEC §3. `xlsx` counts as `xls` where the spec counts formats
- * (see `COUNTED_FORMAT`); the dashboard still shows ODS in its own row.
+ * Record formats, SPEC §3, with what everything that names a format reads here: the label and
+ * badge colour the pages show, the IANA media type a file of the format is served and described
+ * with (gateway, seed, DCAT, JSON-LD), the extensions its files go by (the usual one first; a
+ * download keeps one of them) and its code in the EU file-type table (DCAT-AP). `other` has none
+ * of these: its files are served as what their bytes are. `xlsx` counts as `xls` where the spec
+ * counts formats (see `COUNTED_FORMAT`); the dashboard still shows ODS in its own row.
  */
 export const ASSET_TYPES = {
-  pdf: { label: 'PDF', colour: 'rose' },
-  csv: { label: 'CSV', colour: 'emerald' },
-  xls: { label: 'XLS', colour: 'green' },
-  xlsx: { label: 'XLSX', colour: 'green' },
-  ods: { label: 'ODS', colour: 'sky' },
-  other: { label: 'Otro', colour: 'slate' },
+  pdf: { label: 'PDF', colour: 'rose', mediaType: 'application/pdf', extensions: ['pdf'], euFileType: 'PDF' },
+  csv: { label: 'CSV', colour: 'emerald', mediaType: 'text/csv', extensions: ['csv', 'tsv', 'txt'], euFileType: 'CSV' },
+  xls: { label: 'XLS', colour: 'green', mediaType: 'application/vnd.ms-excel', extensions: ['xls'], euFileType: 'XLS' },
+  xlsx: {
+    label: 'XLSX',
+    colour: 'green',
+    mediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    extensions: ['xlsx'],
+    euFileType: 'XLSX',
+  },
+  ods: { label: 'ODS', colour: 'sky', mediaType: 'application/vnd.oasis.opendocument.spreadsheet', extensions: ['ods'], euFileType: 'ODS' },
+  other: { label: 'Otro', colour: 'slate', mediaType: null, extensions: [], euFileType: null },
 } as const;
 export type AssetType = keyof typeof ASSET_TYPES;
 export const ASSET_TYPE_VALUES = Object.keys(ASSET_TYPES) as [AssetType, ...AssetType[]];

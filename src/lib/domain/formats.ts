@@ -2,24 +2,23 @@
  * Turning the format labels that portals publish into the archive's formats (SPEC §3).
  * Real catalogues are dirty: datos.gob.do lists `CVS`, `OSD`, `XLXS`, `EXC`, `ODS.XLS` and blanks.
  */
-import type { AssetType } from './constants.ts';
+import { ASSET_TYPE_VALUES, type AssetType } from './constants.ts';
 
-/** Known misspellings and aliases, keyed by the upper-cased label without dots or spaces. */
+/**
+ * Each format by its own name (`CSV`, `XLSX`...), then known misspellings and aliases, keyed by the
+ * upper-cased label without dots or spaces.
+ */
 const LABEL_ALIASES: Record<string, AssetType> = {
-  CSV: 'csv',
+  ...Object.fromEntries(ASSET_TYPE_VALUES.map((type) => [type.toUpperCase(), type])),
   CVS: 'csv',
   TSV: 'csv',
-  XLSX: 'xlsx',
   XLXS: 'xlsx',
   XSLX: 'xlsx',
-  XLS: 'xls',
   EXC: 'xls',
   EXCEL: 'xls',
-  ODS: 'ods',
   OSD: 'ods',
   // "ODS.XLS" names a LibreOffice spreadsheet offered as Excel too: the ODS is what was published.
   ODSXLS: 'ods',
-  PDF: 'pdf',
 };
 
 /** The archive format of one published label; anything unknown (XML, JSON, TXT, blank) is `other`. */

@@ -3,7 +3,7 @@
  * browser claimed: the record's format comes from here, and a declared doc type that the content
  * contradicts is refused (415).
  */
-import type { AssetType } from '../domain/constants.ts';
+import { ASSET_TYPES, type AssetType } from '../domain/constants.ts';
 import type { DocType } from '../domain/upload.ts';
 
 /** How many leading bytes the checks look at. */
@@ -87,7 +87,7 @@ export function detectContent(head: Uint8Array): ContentKind {
   if (startsWith(head, 0x50, 0x4b, 0x03, 0x04)) {
     // ODF puts an uncompressed `mimetype` entry first (ODF 1.2 §3.3); OOXML workbooks keep their
     // parts under `xl/`, whose names appear in the local headers near the start.
-    if (ascii(head, 30, 38) === 'mimetype' && ascii(head, 38, 84).startsWith('application/vnd.oasis.opendocument.spreadsheet')) {
+    if (ascii(head, 30, 38) === 'mimetype' && ascii(head, 38, 84).startsWith(ASSET_TYPES.ods.mediaType)) {
       return 'ods';
     }
     const names = ascii(head, 0, head.length);
@@ -125,10 +125,10 @@ export function documentFormat(docType: DocType, kind: ContentKind): AssetType |
 }
 
 const MIME_TYPES: Record<ContentKind, string> = {
-  pdf: 'application/pdf',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  xls: 'application/vnd.ms-excel',
-  ods: 'application/vnd.oasis.opendocument.spreadsheet',
+  pdf: ASSET_TYPES.pdf.mediaType,
+  xlsx: ASSET_TYPES.xlsx.mediaType,
+  xls: ASSET_TYPES.xls.mediaType,
+  ods: ASSET_TYPES.ods.mediaType,
   zip: 'application/zip',
   png: 'image/png',
   jpeg: 'image/jpeg',
@@ -141,9 +141,9 @@ const MIME_TYPES: Record<ContentKind, string> = {
   binary: 'application/octet-stream',
 };
 
-/** The media type a stored file is served with. */
+/** The media type a stored file is served with: text is only a CSV when it was declared one. */
 export function mediaType(kind: ContentKind, format: AssetType): string {
-  if (format === 'csv') return 'text/csv';
+  if (format === 'csv') return ASSET_TYPES.csv.mediaType;
   return MIME_TYPES[kind];
 }
 
@@ -179,21 +179,18 @@ export function fileExtension(name: string): string | null {
 
 /**
  * The extensions a file served as each media type may keep in its download name, the usual one
- * first; a media type not listed is served as `application/octet-stream` and named `.bin`.
+ * first: the archive's formats' own (`ASSET_TYPES`), then the other types the gateway serves; a
+ * media type not listed is served as `application/octet-stream` and named `.bin`.
  * Text is not given the extensions Windows runs (.bat, .cmd, .vbs, .js, .ps1).
  */
 const DOWNLOAD_EXTENSIONS: Record<string, readonly string[]> = {
-  'application/pdf': ['pdf'],
-  'text/csv': ['csv', 'tsv', 'txt'],
+  ...Object.fromEntries(Object.values(ASSET_TYPES).flatMap(({ mediaType, extensions }) => (mediaType ? [[mediaType, extensions]] : []))),
   'text/plain': ['txt', 'csv', 'tsv', 'json', 'geojson', 'md'],
   'image/png': ['png'],
   'image/jpeg': ['jpg', 'jpeg'],
   'image/gif': ['gif'],
   'image/webp': ['webp'],
   'application/zip': ['zip'],
-  'application/vnd.ms-excel': ['xls'],
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['xlsx'],
-  'application/vnd.oasis.opendocument.spreadsheet': ['ods'],
   'application/vnd.ipld.car': ['car'],
   'application/octet-stream': ['bin'],
 };

@@ -4,6 +4,7 @@
  * Unknown parameters are ignored, as the original API did; known ones are strict.
  */
 import { z } from 'zod';
+import { ASSET_STATUS_VALUES, ASSET_TYPE_VALUES } from '../../domain/constants.ts';
 import { MAX_LIMIT } from '../queries/find.ts';
 
 const limit = (fallback: number) =>
@@ -51,8 +52,8 @@ export const categoriesGetAllParams = z.object({ limit: limit(MAX_LIMIT) });
 export const strapiAlexandriasParams = z.object({
   wallet_address: wallet,
   cid: z.string().trim().min(1).max(120).optional().describe('CID del archivo.'),
-  status: z.enum(['under_review', 'on_line', 'blocked', 'broken'], { error: 'status no es un estado válido.' }).optional().describe('Estado del registro.'),
-  type: z.enum(['pdf', 'csv', 'xls', 'xlsx', 'ods', 'other'], { error: 'type no es un formato válido.' }).optional().describe('Formato del registro.'),
+  status: z.enum(ASSET_STATUS_VALUES, { error: 'status no es un estado válido.' }).optional().describe('Estado del registro.'),
+  type: z.enum(ASSET_TYPE_VALUES, { error: 'type no es un formato válido.' }).optional().describe('Formato del registro.'),
   _limit: limit(3).describe(`Cuántos resultados devolver (1 a ${MAX_LIMIT}).`),
   _start: z.coerce.number({ error: '_start debe ser un número entero.' }).int('_start debe ser un número entero.').min(0, '_start no puede ser negativo.').max(1_000_000, '_start es demasiado grande.').default(0).describe('Cuántos resultados saltar.'),
   _sort: z

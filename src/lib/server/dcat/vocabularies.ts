@@ -4,7 +4,7 @@
  * the archive cannot map is left out rather than guessed: DCAT-AP's validator rejects a dct:format
  * outside the file-type table, but not a missing one.
  */
-import type { AssetType } from '../../domain/constants.ts';
+import { ASSET_TYPES, type AssetType } from '../../domain/constants.ts';
 
 const AUTHORITY = 'http://publications.europa.eu/resource/authority';
 
@@ -17,28 +17,11 @@ export const PUBLIC_ACCESS = `${AUTHORITY}/access-right/PUBLIC`;
 /** The EU data-theme table, which DCAT-AP wants every catalogue to list among its taxonomies. */
 export const EU_DATA_THEMES = `${AUTHORITY}/data-theme`;
 
-/** The archive's formats in the EU file-type table. */
-const FILE_TYPES: Partial<Record<AssetType, string>> = {
-  pdf: 'PDF',
-  csv: 'CSV',
-  xls: 'XLS',
-  xlsx: 'XLSX',
-  ods: 'ODS',
-};
-
+/** A format in the EU file-type table (its code is in `ASSET_TYPES`); `other` has none. */
 export function fileTypeIri(type: AssetType): string | undefined {
-  const code = FILE_TYPES[type];
+  const code = ASSET_TYPES[type].euFileType;
   return code ? `${AUTHORITY}/file-type/${code}` : undefined;
 }
-
-/** Media types of the archive's formats, for records whose file came without one. */
-const MEDIA_TYPES: Partial<Record<AssetType, string>> = {
-  pdf: 'application/pdf',
-  csv: 'text/csv',
-  xls: 'application/vnd.ms-excel',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  ods: 'application/vnd.oasis.opendocument.spreadsheet',
-};
 
 /** `type/subtype` as RFC 6838 restricts their names. */
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
@@ -46,7 +29,7 @@ const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]
 /** The IANA registry IRI of a file's media type (parameters dropped), or of its format's usual one. */
 export function mediaTypeIri(mimeType: string | null, type: AssetType): string | undefined {
   const stated = mimeType?.split(';', 1)[0]?.trim().toLowerCase();
-  const essence = stated && MEDIA_TYPE.test(stated) ? stated : MEDIA_TYPES[type];
+  const essence = stated && MEDIA_TYPE.test(stated) ? stated : ASSET_TYPES[type].mediaType;
   return essence ? `http://www.iana.org/assignments/media-types/${essence}` : undefined;
 }
 

@@ -9,25 +9,22 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { aletheias, alexandrias, sheetPreviews } from '../db/schema.ts';
 import { HttpError } from '../http/errors.ts';
+import { ASSET_TYPES } from '../../domain/constants.ts';
 import { recordPath } from '../../paths.ts';
 import { InvalidCidError, NotInStoreError, parseCid, type ContentStore, type FileStat } from '../storage/index.ts';
 import { CAR_MEDIA_TYPE, encodeCar, negotiateCar, type CarRequest } from './car.ts';
 import { detectContent, downloadName, hasPdfHeader, mediaType } from '../content-type.ts';
 import { withdrawnBlockOf, type Withdrawal } from './withdrawn-blocks.ts';
 
-/** Types a browser shows without running anything of ours: served inline. */
-const PASSIVE_TYPES = new Set([
-  'application/pdf',
+/** Types a browser shows without running anything of ours: served inline. The archive's formats all are. */
+const PASSIVE_TYPES = new Set<string>([
+  ...Object.values(ASSET_TYPES).flatMap(({ mediaType }) => mediaType ?? []),
   'text/plain',
-  'text/csv',
   'image/png',
   'image/jpeg',
   'image/gif',
   'image/webp',
   'application/zip',
-  'application/vnd.ms-excel',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  'application/vnd.oasis.opendocument.spreadsheet',
 ]);
 
 /** What the first bytes say a file is, for files the archive has no record of. */
@@ -225,7 +222,7 @@ export async function serveFile(db: Db, store: ContentStore, request: GatewayReq
   if (!type) type = sniffType(await headOf(store, stat.cid));
   // Records stored before PDFs were checked whole may hold a page that only mentioned `%PDF-`
   // (issue #16, item 14): what does not start as a PDF is not served as one.
-  else if (type === 'application/pdf' && !hasPdfHeader(await headOf(store, stat.cid))) type = 'application/octet-stream';
+  else if (type === ASSET_TYPES.pdf.mediaType && !hasPdfHeader(await headOf(store, stat.cid))) type = 'application/octet-stream';
   const passive = PASSIVE_TYPES.has(type);
   const contentType = passive ? type : 'application/octet-stream';
   const name = request.fileName ?? declared?.fileName ?? null;
@@ -262,7 +259,7 @@ export async function serveFile(db: Db, store: ContentStore, request: GatewayReq
     // navigation differently from an embed: caches must keep them apart.
     Vary: elsewhere ? 'Accept, Sec-Fetch-Mode' : 'Accept',
   };
-  if (type !== 'application/pdf') headers['Content-Security-Policy'] = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'";
+  if (type !== ASSET_TYPES.pdf.mediaType) headers['Content-Security-Policy'] = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'";
 
   if (matches(request.ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
   const range = parseRange(request.range, stat.size);

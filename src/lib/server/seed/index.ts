@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import { ASSET_TYPES } from '../../domain/constants.ts';
 import { formatFromFileName } from '../../domain/formats.ts';
 import type { Db } from '../db/index.ts';
 import {
@@ -29,14 +30,6 @@ import type { ContentStore } from '../storage/index.ts';
 import { SEED_CATEGORIES } from './categories.ts';
 import { PORTAL, readSeedCatalog, type SeedCatalog } from './catalog.ts';
 import { SEED_FILES, type SeedFile } from './files.ts';
-
-const MIME_TYPES: Record<string, string> = {
-  csv: 'text/csv',
-  pdf: 'application/pdf',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  xls: 'application/vnd.ms-excel',
-  ods: 'application/vnd.oasis.opendocument.spreadsheet',
-};
 
 export interface SeedOptions {
   db: Db;
@@ -245,7 +238,7 @@ async function seedArchivedFiles(tx: Tx, store: ContentStore, files: StoredFile[
       fileExtension: extension,
       fileSize: file.size,
       fileSha256: file.sha256,
-      mimeType: MIME_TYPES[extension] ?? 'application/octet-stream',
+      mimeType: ASSET_TYPES[type].mediaType ?? 'application/octet-stream',
       departmentId: issuer?.id ?? null,
       categoryId: categoryIds.get(file.category) ?? null,
       sourceId,

@@ -3,7 +3,7 @@
  * pages"): pure builders from what the query layer returns to plain objects the layout serialises.
  * DCAT reading: a record is a Dataset, its archived file a DataDownload, its department the publisher.
  */
-import { LIMITS, type AssetType } from '../../domain/constants.ts';
+import { ASSET_TYPES, LIMITS } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import { t } from '../../i18n/index.ts';
 import { absoluteUrl, collectionPath, recordPath } from '../../paths.ts';
@@ -14,15 +14,6 @@ export type JsonLdValue = string | number | boolean | JsonLd | JsonLdValue[];
 export interface JsonLd {
   [key: string]: JsonLdValue;
 }
-
-/** Media types of the archive's formats, for records whose file came without one. */
-const MEDIA_TYPES: Partial<Record<AssetType, string>> = {
-  pdf: 'application/pdf',
-  csv: 'text/csv',
-  xls: 'application/vnd.ms-excel',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  ods: 'application/vnd.oasis.opendocument.spreadsheet',
-};
 
 /**
  * Drops null and undefined (in objects and arrays) and the empty arrays and objects they leave, so
@@ -99,7 +90,8 @@ export function datasetJsonLd(record: RecordDetail, origin: string): JsonLd {
             identifier: record.cid,
             // The archive's own gateway serves the verified bytes of the CID.
             contentUrl: absoluteUrl(origin, `/ipfs/${record.cid}`),
-            encodingFormat: record.mimeType ?? MEDIA_TYPES[record.type],
+            // A file that came without a media type is described by its format's usual one.
+            encodingFormat: record.mimeType ?? ASSET_TYPES[record.type].mediaType,
             contentSize: record.fileSize !== null ? `${record.fileSize} B` : undefined,
           },
         ]
