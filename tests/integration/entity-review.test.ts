@@ -18,22 +18,26 @@ import { alexandrias, departmentReviews, departments, sources } from '../../src/
 import { catalogResponse } from '../../src/lib/server/dcat/response.ts';
 import { exportResponse } from '../../src/lib/server/export/catalog-export.ts';
 import { toResponse } from '../../src/lib/server/http/errors.ts';
-import { changeDepartmentStatus, changeSourceStatus, departmentsUnderReview, sourcesUnderReview } from '../../src/lib/server/moderation/index.ts';
-import { countGroups, findImports } from '../../src/lib/server/queries/connections.ts';
+import { changeDepartmentStatus, changeSourceStatus } from '../../src/lib/server/moderation/index.ts';
+import { countGroups } from '../../src/lib/server/queries/connections.ts';
 import { findGroups } from '../../src/lib/server/queries/find.ts';
 import {
   archiveTotals,
+  departmentsUnderReview,
+  findImports,
   getRecord,
   listGroup,
   loadCollection,
   searchArchive,
   searchGroups,
   sitemapEntries,
+  sourcesUnderReview,
 } from '../../src/lib/server/queries/index.ts';
 import { createContentStore, createStagingArea } from '../../src/lib/server/storage/index.ts';
 import { addAsset, type UploadContext } from '../../src/lib/server/uploads/index.ts';
 import { collectionPath } from '../../src/lib/paths.ts';
-import { createSeededDatabase, FIXTURES_DIR, testEngines } from '../helpers/database.ts';
+import { createSeededDatabase, testEngines } from '../helpers/database.ts';
+import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 import { ALICE, MALLORY } from '../helpers/siwe.ts';
 import { pngImage, signUpload, uploadForm, uploadRequest } from '../helpers/upload.ts';
 

@@ -16,12 +16,10 @@ import { toResponse } from '../../src/lib/server/http/errors.ts';
 import {
   changeRecordStatus,
   changeSourceStatus,
-  recordHistory,
   recordStatusChange,
   requireModerator,
-  reviewQueueIds,
 } from '../../src/lib/server/moderation/index.ts';
-import { contributorRanking } from '../../src/lib/server/queries/index.ts';
+import { contributorRanking, recordHistory, reviewQueueIds } from '../../src/lib/server/queries/index.ts';
 import { createSeededDatabase, testEngines } from '../helpers/database.ts';
 import { ALICE, MALLORY } from '../helpers/siwe.ts';
 

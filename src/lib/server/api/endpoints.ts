@@ -4,6 +4,7 @@ import { inArray } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { alexandrias } from '../db/schema.ts';
 import { HttpError } from '../http/errors.ts';
+import { byDimension } from '../queries/dimensions.ts';
 import { MAX_LIMIT, findGroups, findRecords, type RecordSortField, type SortDirection } from '../queries/find.ts';
 import { groupItemsByIds } from '../queries/groups.ts';
 import { recordDetails, storageStatus } from '../queries/records.ts';
@@ -73,7 +74,8 @@ export async function categoriesGetAll({ db, url }: ApiRequest): Promise<Respons
   return envelope(items.map((item) => groupShape('cat', item)));
 }
 
-export const V1_ENTITIES = { sources: 'src', departments: 'dep', categories: 'cat' } as const satisfies Record<string, GroupEntity>;
+/** The v1 paths' plurals (`/v1/api/sources/getAll`) and the entity each names. */
+export const V1_ENTITIES = byDimension('plural', (_dimension, entity) => entity);
 
 /** GET /v1/api/{sources|departments|categories}/getAll?limit=: the overview tabs, largest first. */
 export async function overviewGetAll(entity: GroupEntity, { db, url }: ApiRequest): Promise<Response> {

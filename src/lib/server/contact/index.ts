@@ -1,9 +1,9 @@
 /**
- * Contact messages (issue #9): kept in the archive's own database, where moderators read them,
- * and forwarded to a form-mailer service when one is configured. A robot that fills the honeypot
- * gets the same answer as a person, and nothing is kept.
+ * Contact messages (issue #9): kept in the archive's own database, where moderators read them
+ * (`queries/inbox.ts`), and forwarded to a form-mailer service when one is configured. A robot
+ * that fills the honeypot gets the same answer as a person, and nothing is kept.
  */
-import { desc, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { contactSchema, isBot } from '../../domain/contact.ts';
 import { fieldErrors } from '../../domain/auth.ts';
 import type { User } from '../../domain/user.ts';
@@ -13,7 +13,6 @@ import type { Db } from '../db/index.ts';
 import { contactMessages } from '../db/schema.ts';
 import { ValidationError } from '../http/errors.ts';
 import { refuseNul } from '../http/input.ts';
-import { pageWindow, toPage, type Page } from '../queries/paging.ts';
 
 export interface ContactContext {
   db: Db;
@@ -74,21 +73,4 @@ async function forward(
     console.error('No se pudo reenviar un mensaje de contacto al servicio de correo.', error);
     return false;
   }
-}
-
-export interface InboxMessage {
-  id: number;
-  subject: string;
-  message: string;
-  walletAddress: string | null;
-  forwarded: boolean | null;
-  createdAt: Date;
-}
-
-/** The moderators' inbox, newest first. */
-export async function inbox(db: Db, page: number): Promise<Page<InboxMessage>> {
-  const window = pageWindow(page, 20);
-  const items = await db.select().from(contactMessages).orderBy(desc(contactMessages.createdAt), desc(contactMessages.id)).limit(window.pageSize).offset(window.offset);
-  const [counted] = await db.select({ total: sql<number>`count(*)::int` }).from(contactMessages);
-  return toPage(items, counted?.total ?? 0, window);
 }

@@ -15,8 +15,11 @@ import {
   type ImportType,
 } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
-import type { GroupFilter, ImportFilter, ImportSortField } from '../queries/connections.ts';
-import { MAX_LIMIT, type GroupSortField, type RecordFilter, type RecordSortField, type SortDirection, type Window } from '../queries/find.ts';
+import { byDimension, DIMENSIONS } from '../queries/dimensions.ts';
+import { MAX_LIMIT, type GroupSortField, type RecordSortField, type SortDirection, type Window } from '../queries/find.ts';
+import type { GroupFilter } from '../queries/groups.ts';
+import type { ImportFilter, ImportSortField } from '../queries/imports.ts';
+import type { RecordFilter } from '../queries/record-filter.ts';
 
 /**
  * A client mistake: shown to the client as it is (yoga masks every other error). Made by yoga's
@@ -61,11 +64,10 @@ function sortOf<F extends string>(sort: string | null | undefined, fields: Recor
 
 const RECORD_SORTS: Record<string, RecordSortField> = { createdAt: 'createdAt', updatedAt: 'updatedAt', title: 'title', id: 'id' };
 const IMPORT_SORTS: Record<string, ImportSortField> = { createdAt: 'createdAt', updatedAt: 'updatedAt', documents: 'documents', id: 'id' };
-const GROUP_SORTS: Record<GroupEntity, Record<string, GroupSortField>> = {
-  src: { updatedAt: 'updatedAt', name: 'name', id: 'id', alexandrias: 'records' },
-  dep: { updatedAt: 'updatedAt', name: 'name', id: 'id', alexandrias: 'records' },
-  cat: { updatedAt: 'updatedAt', title: 'name', name: 'name', id: 'id', alexandrias: 'records' },
-};
+/** A group sorts by its name as the API calls it (a category's `title`) and, like every group, as `name`. */
+function groupSorts(entity: GroupEntity): Record<string, GroupSortField> {
+  return { updatedAt: 'updatedAt', [DIMENSIONS[entity].nameField]: 'name', name: 'name', id: 'id', alexandrias: 'records' };
+}
 
 export function recordWindow(args: ListArgs, defaultLimit: number): Window<RecordSortField> {
   return { ...windowOf(args, defaultLimit), sort: sortOf(args.sort, RECORD_SORTS) };
@@ -76,7 +78,7 @@ export function importWindow(args: ListArgs, defaultLimit: number): Window<Impor
 }
 
 export function groupWindow(entity: GroupEntity, args: ListArgs, defaultLimit: number): Window<GroupSortField> {
-  return { ...windowOf(args, defaultLimit), sort: sortOf(args.sort, GROUP_SORTS[entity]) };
+  return { ...windowOf(args, defaultLimit), sort: sortOf(args.sort, groupSorts(entity)) };
 }
 
 /** A row id as clients send it: an integer or a string of digits. Anything else is refused. */
@@ -134,29 +136,27 @@ const RECORD_WHERE: Parsers<RecordFilter> = {
   type: (value, name, filter) => (filter.type = oneOf<AssetType>(value, ASSET_TYPE_VALUES, name)),
   status: (value, name, filter) => (filter.status = oneOf<AssetStatus>(value, ASSET_STATUS_VALUES, name)),
   wallet_address: (value, name, filter) => (filter.walletAddress = textOf(value, name)),
-  source: (value, name, filter) => (filter.sourceId = relationIdOf(value, name)),
-  department: (value, name, filter) => (filter.departmentId = relationIdOf(value, name)),
-  category: (value, name, filter) => (filter.categoryId = relationIdOf(value, name)),
+  // source, department, category: a relation, named by its id.
+  ...byDimension('field', (dimension) => (value: unknown, name: string, filter: RecordFilter) => (filter[dimension.filterKey] = relationIdOf(value, name))),
 };
 
 export function recordWhere(where: unknown): RecordFilter {
   return whereOf(where, RECORD_WHERE);
 }
 
-const groupWhereParsers = (nameKeys: string[]): Parsers<GroupFilter> => ({
-  id: (value, name, filter) => (filter.id = idOf(value, name)),
-  _id: (value, name, filter) => (filter.id = idOf(value, name)),
-  ...Object.fromEntries(nameKeys.map((key) => [key, (value: unknown, name: string, filter: GroupFilter) => (filter.name = textOf(value, name))])),
-});
-
-const GROUP_WHERE: Record<GroupEntity, Parsers<GroupFilter>> = {
-  src: groupWhereParsers(['name_contains']),
-  dep: groupWhereParsers(['name_contains']),
-  cat: groupWhereParsers(['title_contains', 'name_contains']),
-};
+/** A group is found by id, or by part of its name as the API calls it (a category's `title`) or as `name`. */
+function groupWhereParsers(entity: GroupEntity): Parsers<GroupFilter> {
+  const byName = (value: unknown, name: string, filter: GroupFilter) => (filter.name = textOf(value, name));
+  return {
+    id: (value, name, filter) => (filter.id = idOf(value, name)),
+    _id: (value, name, filter) => (filter.id = idOf(value, name)),
+    [`${DIMENSIONS[entity].nameField}_contains`]: byName,
+    name_contains: byName,
+  };
+}
 
 export function groupWhere(entity: GroupEntity, where: unknown): GroupFilter {
-  return whereOf(where, GROUP_WHERE[entity]);
+  return whereOf(where, groupWhereParsers(entity));
 }
 
 const IMPORT_WHERE: Parsers<ImportFilter> = {

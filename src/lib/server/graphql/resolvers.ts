@@ -7,25 +7,28 @@ import type { GroupEntity } from '../../domain/groups.ts';
 import { assetShape, groupShape, type AssetShape, type GroupShape } from '../api/shapes.ts';
 import {
   countGroups,
-  countImports,
   countRecordsFast,
-  findImports,
   groupGroups,
-  groupImports,
   groupRecords,
-  IMPORT_GROUP_FIELDS,
   RECORD_GROUP_FIELDS,
   type GroupCountRow,
-  type GroupFilter,
+  type RecordGroupField,
+  type RecordParent,
+} from '../queries/connections.ts';
+import { byDimension, DIMENSIONS } from '../queries/dimensions.ts';
+import { findGroups, findRecords, type GroupSortField, type RecordSortField, type Window } from '../queries/find.ts';
+import { getGroupItem, type GroupFilter, type GroupItem } from '../queries/groups.ts';
+import {
+  countImports,
+  findImports,
+  groupImports,
+  IMPORT_GROUP_FIELDS,
   type ImportFilter,
   type ImportGroupField,
   type ImportRow,
   type ImportSortField,
-  type RecordGroupField,
-  type RecordParent,
-} from '../queries/connections.ts';
-import { findGroups, findRecords, type GroupSortField, type RecordFilter, type RecordSortField, type Window } from '../queries/find.ts';
-import { getGroupItem, type GroupItem } from '../queries/groups.ts';
+} from '../queries/imports.ts';
+import type { RecordFilter } from '../queries/record-filter.ts';
 import { getRecord } from '../queries/records.ts';
 import {
   badInput,
@@ -65,16 +68,11 @@ function groupField(field: keyof GroupShape) {
   };
 }
 
-/** The filter field that already names a parent's records. */
-const PARENT_KEY = { src: 'sourceId', dep: 'departmentId', cat: 'categoryId', imp: undefined } as const satisfies Record<
-  RecordParent,
-  keyof RecordFilter | undefined
->;
-
 /** A group's or an import's own `alexandrias(where, sort, limit, start)`. */
 async function recordsOf(parent: RecordParent, id: number, args: ListArgs, context: GraphqlContext): Promise<AssetShape[]> {
   const filter = recordWhere(args.where);
-  const key = PARENT_KEY[parent];
+  // The filter field that already names a parent's records (an import has none).
+  const key = parent === 'imp' ? undefined : DIMENSIONS[parent].filterKey;
   if (key) {
     // A where naming the parent again adds nothing; naming another one leaves nothing.
     if (filter[key] !== undefined && filter[key] !== id) return [];
@@ -184,9 +182,7 @@ const RECORD_KEY = {
   type: 'type',
   status: 'status',
   wallet_address: 'walletAddress',
-  source: 'sourceId',
-  department: 'departmentId',
-  category: 'categoryId',
+  ...byDimension('field', (dimension) => dimension.filterKey),
 } as const satisfies Record<RecordGroupField, keyof RecordFilter>;
 
 const IMPORT_KEY = { id: 'id', type: 'type', status: 'status', source: 'sourceId', wallet: 'wallet' } as const satisfies Record<

@@ -4,13 +4,13 @@
  * moderator accepts (`on_line`) or refuses them. Both kinds are reviewed the same way, with a public
  * reason to refuse, and every decision is kept with who made it and when.
  */
-import { desc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { SourceReviewStatus } from '../../domain/constants.ts';
 import type { Db } from '../db/index.ts';
-import { departmentReviews, departments, sourceReviews, sources } from '../db/schema.ts';
+import { departmentReviews, sourceReviews } from '../db/schema.ts';
 import { HttpError, ValidationError } from '../http/errors.ts';
-
-export type ReviewedEntity = 'src' | 'dep';
+import { DIMENSIONS } from '../queries/dimensions.ts';
+import type { ReviewedEntity } from '../queries/moderation.ts';
 
 export interface ReviewChange {
   id: number;
@@ -31,7 +31,7 @@ export async function changeEntityReview(
   change: ReviewChange,
 ): Promise<{ id: number; status: SourceReviewStatus }> {
   return db.transaction(async (tx) => {
-    const table = entity === 'src' ? sources : departments;
+    const { table } = DIMENSIONS[entity];
     const [current] = await tx.select({ status: table.reviewStatus }).from(table).where(eq(table.id, change.id)).for('update');
     if (!current) throw new HttpError(404, MESSAGES[entity].missing);
     if (current.status === change.status) throw new ValidationError(MESSAGES[entity].same);
@@ -42,30 +42,4 @@ export async function changeEntityReview(
     else await tx.insert(departmentReviews).values({ departmentId: change.id, ...decision });
     return { id: change.id, status: change.status };
   });
-}
-
-export interface EntityUnderReview {
-  id: number;
-  name: string;
-  url: string | null;
-  description: string | null;
-  createdAt: Date;
-}
-
-/** Sources or institutions contributors created that wait for review, newest first. */
-export async function entitiesUnderReview(db: Db, entity: ReviewedEntity, limit = 50): Promise<EntityUnderReview[]> {
-  if (entity === 'src') {
-    return db
-      .select({ id: sources.id, name: sources.name, url: sources.url, description: sources.description, createdAt: sources.createdAt })
-      .from(sources)
-      .where(eq(sources.reviewStatus, 'under_review'))
-      .orderBy(desc(sources.createdAt), desc(sources.id))
-      .limit(limit);
-  }
-  return db
-    .select({ id: departments.id, name: departments.name, url: departments.website, description: departments.desciption, createdAt: departments.createdAt })
-    .from(departments)
-    .where(eq(departments.reviewStatus, 'under_review'))
-    .orderBy(desc(departments.createdAt), desc(departments.id))
-    .limit(limit);
 }

@@ -2,9 +2,10 @@
  * Moderation (issue #8, DECISIONS 'Contribution'): the wallets in `ARCHIVE_MODERATORS` move a
  * record between its four statuses, and a source or institution between its review statuses, with a public
  * reason (required to block, mark broken or refuse). Every change is kept, with who made it and
- * when, and shown on the record's page.
+ * when, and shown on the record's page. What moderators read (the queue, the history) is in
+ * `queries/moderation.ts`.
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   ASSET_STATUS_VALUES,
@@ -17,7 +18,7 @@ import type { User } from '../../domain/user.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, statusHistory } from '../db/schema.ts';
 import { ForbiddenError, HttpError, UnauthorizedError, ValidationError } from '../http/errors.ts';
-import { changeEntityReview, entitiesUnderReview } from './entities.ts';
+import { changeEntityReview } from './entities.ts';
 
 /** Whether `user` may moderate: their wallet is one of `moderators` (lower-cased). */
 export function isModerator(user: User | null, moderators: readonly string[]): boolean {
@@ -84,52 +85,4 @@ export function changeSourceStatus(db: Db, change: StatusChange<SourceReviewStat
 /** Moves an institution (department) to a review status and keeps the decision. */
 export function changeDepartmentStatus(db: Db, change: StatusChange<SourceReviewStatus>): Promise<{ id: number; status: SourceReviewStatus }> {
   return changeEntityReview(db, 'dep', change);
-}
-
-export interface HistoryEntry {
-  from: AssetStatus | null;
-  to: AssetStatus;
-  reason: string | null;
-  /** The moderator's wallet; null when the archive itself set the status. */
-  actor: string | null;
-  at: Date;
-}
-
-/** A record's public status history, oldest first. */
-export async function recordHistory(db: Db, alexandriaId: number): Promise<HistoryEntry[]> {
-  return db
-    .select({
-      from: statusHistory.fromStatus,
-      to: statusHistory.toStatus,
-      reason: statusHistory.reason,
-      actor: statusHistory.actor,
-      at: statusHistory.createdAt,
-    })
-    .from(statusHistory)
-    .where(eq(statusHistory.alexandriaId, alexandriaId))
-    .orderBy(asc(statusHistory.createdAt), asc(statusHistory.id));
-}
-
-/** Records waiting for review, oldest first: the moderation queue. */
-export async function reviewQueueIds(db: Db, limit: number, offset: number): Promise<{ ids: number[]; total: number }> {
-  const waiting = and(eq(alexandrias.status, 'under_review'), sql`${alexandrias.walletAddress} is not null`);
-  const rows = await db
-    .select({ id: alexandrias.id })
-    .from(alexandrias)
-    .where(waiting)
-    .orderBy(asc(alexandrias.createdAt), asc(alexandrias.id))
-    .limit(limit)
-    .offset(offset);
-  const [counted] = await db.select({ total: sql<number>`count(*)::int` }).from(alexandrias).where(waiting);
-  return { ids: rows.map((row) => row.id), total: counted?.total ?? 0 };
-}
-
-/** Sources contributors created that wait for review, newest first. */
-export function sourcesUnderReview(db: Db) {
-  return entitiesUnderReview(db, 'src');
-}
-
-/** Institutions contributors created that wait for review, newest first. */
-export function departmentsUnderReview(db: Db) {
-  return entitiesUnderReview(db, 'dep');
 }

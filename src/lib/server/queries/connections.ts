@@ -1,30 +1,23 @@
 /**
  * Counts and groupings for the API's Strapi-style connections (SPEC §7 `*Connection { groupBy …
- * aggregate { count totalCount } }`), and the imports list with `where`, `sort`, `limit`, `start`.
+ * aggregate { count totalCount } }`) of records and groups, and the batched reads GraphQL's nested
+ * lists use (the imports' own are in `imports.ts`).
  *
  * Record counts are read from the running counts (`record_counts`, a few thousand rows however
  * large the archive) whenever the filter and the grouping only involve what those counts are kept
  * by: format, status, source, department and category. Anything else counts the records.
  */
-import { and, asc, desc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
-import type { ImportStatus, ImportType } from '../../domain/constants.ts';
+import { and, asc, desc, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
-import { alexandrias, categories, deals, departments, imports, recordCounts, sources, walletCounts } from '../db/schema.ts';
-import {
-  containsFolded,
-  countRecords,
-  idEquals,
-  MAX_LIMIT,
-  recordCondition,
-  RECORD_SORT_FIELDS,
-  type RecordFilter,
-  type RecordSortField,
-  type Window,
-} from './find.ts';
+import { alexandrias, deals, recordCounts, walletCounts } from '../db/schema.ts';
+import { byDimension, DIMENSIONS } from './dimensions.ts';
+import { countRecords, MAX_LIMIT, RECORD_SORT_FIELDS, type RecordSortField, type Window } from './find.ts';
+import { groupCondition, type GroupFilter } from './groups.ts';
 import { isRowId } from './paging.ts';
+import { countsCondition, isCounted, recordCondition, type RecordFilter } from './record-filter.ts';
 import { recordDetails, type RecordDetail } from './records.ts';
-import { publicGroup, publicSource } from './visibility.ts';
 
 /** What a grouping answers: each distinct value (never null) and how many rows have it. */
 export interface GroupCountRow<K extends string | number = string | number> {
@@ -45,49 +38,23 @@ const RECORD_GROUP_COLUMN = {
   type: alexandrias.type,
   status: alexandrias.status,
   wallet_address: alexandrias.walletAddress,
-  source: alexandrias.sourceId,
-  department: alexandrias.departmentId,
-  category: alexandrias.categoryId,
-} as const;
+  ...byDimension('field', (dimension) => dimension.recordColumn),
+} as const satisfies Record<RecordGroupField, AnyPgColumn>;
 
-/** The filter fields the running counts are kept by, with their column there. */
-const COUNTED_FILTER = {
-  type: recordCounts.type,
-  status: recordCounts.status,
-  sourceId: recordCounts.sourceId,
-  departmentId: recordCounts.departmentId,
-  categoryId: recordCounts.categoryId,
-} as const;
-
+/** The fields the running counts are kept by, with their column there. */
 const COUNTED_GROUP = {
   type: recordCounts.type,
   status: recordCounts.status,
-  source: recordCounts.sourceId,
-  department: recordCounts.departmentId,
-  category: recordCounts.categoryId,
+  ...byDimension('field', (dimension) => dimension.countsColumn),
 } as const;
-
-/** The running-counts condition for `filter`, or null when the filter needs the records themselves. */
-function countedCondition(filter: RecordFilter): { where: SQL | undefined } | null {
-  const conditions: Array<SQL | undefined> = [];
-  for (const [field, value] of Object.entries(filter)) {
-    if (value === undefined) continue;
-    if (!Object.hasOwn(COUNTED_FILTER, field)) return null;
-    const column = COUNTED_FILTER[field as keyof typeof COUNTED_FILTER];
-    if (field === 'type' || field === 'status') conditions.push(eq(column, value));
-    else conditions.push(idEquals(column, value as number));
-  }
-  return { where: and(...conditions) };
-}
 
 /** How many records match `filter`: from the running counts when it can, else by counting. */
 export async function countRecordsFast(db: Db, filter: RecordFilter): Promise<number> {
-  const counted = countedCondition(filter);
-  if (!counted) return countRecords(db, filter);
+  if (!isCounted(filter)) return countRecords(db, filter);
   const [row] = await db
     .select({ n: sql<number>`coalesce(sum(${recordCounts.n}), 0)::int` })
     .from(recordCounts)
-    .where(counted.where);
+    .where(countsCondition(filter));
   return row?.n ?? 0;
 }
 
@@ -97,14 +64,13 @@ export async function countRecordsFast(db: Db, filter: RecordFilter): Promise<nu
  * original service.
  */
 export async function groupRecords(db: Db, filter: RecordFilter, field: RecordGroupField): Promise<GroupCountRow[]> {
-  const counted = countedCondition(filter);
-  if (counted && Object.hasOwn(COUNTED_GROUP, field)) {
+  if (isCounted(filter) && Object.hasOwn(COUNTED_GROUP, field)) {
     const column = COUNTED_GROUP[field as keyof typeof COUNTED_GROUP];
     const count = sql<number>`sum(${recordCounts.n})::int`;
     return db
       .select({ key: sql<string | number>`${column}`, count })
       .from(recordCounts)
-      .where(and(counted.where, isNotNull(column)))
+      .where(and(countsCondition(filter), isNotNull(column)))
       .groupBy(column)
       .having(sql`sum(${recordCounts.n}) > 0`)
       .orderBy(desc(count), asc(column));
@@ -131,14 +97,13 @@ export async function groupRecords(db: Db, filter: RecordFilter, field: RecordGr
     .orderBy(desc(count), asc(column));
 }
 
-/** The columns that tie a record to what holds it: a source, department, category or import. */
-const PARENT_COLUMN = {
-  src: alexandrias.sourceId,
-  dep: alexandrias.departmentId,
-  cat: alexandrias.categoryId,
-  imp: alexandrias.importId,
-} as const;
-export type RecordParent = keyof typeof PARENT_COLUMN;
+/** What holds a record: a source, department, category or import. */
+export type RecordParent = GroupEntity | 'imp';
+
+/** The column that ties a record to its parent. */
+function parentColumn(parent: RecordParent): AnyPgColumn {
+  return parent === 'imp' ? alexandrias.importId : DIMENSIONS[parent].recordColumn;
+}
 
 /**
  * The records of several sources, departments, categories or imports at once, each with its own
@@ -165,7 +130,7 @@ export async function findRecordsOfParents(
     from unnest(array[${sql.join(ids.map((id) => sql`${id}`), sql`, `)}]::int[]) as g(parent_id)
     cross join lateral (
       select ${alexandrias.id} as id from ${alexandrias}
-      where ${PARENT_COLUMN[parent]} = g.parent_id ${condition ? sql`and ${condition}` : sql``}
+      where ${parentColumn(parent)} = g.parent_id ${condition ? sql`and ${condition}` : sql``}
       order by ${RECORD_SORT_FIELDS[sort.field]} ${direction}, ${alexandrias.id} ${direction}
       limit ${limit} offset ${window.start}
     ) as r`)) as unknown as { rows: Array<{ parent_id: number; id: number }> };
@@ -197,140 +162,24 @@ export async function dealsOfCids(db: Db, cids: string[]): Promise<Map<string, A
 // ---------------------------------------------------------------------------------------------
 // Sources, departments and categories
 
-export interface GroupFilter {
-  id?: number;
-  name?: string;
-}
-
 /** The fields groups can be grouped by: `id`, and `name` (a category's title). */
 export type GroupGroupField = 'id' | 'name';
 
-const GROUP_TABLE = {
-  src: { table: sources, id: sources.id, name: sources.name },
-  dep: { table: departments, id: departments.id, name: departments.name },
-  cat: { table: categories, id: categories.id, name: categories.title },
-} as const;
-
-function groupCondition(entity: GroupEntity, filter: GroupFilter): SQL | undefined {
-  const group = GROUP_TABLE[entity];
-  return and(publicGroup(entity), idEquals(group.id, filter.id), filter.name ? containsFolded(group.name, filter.name) : undefined);
-}
-
 /** How many sources, departments or categories match `filter`. */
 export async function countGroups(db: Db, entity: GroupEntity, filter: GroupFilter): Promise<number> {
-  const group = GROUP_TABLE[entity];
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(group.table).where(groupCondition(entity, filter));
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(DIMENSIONS[entity].table).where(groupCondition(entity, filter));
   return row?.n ?? 0;
 }
 
 /** The sources, departments or categories matching `filter`, grouped by id or name. */
 export async function groupGroups(db: Db, entity: GroupEntity, filter: GroupFilter, field: GroupGroupField): Promise<GroupCountRow[]> {
-  const group = GROUP_TABLE[entity];
+  const group = DIMENSIONS[entity];
   const column = field === 'id' ? group.id : group.name;
   const count = sql<number>`count(*)::int`;
   return db
     .select({ key: sql<string | number>`${column}`, count })
     .from(group.table)
     .where(groupCondition(entity, filter))
-    .groupBy(column)
-    .orderBy(desc(count), asc(column));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Imports
-
-export interface ImportFilter {
-  id?: number;
-  type?: ImportType;
-  status?: ImportStatus;
-  sourceId?: number;
-  wallet?: string;
-}
-
-export const IMPORT_SORT_FIELDS = {
-  createdAt: imports.createdAt,
-  updatedAt: imports.updatedAt,
-  documents: imports.documents,
-  id: imports.id,
-} as const;
-export type ImportSortField = keyof typeof IMPORT_SORT_FIELDS;
-
-export const IMPORT_GROUP_FIELDS = ['id', 'type', 'status', 'source', 'wallet'] as const;
-export type ImportGroupField = (typeof IMPORT_GROUP_FIELDS)[number];
-
-const IMPORT_GROUP_COLUMN = {
-  id: imports.id,
-  type: imports.type,
-  status: imports.status,
-  source: imports.sourceId,
-  wallet: imports.walletAddress,
-} as const;
-
-export interface ImportRow {
-  id: number;
-  type: ImportType;
-  status: ImportStatus;
-  documents: number;
-  documentsFailed: number;
-  walletAddress: string | null;
-  source: { id: number; name: string } | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-function importCondition(filter: ImportFilter): SQL | undefined {
-  return and(
-    idEquals(imports.id, filter.id),
-    filter.type !== undefined ? eq(imports.type, filter.type) : undefined,
-    filter.status !== undefined ? eq(imports.status, filter.status) : undefined,
-    idEquals(imports.sourceId, filter.sourceId),
-    filter.wallet !== undefined ? eq(imports.walletAddress, filter.wallet.toLowerCase()) : undefined,
-  );
-}
-
-/** Imports matching `filter`, most recently updated first unless sorted otherwise. */
-export async function findImports(db: Db, filter: ImportFilter, window: Window<ImportSortField>): Promise<ImportRow[]> {
-  const sort = window.sort ?? { field: 'updatedAt', direction: 'desc' };
-  const direction = sort.direction === 'asc' ? asc : desc;
-  const rows = await db
-    .select({
-      id: imports.id,
-      type: imports.type,
-      status: imports.status,
-      documents: imports.documents,
-      documentsFailed: imports.documentsFailed,
-      walletAddress: imports.walletAddress,
-      sourceId: sources.id,
-      sourceName: sources.name,
-      createdAt: imports.createdAt,
-      updatedAt: imports.updatedAt,
-    })
-    .from(imports)
-    // An upload's import names its source only once a moderator accepted it.
-    .leftJoin(sources, and(eq(imports.sourceId, sources.id), publicSource))
-    .where(importCondition(filter))
-    .orderBy(direction(IMPORT_SORT_FIELDS[sort.field]), direction(imports.id))
-    .limit(Math.min(window.limit, MAX_LIMIT))
-    .offset(window.start);
-  return rows.map(({ sourceId, sourceName, ...row }) => ({
-    ...row,
-    source: sourceId !== null && sourceName !== null ? { id: sourceId, name: sourceName } : null,
-  }));
-}
-
-export async function countImports(db: Db, filter: ImportFilter): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(imports).where(importCondition(filter));
-  return row?.n ?? 0;
-}
-
-/** Imports matching `filter`, grouped by `field` (imports without a value form no group). */
-export async function groupImports(db: Db, filter: ImportFilter, field: ImportGroupField): Promise<GroupCountRow[]> {
-  const column = IMPORT_GROUP_COLUMN[field];
-  const count = sql<number>`count(*)::int`;
-  return db
-    .select({ key: sql<string | number>`${column}`, count })
-    .from(imports)
-    .where(and(importCondition(filter), isNotNull(column)))
     .groupBy(column)
     .orderBy(desc(count), asc(column));
 }

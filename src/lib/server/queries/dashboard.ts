@@ -2,7 +2,8 @@
 import { LIMITS } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
-import { largestGroupsOf, type GroupItem } from './groups.ts';
+import { GROUP_ENTITY_LIST } from './dimensions.ts';
+import { categoryChoices, largestGroupsOf, type CategoryChoice, type GroupItem } from './groups.ts';
 import { latestImports, type ImportSummary } from './imports.ts';
 import {
   archiveTotals,
@@ -20,16 +21,19 @@ export interface Dashboard {
   contributors: Contributor[];
   /** The overview tabs: the groups with the most records (SPEC §9: 5 per card). */
   groups: Record<GroupEntity, GroupItem[]>;
+  /** The upload wizard's category choices ('Subir Archivo'). */
+  categories: CategoryChoice[];
 }
 
 export async function loadDashboard(db: Db): Promise<Dashboard> {
   // One PGlite connection runs these one after another anyway; on PostgreSQL they overlap.
-  const [totals, formats, imports, contributors, groups] = await Promise.all([
+  const [totals, formats, imports, contributors, groups, categories] = await Promise.all([
     archiveTotals(db),
     countRecordsByFormat(db),
     latestImports(db),
     contributorRanking(db, 10),
-    largestGroupsOf(db, ['src', 'dep', 'cat'], LIMITS.overviewTabs),
+    largestGroupsOf(db, GROUP_ENTITY_LIST, LIMITS.overviewTabs),
+    categoryChoices(db),
   ]);
-  return { totals, formats, imports, contributors, groups };
+  return { totals, formats, imports, contributors, groups, categories };
 }

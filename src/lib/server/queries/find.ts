@@ -3,39 +3,21 @@
  * `where`, `sort`, `limit`, `start`). Text filters are contains-matches that ignore case and
  * accents, so `educacion` finds "Educación"; they use the trigram indexes.
  */
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { AssetStatus, AssetType } from '../../domain/constants.ts';
+import { asc, desc, sql } from 'drizzle-orm';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
-import { alexandrias, categories, departments, sources } from '../db/schema.ts';
-import { groupItemsByIds, largestGroupsOf, type GroupItem } from './groups.ts';
-import { isRowId } from './paging.ts';
+import { alexandrias } from '../db/schema.ts';
+import { DIMENSIONS } from './dimensions.ts';
+import { groupCondition, groupItemsByIds, largestGroupsOf, type GroupFilter, type GroupItem } from './groups.ts';
+import { recordCondition, type RecordFilter } from './record-filter.ts';
 import { recordDetails, type RecordDetail } from './records.ts';
-import { publicGroup } from './visibility.ts';
+
+export type { RecordFilter } from './record-filter.ts';
 
 /** The most rows one API call answers (issue #4: limits are capped at 100). */
 export const MAX_LIMIT = 100;
 
 export type SortDirection = 'asc' | 'desc';
-
-/** `column` contains `text`, ignoring case and accents; `%` and `_` in the text are literal. */
-export function containsFolded(column: AnyPgColumn, text: string): SQL {
-  const escaped = text.replace(/[\\%_]/g, (character) => `\\${character}`);
-  return sql`archivo_unaccent(lower(${column})) like '%' || archivo_unaccent(lower(${escaped})) || '%'`;
-}
-
-export interface RecordFilter {
-  id?: number;
-  cid?: string;
-  title?: string;
-  walletAddress?: string;
-  type?: AssetType;
-  status?: AssetStatus;
-  sourceId?: number;
-  departmentId?: number;
-  categoryId?: number;
-}
 
 export const RECORD_SORT_FIELDS = { createdAt: alexandrias.createdAt, updatedAt: alexandrias.updatedAt, title: alexandrias.title, id: alexandrias.id } as const;
 export type RecordSortField = keyof typeof RECORD_SORT_FIELDS;
@@ -44,29 +26,6 @@ export interface Window<F extends string> {
   limit: number;
   start: number;
   sort?: { field: F; direction: SortDirection };
-}
-
-/** A condition matching nothing, for ids that cannot exist. */
-const NOTHING = sql`false`;
-
-/** `column` equals `id`; an id that cannot be a row matches nothing; no id, no condition. */
-export function idEquals(column: AnyPgColumn, id: number | undefined): SQL | undefined {
-  if (id === undefined) return undefined;
-  return isRowId(id) ? eq(column, id) : NOTHING;
-}
-
-export function recordCondition(filter: RecordFilter): SQL | undefined {
-  return and(
-    idEquals(alexandrias.id, filter.id),
-    filter.cid !== undefined ? eq(alexandrias.cid, filter.cid) : undefined,
-    filter.title ? containsFolded(alexandrias.title, filter.title) : undefined,
-    filter.walletAddress !== undefined ? eq(alexandrias.walletAddress, filter.walletAddress.toLowerCase()) : undefined,
-    filter.type !== undefined ? eq(alexandrias.type, filter.type) : undefined,
-    filter.status !== undefined ? eq(alexandrias.status, filter.status) : undefined,
-    idEquals(alexandrias.sourceId, filter.sourceId),
-    idEquals(alexandrias.departmentId, filter.departmentId),
-    idEquals(alexandrias.categoryId, filter.categoryId),
-  );
 }
 
 export function findRecords(db: Db, filter: RecordFilter, window: Window<RecordSortField>): Promise<RecordDetail[]> {
@@ -84,12 +43,6 @@ export async function countRecords(db: Db, filter: RecordFilter): Promise<number
   return row?.n ?? 0;
 }
 
-const GROUP_TABLE = {
-  src: { table: sources, id: sources.id, name: sources.name, updatedAt: sources.updatedAt },
-  dep: { table: departments, id: departments.id, name: departments.name, updatedAt: departments.updatedAt },
-  cat: { table: categories, id: categories.id, name: categories.title, updatedAt: categories.updatedAt },
-} as const;
-
 export type GroupSortField = 'updatedAt' | 'name' | 'id' | 'records';
 
 /**
@@ -99,14 +52,14 @@ export type GroupSortField = 'updatedAt' | 'name' | 'id' | 'records';
 export async function findGroups(
   db: Db,
   entity: GroupEntity,
-  filter: { id?: number; name?: string },
+  filter: GroupFilter,
   window: Window<GroupSortField>,
 ): Promise<GroupItem[]> {
   const limit = Math.min(window.limit, MAX_LIMIT);
   const sort = window.sort ?? { field: 'updatedAt', direction: 'desc' };
-  const group = GROUP_TABLE[entity];
+  const group = DIMENSIONS[entity];
   const direction = sort.direction === 'asc' ? asc : desc;
-  const where = and(publicGroup(entity), idEquals(group.id, filter.id), filter.name ? containsFolded(group.name, filter.name) : undefined);
+  const where = groupCondition(entity, filter);
   if (sort.field === 'records' && sort.direction === 'desc' && !filter.name && filter.id === undefined) {
     // The overview tabs: the largest groups straight from the running counts, when there are
     // enough groups with records to fill the window.

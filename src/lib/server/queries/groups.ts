@@ -2,14 +2,14 @@
  * Sources, departments and categories as groups of records (SPEC §2 /group and /collection):
  * the most recently updated first, each with how many records it holds, by format.
  */
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { COUNTED_FORMAT, DASHBOARD_FORMATS, LIMITS, type AssetType, type DashboardFormat } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
-import { categories, departments, recordCounts, sources } from '../db/schema.ts';
+import { categories, recordCounts } from '../db/schema.ts';
+import { DIMENSIONS } from './dimensions.ts';
 import { isRowId, pageWindow, toPage, type Page } from './paging.ts';
-import { COUNTS_COLUMN } from './stats.ts';
-import { publicGroup } from './visibility.ts';
+import { containsFolded, idEquals } from './record-filter.ts';
 
 export interface GroupItem {
   entity: GroupEntity;
@@ -27,47 +27,33 @@ export interface GroupItem {
 
 /** One column set for the three tables, so every caller gets the same shape. */
 function groupColumns(entity: GroupEntity) {
-  switch (entity) {
-    case 'src':
-      return {
-        table: sources,
-        cols: {
-          id: sources.id,
-          name: sources.name,
-          description: sources.description,
-          url: sources.url,
-          updatedAt: sources.updatedAt,
-          acronym: sql<string | null>`null`,
-          iconName: sql<string | null>`null`,
-        },
-      };
-    case 'dep':
-      return {
-        table: departments,
-        cols: {
-          id: departments.id,
-          name: departments.name,
-          description: departments.desciption,
-          url: departments.website,
-          updatedAt: departments.updatedAt,
-          acronym: departments.acronym,
-          iconName: sql<string | null>`null`,
-        },
-      };
-    case 'cat':
-      return {
-        table: categories,
-        cols: {
-          id: categories.id,
-          name: categories.title,
-          description: categories.description,
-          url: sql<string | null>`null`,
-          updatedAt: categories.updatedAt,
-          acronym: sql<string | null>`null`,
-          iconName: categories.iconName,
-        },
-      };
-  }
+  const group = DIMENSIONS[entity];
+  const none = sql<string | null>`null`;
+  return {
+    table: group.table,
+    visible: group.visible,
+    cols: {
+      id: group.id,
+      name: group.name,
+      description: group.description,
+      url: group.url ?? none,
+      updatedAt: group.updatedAt,
+      acronym: group.acronym ?? none,
+      iconName: group.iconName ?? none,
+    },
+  };
+}
+
+/** What the API's `where` names a group by: its id, or a part of its name (a category's title). */
+export interface GroupFilter {
+  id?: number;
+  name?: string;
+}
+
+/** The public groups of `entity` matching `filter`. */
+export function groupCondition(entity: GroupEntity, filter: GroupFilter): SQL | undefined {
+  const group = DIMENSIONS[entity];
+  return and(group.visible, idEquals(group.id, filter.id), filter.name ? containsFolded(group.name, filter.name) : undefined);
 }
 
 function emptyFormats(): Record<DashboardFormat, number> {
@@ -80,7 +66,7 @@ async function withCounts(
   rows: Array<Omit<GroupItem, 'entity' | 'records' | 'byFormat'>>,
 ): Promise<GroupItem[]> {
   if (rows.length === 0) return [];
-  const column = COUNTS_COLUMN[entity];
+  const column = DIMENSIONS[entity].countsColumn;
   const counts = await db
     .select({ groupId: column, type: recordCounts.type, count: sql<number>`sum(${recordCounts.n})::int` })
     .from(recordCounts)
@@ -100,16 +86,16 @@ async function withCounts(
 
 /** A page of a group's items, most recently updated first (10 a page, SPEC §9). */
 export async function listGroup(db: Db, entity: GroupEntity, page?: number): Promise<Page<GroupItem>> {
-  const { table, cols } = groupColumns(entity);
+  const { table, cols, visible } = groupColumns(entity);
   const window = pageWindow(page, LIMITS.groupList);
   const rows = await db
     .select(cols)
     .from(table)
-    .where(publicGroup(entity))
+    .where(visible)
     .orderBy(desc(cols.updatedAt), desc(cols.id))
     .limit(window.pageSize)
     .offset(window.offset);
-  const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(table).where(publicGroup(entity));
+  const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(table).where(visible);
   return toPage(await withCounts(db, entity, rows), total?.n ?? 0, window);
 }
 
@@ -117,9 +103,6 @@ export async function listGroup(db: Db, entity: GroupEntity, page?: number): Pro
 export async function largestGroups(db: Db, entity: GroupEntity, limit: number = LIMITS.overviewTabs): Promise<GroupItem[]> {
   return (await largestGroupsOf(db, [entity], limit))[entity];
 }
-
-/** Column names written into SQL below: constants, never input. */
-const GROUPING_COLUMN = { src: 'source_id', dep: 'department_id', cat: 'category_id' } as const;
 
 /**
  * The largest groups of several kinds at once: one pass over the running counts sums them per
@@ -131,9 +114,10 @@ export async function largestGroupsOf<E extends GroupEntity>(
   entities: readonly E[],
   limit: number = LIMITS.overviewTabs,
 ): Promise<Record<E, GroupItem[]>> {
-  const columns = entities.map((entity) => GROUPING_COLUMN[entity]);
+  // Column names written into SQL: the schema's, never input.
+  const columns = entities.map((entity) => DIMENSIONS[entity].countsColumn.name);
   const result = (await db.execute(sql`
-    select ${sql.raw(entities.map((entity) => `${GROUPING_COLUMN[entity]} as ${entity}`).join(', '))},
+    select ${sql.raw(entities.map((entity, index) => `${columns[index]} as ${entity}`).join(', '))},
            type, sum(n)::int as n, grouping(${sql.raw(columns.join(', '))})::int as g
     from record_counts
     group by grouping sets (${sql.raw(columns.map((column) => `(${column}, type)`).join(', '))})`)) as unknown as {
@@ -154,11 +138,11 @@ export async function largestGroupsOf<E extends GroupEntity>(
       byFormat[COUNTED_FORMAT[row.type]] += row.n;
       counts.set(id, byFormat);
     }
-    const { table, cols } = groupColumns(entity);
+    const { table, cols, visible } = groupColumns(entity);
     // The groups the public may see, read before ranking: one withheld (under review, refused)
     // must leave its place to the next, not an empty slot.
     const rows = counts.size && limit > 0
-      ? await db.select(cols).from(table).where(and(inArray(cols.id, [...counts.keys()]), publicGroup(entity)))
+      ? await db.select(cols).from(table).where(and(inArray(cols.id, [...counts.keys()]), visible))
       : [];
     const shown = new Set(rows.map((row) => row.id));
     const totals = [...counts]
@@ -182,8 +166,8 @@ export async function largestGroupsOf<E extends GroupEntity>(
 /** Public items by id, in the order of `ids`, with their counts: two queries whatever the number. */
 export async function groupItemsByIds(db: Db, entity: GroupEntity, ids: number[]): Promise<GroupItem[]> {
   if (ids.length === 0) return [];
-  const { table, cols } = groupColumns(entity);
-  const rows = await db.select(cols).from(table).where(and(inArray(cols.id, ids), publicGroup(entity)));
+  const { table, cols, visible } = groupColumns(entity);
+  const rows = await db.select(cols).from(table).where(and(inArray(cols.id, ids), visible));
   const items = await withCounts(db, entity, rows);
   return ids.flatMap((id) => items.filter((item) => item.id === id));
 }
@@ -191,14 +175,19 @@ export async function groupItemsByIds(db: Db, entity: GroupEntity, ids: number[]
 /** One source, department or category, or null when there is none the public may see with that id. */
 export async function getGroupItem(db: Db, entity: GroupEntity, id: number): Promise<GroupItem | null> {
   if (!isRowId(id)) return null;
-  const { table, cols } = groupColumns(entity);
-  const rows = await db.select(cols).from(table).where(and(eq(cols.id, id), publicGroup(entity))).limit(1);
+  const { table, cols, visible } = groupColumns(entity);
+  const rows = await db.select(cols).from(table).where(and(eq(cols.id, id), visible)).limit(1);
   const [item] = await withCounts(db, entity, rows);
   return item ?? null;
 }
 
+export interface CategoryChoice {
+  id: number;
+  title: string;
+}
+
 /** The categories a contributor can file a document under, by title (the upload wizard's choices). */
-export async function categoryChoices(db: Db): Promise<Array<{ id: number; title: string }>> {
+export async function categoryChoices(db: Db): Promise<CategoryChoice[]> {
   return db
     .select({ id: categories.id, title: categories.title })
     .from(categories)

@@ -1,9 +1,113 @@
-/** The imports timeline (SPEC §2 dashboard, §7 `imports (limit 5, sorted updatedAt desc)`). */
-import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
-import { LIMITS, type AssetType } from '../../domain/constants.ts';
+/**
+ * Imports (harvests, uploads, batches): the API's list with `where`, `sort`, `limit`, `start`, its
+ * counts and groupings, and the dashboard's timeline (SPEC §2 dashboard, §7 `imports (limit 5,
+ * sorted updatedAt desc)`).
+ */
+import { and, asc, desc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { LIMITS, type AssetType, type ImportStatus, type ImportType } from '../../domain/constants.ts';
 import type { Db } from '../db/index.ts';
-import { alexandrias, importFormatCounts } from '../db/schema.ts';
-import { findImports, type ImportRow } from './connections.ts';
+import { alexandrias, importFormatCounts, imports, sources } from '../db/schema.ts';
+import type { GroupCountRow } from './connections.ts';
+import { MAX_LIMIT, type Window } from './find.ts';
+import { idEquals } from './record-filter.ts';
+import { publicSource } from './visibility.ts';
+
+export interface ImportFilter {
+  id?: number;
+  type?: ImportType;
+  status?: ImportStatus;
+  sourceId?: number;
+  wallet?: string;
+}
+
+export const IMPORT_SORT_FIELDS = {
+  createdAt: imports.createdAt,
+  updatedAt: imports.updatedAt,
+  documents: imports.documents,
+  id: imports.id,
+} as const;
+export type ImportSortField = keyof typeof IMPORT_SORT_FIELDS;
+
+export const IMPORT_GROUP_FIELDS = ['id', 'type', 'status', 'source', 'wallet'] as const;
+export type ImportGroupField = (typeof IMPORT_GROUP_FIELDS)[number];
+
+const IMPORT_GROUP_COLUMN = {
+  id: imports.id,
+  type: imports.type,
+  status: imports.status,
+  source: imports.sourceId,
+  wallet: imports.walletAddress,
+} as const;
+
+export interface ImportRow {
+  id: number;
+  type: ImportType;
+  status: ImportStatus;
+  documents: number;
+  documentsFailed: number;
+  walletAddress: string | null;
+  source: { id: number; name: string } | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+function importCondition(filter: ImportFilter): SQL | undefined {
+  return and(
+    idEquals(imports.id, filter.id),
+    filter.type !== undefined ? eq(imports.type, filter.type) : undefined,
+    filter.status !== undefined ? eq(imports.status, filter.status) : undefined,
+    idEquals(imports.sourceId, filter.sourceId),
+    filter.wallet !== undefined ? eq(imports.walletAddress, filter.wallet.toLowerCase()) : undefined,
+  );
+}
+
+/** Imports matching `filter`, most recently updated first unless sorted otherwise. */
+export async function findImports(db: Db, filter: ImportFilter, window: Window<ImportSortField>): Promise<ImportRow[]> {
+  const sort = window.sort ?? { field: 'updatedAt', direction: 'desc' };
+  const direction = sort.direction === 'asc' ? asc : desc;
+  const rows = await db
+    .select({
+      id: imports.id,
+      type: imports.type,
+      status: imports.status,
+      documents: imports.documents,
+      documentsFailed: imports.documentsFailed,
+      walletAddress: imports.walletAddress,
+      sourceId: sources.id,
+      sourceName: sources.name,
+      createdAt: imports.createdAt,
+      updatedAt: imports.updatedAt,
+    })
+    .from(imports)
+    // An upload's import names its source only once a moderator accepted it.
+    .leftJoin(sources, and(eq(imports.sourceId, sources.id), publicSource))
+    .where(importCondition(filter))
+    .orderBy(direction(IMPORT_SORT_FIELDS[sort.field]), direction(imports.id))
+    .limit(Math.min(window.limit, MAX_LIMIT))
+    .offset(window.start);
+  return rows.map(({ sourceId, sourceName, ...row }) => ({
+    ...row,
+    source: sourceId !== null && sourceName !== null ? { id: sourceId, name: sourceName } : null,
+  }));
+}
+
+export async function countImports(db: Db, filter: ImportFilter): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(imports).where(importCondition(filter));
+  return row?.n ?? 0;
+}
+
+/** Imports matching `filter`, grouped by `field` (imports without a value form no group). */
+export async function groupImports(db: Db, filter: ImportFilter, field: ImportGroupField): Promise<GroupCountRow[]> {
+  const column = IMPORT_GROUP_COLUMN[field];
+  const count = sql<number>`count(*)::int`;
+  return db
+    .select({ key: sql<string | number>`${column}`, count })
+    .from(imports)
+    .where(and(importCondition(filter), isNotNull(column)))
+    .groupBy(column)
+    .orderBy(desc(count), asc(column));
+}
+
 
 export interface ImportSummary extends Omit<ImportRow, 'createdAt'> {
   /** Records of this import per format, for its badges. */

@@ -4,10 +4,10 @@
  */
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
-import { getGroupItem, listGroup, type GroupItem } from './groups.ts';
+import { categoryChoices, getGroupItem, listGroup, type CategoryChoice, type GroupItem } from './groups.ts';
+import { recordHistory, type HistoryEntry } from './moderation.ts';
 import { isRowId, type Page } from './paging.ts';
-import { listRecords, recordsByCid, storageStatus, type RecordDetail, type RecordRow, type StorageStatus } from './records.ts';
-import { recordHistory, type HistoryEntry } from '../moderation/index.ts';
+import { listRecords, recordsByCid, storageStatus, uploadsOf, type RecordDetail, type RecordRow, type StorageStatus } from './records.ts';
 import { sheetPreviewsOf, type SheetPreviewItem } from './sheets.ts';
 
 /** A page number from `?page=`; anything that is not a positive integer is page 1. */
@@ -61,4 +61,15 @@ export async function loadRecord(db: Db, cid: string, assetId: number | null): P
     history: await recordHistory(db, record.id),
     sheets: record.type === 'xlsx' || record.type === 'ods' ? await sheetPreviewsOf(db, record.id) : [],
   };
+}
+
+export interface ProfilePage {
+  uploads: Page<RecordRow>;
+  /** The upload wizard's category choices. */
+  categories: CategoryChoice[];
+}
+
+/** The signed-in wallet's page: its uploads, newest first, and what its upload wizard offers. */
+export async function loadProfile(db: Db, walletAddress: string, page: number): Promise<ProfilePage> {
+  return { uploads: await uploadsOf(db, walletAddress, page), categories: await categoryChoices(db) };
 }

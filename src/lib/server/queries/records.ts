@@ -4,7 +4,7 @@ import { LIMITS, type AssetStatus, type AssetType } from '../../domain/constants
 import type { Db } from '../db/index.ts';
 import { aletheias, alexandrias, categories, deals, departments, pins, sources } from '../db/schema.ts';
 import { isRowId, pageWindow, toPage, type Page } from './paging.ts';
-import { GROUP_COLUMN, type RecordScope } from './stats.ts';
+import { recordCondition, scopeFilter, type RecordScope } from './record-filter.ts';
 import {
   departmentUnderReview,
   recordDepartmentJoin,
@@ -94,7 +94,7 @@ export function toRow(row: {
 export async function listRecords(db: Db, scope: RecordScope, page?: number, knownTotal?: number): Promise<Page<RecordRow>> {
   const window = pageWindow(page);
   if (!isRowId(scope.id)) return toPage([], 0, window);
-  const where = eq(GROUP_COLUMN[scope.entity], scope.id);
+  const where = recordCondition(scopeFilter(scope));
   const total = knownTotal ?? (await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(where))[0]?.n ?? 0;
   // OFFSET walks every skipped row: a page past the middle is read from the other end instead,
   // so the last page of 80,000 records costs what the first does.

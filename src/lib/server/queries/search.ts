@@ -15,14 +15,15 @@
  * facets of the group tier from the running counts (`record_counts`).
  */
 import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { LIMITS, type AssetStatus, type AssetType } from '../../domain/constants.ts';
+import { LIMITS } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
-import { alexandrias, categories, departments, recordCounts, searchWords, sources } from '../db/schema.ts';
+import { alexandrias, departments, recordCounts, searchWords } from '../db/schema.ts';
+import { byDimension, DIMENSIONS, GROUP_ENTITY_LIST } from './dimensions.ts';
 import { pageWindow, toPage, type Page } from './paging.ts';
+import { countsCondition, recordCondition, type CountedFilter } from './record-filter.ts';
 import { rowColumns, toRow, type RecordRow } from './records.ts';
-import { publicGroup, recordDepartmentJoin } from './visibility.ts';
+import { recordDepartmentJoin } from './visibility.ts';
 
 /** Longest query we search for; longer input is cut, not refused. */
 const MAX_QUERY = 200;
@@ -34,72 +35,24 @@ function clean(query: string): string {
 
 const tsquery = (q: string) => sql`websearch_to_tsquery('archivo_es', ${q})`;
 
-export interface SearchFilters {
-  type?: AssetType;
-  status?: AssetStatus;
-  departmentId?: number;
-  categoryId?: number;
-  sourceId?: number;
-}
-
 /** The sources, institutions and categories whose own words match: their records match too. */
-interface MatchedGroups {
-  src: number[];
-  dep: number[];
-  cat: number[];
-}
+type MatchedGroups = Record<GroupEntity, number[]>;
 
 async function matchedGroups(db: Db, q: string): Promise<MatchedGroups> {
   const query = tsquery(q);
   // Only public groups lend their words: an unreviewed name must not pull records into a search.
-  const ids = async (entity: GroupEntity, table: typeof sources | typeof departments | typeof categories) =>
-    (await db.select({ id: table.id }).from(table).where(and(sql`${table.search} @@ ${query}`, publicGroup(entity))).limit(200)).map((row) => row.id);
-  const [src, dep, cat] = await Promise.all([ids('src', sources), ids('dep', departments), ids('cat', categories)]);
-  return { src, dep, cat };
+  const ids = async (entity: GroupEntity) => {
+    const group = DIMENSIONS[entity];
+    const rows = await db.select({ id: group.id }).from(group.table).where(and(sql`${group.search} @@ ${query}`, group.visible)).limit(200);
+    return rows.map((row) => row.id);
+  };
+  return Object.fromEntries(await Promise.all(GROUP_ENTITY_LIST.map(async (entity) => [entity, await ids(entity)]))) as MatchedGroups;
 }
 
-interface GroupColumns {
-  src: AnyPgColumn;
-  dep: AnyPgColumn;
-  cat: AnyPgColumn;
-}
-interface FilterColumns extends GroupColumns {
-  type: AnyPgColumn;
-  status: AnyPgColumn;
-}
-const RECORD_COLUMNS: FilterColumns = {
-  type: alexandrias.type,
-  status: alexandrias.status,
-  src: alexandrias.sourceId,
-  dep: alexandrias.departmentId,
-  cat: alexandrias.categoryId,
-};
-/** The same dimensions in the running counts, which answer the group tier's totals. */
-const COUNT_COLUMNS: FilterColumns = {
-  type: recordCounts.type,
-  status: recordCounts.status,
-  src: recordCounts.sourceId,
-  dep: recordCounts.departmentId,
-  cat: recordCounts.categoryId,
-};
-
-function groupCondition(groups: MatchedGroups, columns: GroupColumns = RECORD_COLUMNS): SQL | undefined {
-  const parts = [
-    groups.src.length ? inArray(columns.src, groups.src) : undefined,
-    groups.dep.length ? inArray(columns.dep, groups.dep) : undefined,
-    groups.cat.length ? inArray(columns.cat, groups.cat) : undefined,
-  ].filter((part): part is SQL => part !== undefined);
+/** The records of the matched groups, on the records themselves or on their running counts. */
+function groupCondition(groups: MatchedGroups, column: 'recordColumn' | 'countsColumn' = 'recordColumn'): SQL | undefined {
+  const parts = GROUP_ENTITY_LIST.flatMap((entity) => (groups[entity].length ? [inArray(DIMENSIONS[entity][column], groups[entity])] : []));
   return parts.length ? or(...parts) : undefined;
-}
-
-function filterCondition(filters: SearchFilters, columns: FilterColumns = RECORD_COLUMNS): SQL[] {
-  return [
-    filters.type ? eq(columns.type, filters.type) : undefined,
-    filters.status ? eq(columns.status, filters.status) : undefined,
-    filters.departmentId ? eq(columns.dep, filters.departmentId) : undefined,
-    filters.categoryId ? eq(columns.cat, filters.categoryId) : undefined,
-    filters.sourceId ? eq(columns.src, filters.sourceId) : undefined,
-  ].filter((part): part is SQL => part !== undefined);
 }
 
 /** One facet value and how many results have it. */
@@ -124,8 +77,14 @@ export interface SearchResults extends Page<RecordRow> {
   facets: SearchFacets;
 }
 
-const FACET_DIMENSIONS = ['type', 'status', 'department', 'category', 'source'] as const;
-type FacetDimension = (typeof FACET_DIMENSIONS)[number];
+type FacetDimension = keyof SearchFacets;
+
+/** Each facet's column on the records and in the running counts, as text or id keys. */
+const FACET_COLUMNS: Record<FacetDimension, { record: SQL; counts: SQL }> = {
+  type: { record: sql`${alexandrias.type}::text`, counts: sql`${recordCounts.type}::text` },
+  status: { record: sql`${alexandrias.status}::text`, counts: sql`${recordCounts.status}::text` },
+  ...byDimension('field', (dimension) => ({ record: sql`${dimension.recordColumn}`, counts: sql`${dimension.countsColumn}` })),
+};
 
 /** Adds `rows` of `{ key, n }` into `into`, with a sign (to take an overlap away). */
 function accumulate(into: Map<string, number>, rows: Array<{ key: string | number | null; n: number }>, sign = 1): void {
@@ -170,7 +129,8 @@ export async function correctQuery(db: Db, q: string): Promise<string | null> {
 export interface SearchOptions {
   page?: number;
   pageSize?: number;
-  filters?: SearchFilters;
+  /** Only what the running counts are kept by (they answer the group tier's totals). */
+  filters?: CountedFilter;
   /** Compute the facets (the results page); the modal and the API need only the rows. */
   facets?: boolean;
 }
@@ -192,7 +152,7 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
     tiers = await countTiers(db, q, options.filters ?? {});
   }
 
-  const filters = filterCondition(options.filters ?? {});
+  const filters = recordCondition(options.filters ?? {});
   const match = sql`${alexandrias.search} @@ ${tsquery(q)}`;
   const items: RecordRow[] = [];
   if (window.offset < tiers.direct) {
@@ -200,7 +160,7 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
       .select(rowColumns)
       .from(alexandrias)
       .leftJoin(departments, recordDepartmentJoin)
-      .where(and(match, ...filters))
+      .where(and(match, filters))
       .orderBy(desc(sql`ts_rank(${alexandrias.search}, ${tsquery(q)})`), desc(alexandrias.updatedAt), desc(alexandrias.id))
       .limit(window.pageSize)
       .offset(window.offset);
@@ -212,7 +172,7 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
       .select(rowColumns)
       .from(alexandrias)
       .leftJoin(departments, recordDepartmentJoin)
-      .where(and(grouped, sql`not (${match})`, ...filters))
+      .where(and(grouped, sql`not (${match})`, filters))
       .orderBy(desc(alexandrias.updatedAt), desc(alexandrias.id))
       .limit(window.pageSize - items.length)
       .offset(Math.max(0, window.offset - tiers.direct));
@@ -228,88 +188,71 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
 }
 
 /** How many records match directly, and how many more through their groups only. */
-async function countTiers(db: Db, q: string, filters: SearchFilters): Promise<{ direct: number; grouped: number; groups: MatchedGroups }> {
+async function countTiers(db: Db, q: string, filters: CountedFilter): Promise<{ direct: number; grouped: number; groups: MatchedGroups }> {
   const groups = await matchedGroups(db, q);
   const match = sql`${alexandrias.search} @@ ${tsquery(q)}`;
-  const [direct] = await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(and(match, ...filterCondition(filters)));
+  const [direct] = await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(and(match, recordCondition(filters)));
   const grouped = groupCondition(groups);
   if (!grouped) return { direct: direct?.n ?? 0, grouped: 0, groups };
   // The group tier's size from the running counts, less the records already counted as direct hits.
   const [all] = await db
     .select({ n: sql<number>`coalesce(sum(${recordCounts.n}), 0)::int` })
     .from(recordCounts)
-    .where(and(groupCondition(groups, COUNT_COLUMNS), ...filterCondition(filters, COUNT_COLUMNS)));
-  const [overlap] = await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(and(match, grouped, ...filterCondition(filters)));
+    .where(and(groupCondition(groups, 'countsColumn'), countsCondition(filters)));
+  const [overlap] = await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(and(match, grouped, recordCondition(filters)));
   return { direct: direct?.n ?? 0, grouped: (all?.n ?? 0) - (overlap?.n ?? 0), groups };
 }
 
 /** Counts by format, status, institution, category and source over all results (both tiers). */
-async function facetsOf(db: Db, q: string, groups: MatchedGroups, filters: SearchFilters): Promise<SearchFacets> {
+async function facetsOf(db: Db, q: string, groups: MatchedGroups, filters: CountedFilter): Promise<SearchFacets> {
   const match = sql`${alexandrias.search} @@ ${tsquery(q)}`;
   const grouped = groupCondition(groups);
-  const recordColumns: Record<FacetDimension, SQL> = {
-    type: sql`${alexandrias.type}::text`,
-    status: sql`${alexandrias.status}::text`,
-    department: sql`${alexandrias.departmentId}`,
-    category: sql`${alexandrias.categoryId}`,
-    source: sql`${alexandrias.sourceId}`,
-  };
-  const countColumns: Record<FacetDimension, SQL> = {
-    type: sql`${recordCounts.type}::text`,
-    status: sql`${recordCounts.status}::text`,
-    department: sql`${recordCounts.departmentId}`,
-    category: sql`${recordCounts.categoryId}`,
-    source: sql`${recordCounts.sourceId}`,
-  };
-  const totals: Record<FacetDimension, Map<string, number>> = {
-    type: new Map(), status: new Map(), department: new Map(), category: new Map(), source: new Map(),
-  };
-  const counted = and(groupCondition(groups, COUNT_COLUMNS), ...filterCondition(filters, COUNT_COLUMNS));
-  for (const dimension of FACET_DIMENSIONS) {
-    const column = recordColumns[dimension];
+  const filtered = recordCondition(filters);
+  const counted = and(groupCondition(groups, 'countsColumn'), countsCondition(filters));
+  const totals = {} as Record<FacetDimension, Map<string, number>>;
+  for (const [dimension, columns] of Object.entries(FACET_COLUMNS) as Array<[FacetDimension, { record: SQL; counts: SQL }]>) {
+    totals[dimension] = new Map();
     const direct = await db
-      .select({ key: sql<string | null>`${column}`, n: sql<number>`count(*)::int` })
+      .select({ key: sql<string | null>`${columns.record}`, n: sql<number>`count(*)::int` })
       .from(alexandrias)
-      .where(and(match, ...filterCondition(filters)))
-      .groupBy(column);
+      .where(and(match, filtered))
+      .groupBy(columns.record);
     accumulate(totals[dimension], direct);
     if (grouped) {
       const inGroups = await db
-        .select({ key: sql<string | null>`${countColumns[dimension]}`, n: sql<number>`sum(${recordCounts.n})::int` })
+        .select({ key: sql<string | null>`${columns.counts}`, n: sql<number>`sum(${recordCounts.n})::int` })
         .from(recordCounts)
         .where(counted)
-        .groupBy(countColumns[dimension]);
+        .groupBy(columns.counts);
       accumulate(totals[dimension], inGroups);
       const overlap = await db
-        .select({ key: sql<string | null>`${column}`, n: sql<number>`count(*)::int` })
+        .select({ key: sql<string | null>`${columns.record}`, n: sql<number>`count(*)::int` })
         .from(alexandrias)
-        .where(and(match, grouped, ...filterCondition(filters)))
-        .groupBy(column);
+        .where(and(match, grouped, filtered))
+        .groupBy(columns.record);
       accumulate(totals[dimension], overlap, -1);
     }
   }
   const top = (map: Map<string, number>) =>
     [...map.entries()].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10);
-  const named = async (dimension: 'department' | 'category' | 'source'): Promise<FacetValue[]> => {
-    const counted = [...totals[dimension].keys()];
+  const named = async (entity: GroupEntity): Promise<FacetValue[]> => {
+    const group = DIMENSIONS[entity];
+    const counted = [...totals[group.field].keys()];
     if (counted.length === 0) return [];
-    const entity: GroupEntity = dimension === 'department' ? 'dep' : dimension === 'category' ? 'cat' : 'src';
-    const table = dimension === 'department' ? departments : dimension === 'category' ? categories : sources;
-    const nameColumn = dimension === 'category' ? categories.title : dimension === 'department' ? departments.name : sources.name;
     const rows = await db
-      .select({ id: table.id, name: nameColumn })
-      .from(table)
-      .where(and(inArray(table.id, counted.map(Number)), publicGroup(entity)));
+      .select({ id: group.id, name: group.name })
+      .from(group.table)
+      .where(and(inArray(group.id, counted.map(Number)), group.visible));
     const names = new Map(rows.map((row) => [String(row.id), row.name]));
     // A source or institution the public may not see is no facet: neither its name nor its id.
-    return top(new Map([...totals[dimension]].filter(([id]) => names.has(id)))).map(([value, count]) => ({ value, label: names.get(value)!, count }));
+    return top(new Map([...totals[group.field]].filter(([id]) => names.has(id)))).map(([value, count]) => ({ value, label: names.get(value)!, count }));
   };
   return {
     type: top(totals.type).map(([value, count]) => ({ value, label: value, count })),
     status: top(totals.status).map(([value, count]) => ({ value, label: value, count })),
-    department: await named('department'),
-    category: await named('category'),
-    source: await named('source'),
+    department: await named('dep'),
+    category: await named('cat'),
+    source: await named('src'),
   };
 }
 
@@ -324,23 +267,17 @@ export interface GroupHit {
   url: string | null;
 }
 
-const SEARCHABLE = {
-  src: { table: sources, id: sources.id, name: sources.name, url: sources.url, search: sources.search },
-  dep: { table: departments, id: departments.id, name: departments.name, url: departments.website, search: departments.search },
-  cat: { table: categories, id: categories.id, name: categories.title, url: sql<string | null>`null`, search: categories.search },
-} as const;
-
 /** Public sources, departments or categories matching `query` by words or, failing that, by likeness. */
 export async function searchGroups(db: Db, entity: GroupEntity, query: string, limit: number = LIMITS.searchResults): Promise<GroupHit[]> {
   const q = clean(query);
   if (!q) return [];
-  const group = SEARCHABLE[entity];
+  const group = DIMENSIONS[entity];
   const folded = sql`archivo_unaccent(lower(${q}))`;
   const name = sql`archivo_unaccent(lower(${group.name}))`;
   return db
-    .select({ id: group.id, name: group.name, url: group.url })
+    .select({ id: group.id, name: group.name, url: group.url ?? sql<string | null>`null` })
     .from(group.table)
-    .where(and(sql`(${group.search} @@ ${tsquery(q)} or ${folded} <% ${name})`, publicGroup(entity)))
+    .where(and(sql`(${group.search} @@ ${tsquery(q)} or ${folded} <% ${name})`, group.visible))
     .orderBy(desc(sql`ts_rank(${group.search}, ${tsquery(q)}) + word_similarity(${folded}, ${name})`), group.id)
     .limit(limit);
 }

@@ -7,9 +7,8 @@ import { and, asc, count, isNotNull, ne, sql } from 'drizzle-orm';
 import type { GroupEntity } from '../../domain/groups.ts';
 import { collectionPath, recordPath } from '../../paths.ts';
 import type { Db } from '../db/index.ts';
-import { alexandrias, categories, departments, sources } from '../db/schema.ts';
-import { GROUP_COLUMN } from './stats.ts';
-import { publicGroup } from './visibility.ts';
+import { alexandrias } from '../db/schema.ts';
+import { DIMENSIONS, GROUP_ENTITY_LIST } from './dimensions.ts';
 
 export interface SitemapEntry {
   /** Path on the archive's origin (the caller makes it absolute). */
@@ -24,26 +23,22 @@ interface Segment {
   read(db: Db, offset: number, limit: number): Promise<SitemapEntry[]>;
 }
 
-const GROUP_TABLES = { src: sources, dep: departments, cat: categories } as const;
-
 /**
  * A collection page changes when the group does, and when any of its records does. Only groups
  * the public sees have a page: a source or institution under review or refused has none.
  */
 function collectionPages(entity: GroupEntity): Segment {
-  const table = GROUP_TABLES[entity];
-  const listed = publicGroup(entity);
-  const records = GROUP_COLUMN[entity];
+  const { table, id, updatedAt, visible, recordColumn } = DIMENSIONS[entity];
   // Correlated max per group: the (group_id, updated_at) indexes answer it without a scan.
-  const latestRecord = sql`(select max(${alexandrias.updatedAt}) from ${alexandrias} where ${records} = ${table.id})`;
+  const latestRecord = sql`(select max(${alexandrias.updatedAt}) from ${alexandrias} where ${recordColumn} = ${id})`;
   return {
-    size: (db) => db.$count(table, listed),
+    size: (db) => db.$count(table, visible),
     async read(db, offset, limit) {
       const rows = await db
-        .select({ id: table.id, lastmod: sql<Date>`greatest(${table.updatedAt}, ${latestRecord})`.mapWith(table.updatedAt) })
+        .select({ id, lastmod: sql<Date>`greatest(${updatedAt}, ${latestRecord})`.mapWith(updatedAt) })
         .from(table)
-        .where(listed)
-        .orderBy(asc(table.id))
+        .where(visible)
+        .orderBy(asc(id))
         .limit(limit)
         .offset(offset);
       return rows.map((row) => ({ path: collectionPath(entity, row.id), lastmod: row.lastmod }));
@@ -74,7 +69,7 @@ const recordPages: Segment = {
   },
 };
 
-const SEGMENTS: readonly Segment[] = [collectionPages('src'), collectionPages('dep'), collectionPages('cat'), recordPages];
+const SEGMENTS: readonly Segment[] = [...GROUP_ENTITY_LIST.map(collectionPages), recordPages];
 
 async function segmentSizes(db: Db): Promise<number[]> {
   const sizes: number[] = [];

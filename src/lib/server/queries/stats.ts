@@ -6,37 +6,17 @@ import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import { COUNTED_FORMAT, DASHBOARD_FORMATS, type AssetStatus, type AssetType, type DashboardFormat } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
-import { alexandrias, categories, departments, recordCounts, sources, walletCounts } from '../db/schema.ts';
-import { isRowId } from './paging.ts';
-import { publicDepartment, publicGroup, publicSource } from './visibility.ts';
-
-export const GROUP_COLUMN = {
-  src: alexandrias.sourceId,
-  dep: alexandrias.departmentId,
-  cat: alexandrias.categoryId,
-} as const;
-
-/** The same grouping columns in the running counts (schema `recordCounts`). */
-export const COUNTS_COLUMN = {
-  src: recordCounts.sourceId,
-  dep: recordCounts.departmentId,
-  cat: recordCounts.categoryId,
-} as const;
+import { recordCounts, walletCounts } from '../db/schema.ts';
+import { DIMENSIONS } from './dimensions.ts';
+import { countsCondition, scopeFilter, type RecordScope } from './record-filter.ts';
 
 /** Sum of the running counts: a record count, read from `record_counts` instead of a scan. */
 const total = sql<number>`coalesce(sum(${recordCounts.n}), 0)::int`;
 const totalWhere = (condition: SQL) => sql<number>`coalesce(sum(${recordCounts.n}) filter (where ${condition}), 0)::int`;
 
-/** A filter on the records of one source, department or category. */
-export interface RecordScope {
-  entity: GroupEntity;
-  id: number;
-}
-
-function scopeFilter(scope: RecordScope | undefined): SQL | undefined {
-  if (!scope) return undefined;
-  // An id that cannot exist matches nothing, rather than reaching the database as an error.
-  return isRowId(scope.id) ? eq(COUNTS_COLUMN[scope.entity], scope.id) : sql`false`;
+/** The running counts of a scope's records, or of every record. */
+function scopeCondition(scope: RecordScope | undefined): SQL | undefined {
+  return scope ? countsCondition(scopeFilter(scope)) : undefined;
 }
 
 export interface FormatCount {
@@ -55,7 +35,7 @@ export async function countRecordsByFormat(db: Db, scope?: RecordScope): Promise
       unprocessed: totalWhere(sql`${recordCounts.status} = 'under_review'`),
     })
     .from(recordCounts)
-    .where(scopeFilter(scope))
+    .where(scopeCondition(scope))
     .groupBy(recordCounts.type);
   const counts = new Map<DashboardFormat, FormatCount>(
     DASHBOARD_FORMATS.map((format) => [format, { format, total: 0, unprocessed: 0 }]),
@@ -74,7 +54,7 @@ export async function countRecordsByStatus(db: Db, scope?: RecordScope): Promise
   const rows = await db
     .select({ status: recordCounts.status, count: total })
     .from(recordCounts)
-    .where(scopeFilter(scope))
+    .where(scopeCondition(scope))
     .groupBy(recordCounts.status);
   const counts: Record<AssetStatus, number> = { under_review: 0, on_line: 0, blocked: 0, broken: 0 };
   for (const row of rows) counts[row.status] = row.count;
@@ -101,20 +81,14 @@ export interface GroupCount {
   count: number;
 }
 
-const GROUP_NAME = {
-  src: { table: sources, id: sources.id, name: sources.name },
-  dep: { table: departments, id: departments.id, name: departments.name },
-  cat: { table: categories, id: categories.id, name: categories.title },
-} as const;
-
 /** Records per public source, department or category, largest first; groups without records are left out. */
 export async function countRecordsByGroup(db: Db, entity: GroupEntity, limit?: number): Promise<GroupCount[]> {
-  const group = GROUP_NAME[entity];
+  const group = DIMENSIONS[entity];
   const query = db
     .select({ id: group.id, name: group.name, count: total })
     .from(group.table)
-    .innerJoin(recordCounts, eq(COUNTS_COLUMN[entity], group.id))
-    .where(publicGroup(entity))
+    .innerJoin(recordCounts, eq(group.countsColumn, group.id))
+    .where(group.visible)
     .groupBy(group.id, group.name)
     .orderBy(desc(total), group.name);
   return limit !== undefined ? query.limit(Math.max(0, limit)) : query;
@@ -140,14 +114,14 @@ export async function archiveTotals(db: Db): Promise<ArchiveTotals> {
     })
     .from(recordCounts);
   // Sources and institutions the public sees: one waiting for review is not counted yet.
-  const countOf = async (table: typeof sources | typeof departments | typeof categories, where?: SQL) =>
-    (await db.select({ n: sql<number>`count(*)::int` }).from(table).where(where))[0]?.n ?? 0;
+  const countOf = async (entity: GroupEntity) =>
+    (await db.select({ n: sql<number>`count(*)::int` }).from(DIMENSIONS[entity].table).where(DIMENSIONS[entity].visible))[0]?.n ?? 0;
   return {
     records: records?.records ?? 0,
     archived: records?.archived ?? 0,
     online: records?.online ?? 0,
-    sources: await countOf(sources, publicSource),
-    departments: await countOf(departments, publicDepartment),
-    categories: await countOf(categories),
+    sources: await countOf('src'),
+    departments: await countOf('dep'),
+    categories: await countOf('cat'),
   };
 }

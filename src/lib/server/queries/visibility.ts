@@ -6,11 +6,11 @@
  * the entity's name and link are withheld, so an unreviewed name or URL is never shown.
  *
  * Every public read takes its condition from here, so the rule is written once: a list filters on
- * `publicGroup`, and a record's join to its source or institution adds `publicSource` /
- * `publicDepartment` to the ON clause, which makes a withheld entity read as none.
+ * its dimension's `visible` condition (`dimensions.ts`, which takes it from here), and a record's
+ * join to its source or institution adds `publicSource` / `publicDepartment` to the ON clause,
+ * which makes a withheld entity read as none.
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { GroupEntity } from '../../domain/groups.ts';
 import { alexandrias, departments, sources } from '../db/schema.ts';
 
 /** The one review status the public sees. */
@@ -19,24 +19,9 @@ export const PUBLIC_REVIEW_STATUS = 'on_line' as const;
 export const publicSource: SQL = eq(sources.reviewStatus, PUBLIC_REVIEW_STATUS);
 export const publicDepartment: SQL = eq(departments.reviewStatus, PUBLIC_REVIEW_STATUS);
 
-/** The condition a group's own rows must meet to be public; categories are the archive's own. */
-export function publicGroup(entity: GroupEntity): SQL | undefined {
-  return entity === 'src' ? publicSource : entity === 'dep' ? publicDepartment : undefined;
-}
-
 /** Join conditions of a record to its source and institution, withheld ones reading as none. */
 export const recordSourceJoin: SQL = and(eq(alexandrias.sourceId, sources.id), publicSource)!;
 export const recordDepartmentJoin: SQL = and(eq(alexandrias.departmentId, departments.id), publicDepartment)!;
-
-/**
- * Ids of groups the public may not see, as a subquery: for reads of the running counts
- * (`record_counts`), which know a group only by its id.
- */
-export function hiddenGroupIds(entity: GroupEntity): SQL | null {
-  if (entity === 'src') return sql`(select ${sources.id} from ${sources} where ${sources.reviewStatus} <> ${PUBLIC_REVIEW_STATUS})`;
-  if (entity === 'dep') return sql`(select ${departments.id} from ${departments} where ${departments.reviewStatus} <> ${PUBLIC_REVIEW_STATUS})`;
-  return null;
-}
 
 /** Whether a record's source or institution is waiting for review: its page says so, without the name. */
 export const sourceUnderReview = sql<boolean>`exists (select 1 from ${sources} where ${sources.id} = ${alexandrias.sourceId} and ${sources.reviewStatus} = 'under_review')`;

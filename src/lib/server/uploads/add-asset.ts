@@ -32,7 +32,7 @@ import { consumeNonce, isNonceUsable } from '../auth/nonces.ts';
 import { spend } from '../auth/rate-limit.ts';
 import { aletheias, alexandrias, categories, departments, imports, sources, statusHistory } from '../db/schema.ts';
 import type { Db } from '../db/index.ts';
-import { publicGroup } from '../queries/visibility.ts';
+import { DIMENSIONS } from '../queries/dimensions.ts';
 import {
   ForbiddenError,
   UnauthorizedError,
@@ -237,7 +237,7 @@ async function checkFields(db: Db, account: string, raw: Record<string, string>)
  */
 async function checkReferences(db: Db, asset: AssetPayload): Promise<void> {
   const exists = async (entity: GroupEntity, table: typeof categories | typeof sources | typeof departments, id: number | undefined) =>
-    id === undefined || (await db.select({ id: table.id }).from(table).where(and(eq(table.id, id), publicGroup(entity)))).length === 1;
+    id === undefined || (await db.select({ id: table.id }).from(table).where(and(eq(table.id, id), DIMENSIONS[entity].visible))).length === 1;
   const missing: Array<{ field: string; message: string }> = [];
   if (!(await exists('cat', categories, asset.categoryId))) missing.push({ field: 'categoryId', message: 'Category is required' });
   if (!(await exists('src', sources, asset.sourceId))) missing.push({ field: 'sourceId', message: 'Source is required' });

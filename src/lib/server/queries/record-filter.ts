@@ -1,0 +1,87 @@
+/**
+ * The one filter of record lists: REST `getAll`, GraphQL's `where`, the collection pages and the
+ * search's facets all narrow records with a `RecordFilter`, turned into SQL here, on the records
+ * themselves or, when it only names what they are counted by, on the running counts.
+ */
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { AssetStatus, AssetType } from '../../domain/constants.ts';
+import type { GroupEntity } from '../../domain/groups.ts';
+import { alexandrias, recordCounts } from '../db/schema.ts';
+import { byDimension, DIMENSIONS } from './dimensions.ts';
+import { isRowId } from './paging.ts';
+
+export interface RecordFilter {
+  id?: number;
+  cid?: string;
+  title?: string;
+  walletAddress?: string;
+  type?: AssetType;
+  status?: AssetStatus;
+  sourceId?: number;
+  departmentId?: number;
+  categoryId?: number;
+}
+
+/** The records of one source, department or category (a collection page). */
+export interface RecordScope {
+  entity: GroupEntity;
+  id: number;
+}
+
+/** The filter of a scope's records. */
+export function scopeFilter(scope: RecordScope): RecordFilter {
+  return { [DIMENSIONS[scope.entity].filterKey]: scope.id };
+}
+
+/** `column` contains `text`, ignoring case and accents; `%` and `_` in the text are literal. */
+export function containsFolded(column: AnyPgColumn, text: string): SQL {
+  const escaped = text.replace(/[\\%_]/g, (character) => `\\${character}`);
+  return sql`archivo_unaccent(lower(${column})) like '%' || archivo_unaccent(lower(${escaped})) || '%'`;
+}
+
+/** A condition matching nothing, for ids that cannot exist. */
+const NOTHING = sql`false`;
+
+/** `column` equals `id`; an id that cannot be a row matches nothing; no id, no condition. */
+export function idEquals(column: AnyPgColumn, id: number | undefined): SQL | undefined {
+  if (id === undefined) return undefined;
+  return isRowId(id) ? eq(column, id) : NOTHING;
+}
+
+/** The records matching `filter`. */
+export function recordCondition(filter: RecordFilter): SQL | undefined {
+  return and(
+    idEquals(alexandrias.id, filter.id),
+    filter.cid !== undefined ? eq(alexandrias.cid, filter.cid) : undefined,
+    filter.title ? containsFolded(alexandrias.title, filter.title) : undefined,
+    filter.walletAddress !== undefined ? eq(alexandrias.walletAddress, filter.walletAddress.toLowerCase()) : undefined,
+    filter.type !== undefined ? eq(alexandrias.type, filter.type) : undefined,
+    filter.status !== undefined ? eq(alexandrias.status, filter.status) : undefined,
+    ...Object.values(DIMENSIONS).map((dimension) => idEquals(dimension.recordColumn, filter[dimension.filterKey])),
+  );
+}
+
+/** The filter fields the running counts are kept by, with their column there. */
+const COUNTED_FILTER = {
+  type: recordCounts.type,
+  status: recordCounts.status,
+  ...byDimension('filterKey', (dimension) => dimension.countsColumn),
+} as const;
+
+/** A filter on what the running counts are kept by only: format, status and the three groups. */
+export type CountedFilter = Pick<RecordFilter, keyof typeof COUNTED_FILTER>;
+
+/** The running counts' rows of the records matching `filter`. */
+export function countsCondition(filter: CountedFilter): SQL | undefined {
+  return and(
+    filter.type !== undefined ? eq(COUNTED_FILTER.type, filter.type) : undefined,
+    filter.status !== undefined ? eq(COUNTED_FILTER.status, filter.status) : undefined,
+    ...Object.values(DIMENSIONS).map((dimension) => idEquals(dimension.countsColumn, filter[dimension.filterKey])),
+  );
+}
+
+/** Whether the running counts can answer `filter`: it names nothing else. */
+export function isCounted(filter: RecordFilter): filter is CountedFilter {
+  return Object.entries(filter).every(([field, value]) => value === undefined || Object.hasOwn(COUNTED_FILTER, field));
+}
