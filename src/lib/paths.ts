@@ -76,5 +76,8 @@ export function sameOriginPath(value: string | null | undefined, fallback = '/da
     return fallback;
   }
   if (resolved.origin !== base) return fallback;
+  // Dot-segments can leave a path that starts with `//` (`/.//evil.example` → `//evil.example`):
+  // as a link, that is another host again.
+  if (/^\/[\\/]/.test(resolved.pathname)) return fallback;
   return `${resolved.pathname}${resolved.search}${resolved.hash}`;
 }

@@ -110,6 +110,19 @@ describe.each(testEngines())('GraphQL limits on %s', (engine) => {
     expect(Object.keys(answer.data!)).toHaveLength(MAX_ROOT_FIELDS);
   });
 
+  it('prices an order no index serves, and a far offset, as scans too', async () => {
+    for (const window of ['sort: "title:asc"', 'sort: "createdAt:asc"', 'start: 2000000000', 'sort: $sort']) {
+      const variables = window.includes('$sort') ? '($sort: String)' : '';
+      const query = `query${variables} { ${Array.from({ length: MAX_ROOT_FIELDS }, (_, n) => `a${n}: alexandrias(${window}, limit: 1) { id }`).join(' ')} }`;
+      const answer = await gql(query, '198.51.100.12');
+      expect(answer.status, window).toBe(400);
+      expect(answer.errors?.map((error) => error.extensions?.code), window).toEqual(['QUERY_TOO_COSTLY']);
+    }
+    // The indexed orders and near pages stay cheap.
+    const cheap = `{ ${Array.from({ length: MAX_ROOT_FIELDS }, (_, n) => `a${n}: alexandrias(sort: "updatedAt:desc", start: ${n * 10}, limit: 1) { id }`).join(' ')} }`;
+    expect((await gql(cheap, '198.51.100.12')).errors).toBeUndefined();
+  });
+
   it('lets every document of the original front end through the limits, without spending its allowance', async () => {
     const [record] = await seeded.db.select({ cid: alexandrias.cid }).from(alexandrias).where(isNotNull(alexandrias.cid)).limit(1);
     const [category] = await seeded.db.select({ id: categories.id }).from(categories).limit(1);

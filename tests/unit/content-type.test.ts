@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanFileName, detectContent, documentFormat, fileExtension, HEAD_BYTES } from '../../src/lib/server/content-type.ts';
-import { FIXTURES_DIR } from '../helpers/database.ts';
+import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 import { pngImage } from '../helpers/upload.ts';
 
 async function head(file: string): Promise<Uint8Array> {
@@ -57,6 +57,9 @@ describe('file names', () => {
     expect(cleanFileName('C:\\datos\\informe final.pdf')).toBe('informe final.pdf');
     expect(cleanFileName('..\u0000.env')).toBe('env');
     expect(cleanFileName('')).toBe('archivo');
+    // A bidi override would make `Presupuesto\u202Efdp.exe` read as «Presupuestoexe.pdf» (issue #16).
+    expect(cleanFileName('Presupuesto\u202Efdp.exe')).toBe('Presupuestofdp.exe');
+    expect(cleanFileName(`${'a'.repeat(199)}😀b`)).toBe(`${'a'.repeat(198)}😀b`);
     expect(fileExtension('Informe.PDF')).toBe('pdf');
     expect(fileExtension('sin-extension')).toBeNull();
   });

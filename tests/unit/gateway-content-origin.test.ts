@@ -53,6 +53,14 @@ describe('download names', () => {
     expect((await get(ARCHIVE, csv, '?format=car&download=evil.exe')).headers.get('content-disposition')).toMatch(/filename="evil\.exe\.car"/);
   });
 
+  it('survive a name cut in the middle of an emoji, and encode what RFC 5987 reserves', async () => {
+    const csv = await stored(new TextEncoder().encode('anio;monto\n2024;12\n'), 'text/csv', 'montos.csv');
+    const split = await get(ARCHIVE, csv, `?download=${'a'.repeat(199)}${encodeURIComponent('😀')}`);
+    expect(split.status).toBe(200);
+    const named = await get(ARCHIVE, csv, `?download=${encodeURIComponent("informe (final)'s*.csv")}`);
+    expect(named.headers.get('content-disposition')).toContain("filename*=UTF-8''informe%20%28final%29%27s%2A.csv");
+  });
+
   it('fix the name a record was uploaded under too', async () => {
     const cid = await stored(pdf('presupuesto'), 'application/pdf', 'Presupuesto General 2026.pdf.exe');
     expect((await get(ARCHIVE, cid, '?download=true')).headers.get('content-disposition')).toMatch(

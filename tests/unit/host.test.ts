@@ -54,6 +54,13 @@ describe('the public address comes from configuration', () => {
     expect(() => readConfig({ ARCHIVE_PUBLIC_URL: 'https://u:p@archivo.example.org' })).toThrow(/ARCHIVE_PUBLIC_URL/);
     expect(() => readConfig({ ARCHIVE_CONTENT_ORIGIN: 'no es una url' })).toThrow(/ARCHIVE_CONTENT_ORIGIN/);
     expect(readConfig({ ARCHIVE_CONTENT_ORIGIN: 'https://contenido.example.org/x' }).contentOrigin).toBe('https://contenido.example.org');
+    // The content origin may not be one of the archive's own names (nor so a sign-in domain).
+    expect(() => readConfig({ ARCHIVE_PUBLIC_URL: 'https://archivo.example.org', ARCHIVE_ALLOWED_HOSTS: 'contenido.example.org', ARCHIVE_CONTENT_ORIGIN: 'https://contenido.example.org' })).toThrow(/ARCHIVE_CONTENT_ORIGIN/);
+  });
+
+  it('takes trusted proxies as IP addresses, one spelling each', () => {
+    expect(readConfig({ ARCHIVE_TRUSTED_PROXIES: '10.0.0.2, ::ffff:10.0.0.3, 0:0:0:0:0:0:0:1' }).trustedProxies).toEqual(['10.0.0.2', '10.0.0.3', '::1']);
+    expect(() => readConfig({ ARCHIVE_TRUSTED_PROXIES: '10.0.0.0/8' })).toThrow(/ARCHIVE_TRUSTED_PROXIES/);
   });
 });
 

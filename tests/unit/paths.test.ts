@@ -40,7 +40,7 @@ describe('where sign-in goes next', () => {
   });
 
   it('refuses every way of naming another host (issue #16: open redirect after sign-in)', () => {
-    for (const hostile of ['//evil.example/phish', '/\\evil.example/phish', '/\\/evil.example', '/\t/evil.example', 'https://evil.example', 'javascript:alert(1)', '', null, undefined]) {
+    for (const hostile of ['//evil.example/phish', '/\\evil.example/phish', '/\\/evil.example', '/\t/evil.example', 'https://evil.example', 'javascript:alert(1)', '/.//evil.example/x', '/..//evil.example', '/%2e//evil.example', '/./\\evil.example', '/a/..//evil.example', '', null, undefined]) {
       expect(sameOriginPath(hostile as string | null | undefined), String(hostile)).toBe('/dashboard');
     }
   });

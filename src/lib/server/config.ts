@@ -2,6 +2,7 @@
  * The archive's settings, read once from the environment. Every option the README documents is
  * here, with its default: an archive that runs with no configuration at all on embedded parts.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export interface ArchiveConfig {
@@ -124,6 +125,16 @@ function publicAddress(env: NodeJS.ProcessEnv): { publicUrl: string; allowedHost
   return { publicUrl, allowedHosts: [...new Set([new URL(publicUrl).host, ...loopback, ...extra])] };
 }
 
+/** The public and content addresses, which may not share a host: user content never shares the archive's origin. */
+function hostsOf(env: NodeJS.ProcessEnv): { publicUrl: string; allowedHosts: string[]; contentOrigin: string | undefined } {
+  const contentOrigin = originOf(env.ARCHIVE_CONTENT_ORIGIN, 'ARCHIVE_CONTENT_ORIGIN');
+  const address = publicAddress(env);
+  if (contentOrigin && address.allowedHosts.includes(new URL(contentOrigin).host)) {
+    throw new Error('ARCHIVE_CONTENT_ORIGIN debe tener un nombre propio, fuera de ARCHIVE_PUBLIC_URL y ARCHIVE_ALLOWED_HOSTS.');
+  }
+  return { ...address, contentOrigin };
+}
+
 /** Reads the configuration from `env` (the process environment by default). */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig {
   const root = process.cwd();
@@ -139,9 +150,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
       .map((address) => address.trim().toLowerCase())
       .filter(Boolean),
     migrationsDir: path.resolve(root, env.ARCHIVE_MIGRATIONS_DIR || 'drizzle'),
-    ...publicAddress(env),
-    contentOrigin: originOf(env.ARCHIVE_CONTENT_ORIGIN, 'ARCHIVE_CONTENT_ORIGIN'),
-    trustedProxies: list(env.ARCHIVE_TRUSTED_PROXIES).map(normalizeAddress),
+    ...hostsOf(env),
+    trustedProxies: list(env.ARCHIVE_TRUSTED_PROXIES).map((address) => {
+      const normalized = normalizeAddress(address);
+      if (!isIP(normalized)) throw new Error(`ARCHIVE_TRUSTED_PROXIES admite direcciones IP, no «${address}».`);
+      // One spelling per address (`::0:1` and `::1` are the same proxy), as sockets report them.
+      return isIP(normalized) === 6 ? new URL(`http://[${normalized}]`).hostname.slice(1, -1) : normalized;
+    }),
     chainIds: (env.ARCHIVE_CHAIN_IDS || '1,11155111')
       .split(',')
       .map((id) => Number(id.trim()))

@@ -3,6 +3,7 @@
  * browser claimed: the record's format comes from here, and a declared doc type that the content
  * contradicts is refused (415).
  */
+import { stripControls } from '../domain/text.ts';
 import { ASSET_TYPES, type AssetType } from '../domain/constants.ts';
 import type { DocType } from '../domain/upload.ts';
 
@@ -162,12 +163,9 @@ export const DOC_TYPE_NAMES: Record<DocType, string> = {
 /** A file name safe to keep and to put in a header: no folders, no control characters, short. */
 export function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const cleaned = base
-    .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .replace(/^\.+/, '')
-    .trim()
-    .slice(-200);
+  // Bidi overrides and invisible characters would let `Presupuesto\u202Efdp.exe` read as a PDF's name.
+  const visible = stripControls(base.toWellFormed().normalize('NFC'), { singleLine: true }).replace(/[\u0000-\u001f\u007f]/g, '');
+  const cleaned = Array.from(visible.replace(/^\.+/, '').trim()).slice(-200).join('');
   return cleaned || 'archivo';
 }
 

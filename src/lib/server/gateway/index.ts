@@ -121,7 +121,9 @@ function toStream(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array>
 function disposition(kind: 'inline' | 'attachment', fileName: string | null): string {
   if (!fileName) return kind;
   const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  // RFC 5987's attr-char excludes ' ( ) * too, which encodeURIComponent leaves as they are.
+  const encoded = encodeURIComponent(fileName.toWellFormed()).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 export interface GatewayRequest {
@@ -167,7 +169,8 @@ export function readGatewayRequest(cid: string, request: Request, url: URL): Gat
     range: request.headers.get('range'),
     ifNoneMatch: request.headers.get('if-none-match'),
     download: download === 'true' || named !== null,
-    fileName: fileName ? fileName.slice(0, MAX_FILE_NAME) : null,
+    // Cut by characters, not UTF-16 units: half an emoji would make the header unencodable.
+    fileName: fileName ? Array.from(fileName.toWellFormed()).slice(0, MAX_FILE_NAME).join('') : null,
     car: negotiateCar(url, request.headers.get('accept')),
   };
 }

@@ -20,7 +20,10 @@
  * Cost: a CID a record holds (what every link of the archive points to) never gets here. Any
  * other CID costs one query for the withdrawn files, which is answered from the blocked records
  * (usually none: then nothing else happens), and a walk of each withdrawn file the first time.
- * Only a block of a withdrawn file leads to the served files, each walked once and then cached.
+ * Only a block of a withdrawn file leads to the served files: their blocks are gathered once into
+ * one set, kept while the catalogue's fingerprint (a few indexed maxima) stays the same, and
+ * built by one request at a time; a repeated request for such a block (an anonymous visitor can
+ * loop on one) costs two small queries and a set lookup, not a walk of the catalogue.
  *
  * Blocks are compared by multihash, not by CID: the same bytes asked for under another codec
  * (a raw CID with a dag-pb node's hash) are the same block on disk.
@@ -28,7 +31,7 @@
 import { sql } from 'drizzle-orm';
 import type { CID } from 'multiformats/cid';
 import type { Db } from '../db/index.ts';
-import { aletheias, alexandrias, sheetPreviews } from '../db/schema.ts';
+import { aletheias, alexandrias, sheetPreviews, statusHistory } from '../db/schema.ts';
 import { parseCid, StorageError, type ContentStore } from '../storage/index.ts';
 import { RAW_CODE } from '../storage/profile.ts';
 
@@ -136,6 +139,40 @@ async function servedFiles(db: Db): Promise<string[]> {
 }
 
 /**
+ * What changes which files are served, read from indexed maxima (never from a clock): a new
+ * record, proof or sheet preview adds a row, and every change of a record's status adds one to
+ * its history.
+ */
+async function catalogueFingerprint(db: Db): Promise<string> {
+  const result = (await db.execute(sql`
+    select (select max(${alexandrias.id}) from ${alexandrias}) as records,
+           (select max(${aletheias.id}) from ${aletheias}) as proofs,
+           (select max(${sheetPreviews.id}) from ${sheetPreviews}) as previews,
+           (select max(${statusHistory.id}) from ${statusHistory}) as changes`)) as unknown as { rows: Array<Record<string, unknown>> };
+  return JSON.stringify(result.rows[0] ?? {});
+}
+
+/** The blocks of every served file, for one fingerprint of the catalogue. */
+let servedIndex: { fingerprint: string; blocks: Promise<ReadonlySet<string>> } | undefined;
+
+async function servedBlocks(db: Db, store: ContentStore): Promise<ReadonlySet<string>> {
+  const fingerprint = await catalogueFingerprint(db);
+  if (servedIndex?.fingerprint !== fingerprint) {
+    const blocks = (async () => {
+      const all = new Set<string>();
+      for (const file of await servedFiles(db)) for (const block of await blocksOf(store, file)) all.add(block);
+      return all;
+    })();
+    servedIndex = { fingerprint, blocks };
+    // A failed build is not kept: the next request tries again.
+    blocks.catch(() => {
+      if (servedIndex?.blocks === blocks) servedIndex = undefined;
+    });
+  }
+  return servedIndex.blocks;
+}
+
+/**
  * Whether `cid`, a CID no record holds as a file, is a block of a withdrawn file that no served
  * file is made of too; if so, the blocked record to name in the refusal, else null.
  */
@@ -151,8 +188,5 @@ export async function withdrawnBlockOf(db: Db, store: ContentStore, cid: string)
     }
   }
   if (!withdrawal) return null;
-  for (const file of await servedFiles(db)) {
-    if ((await blocksOf(store, file)).has(key)) return null;
-  }
-  return withdrawal;
+  return (await servedBlocks(db, store)).has(key) ? null : withdrawal;
 }

@@ -136,6 +136,29 @@ function whereScans(field: FieldNode): boolean {
   return where.fields.some((given) => given.name.value.endsWith('_contains') && given.value.kind !== Kind.NULL);
 }
 
+/** Record orders no index serves: the database sorts every matching row to return a few. */
+const UNINDEXED_SORTS = new Set(['title', 'createdAt']);
+/** Past this offset, a page costs reading every row before it. */
+const MAX_INDEXED_START = 10_000;
+
+/**
+ * Whether the window of `field` makes its query read the rows: an order no index serves, or a
+ * far offset, either written out or left to a variable (priced at the most it could cost).
+ */
+function windowScans(field: FieldNode): boolean {
+  const argument = (name: string) => field.arguments?.find((given) => given.name.value === name)?.value;
+  const sort = argument('sort');
+  const start = argument('start');
+  const sortScans = sort !== undefined && (sort.kind === Kind.VARIABLE || (sort.kind === Kind.STRING && UNINDEXED_SORTS.has(sort.value.split(':')[0]!.trim())));
+  const startScans = start !== undefined && (start.kind === Kind.VARIABLE || (start.kind === Kind.INT && Number(start.value) > MAX_INDEXED_START));
+  return sortScans || startScans;
+}
+
+/** Whether any query of `field` reads the rows themselves (see `whereScans` and `windowScans`). */
+function scans(field: FieldNode): boolean {
+  return whereScans(field) || windowScans(field);
+}
+
 /**
  * The cost estimate of `operation`, as described at the top of this file. `fragmentOf` finds a
  * named fragment of the same document (validation and execution each have their own way).
@@ -199,9 +222,9 @@ export function operationCost(
       let below = scope;
       if (limitArgument && listed) {
         rows = limitOf(selection, limitArgument);
-        own = QUERY_COST + (whereScans(selection) ? SCAN_COST : 0);
+        own = QUERY_COST + (scans(selection) ? SCAN_COST : 0);
       } else if (limitArgument) {
-        below = { connectionLimit: limitOf(selection, limitArgument), inGroup: false, scans: whereScans(selection) };
+        below = { connectionLimit: limitOf(selection, limitArgument), inGroup: false, scans: scans(selection) };
         own = 0;
       } else if (name === 'values' && parentType.name.endsWith('Connection')) {
         rows = scope.connectionLimit;
