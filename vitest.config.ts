@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     // Playwright's specs live in tests/e2e and run under Playwright, never here.
     include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+    // Migrates and seeds the databases once per run; each test file copies them (tests/helpers/database.ts).
+    globalSetup: ['tests/setup/database-templates.ts'],
     // Opening PGlite (WebAssembly PostgreSQL) and migrating takes seconds on a shared 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -29,13 +29,14 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { cidOf } from '../src/lib/server/storage/index.ts';
 import { parseTable } from '../src/lib/tabular/table.ts';
+import { fixturePath } from '../tests/helpers/fixtures.ts';
 import { randomFrom } from './large-db.ts';
 import { summarise, type Timing } from './stats.ts';
 
 /** The targets. */
 export const CSV_SEARCH_TARGETS = { firstRowsMs: 2000, queryMedianMs: 150 } as const;
 
-const FIXTURE = path.resolve(import.meta.dirname, '../../shared/fixtures/files/csv/licencias-construccion-mivhed-2022-2025.csv');
+const FIXTURE = fixturePath('files/csv/licencias-construccion-mivhed-2022-2025.csv');
 const DEFAULT_ROWS = 300_000;
 /** 50 MB over 300,000 rows. */
 const BYTES_PER_ROW = 50_000_000 / DEFAULT_ROWS;

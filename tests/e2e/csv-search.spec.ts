@@ -8,8 +8,9 @@ import { ColumnStore } from '../../src/lib/tabular/columns.ts';
 import { decodeText } from '../../src/lib/tabular/decode.ts';
 import { TableSearch } from '../../src/lib/tabular/search.ts';
 import { parseTable } from '../../src/lib/tabular/table.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
 
-const CSV = path.resolve(import.meta.dirname, '../../../shared/fixtures/files/csv');
+const CSV = fixturePath('files/csv');
 const recordOf = async (name: string) => `/${(await cidOf(await fs.readFile(path.join(CSV, name)))).cid}`;
 
 test('the CSV mini-search reads the code page 850 file with its accents, and a click re-searches', async ({ page }) => {

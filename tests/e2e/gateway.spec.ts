@@ -2,8 +2,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/files');
+const FIXTURES = fixturePath('files');
 
 test('a seeded file comes back by its CID, byte for byte, with safe and immutable headers', async ({ request }) => {
   const original = await fs.readFile(path.join(FIXTURES, 'csv/licencias-construccion-mivhed-2022-2025.csv'));

@@ -11,7 +11,7 @@ import { CID } from 'multiformats/cid';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
-import { FIXTURES_DIR } from '../helpers/database.ts';
+import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 import { pngImage, signUpload } from '../helpers/upload.ts';
 import { otherWallet, signInWithWallet, wallet } from '../helpers/wallet.ts';
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { SERVER_NODE_FLAGS } from '../../scripts/node-flags.ts';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
-import { FIXTURES_DIR } from '../helpers/database.ts';
+import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 import { childOf } from '../helpers/processes.ts';
 import { ALICE, signedProof } from '../helpers/siwe.ts';
 import { pngImage, signUpload } from '../helpers/upload.ts';

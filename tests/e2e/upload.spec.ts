@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
-import { FIXTURES_DIR } from '../helpers/database.ts';
+import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 import { signInWithWallet } from '../helpers/wallet.ts';
 
 const DESCRIPTION =

@@ -1,22 +1,19 @@
 /**
- * Real databases for tests: an in-memory PGlite always, and a throwaway database on the PostgreSQL
- * server named by TEST_DATABASE_URL when there is one (CI starts one; it must, see below).
+ * Real databases for tests: PGlite always, and a throwaway database on the PostgreSQL server named
+ * by TEST_DATABASE_URL when there is one (CI starts one; it must, see below). Each is a copy of a
+ * template that tests/setup/database-templates.ts migrated (and seeded) once for the whole run: a
+ * copied PGlite data folder, or `CREATE DATABASE … TEMPLATE` on PostgreSQL.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { migrateDatabase, openDatabase, type DatabaseHandle, type Engine } from '../../src/lib/server/db/index.ts';
-import { seedArchive } from '../../src/lib/server/seed/index.ts';
+import { inject } from 'vitest';
+import { openDatabase, type DatabaseHandle, type Engine } from '../../src/lib/server/db/index.ts';
 import { createContentStore, type ContentStore } from '../../src/lib/server/storage/index.ts';
+import { adminQuery, databaseUrl, type EngineTemplates } from '../setup/database-templates.ts';
 
-export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../drizzle');
-export const FIXTURES_DIR = path.resolve(
-  import.meta.dirname,
-  '../..',
-  process.env.ARCHIVE_FIXTURES_DIR ?? '../shared/fixtures',
-);
+export { MIGRATIONS_DIR } from '../setup/database-templates.ts';
 
 /** The engines every database test runs on. In CI, PostgreSQL is required, never silently dropped. */
 export function testEngines(): Engine[] {
@@ -32,54 +29,65 @@ export interface TestDatabase extends DatabaseHandle {
   destroy(): Promise<void>;
 }
 
-/** A fresh, migrated, empty database on `engine`. */
-export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
+function templatesOf(engine: Engine): EngineTemplates {
+  const templates = inject('databaseTemplates')?.engines[engine];
+  if (!templates) {
+    throw new Error(
+      `No ${engine} template database: tests/setup/database-templates.ts builds them as vitest.config.ts's globalSetup` +
+        (engine === 'postgres' ? ', on the server TEST_DATABASE_URL names.' : '.'),
+    );
+  }
+  return templates;
+}
+
+/** A fresh, migrated database on `engine`: empty, or with the real catalogue when `template` is 'seeded'. */
+export async function createTestDatabase(engine: Engine, template: 'empty' | 'seeded' = 'empty'): Promise<TestDatabase> {
+  const source = templatesOf(engine)[template];
   if (engine === 'pglite') {
-    const handle = await openDatabase({});
-    await migrateDatabase(handle, MIGRATIONS_DIR);
-    return { ...handle, destroy: () => handle.close() };
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'archivo-test-db-'));
+    const dataDir = path.join(dir, 'pgdata');
+    await fs.cp(source, dataDir, { recursive: true });
+    const handle = await openDatabase({ dataDir });
+    return {
+      ...handle,
+      destroy: async () => {
+        await handle.close();
+        await fs.rm(dir, { recursive: true, force: true });
+      },
+    };
   }
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `archivo_test_${randomUUID().replaceAll('-', '')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.href });
-  await migrateDatabase(handle, MIGRATIONS_DIR);
+  await adminQuery(serverUrl, `CREATE DATABASE ${name} TEMPLATE ${source}`);
+  const handle = await openDatabase({ url: databaseUrl(serverUrl, name) });
   return {
     ...handle,
     destroy: async () => {
       await handle.close();
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
       // Without FORCE: the pool is closed, so nothing should still be connected; FORCE would
       // terminate a straggler with 57P01, which surfaces as an unhandled error in the test run.
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name}`);
-      await cleanup.end();
+      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name}`);
     },
   };
 }
 
-/** A temporary content store, removed by `destroy`. */
-export async function createTestStore(): Promise<{ store: ContentStore; dir: string; destroy(): Promise<void> }> {
+/** A temporary content store, removed by `destroy`; `from` copies a store's folder into it first. */
+export async function createTestStore(from?: string): Promise<{ store: ContentStore; dir: string; destroy(): Promise<void> }> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'archivo-blocks-'));
+  if (from) await fs.cp(from, dir, { recursive: true });
   const store = createContentStore({ dir });
   return { store, dir, destroy: () => fs.rm(dir, { recursive: true, force: true }) };
 }
 
-/** A database seeded with the real catalogue and files. */
+/** A database seeded with the real catalogue and files: copies of the run's seeded templates. */
 export async function createSeededDatabase(engine: Engine) {
-  const database = await createTestDatabase(engine);
-  const blocks = await createTestStore();
-  const report = await seedArchive({ db: database.db, store: blocks.store, fixturesDir: FIXTURES_DIR });
+  const database = await createTestDatabase(engine, 'seeded');
+  const blocks = await createTestStore(inject('databaseTemplates').blocks);
   return {
     ...database,
     store: blocks.store,
-    report,
+    report: templatesOf(engine).report,
     destroy: async () => {
       await database.destroy();
       await blocks.destroy();

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alexandrias, categories, departments } from '../../src/lib/server/db/schema.ts';
 import { catalogResponse, type CatalogFormat } from '../../src/lib/server/dcat/response.ts';
 import { webIri } from '../../src/lib/server/dcat/rdf.ts';
-import { createSeededDatabase, FIXTURES_DIR, testEngines } from '../helpers/database.ts';
+import { createSeededDatabase, testEngines } from '../helpers/database.ts';
+import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 
 const ORIGIN = 'https://archivo.example';
 const { namedNode } = DataFactory;

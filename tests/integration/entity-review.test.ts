@@ -36,7 +36,8 @@ import {
 import { createContentStore, createStagingArea } from '../../src/lib/server/storage/index.ts';
 import { addAsset, type UploadContext } from '../../src/lib/server/uploads/index.ts';
 import { collectionPath } from '../../src/lib/paths.ts';
-import { createSeededDatabase, FIXTURES_DIR, testEngines } from '../helpers/database.ts';
+import { createSeededDatabase, testEngines } from '../helpers/database.ts';
+import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 import { ALICE, MALLORY } from '../helpers/siwe.ts';
 import { pngImage, signUpload, uploadForm, uploadRequest } from '../helpers/upload.ts';
 

@@ -9,7 +9,8 @@ import { sheetPreviewsOf } from '../../src/lib/server/queries/sheets.ts';
 import { seedArchive } from '../../src/lib/server/seed/index.ts';
 import { alexandriaSheets } from '../../src/lib/server/spreadsheets/endpoint.ts';
 import { extractSheetPreviews, readSheets, scheduleSheetPreviews } from '../../src/lib/server/spreadsheets/index.ts';
-import { createSeededDatabase, FIXTURES_DIR, testEngines } from '../helpers/database.ts';
+import { createSeededDatabase, testEngines } from '../helpers/database.ts';
+import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 
 const ORIGIN = 'https://archivo.test';
 const XLSX = 'spreadsheets/cnss-recaudos-sfs-2003-2023.xlsx';

@@ -16,7 +16,8 @@ import { serveFile } from '../../src/lib/server/gateway/index.ts';
 import { toResponse } from '../../src/lib/server/http/errors.ts';
 import { cidOf, createContentStore, createStagingArea } from '../../src/lib/server/storage/index.ts';
 import { addAsset, type UploadContext } from '../../src/lib/server/uploads/index.ts';
-import { createSeededDatabase, FIXTURES_DIR, testEngines } from '../helpers/database.ts';
+import { createSeededDatabase, testEngines } from '../helpers/database.ts';
+import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 import { ALICE, MALLORY } from '../helpers/siwe.ts';
 import { pngImage, serializedForm, sha256Hex, signUpload, uploadForm, uploadRequest } from '../helpers/upload.ts';
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { checkResetEmail, EMAIL_PATTERN } from '../../src/lib/domain/auth-fields.ts';
 import { fieldErrors, loginFieldsSchema, loginRequestSchema, resetEmailSchema } from '../../src/lib/domain/auth.ts';
 import { userId } from '../../src/lib/domain/user.ts';
 
@@ -18,6 +20,29 @@ describe('the password-reset email (SPEC §5)', () => {
 
   it('accepts a real address', () => {
     expect(resetEmailSchema.safeParse({ email: 'datos@one.gob.do' }).success).toBe(true);
+  });
+
+  it('answers the same in the browser (no zod) as on the server', () => {
+    for (const email of [undefined, null, 42, '', '   ', 'ab', ' ab ', `${'a'.repeat(45)}@x.com`, 'no-es-un-correo', 'a@b', 'datos@one.gob.do']) {
+      const checked = checkResetEmail(email);
+      expect(messages(resetEmailSchema.safeParse({ email }))).toEqual('error' in checked ? [checked.error] : []);
+    }
+    expect(messages(resetEmailSchema.safeParse({}))).toEqual(['Email is required']);
+  });
+
+  it('counts and sends the address without the spaces around it', () => {
+    expect(checkResetEmail('  datos@one.gob.do ')).toEqual({ email: 'datos@one.gob.do' });
+    expect(resetEmailSchema.parse({ email: '  datos@one.gob.do ' })).toEqual({ email: 'datos@one.gob.do' });
+    expect(checkResetEmail(` ${'a'.repeat(43)}@x.com `)).toEqual({ email: `${'a'.repeat(43)}@x.com` });
+  });
+
+  it('keeps the format z.email() checked before the rule left zod', () => {
+    const samples = [
+      'datos@one.gob.do', 'nombre.apellido+filtro@ministerio.gob.do', "o'neil@ejemplo.org", 'a_b-c@sub.dominio.com',
+      'no-es-un-correo', 'a@b', '.empieza@punto.com', 'dos..puntos@ejemplo.com', 'termina.@punto.com', 'sin@tld.',
+      'espacio en@medio.com', 'acentuado@educación.do', 'x@-guion.com', 'x@ejemplo.c', 'arroba@@doble.com',
+    ];
+    for (const sample of samples) expect([sample, EMAIL_PATTERN.test(sample)]).toEqual([sample, z.email().safeParse(sample).success]);
   });
 });
 

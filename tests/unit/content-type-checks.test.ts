@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectContent, documentFormat, downloadName } from '../../src/lib/server/content-type.ts';
 import { PdfStructure } from '../../src/lib/server/uploads/pdf-structure.ts';
-import { FIXTURES_DIR } from '../helpers/database.ts';
+import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
 const text = (value: string) => new TextEncoder().encode(value);

@@ -21,7 +21,8 @@ import { carHeader, encodeCar, varint } from '../../src/lib/server/gateway/car.t
 import { readGatewayRequest, serveFile } from '../../src/lib/server/gateway/index.ts';
 import { HttpError } from '../../src/lib/server/http/errors.ts';
 import { cidOf, MissingBlockError } from '../../src/lib/server/storage/index.ts';
-import { createTestDatabase, createTestStore, FIXTURES_DIR } from '../helpers/database.ts';
+import { createTestDatabase, createTestStore } from '../helpers/database.ts';
+import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 import { collect, MiB, pseudoRandom, zeros } from './storage/helpers.ts';
 
 interface Block {

@@ -3,8 +3,9 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, readSheets, SpreadsheetError } from '../../src/lib/server/spreadsheets/index.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
 
-const SPREADSHEETS = path.resolve(import.meta.dirname, '../../../shared/fixtures/files/spreadsheets');
+const SPREADSHEETS = fixturePath('files/spreadsheets');
 
 interface Part {
   name: string;

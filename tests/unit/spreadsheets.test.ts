@@ -11,8 +11,9 @@ import {
   formatSerial,
 } from '../../src/lib/server/spreadsheets/cell-format.ts';
 import { readSheets, SpreadsheetError } from '../../src/lib/server/spreadsheets/index.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
 
-const SPREADSHEETS = path.resolve(import.meta.dirname, '../../../shared/fixtures/files/spreadsheets');
+const SPREADSHEETS = fixturePath('files/spreadsheets');
 const fixture = async (name: string) => new Uint8Array(await fs.readFile(path.join(SPREADSHEETS, name)));
 const lines = (csv: string) => csv.split('\r\n').slice(0, -1);
 

@@ -12,10 +12,11 @@ import { decodeText } from '../../src/lib/tabular/decode.ts';
 import { cellScore, fuzzyPlan } from '../../src/lib/tabular/fuzzy.ts';
 import { TableSearch, forEachValueContaining } from '../../src/lib/tabular/search.ts';
 import { parseTable, type Table } from '../../src/lib/tabular/table.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
 
 const THRESHOLD = 0.15;
 const FUSE_OPTIONS = { threshold: THRESHOLD, ignoreLocation: true };
-const CSV = path.resolve(import.meta.dirname, '../../../shared/fixtures/files/csv');
+const CSV = fixturePath('files/csv');
 
 /** A small seeded generator, so a failure can be replayed. */
 function random(seed: number): () => number {

@@ -10,8 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { CsvParser, isBlankRow, sniffDialect, type Dialect } from '../../src/lib/tabular/csv.ts';
 import { DETECTION_BYTES, StreamDecoder, completeUtf8Length, decodeText } from '../../src/lib/tabular/decode.ts';
 import { TableBuilder, parseTable } from '../../src/lib/tabular/table.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
 
-const CSV = path.resolve(import.meta.dirname, '../../../shared/fixtures/files/csv');
+const CSV = fixturePath('files/csv');
 const FIXTURES = [
   'salario-minimo-hacienda-2000-2025.csv',
   'licencias-construccion-mivhed-2022-2025.csv',

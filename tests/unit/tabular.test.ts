@@ -3,8 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeText } from '../../src/lib/tabular/decode.ts';
 import { parseTable } from '../../src/lib/tabular/table.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
 
-const CSV = path.resolve(import.meta.dirname, '../../../shared/fixtures/files/csv');
+const CSV = fixturePath('files/csv');
 const read = async (name: string) => parseTable(decodeText(new Uint8Array(await fs.readFile(path.join(CSV, name)))).text);
 
 describe('the real CSV fixtures read as tables', () => {

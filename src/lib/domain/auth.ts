@@ -1,16 +1,19 @@
 /**
- * What sign-in and password-reset requests must look like (SPEC §5), with the spec's messages.
- * Shared by the forms in the browser and the endpoints on the server.
+ * What sign-in and password-reset requests must look like (SPEC §5), as zod schemas for the
+ * endpoints and the lazily loaded sign-in code; the rules and messages are `auth-fields.ts`'s.
  */
 import { z } from 'zod';
+import { checkResetEmail, FIELD_LENGTH, FIELD_MESSAGES } from './auth-fields.ts';
 import { PROVIDERS } from './user.ts';
 
 const required = (message: string) => z.string({ error: message }).trim().min(1, message);
+const loginField = (requiredMessage: string) =>
+  required(requiredMessage).min(FIELD_LENGTH.min, FIELD_MESSAGES.tooShort).max(FIELD_LENGTH.max, FIELD_MESSAGES.tooLong);
 
 /** SPEC §5 'Login form': account and provider 3 to 50 characters; the messages are the spec's. */
 export const loginFieldsSchema = z.object({
-  account: required('Email is required').min(3, 'Minimum 3 symbols').max(50, 'Maximum 50 symbols'),
-  provider: required('Password is required').min(3, 'Minimum 3 symbols').max(50, 'Maximum 50 symbols'),
+  account: loginField(FIELD_MESSAGES.emailRequired),
+  provider: loginField(FIELD_MESSAGES.passwordRequired),
 });
 
 /** POST /auth/login: an EIP-4361 message, its signature, and which kind of wallet signed it. */
@@ -22,16 +25,20 @@ export const loginRequestSchema = z.object({
 
 /** POST /auth/register: the same proof, plus the names the original form asked for. */
 export const registerRequestSchema = loginRequestSchema.extend({
-  firstname: z.string().trim().max(50, 'Maximum 50 symbols').optional(),
-  lastname: z.string().trim().max(50, 'Maximum 50 symbols').optional(),
+  firstname: z.string().trim().max(FIELD_LENGTH.max, FIELD_MESSAGES.tooLong).optional(),
+  lastname: z.string().trim().max(FIELD_LENGTH.max, FIELD_MESSAGES.tooLong).optional(),
 });
 
-/** SPEC §5 'Password-reset email'. */
+/** SPEC §5 'Password-reset email': the rule the reset form runs in the browser, as a schema. */
 export const resetEmailSchema = z.object({
-  email: required('Email is required')
-    .min(3, 'Minimum 3 symbols')
-    .max(50, 'Maximum 50 symbols')
-    .pipe(z.email('Wrong email format')),
+  email: z.unknown().transform((value, context) => {
+    const checked = checkResetEmail(value);
+    if ('error' in checked) {
+      context.addIssue({ code: 'custom', message: checked.error });
+      return z.NEVER;
+    }
+    return checked.email;
+  }),
 });
 
 /** The first message of each field, as forms show them. */

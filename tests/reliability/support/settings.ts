@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
-export const FIXTURES_DIR = path.resolve(ROOT, process.env.ARCHIVE_FIXTURES_DIR ?? '../shared/fixtures');
+export { FIXTURES_DIR } from '../../helpers/fixtures.ts';
 
 /** One port per part, so a server left behind by one part never answers another's requests. */
 export const PORTS = { hostile: 4600, crash: 4601, load: 4602 } as const;

@@ -1,19 +1,13 @@
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cidOf, createContentStore } from '../../../src/lib/server/storage/index.ts';
+import { fixturePath } from '../../helpers/fixtures.ts';
 import { collect, listFiles, useTempDirs } from './helpers.ts';
 import { referenceCid } from './reference-cid.ts';
 
-// The shared fixtures sit beside the clone (CI checks out shared/ next to it).
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const fixturesDir = path.resolve(
-  repoRoot,
-  process.env.ARCHIVE_FIXTURES_DIR || '../shared/fixtures',
-  'files',
-);
+const fixturesDir = fixturePath('files');
 const files = await listFiles(fixturesDir);
 
 describe('real published files', () => {
