@@ -56,7 +56,6 @@ test('pages with scripts, charts, islands and workers run without a single CSP v
   await page.mouse.wheel(0, 2000);
   await page.locator('canvas').first().waitFor({ state: 'attached' });
   await page.goto('/auth/login');
-  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
   await page.goto('/general/faq');
   await page.getByRole('link', { name: 'Buscar' }).first().click();
   await page.waitForTimeout(300);

@@ -47,7 +47,6 @@ export async function injectWallet(page: Page, { accounts, signer = wallet }: { 
 export async function signInWithWallet(page: Page, signer: Wallet = wallet): Promise<void> {
   await injectWallet(page, { signer });
   await page.goto('/auth/login');
-  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
   await page.getByRole('button', { name: 'Sign in with Magic Connect' }).click();
   await page.waitForURL(/\/dashboard$/);
 }
