@@ -17,8 +17,10 @@ declare namespace App {
     origin: string;
     /** The client's address: the socket's peer, or what a trusted proxy says it is (`ARCHIVE_TRUSTED_PROXIES`). Rate limits key on it. */
     clientAddress: string;
-    /** The signed-in user of this request, or null. */
+    /** The signed-in user of this request (`Authorization: Bearer` or the cookie), or null; resolved once by the middleware. */
     user: import('./lib/domain/user.ts').User | null;
+    /** Whether `user` is one of `ARCHIVE_MODERATORS`. */
+    moderator: boolean;
     /** Set when a page found no such record or group: the 404 then stays a 404 even when signed in. */
     missing?: boolean;
   }

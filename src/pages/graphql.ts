@@ -2,6 +2,7 @@
 import type { APIRoute } from 'astro';
 import { getArchive } from '../lib/server/archive.ts';
 import { createGraphqlHandler } from '../lib/server/graphql/index.ts';
+import { HttpError, toResponse } from '../lib/server/http/errors.ts';
 import { NUL_MESSAGE } from '../lib/server/http/input.ts';
 
 export const prerender = false;
@@ -17,7 +18,7 @@ export const ALL: APIRoute = async ({ request, locals }) => {
     // Read once here to refuse text PostgreSQL cannot hold, then handed to yoga unchanged.
     const body = await request.text();
     if (body.includes('\\u0000') || body.includes('\0')) {
-      return Response.json({ code: 400, message: NUL_MESSAGE }, { status: 400 });
+      return toResponse(new HttpError(400, NUL_MESSAGE));
     }
     request = new Request(request.url, { method: 'POST', headers: request.headers, body });
   }

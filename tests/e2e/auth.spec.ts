@@ -127,6 +127,44 @@ test('with ARCHIVE_REQUIRE_LOGIN, every path but /auth/* waits for a session', a
   await expect(page.getByRole('heading', { level: 1, name: 'Categorias' })).toBeVisible();
 });
 
+test('with ARCHIVE_REQUIRE_LOGIN, a client signed in with Authorization: Bearer reaches pages and the API', async ({ playwright }) => {
+  // Sign in over the API as the README shows: a nonce, a signed SIWE message, an accessToken.
+  const signIn = await playwright.request.newContext({ baseURL: CLOSED_ARCHIVE_URL });
+  const { nonce } = await (await signIn.get('/auth/nonce')).json();
+  const { signInMessage } = await import('../../src/lib/domain/siwe-message.ts');
+  const message = signInMessage({
+    domain: new URL(CLOSED_ARCHIVE_URL).host,
+    address: wallet.address,
+    statement: 'Inicio de sesion en Archivo Abierto con esta cartera.',
+    uri: CLOSED_ARCHIVE_URL,
+    chainId: 11155111,
+    nonce,
+    issuedAt: new Date().toISOString(),
+  });
+  const login = await signIn.post('/auth/login', { data: { message, signature: await wallet.signMessage(message), provider: 'metamask' } });
+  expect(login.status()).toBe(200);
+  const { accessToken } = await login.json();
+  await signIn.dispose();
+
+  // Another client, without the cookie the sign-in set: only the header says who it is.
+  const client = await playwright.request.newContext({ baseURL: CLOSED_ARCHIVE_URL });
+  const bearer = { Authorization: `Bearer ${accessToken}` };
+  const anonymous = await client.get('/dashboard', { maxRedirects: 0 });
+  expect(anonymous.status()).toBe(302);
+  expect(anonymous.headers().location).toBe('/auth/login');
+
+  const dashboard = await client.get('/dashboard', { headers: bearer, maxRedirects: 0 });
+  expect(dashboard.status()).toBe(200);
+  expect(await dashboard.text()).toContain('Archivos Depositados');
+  const api = await client.get('/v2/open-data/alexandrias/getAll?limit=1', { headers: bearer, maxRedirects: 0 });
+  expect(api.status()).toBe(200);
+  expect(await api.json()).toMatchObject({ code: 200 });
+  const me = await client.get('/auth/get-user', { headers: bearer, maxRedirects: 0 });
+  expect(me.status()).toBe(200);
+  expect((await me.json()).user.account).toBe(wallet.address.toLowerCase());
+  await client.dispose();
+});
+
 test('a stored session the server no longer knows signs the header out', async ({ page }) => {
   await page.addInitScript(() => {
     localStorage.setItem(

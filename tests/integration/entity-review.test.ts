@@ -8,17 +8,18 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { AstroCookies } from 'astro';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toUser } from '../../src/lib/domain/user.ts';
-import { createSession, upsertUser } from '../../src/lib/server/auth/sessions.ts';
+import { createSession, resolveSession, upsertUser } from '../../src/lib/server/auth/sessions.ts';
 import { issueNonce } from '../../src/lib/server/auth/nonces.ts';
 import type { Engine } from '../../src/lib/server/db/index.ts';
 import { alexandrias, departmentReviews, departments, sources } from '../../src/lib/server/db/schema.ts';
 import { catalogResponse } from '../../src/lib/server/dcat/response.ts';
 import { exportResponse } from '../../src/lib/server/export/catalog-export.ts';
 import { toResponse } from '../../src/lib/server/http/errors.ts';
-import { changeDepartmentStatus, changeSourceStatus } from '../../src/lib/server/moderation/index.ts';
+import { changeDepartmentStatus, changeSourceStatus, isModerator } from '../../src/lib/server/moderation/index.ts';
 import { countGroups } from '../../src/lib/server/queries/connections.ts';
 import { findGroups } from '../../src/lib/server/queries/find.ts';
 import {
@@ -280,8 +281,11 @@ describe.each(testEngines())('sources and institutions under review on %s', (eng
         headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
         body: JSON.stringify(body),
       });
-      const cookies = { get: () => undefined };
-      const response = await departmentStatus({ params: { id: String(id) }, request, cookies } as unknown as Parameters<typeof departmentStatus>[0]);
+      const cookies = { get: () => undefined } as unknown as AstroCookies;
+      // What the middleware puts in `locals`: the session's user, and whether they moderate.
+      const user = await resolveSession(request, cookies, async () => archive.db);
+      const locals = { user, moderator: isModerator(user, [MODERATOR]) };
+      const response = await departmentStatus({ params: { id: String(id) }, request, cookies, locals } as unknown as Parameters<typeof departmentStatus>[0]);
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     }
 

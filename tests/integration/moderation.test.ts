@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toUser } from '../../src/lib/domain/user.ts';
+import { toUser, type User } from '../../src/lib/domain/user.ts';
 import type { Engine } from '../../src/lib/server/db/index.ts';
 import { aletheias, alexandrias, sourceReviews, sources } from '../../src/lib/server/db/schema.ts';
 import { readGatewayRequest, serveFile } from '../../src/lib/server/gateway/index.ts';
@@ -16,6 +16,7 @@ import { toResponse } from '../../src/lib/server/http/errors.ts';
 import {
   changeRecordStatus,
   changeSourceStatus,
+  isModerator,
   recordStatusChange,
   requireModerator,
 } from '../../src/lib/server/moderation/index.ts';
@@ -25,6 +26,11 @@ import { ALICE, MALLORY } from '../helpers/siwe.ts';
 
 const MODERATORS = [ALICE.address.toLowerCase()];
 const CONTRIBUTOR = '0x1111111111111111111111111111111111111111';
+
+/** What the middleware puts in `locals` for `user`: the user, and whether they moderate. */
+function localsOf(user: User | null): Pick<App.Locals, 'user' | 'moderator'> {
+  return { user, moderator: isModerator(user, MODERATORS) };
+}
 
 async function statusOf(error: unknown): Promise<{ status: number; message: string }> {
   const response = toResponse(error);
@@ -46,7 +52,7 @@ describe.each(testEngines())('moderation on %s', (engine: Engine) => {
   afterAll(() => seeded?.destroy());
 
   it('lets a moderator publish a record, and keeps who, when, from, to and why', async () => {
-    const actor = requireModerator(toUser(ALICE.address, 'metamask'), MODERATORS);
+    const actor = requireModerator(localsOf(toUser(ALICE.address, 'metamask')));
     const change = recordStatusChange.parse({ status: 'on_line', reason: 'Captura y fuente comprobadas.' });
     await changeRecordStatus(seeded.db, { id: recordId, ...change, actor });
 
@@ -82,11 +88,11 @@ describe.each(testEngines())('moderation on %s', (engine: Engine) => {
   });
 
   it('refuses anyone who is not a moderator (403), and nobody signed in (401)', async () => {
-    expect(await statusOf((() => { try { requireModerator(toUser(MALLORY.address, 'metamask'), MODERATORS); } catch (error) { return error; } })())).toEqual({
+    expect(await statusOf((() => { try { requireModerator(localsOf(toUser(MALLORY.address, 'metamask'))); } catch (error) { return error; } })())).toEqual({
       status: 403,
       message: 'Solo los moderadores del archivo pueden cambiar estados.',
     });
-    expect((await statusOf((() => { try { requireModerator(null, MODERATORS); } catch (error) { return error; } })())).status).toBe(401);
+    expect((await statusOf((() => { try { requireModerator(localsOf(null)); } catch (error) { return error; } })())).status).toBe(401);
     const unknown = await changeRecordStatus(seeded.db, { id: 2_000_000, status: 'on_line', reason: '', actor: MODERATORS[0]! }).catch(statusOf);
     expect(unknown.status).toBe(404);
   });

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   alexandriasGetAll,
   categoriesGetAll,
@@ -11,6 +11,7 @@ import {
 } from '../../src/lib/server/api/endpoints.ts';
 import { rest } from '../../src/lib/server/api/rest.ts';
 import { alexandrias } from '../../src/lib/server/db/schema.ts';
+import { TooManyRequestsError } from '../../src/lib/server/http/errors.ts';
 import { createSeededDatabase, testEngines } from '../helpers/database.ts';
 
 const ORIGIN = 'https://archivo.test';
@@ -115,5 +116,27 @@ describe.each(testEngines())('the REST API on %s', (engine) => {
 
   it('ignores parameters it does not know', async () => {
     expect((await call(alexandriasGetAll, '/x?limit=2&foo=bar')).status).toBe(200);
+  });
+
+  it('answers its errors as every endpoint does: field issues, the error\'s own headers, any origin, never cached', async () => {
+    const invalid = await call(alexandriasGetAll, '/x?limit=500');
+    expect(invalid.json).toEqual({ code: 400, message: invalid.json.message, issues: [{ field: 'limit', message: invalid.json.message }] });
+    expect(invalid.headers.get('access-control-allow-origin')).toBe('*');
+    expect(invalid.headers.get('cache-control')).toBe('no-store');
+
+    // A rate limit's Retry-After reaches the client through the envelope too.
+    const limited = await rest(() => Promise.reject(new TooManyRequestsError(42)));
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('42');
+    expect(limited.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await limited.json()).toMatchObject({ code: 429 });
+
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const broken = await rest(() => Promise.reject(new Error('relation "secreta" does not exist')));
+    logged.mockRestore();
+    expect(broken.status).toBe(500);
+    const body = (await broken.json()) as { code: number; message: string };
+    expect(body.code).toBe(500);
+    expect(body.message).not.toContain('secreta');
   });
 });

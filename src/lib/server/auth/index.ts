@@ -1,20 +1,17 @@
 /**
  * Signing in with a wallet, as the endpoints under /auth use it: each function is one request's
  * recipe (validate, limit, verify, answer) on top of nonces, SIWE, sessions and rate limits.
+ * Who is signed in is not asked here: the middleware resolved it into `locals.user` (access.ts).
  */
 import type { AstroCookies } from 'astro';
-import type { z } from 'zod';
-import { fieldErrors, loginRequestSchema, registerRequestSchema, resetEmailSchema } from '../../domain/auth.ts';
-import { toUser, type User } from '../../domain/user.ts';
+import { loginRequestSchema, registerRequestSchema, resetEmailSchema } from '../../domain/auth.ts';
+import { toUser } from '../../domain/user.ts';
 import type { Db } from '../db/index.ts';
-import { UnauthorizedError, ValidationError } from '../http/errors.ts';
-import { refuseNul } from '../http/input.ts';
+import { parseJson } from '../http/input.ts';
 import { issueNonce } from './nonces.ts';
 import { spend } from './rate-limit.ts';
-import { createSession, findSessionUser, revokeSession, SESSION_COOKIE, upsertUser } from './sessions.ts';
+import { createSession, revokeSession, SESSION_COOKIE, sessionToken, upsertUser } from './sessions.ts';
 import { verifySignIn } from './siwe.ts';
-
-export { SESSION_COOKIE } from './sessions.ts';
 
 export interface AuthContext {
   db: Db;
@@ -32,30 +29,6 @@ export const LIMITS = {
   loginPerAddress: { max: 10, windowSeconds: 60 },
   resetPerIp: { max: 5, windowSeconds: 60 },
 } as const;
-
-/** Parses a JSON body against `schema`; a 400 with the first message of each field otherwise. */
-export async function parseJson<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    throw new ValidationError('El cuerpo de la petición debe ser JSON.');
-  }
-  refuseNul(body);
-  const result = schema.safeParse(body);
-  if (!result.success) {
-    const issues = fieldErrors(result.error);
-    throw new ValidationError(issues[0]?.message ?? 'Petición no válida.', issues);
-  }
-  return result.data;
-}
-
-/** The session token of a request: `Authorization: Bearer …` first, then the cookie. */
-export function sessionToken(request: Request, cookies: AstroCookies): string | undefined {
-  const header = request.headers.get('authorization');
-  if (header?.toLowerCase().startsWith('bearer ')) return header.slice(7).trim() || undefined;
-  return cookies.get(SESSION_COOKIE)?.value;
-}
 
 function setSessionCookie(context: AuthContext, token: string, expiresAt: Date): void {
   context.cookies.set(SESSION_COOKIE, token, {
@@ -101,13 +74,6 @@ export async function login(context: AuthContext) {
 export async function register(context: AuthContext) {
   const { firstname, lastname, ...proof } = await parseJson(context.request, registerRequestSchema);
   return signIn(context, proof, { firstname, lastname });
-}
-
-/** The signed-in user, or a 401. */
-export async function currentUser(context: Pick<AuthContext, 'db' | 'request' | 'cookies'>): Promise<User> {
-  const user = await findSessionUser(context.db, sessionToken(context.request, context.cookies));
-  if (!user) throw new UnauthorizedError();
-  return user;
 }
 
 export async function logout(context: Pick<AuthContext, 'db' | 'request' | 'cookies'>): Promise<void> {

@@ -1,8 +1,11 @@
 /**
  * Sessions: an opaque random token for the browser, its SHA-256 in the database. The token goes
  * out once (cookie and `accessToken`); a stolen database copy holds nothing that signs anyone in.
+ * A request carries it as `Authorization: Bearer …` (API clients, the islands) or as the cookie
+ * (pages); `resolveSession` reads it once per request, in the middleware, into `locals.user`.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import type { AstroCookies } from 'astro';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { toUser, type User } from '../../domain/user.ts';
 import type { Db } from '../db/index.ts';
@@ -58,4 +61,21 @@ export async function findSessionUser(db: Db, token: string | undefined | null, 
 /** Ends a session on the server: its token stops working everywhere at once. */
 export async function revokeSession(db: Db, token: string, now = new Date()): Promise<void> {
   await db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)));
+}
+
+/** The session token of a request: `Authorization: Bearer …` first, then the cookie. */
+export function sessionToken(request: Request, cookies: AstroCookies): string | undefined {
+  const header = request.headers.get('authorization');
+  if (header?.toLowerCase().startsWith('bearer ')) return header.slice(7).trim() || undefined;
+  return cookies.get(SESSION_COOKIE)?.value;
+}
+
+/**
+ * The signed-in user of a request (Bearer token or cookie), or null. Only a request that carries
+ * a token opens the database (`openDb`): anonymous reads never wait for it, and still render
+ * while it is out of reach.
+ */
+export async function resolveSession(request: Request, cookies: AstroCookies, openDb: () => Promise<Db>): Promise<User | null> {
+  const token = sessionToken(request, cookies);
+  return token ? findSessionUser(await openDb(), token) : null;
 }

@@ -5,14 +5,12 @@
  */
 import { sql } from 'drizzle-orm';
 import { contactSchema, isBot } from '../../domain/contact.ts';
-import { fieldErrors } from '../../domain/auth.ts';
 import type { User } from '../../domain/user.ts';
 import { spend } from '../auth/rate-limit.ts';
 import type { ArchiveConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { contactMessages } from '../db/schema.ts';
-import { ValidationError } from '../http/errors.ts';
-import { refuseNul } from '../http/input.ts';
+import { parseInput, refuseNul } from '../http/input.ts';
 
 export interface ContactContext {
   db: Db;
@@ -29,12 +27,7 @@ const CONTACT_LIMIT = { max: 5, windowSeconds: 600 };
 export async function sendContactMessage(context: ContactContext, body: unknown): Promise<{ message: string }> {
   await spend(context.db, `contact:ip:${context.clientAddress}`, CONTACT_LIMIT);
   refuseNul(body);
-  const parsed = contactSchema.safeParse(body);
-  if (!parsed.success) {
-    const issues = fieldErrors(parsed.error);
-    throw new ValidationError(issues[0]?.message ?? 'Mensaje no válido.', issues);
-  }
-  const input = parsed.data;
+  const input = parseInput(contactSchema, body, 'Mensaje no válido.');
   const answer = { message: 'Mensaje enviado. Gracias por escribirnos.' };
   if (isBot(input)) return answer;
 

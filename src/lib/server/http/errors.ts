@@ -70,14 +70,21 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-/** The answer for anything an endpoint threw: typed errors as they say, the rest as a 500. */
-export function toResponse(error: unknown): Response {
-  if (error instanceof ValidationError) {
-    return json({ code: error.status, message: error.message, issues: error.issues }, error.status);
+const INTERNAL_ERROR = 'Error interno del archivo. Vuelva a intentarlo más tarde.';
+
+/**
+ * The one answer for anything thrown, wherever it is answered (endpoints, REST envelopes, pages,
+ * the middleware's refusals): typed errors as they say, with their own headers (Retry-After,
+ * Allow), the rest as a 500 that shows nothing of the server. `headers` are the caller's, such as
+ * the public reads' CORS; an error's own headers win.
+ */
+export function toResponse(error: unknown, headers: Record<string, string> = {}): Response {
+  if (!(error instanceof HttpError)) {
+    console.error(error);
+    return json({ code: 500, message: INTERNAL_ERROR }, 500, headers);
   }
-  if (error instanceof HttpError) return json({ code: error.status, message: error.message }, error.status, error.headers);
-  console.error(error);
-  return json({ code: 500, message: 'Error interno del archivo. Vuelva a intentarlo más tarde.' }, 500);
+  const body = { code: error.status, message: error.message, ...(error instanceof ValidationError ? { issues: error.issues } : {}) };
+  return json(body, error.status, { ...headers, ...error.headers });
 }
 
 /** Runs an endpoint's recipe, answering its typed errors. */

@@ -25,11 +25,11 @@ export function isModerator(user: User | null, moderators: readonly string[]): b
   return user !== null && moderators.includes(user.account.toLowerCase());
 }
 
-/** The signed-in moderator's wallet, or the 401/403 that refuses everyone else. */
-export function requireModerator(user: User | null, moderators: readonly string[]): string {
-  if (!user) throw new UnauthorizedError('Inicie sesión con una cartera de moderación.');
-  if (!isModerator(user, moderators)) throw new ForbiddenError('Solo los moderadores del archivo pueden cambiar estados.');
-  return user.account.toLowerCase();
+/** The signed-in moderator's wallet (as the middleware resolved it into `locals`), or the 401/403 that refuses everyone else. */
+export function requireModerator(locals: Pick<App.Locals, 'user' | 'moderator'>): string {
+  if (!locals.user) throw new UnauthorizedError('Inicie sesión con una cartera de moderación.');
+  if (!locals.moderator) throw new ForbiddenError('Solo los moderadores del archivo pueden cambiar estados.');
+  return locals.user.account.toLowerCase();
 }
 
 const reasonField = z.string().trim().max(1000, 'El motivo no puede pasar de 1000 caracteres.').optional().default('');

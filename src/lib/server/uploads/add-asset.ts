@@ -16,7 +16,6 @@ import { and, eq, sql } from 'drizzle-orm';
 import { verifyMessage } from 'ethers';
 import type { AssetType } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
-import { fieldErrors } from '../../domain/auth.ts';
 import type { User } from '../../domain/user.ts';
 import {
   assetPayloadSchema,
@@ -54,7 +53,7 @@ import {
 import { dropUploadImport, keepAlive, startUploadImport } from './imports.ts';
 import { inspect } from './inspect.ts';
 import { PdfStructure } from './pdf-structure.ts';
-import { refuseNul } from '../http/input.ts';
+import { parseInput, refuseNul } from '../http/input.ts';
 import { scheduleSheetPreviews } from '../spreadsheets/index.ts';
 import { readMultipart, type Part } from './multipart.ts';
 
@@ -211,16 +210,11 @@ async function checkFields(db: Db, account: string, raw: Record<string, string>)
     throw new ValidationError('El campo asset debe ser un objeto JSON.');
   }
   refuseNul(json);
-  const parsed = assetPayloadSchema.safeParse(json);
-  if (!parsed.success) {
-    const issues = fieldErrors(parsed.error);
-    throw new ValidationError(issues[0]?.message ?? 'Datos no válidos.', issues);
-  }
+  const asset = parseInput(assetPayloadSchema, json, 'Datos no válidos.');
   const nonce = nonceSchema.safeParse(raw.nonce);
   const signature = signatureSchema.safeParse(raw.signature);
   if (!nonce.success) throw new ValidationError(nonce.error.issues[0]?.message ?? 'nonce is not valid');
   if (!signature.success) throw new ValidationError(signature.error.issues[0]?.message ?? 'signature is not valid');
-  const asset = parsed.data;
   if (asset.owner.toLowerCase() !== account) {
     throw new ForbiddenError('El propietario (owner) debe ser la cartera con la que inició sesión.');
   }

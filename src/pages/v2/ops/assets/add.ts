@@ -1,7 +1,5 @@
 import type { APIRoute } from 'astro';
 import { getArchive } from '../../../../lib/server/archive.ts';
-import { sessionToken } from '../../../../lib/server/auth/index.ts';
-import { findSessionUser } from '../../../../lib/server/auth/sessions.ts';
 import { handle, json } from '../../../../lib/server/http/errors.ts';
 import { addAsset } from '../../../../lib/server/uploads/index.ts';
 
@@ -9,10 +7,9 @@ import { addAsset } from '../../../../lib/server/uploads/index.ts';
  * POST /v2/ops/assets/add (SPEC §7): multipart `asset` (JSON), `nonce`, `signature`, then the files
  * `fileUploaded` and `proof`. Answers `{ code: 200, body: { assetCID, assetId } }`.
  */
-export const POST: APIRoute = ({ request, cookies, locals }) =>
+export const POST: APIRoute = ({ request, locals }) =>
   handle(async () => {
     const { db, store, staging, config, pinning } = await getArchive();
-    const user = await findSessionUser(db, sessionToken(request, cookies));
-    const added = await addAsset({ db, store, staging, pinning, config, user, clientAddress: locals.clientAddress, request });
+    const added = await addAsset({ db, store, staging, pinning, config, user: locals.user, clientAddress: locals.clientAddress, request });
     return json({ code: 200, body: added });
   });
