@@ -8,7 +8,6 @@ test('a wallet signs in for real, stays signed in after a reload, and signs out'
   // A `next` that names another host (issue #16: open redirect) is not followed.
   await page.goto('/auth/login?next=//evil.example/phish');
   await expect(page.getByRole('heading', { level: 1, name: 'Bienvenido a Archivo Abierto' })).toBeVisible();
-  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
   await page.getByRole('button', { name: 'Sign in with Magic Connect' }).click();
 
   await expect(page).toHaveURL(/\/dashboard$/);
@@ -44,7 +43,6 @@ test('a wallet signs in for real, stays signed in after a reload, and signs out'
 
 test('without a wallet extension, the alert sends to install one and login stops', async ({ page, context }) => {
   await page.goto('/auth/login');
-  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
   let alerted = '';
   page.once('dialog', (dialog) => {
     alerted = dialog.message();
@@ -65,7 +63,6 @@ test('without a wallet extension, the alert sends to install one and login stops
 test('a wallet that yields no account shows the spec error, and the button comes back', async ({ page }) => {
   await injectWallet(page, { accounts: [] });
   await page.goto('/auth/login');
-  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
   await page.getByRole('button', { name: 'Sign in with Magic Connect' }).click();
   await expect(page.getByRole('alert')).toHaveText('500: connection not valid');
   await expect(page.getByRole('button', { name: 'Sign in with Magic Connect' })).toBeEnabled();
@@ -74,7 +71,6 @@ test('a wallet that yields no account shows the spec error, and the button comes
 
 test('the password reset validates, waits, and answers the same for everyone', async ({ page }) => {
   await page.goto('/auth/forgot-password');
-  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
   const email = page.getByLabel('Correo electrónico');
   await page.getByRole('button', { name: 'Enviar' }).click();
   await expect(page.getByText('Email is required')).toBeVisible();
@@ -102,7 +98,6 @@ test('the auth endpoints answer 400 and 401 as the spec says', async ({ request 
 test('signed in, an unknown path leads home, but a missing record is still a 404', async ({ page }) => {
   await injectWallet(page);
   await page.goto('/auth/login');
-  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
   await page.getByRole('button', { name: 'Sign in with Magic Connect' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto('/esta/ruta/no-existe');
@@ -119,7 +114,6 @@ test('with ARCHIVE_REQUIRE_LOGIN, every path but /auth/* waits for a session', a
     await page.goto(`${CLOSED_ARCHIVE_URL}${path}`);
     await expect(page).toHaveURL(`${CLOSED_ARCHIVE_URL}/auth/login`);
   }
-  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
   await page.getByRole('button', { name: 'Sign in with Magic Connect' }).click();
   await expect(page).toHaveURL(`${CLOSED_ARCHIVE_URL}/dashboard`);
   await expect(page.getByRole('heading', { name: 'Archivos Depositados' })).toBeVisible();
