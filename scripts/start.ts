@@ -70,6 +70,7 @@ function startEmbeddedDatabase(): Promise<string> {
 const host = process.env.HOST ?? 'localhost';
 const port = Number(process.env.PORT ?? 4321);
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+// eslint-disable-next-line @typescript-eslint/ban-ts-comment -- @ts-expect-error would fail once a build exists.
 // @ts-ignore -- the server bundle exists only after `npm run build`.
 const { handler } = (await import('../dist/server/entry.mjs')) as { handler: http.RequestListener };
 

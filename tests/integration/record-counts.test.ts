@@ -56,7 +56,7 @@ describe.each(testEngines())('the running record counts on %s', (engine) => {
         { title: 'Prueba tres', type: 'ods', status: 'on_line', cid: 'bafkreitest' },
       ])
       .returning({ id: alexandrias.id });
-    expect(await bothCounts(seeded).then(({ kept, fresh }) => kept)).toEqual((await bothCounts(seeded)).fresh);
+    expect(await bothCounts(seeded).then(({ kept }) => kept)).toEqual((await bothCounts(seeded)).fresh);
 
     const ids = inserted.map((row) => row.id);
     await db.update(alexandrias).set({ status: 'on_line', cid: 'bafkreiotro' }).where(eq(alexandrias.id, ids[0]!));

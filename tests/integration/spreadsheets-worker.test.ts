@@ -98,7 +98,7 @@ describe.each(testEngines())('extraction in a worker thread on %s', (engine) => 
       last = now;
     }, 5);
     const started = performance.now();
-    let previews: Awaited<ReturnType<typeof extractSheetPreviews>> = [];
+    let previews: Awaited<ReturnType<typeof extractSheetPreviews>>;
     try {
       previews = await extractSheetPreviews(source);
     } finally {

@@ -28,7 +28,7 @@ import {
 } from './support/archive-client.ts';
 import { request, streamRequest, type HttpResult, type StreamedRequest } from './support/http.ts';
 import { checkIntegrity, filesUnder } from './support/integrity.ts';
-import { Findings, noteFixed } from './support/known.ts';
+import { Findings } from './support/known.ts';
 import { createDatabase, withDatabase } from './support/postgres.ts';
 import { startServer, ServerLog, type RunningServer } from './support/server.ts';
 import { PORTS, WORK_DIR } from './support/settings.ts';

@@ -151,6 +151,7 @@ describe('the real spreadsheet fixtures', () => {
 describe('cell values as a reader sees them', () => {
   it('numbers: 15 significant digits, no float noise, no exponent for large integers', () => {
     expect(formatNumber(0.1 + 0.2)).toBe('0.3');
+    // eslint-disable-next-line no-loss-of-precision -- the float noise is the point: this literal is 1234.56 plus one ulp.
     expect(formatNumber(1234.5600000000001)).toBe('1234.56');
     expect(formatNumber(-0)).toBe('0');
     expect(formatNumber(16429856571.440001)).toBe('16429856571.44');

@@ -20,7 +20,7 @@ export const FIELD_LENGTH = { min: 3, max: 50 } as const;
  * zod's "practical" email pattern, the one `z.email()` used for this field before the rule moved
  * here: addresses the server accepted before are accepted still.
  */
-export const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
+export const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
 export type ResetEmailCheck = { email: string } | { error: string };
 

@@ -36,6 +36,7 @@ export async function ensurePostgres(): Promise<PostgresServer> {
     throw new Error(
       'No se pudo arrancar PostgreSQL para las pruebas de fiabilidad (¿está instalado el paquete postgresql?). ' +
         `Instálelo o indique un servidor con RELIABILITY_DATABASE_URL.\n${detail}`,
+      { cause: error },
     );
   }
   return {

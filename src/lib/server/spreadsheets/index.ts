@@ -13,7 +13,7 @@
  * Extraction never throws: a file that cannot be read gets no previews and a logged warning.
  * @module
  */
-import { and, eq, inArray, isNotNull, like } from 'drizzle-orm';
+import { and, inArray, isNotNull, like } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { alexandrias, sheetPreviews } from '../db/schema.ts';
 import { sheetPreviewsOf, type SheetPreviewItem } from '../queries/sheets.ts';
