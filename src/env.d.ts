@@ -15,7 +15,7 @@ declare namespace App {
   interface Locals {
     /** The archive's public origin (`ARCHIVE_PUBLIC_URL`, or the address it was started on), for absolute links. */
     origin: string;
-    /** The client's address: the socket's peer, or what a trusted proxy says it is (`ARCHIVE_TRUSTED_PROXIES`). Rate limits key on it. */
+    /** The client as rate limits count it: the socket's peer, or what a trusted proxy says it is (`ARCHIVE_TRUSTED_PROXIES`); an IPv6 client as its /64. */
     clientAddress: string;
     /** The signed-in user of this request (`Authorization: Bearer` or the cookie), or null; resolved once by the middleware. */
     user: import('./lib/domain/user.ts').User | null;

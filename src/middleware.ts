@@ -12,6 +12,7 @@ import { resolveSession } from './lib/server/auth/sessions.ts';
 import { readConfig } from './lib/server/config.ts';
 import { HttpError, toResponse } from './lib/server/http/errors.ts';
 import { checkHost, clientAddressOf } from './lib/server/http/host.ts';
+import { refuseCrossSiteForm } from './lib/server/http/origin-check.ts';
 import { withSecurityHeaders } from './lib/server/http/security-headers.ts';
 import { NUL_MESSAGE } from './lib/server/http/input.ts';
 import { isModerator } from './lib/server/moderation/index.ts';
@@ -42,6 +43,7 @@ function refuseUnfit(context: Context): void {
   // other way of serving the build (astro dev, the adapter's own server).
   const host = checkHost(context.request.headers.get('host') ?? context.url.host, config, context.url.pathname);
   if (!host.ok) throw new HttpError(400, host.message);
+  refuseCrossSiteForm(context.request, config.allowedHosts);
   refuseLargeBody(context.request, context.url.pathname);
   // A NUL in the path or a parameter could only fail in the database: refused here, once.
   if (/%00/i.test(context.url.pathname + context.url.search)) throw new HttpError(400, NUL_MESSAGE);

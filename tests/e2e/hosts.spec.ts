@@ -11,16 +11,17 @@ const PORT = Number(process.env.E2E_PORT ?? 4399);
 /** The configured public origin: the address the server was started on (playwright.config.ts). */
 const PUBLIC = `http://localhost:${PORT}`;
 
-function send(path: string, host: string): Promise<{ status: number; body: string }> {
+function send(path: string, host: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: '127.0.0.1', port: PORT, path, headers: { Host: host }, setHost: false }, (response) => {
+    const headers = { Host: host, ...options.headers };
+    const request = http.request({ host: '127.0.0.1', port: PORT, path, method: options.method ?? 'GET', headers, setHost: false }, (response) => {
       let body = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (body += chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
     });
     request.on('error', reject);
-    request.end();
+    request.end(options.body);
   });
 }
 
@@ -51,4 +52,12 @@ test("the archive's loopback aliases are served, with the configured public URLs
   expect(catalogue.status).toBe(200);
   expect(catalogue.body).toContain(`<${PUBLIC}/`);
   expect(catalogue.body).not.toContain(`127.0.0.1:${PORT}`);
+});
+
+test("the archive's own forms are accepted behind a proxy that ends TLS, others' are not", async () => {
+  // The browser is on https://, the proxy talks http:// to the archive: the sign-out form's Origin
+  // is https:// while the request the adapter sees is http:// (Astro's own check refused it).
+  const form = (origin: string) => ({ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': '0', Origin: origin }, body: '' });
+  expect((await send('/logout', `localhost:${PORT}`, form(`https://localhost:${PORT}`))).status).toBe(303);
+  expect((await send('/logout', `localhost:${PORT}`, form('https://evil.example'))).status).toBe(403);
 });

@@ -79,4 +79,12 @@ describe('the client address behind trusted proxies (issue #16)', () => {
     // An untrusted peer's header is ignored.
     expect(clientAddressOf('203.0.113.9', '198.51.100.7', proxies)).toBe('203.0.113.9');
   });
+
+  it('counts an IPv6 client as its /64, which one subscriber holds whole', () => {
+    expect(clientAddressOf('2001:db8:1:2:aaaa::1', null, [])).toBe('2001:db8:1:2::/64');
+    expect(clientAddressOf('2001:db8:1:2:ffff:ffff:ffff:fffe', null, [])).toBe('2001:db8:1:2::/64');
+    expect(clientAddressOf('2001:db8::7', null, [])).toBe('2001:db8:0:0::/64');
+    expect(clientAddressOf('::1', null, [])).toBe('0:0:0:0::/64');
+    expect(clientAddressOf('10.0.0.2', '2001:db8:1:2::9', ['10.0.0.2'])).toBe('2001:db8:1:2::/64');
+  });
 });

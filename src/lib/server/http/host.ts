@@ -5,6 +5,7 @@
  * x@y` made `new Request()` throw outside any try/catch and stopped the process; `Host:
  * evil.example/moderacion?` turned GET /dashboard into /moderacion).
  */
+import { isIP } from 'node:net';
 import { normalizeAddress } from '../config.ts';
 
 /** A DNS name (labels of letters, digits and inner hyphens), an IPv4 address, or a bracketed IPv6 one; then an optional port. */
@@ -46,18 +47,30 @@ export function checkHost(value: string | null | undefined, rules: HostRules, pa
 }
 
 /**
- * The address of the client behind a request. The socket's peer, unless that peer is a trusted
- * proxy (`ARCHIVE_TRUSTED_PROXIES`): then `X-Forwarded-For` is read from the right, skipping the
- * trusted proxies, and the first address nobody we trust added is the client's. Anything left of
- * it was written by the client and could be anything.
+ * The client behind a request, as rate limits count clients. The socket's peer, unless that peer
+ * is a trusted proxy (`ARCHIVE_TRUSTED_PROXIES`): then `X-Forwarded-For` is read from the right,
+ * skipping the trusted proxies, and the first address nobody we trust added is the client's.
+ * Anything left of it was written by the client and could be anything. An IPv6 client counts as
+ * its /64: one subscriber usually holds a whole /64 and could otherwise take a fresh address, and
+ * a fresh allowance, for every request.
  */
 export function clientAddressOf(peer: string, forwardedFor: string | null, trustedProxies: readonly string[]): string {
   let address = normalizeAddress(peer);
-  if (!trustedProxies.includes(address) || !forwardedFor) return address;
-  const hops = forwardedFor.split(',').map((hop) => normalizeAddress(hop)).filter(Boolean);
-  for (let index = hops.length - 1; index >= 0; index -= 1) {
-    address = hops[index]!;
-    if (!trustedProxies.includes(address)) return address;
+  if (trustedProxies.includes(address) && forwardedFor) {
+    const hops = forwardedFor.split(',').map((hop) => normalizeAddress(hop)).filter(Boolean);
+    for (let index = hops.length - 1; index >= 0; index -= 1) {
+      address = hops[index]!;
+      if (!trustedProxies.includes(address)) break;
+    }
   }
-  return address;
+  return isIP(address) === 6 ? ipv6Prefix64(address) : address;
+}
+
+/** The /64 network of an IPv6 address, written `a:b:c:d::/64`. */
+function ipv6Prefix64(address: string): string {
+  const [head = '', tail = ''] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = address.includes('::') && tail ? tail.split(':') : [];
+  const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16)).join(':')}::/64`;
 }

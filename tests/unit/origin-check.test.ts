@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { HttpError } from '../../src/lib/server/http/errors.ts';
+import { refuseCrossSiteForm } from '../../src/lib/server/http/origin-check.ts';
+
+const HOSTS = ['archivo.example.org'];
+
+function statusOf(method: string, headers: Record<string, string>): number {
+  // The adapter behind a TLS-ending proxy sees http://, whatever the browser was on.
+  const request = new Request('http://archivo.example.org/logout', { method, headers });
+  try {
+    refuseCrossSiteForm(request, HOSTS);
+    return 200;
+  } catch (error) {
+    if (error instanceof HttpError) return error.status;
+    throw error;
+  }
+}
+
+const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
+
+describe('cross-site form posts', () => {
+  it("accept the archive's own forms, also when the browser is on https behind a proxy (issue #16 review)", () => {
+    expect(statusOf('POST', { ...FORM, Origin: 'https://archivo.example.org' })).toBe(200);
+    expect(statusOf('POST', { ...FORM, Origin: 'http://archivo.example.org' })).toBe(200);
+    expect(statusOf('POST', { 'Content-Type': 'multipart/form-data; boundary=x', Origin: 'https://archivo.example.org' })).toBe(200);
+  });
+
+  it('refuse a form from another site, a null origin, or none at all', () => {
+    expect(statusOf('POST', { ...FORM, Origin: 'https://evil.example' })).toBe(403);
+    expect(statusOf('POST', { ...FORM, Origin: 'https://archivo.example.org.evil.example' })).toBe(403);
+    expect(statusOf('POST', { ...FORM, Origin: 'null' })).toBe(403);
+    expect(statusOf('POST', FORM)).toBe(403);
+    expect(statusOf('POST', { 'Content-Type': 'text/plain', Origin: 'https://evil.example' })).toBe(403);
+    // A body-less request without Origin reads as a form too.
+    expect(statusOf('DELETE', {})).toBe(403);
+  });
+
+  it('leave safe methods and JSON (which needs a preflight the archive never grants) alone', () => {
+    expect(statusOf('GET', { Origin: 'https://evil.example' })).toBe(200);
+    expect(statusOf('POST', { 'Content-Type': 'application/json', Origin: 'https://evil.example' })).toBe(200);
+  });
+});
