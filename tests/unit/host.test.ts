@@ -27,7 +27,7 @@ describe('the Host header (issue #16)', () => {
     const config = readConfig({ ARCHIVE_PUBLIC_URL: 'https://archivo.example.org', ARCHIVE_CONTENT_ORIGIN: 'https://contenido.example.org' });
     expect(config.allowedHosts).toEqual(['archivo.example.org']);
     expect(checkHost('contenido.example.org', config, '/ipfs/bafkreifjjcie6lypi6ny7amxnfftagclbuxndqonfipmb64f2km2devei4')).toEqual({ ok: true, host: 'contenido.example.org' });
-    for (const path of ['/', '/dashboard', '/auth/login', '/graphql', '/ipfsx']) {
+    for (const path of ['/', '/dashboard', '/auth/login', '/graphql', '/ipfsx', '/ipfs/../docs', '/ipfs/%2e%2e/docs', '/ipfs/%2E./_astro/x.js']) {
       expect(checkHost('contenido.example.org', config, path), path).toMatchObject({ ok: false });
     }
     expect(checkHost('archivo.example.org', config, '/ipfs/x')).toMatchObject({ ok: true });

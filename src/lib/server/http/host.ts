@@ -39,7 +39,10 @@ export function checkHost(value: string | null | undefined, rules: HostRules, pa
   const host = plainHost(value);
   if (!host) return { ok: false, message: 'Cabecera Host no válida: debe ser un nombre de host y, si acaso, un puerto.' };
   if (rules.contentOrigin && host === new URL(rules.contentOrigin).host) {
-    if (CONTENT_PATHS.test(path)) return { ok: true, host };
+    // Only a path that stays itself once dot-segments are resolved: `/ipfs/../docs` (or with
+    // %2e) would be served by the static files as /docs.
+    const pathname = path.split('?')[0] ?? '';
+    if (CONTENT_PATHS.test(pathname) && new URL(pathname, 'http://contenido.invalid').pathname === pathname) return { ok: true, host };
     return { ok: false, message: `${host} solo sirve archivos (/ipfs/…); el archivo está en otra dirección.` };
   }
   if (!rules.allowedHosts.includes(host)) return { ok: false, message: `Este archivo no se sirve en ${host}.` };
