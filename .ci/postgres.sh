@@ -1,5 +1,6 @@
-# A throwaway PostgreSQL server on 127.0.0.1 for the tests (sourced by .ci/run; usable by hand:
-# `source .ci/postgres.sh && start_postgres`, then `npm test`, then `stop_postgres`).
+# A throwaway PostgreSQL server on 127.0.0.1 for the tests: `npm test` (scripts/test.sh) starts one
+# when TEST_DATABASE_URL names none, and the reliability suite when RELIABILITY_DATABASE_URL names
+# none. By hand: `source .ci/postgres.sh && start_postgres`, then `npm run test:unit`, then `stop_postgres`.
 # initdb refuses to run as root, so the cluster belongs to the `postgres` user when we are root.
 
 PG_PORT="${PG_PORT:-54329}"

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { SERVER_NODE_FLAGS } from '../scripts/node-flags.ts';
+import { childrenOf, waitForExit } from '../tests/helpers/processes.ts';
 
 export interface RunningServer {
   origin: string;
@@ -112,12 +113,23 @@ export async function startServer(root: string, dataDir: string, env: Record<str
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   const stop = async () => {
+    let children: number[] = [];
     if (child.exitCode === null && child.signalCode === null) {
+      // Taken while they are still its children: once the server is gone they belong to init.
+      if (child.pid !== undefined) children = childrenOf(child.pid);
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
       await exited;
       clearTimeout(timer);
     }
+    // The embedded database (scripts/embedded-db.ts, the server's child) outlives the server for a
+    // moment: it notices the server is gone, then closes PGlite, which checkpoints into the data
+    // folder. Callers remove that folder as soon as stop() returns, and removing it while it is
+    // still being written fails (ENOTEMPTY on pgdata/pg_logical, in a benchmark smoke run of
+    // `.ci/run`). So stop() returns once the server's children have ended too (closing takes
+    // a second or two; one still running after 20 s is killed).
+    const killed = await waitForExit(children, 20_000);
+    if (killed.length) console.warn(`aviso: el proceso ${killed.join(', ')} del servidor no terminó en 20 s y se mató.`);
     running.delete(child);
   };
   const output = () => lines.join('\n');
