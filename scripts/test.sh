@@ -37,6 +37,7 @@ if [ -z "${TEST_DATABASE_URL:-}" ]; then
 fi
 
 npm run -s check
+npm run -s lint
 npm run -s test:unit
 npm run -s build
 npm run -s test:e2e
