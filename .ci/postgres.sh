@@ -3,8 +3,13 @@
 # none. By hand: `source .ci/postgres.sh && start_postgres`, then `npm run test:unit`, then `stop_postgres`.
 # initdb refuses to run as root, so the cluster belongs to the `postgres` user when we are root.
 
-PG_PORT="${PG_PORT:-54329}"
-PG_DIR="${PG_DIR:-/tmp/archivo-ci-postgres}"
+# A folder and a port of its own unless the caller names them: another `npm test` on the same
+# machine must not have its live cluster removed, nor its port taken.
+_free_port() {
+  "${NODE:-node}" -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
+}
+PG_DIR="${PG_DIR:-$(mktemp -d /tmp/archivo-postgres.XXXXXX)}"
+PG_PORT="${PG_PORT:-$(_free_port)}"
 
 _pg_bin() {
   local found

@@ -20,6 +20,7 @@ if [ ${#need[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     apt-get install -y -qq "${need[@]}" >/dev/null
+    [ -x "$chromium" ] || { echo "Chromium no quedó en $chromium: indique su ruta con CHROMIUM_PATH." >&2; exit 1; }
   else
     echo "Las pruebas necesitan ${need[*]}: ejecute \`sudo apt-get install -y ${need[*]}\` (o indique CHROMIUM_PATH / TEST_DATABASE_URL) y repita \`npm test\`." >&2
     exit 1
@@ -31,7 +32,7 @@ if [ ! -x node_modules/.bin/node ]; then
 fi
 
 if [ -z "${TEST_DATABASE_URL:-}" ]; then
-  source .ci/postgres.sh
+  NODE=node_modules/.bin/node source .ci/postgres.sh
   start_postgres # exports TEST_DATABASE_URL
   trap stop_postgres EXIT
 fi

@@ -156,6 +156,9 @@ test('with ARCHIVE_REQUIRE_LOGIN, a client signed in with Authorization: Bearer 
   const me = await client.get('/auth/get-user', { headers: bearer, maxRedirects: 0 });
   expect(me.status()).toBe(200);
   expect((await me.json()).user.account).toBe(wallet.address.toLowerCase());
+  // A wrong API path is a 404 for an API client, not a redirect to the dashboard's HTML.
+  const missing = await client.get('/v2/open-data/nada', { headers: { ...bearer, Accept: 'application/json' }, maxRedirects: 0 });
+  expect(missing.status()).toBe(404);
   await client.dispose();
 });
 
