@@ -66,6 +66,8 @@ test('a wallet that yields no account shows the spec error, and the button comes
   await page.getByRole('button', { name: 'Sign in with Magic Connect' }).click();
   await expect(page.getByRole('alert')).toHaveText('500: connection not valid');
   await expect(page.getByRole('button', { name: 'Sign in with Magic Connect' })).toBeEnabled();
+  // The first page of a visit shows the splash for half a second: the picture is of the page.
+  await expect(page.locator('.splash')).toBeHidden({ timeout: 2000 });
   await page.screenshot({ path: 'test-results/screenshots/login-error.png' });
 });
 
