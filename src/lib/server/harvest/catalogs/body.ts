@@ -1,0 +1,51 @@
+/**
+ * Reading a catalogue page's body as JSON, with the error a moderator can act on when the address
+ * gives something else: most often an HTML page (the portal's home, a login or error page).
+ */
+import { CatalogReadError } from './errors.ts';
+import type { FetchedPage } from './types.ts';
+
+/** True when the page is HTML (or XML) by its Content-Type or by its first character. */
+export function looksLikeMarkup(page: FetchedPage): boolean {
+  const type = page.contentType?.toLowerCase() ?? '';
+  return type.includes('html') || page.body.trimStart().startsWith('<');
+}
+
+/** The body without a leading byte-order mark. */
+export function bodyText(page: FetchedPage): string {
+  return page.body.charCodeAt(0) === 0xfeff ? page.body.slice(1) : page.body;
+}
+
+/**
+ * The page parsed as JSON. `expected` names what should be there ("la respuesta de la API de
+ * CKAN"), for the error message.
+ */
+export function parseJsonPage(page: FetchedPage, url: string, expected: string): unknown {
+  if (looksLikeMarkup(page)) {
+    throw new CatalogReadError('wrong-kind', url, `${url} devolvió una página HTML, no ${expected}. Revise la dirección y el tipo del catálogo.`);
+  }
+  try {
+    return JSON.parse(bodyText(page));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CatalogReadError('wrong-kind', url, `La respuesta de ${url} no es JSON (${reason}), así que no es ${expected}.`, { cause: error });
+  }
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `value` when it is an array, else an empty one (catalogues leave lists out or null them). */
+export function arrayOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** A hint when the JSON is another kind of catalogue. */
+export function kindHint(json: unknown): string {
+  if (!isObject(json)) return '';
+  if (Array.isArray(json.dataset)) return ' Parece un data.json: elija el tipo data.json.';
+  if ('@context' in json || '@graph' in json) return ' Parece JSON-LD: elija el tipo DCAT.';
+  if (isObject(json.result)) return ' Parece una respuesta de la API de CKAN: elija el tipo CKAN.';
+  return '';
+}

@@ -1,0 +1,117 @@
+/**
+ * CKAN's action API: `package_search` paged with `rows` and `start`, as datos.gob.do, datos.gob.cl,
+ * datos.gob.mx, datos.gob.es and most Latin American portals run it. The catalogue URL may be the
+ * portal's root (`https://datos.gob.do`) or its `package_search` endpoint, with filters of its own
+ * (`?fq=organization:…`), which are kept.
+ */
+import { arrayOf, isObject, kindHint, parseJsonPage } from './body.ts';
+import { CatalogReadError } from './errors.ts';
+import { readPages, type ParsedPage } from './paging.ts';
+import { DEFAULT_PAGE_SIZE, type CatalogDataset, type CatalogPage, type CatalogPublisher, type FetchPage, type ReadOptions } from './types.ts';
+import { cleanByteSize, cleanChecksum, cleanDate, cleanText, cleanUrl, distinct } from './values.ts';
+
+const PACKAGE_SEARCH = /\/api\/(3\/)?action\/package_search\/?$/;
+
+/** Where an organisation's website and acronym may be, as extras or (ckanext-scheming) fields. */
+const WEBSITE_KEYS = ['website', 'homepage', 'url', 'sitio_web', 'web'];
+const ACRONYM_KEYS = ['acronym', 'siglas', 'acronimo', 'acrónimo'];
+
+/** A last path segment with an extension names a document (`data.json`), not a portal's root. */
+const NAMES_DOCUMENT = /\/[^/]*\.[A-Za-z0-9]+$/;
+
+/**
+ * The `package_search` URL for one page, from the catalogue's URL: the API path is added to a
+ * portal's root, not to a URL naming a document, which is asked as it is (so a data.json
+ * registered as CKAN gets "this looks like a data.json" rather than a 404).
+ */
+export function packageSearchUrl(catalogUrl: string, rows: number, start: number): string {
+  const url = new URL(catalogUrl);
+  if (!PACKAGE_SEARCH.test(url.pathname) && !NAMES_DOCUMENT.test(url.pathname)) url.pathname = `${url.pathname.replace(/\/+$/, '')}/api/3/action/package_search`;
+  url.searchParams.set('rows', String(rows));
+  url.searchParams.set('start', String(start));
+  return url.href;
+}
+
+/** Every dataset of a CKAN portal, a page of `pageSize` packages at a time. */
+export function readCkanCatalog(catalogUrl: string, fetchPage: FetchPage, { pageSize = DEFAULT_PAGE_SIZE, maxPages }: ReadOptions = {}): AsyncGenerator<CatalogPage> {
+  return readPages(packageSearchUrl(catalogUrl, pageSize, 0), fetchPage, (page, url) => parseCkanPage(parseJsonPage(page, url, 'la respuesta JSON de la API de CKAN (package_search)'), url), { maxPages });
+}
+
+function parseCkanPage(json: unknown, url: string): ParsedPage {
+  const result = isObject(json) ? json.result : undefined;
+  if (isObject(json) && json.success === false) {
+    const error = isObject(json.error) ? cleanText(json.error.message) ?? cleanText(json.error.__type) : null;
+    throw new CatalogReadError('catalog-error', url, `El catálogo CKAN respondió con un error${error ? `: ${error}` : ''}.`);
+  }
+  if (!isObject(result) || !Array.isArray(result.results)) {
+    throw new CatalogReadError('wrong-kind', url, `La respuesta de ${url} no es la de package_search de CKAN (falta result.results).${kindHint(json)}`);
+  }
+  const datasets: CatalogDataset[] = [];
+  const skipped: string[] = [];
+  const portal = new URL(url);
+  portal.pathname = portal.pathname.replace(PACKAGE_SEARCH, '/');
+  portal.search = '';
+  for (const item of result.results) {
+    const dataset = isObject(item) ? ckanDataset(item, portal.href) : null;
+    if (dataset) datasets.push(dataset);
+    else skipped.push(`Un paquete de ${url} no tiene id ni name: no se puede identificar.`);
+  }
+  const total = typeof result.count === 'number' ? result.count : null;
+  const start = Number(new URL(url).searchParams.get('start') ?? 0);
+  // From what came back rather than the rows asked for: CKAN caps rows (ckan.search.rows_max).
+  const nextStart = start + result.results.length;
+  const next = total !== null && nextStart < total ? packageSearchUrl(url, Number(new URL(url).searchParams.get('rows')), nextStart) : null;
+  return { datasets, total, skipped, next };
+}
+
+function ckanDataset(item: Record<string, unknown>, portal: string): CatalogDataset | null {
+  const id = cleanText(item.id);
+  const name = cleanText(item.name);
+  const identifier = id ?? name;
+  if (!identifier) return null;
+  const licenseTitle = cleanText(item.license_title);
+  const licenseUrl = cleanUrl(item.license_url);
+  return {
+    identifier,
+    // ckanext-dcat's landing page is the package's `url` (its origin); without one, the portal's page.
+    landingPage: cleanUrl(item.url) ?? cleanUrl(`dataset/${encodeURIComponent(name ?? identifier)}`, portal),
+    title: cleanText(item.title) ?? name ?? identifier,
+    description: cleanText(item.notes),
+    issued: cleanDate(item.metadata_created),
+    modified: cleanDate(item.metadata_modified),
+    license: licenseTitle || licenseUrl ? { title: licenseTitle, url: licenseUrl } : null,
+    keywords: distinct(arrayOf(item.tags).map((tag) => (isObject(tag) ? cleanText(tag.name) ?? cleanText(tag.display_name) : cleanText(tag)))),
+    publisher: isObject(item.organization) ? ckanPublisher(item.organization) : null,
+    themes: arrayOf(item.groups).flatMap((group) => {
+      if (!isObject(group)) return [];
+      const groupId = cleanText(group.id) ?? cleanText(group.name);
+      return groupId ? [{ identifier: groupId, label: cleanText(group.title) ?? cleanText(group.display_name) ?? cleanText(group.name) }] : [];
+    }),
+    distributions: arrayOf(item.resources).filter(isObject).map((resource) => ({
+      identifier: cleanText(resource.id),
+      url: cleanUrl(resource.url),
+      accessUrl: null,
+      title: cleanText(resource.name),
+      format: cleanText(resource.format),
+      mediaType: cleanText(resource.mimetype),
+      byteSize: cleanByteSize(resource.size),
+      checksum: cleanChecksum(resource.hash),
+    })),
+  };
+}
+
+function ckanPublisher(organization: Record<string, unknown>): CatalogPublisher | null {
+  const name = cleanText(organization.title) ?? cleanText(organization.name);
+  if (!name) return null;
+  const extras = new Map<string, unknown>();
+  for (const extra of arrayOf(organization.extras)) {
+    if (isObject(extra) && typeof extra.key === 'string') extras.set(extra.key.trim().toLowerCase(), extra.value);
+  }
+  const field = (keys: string[]) => keys.map((key) => organization[key] ?? extras.get(key)).find((value) => cleanText(value) !== null);
+  return {
+    identifier: cleanText(organization.id) ?? cleanText(organization.name),
+    name,
+    homepage: cleanUrl(field(WEBSITE_KEYS)),
+    acronym: cleanText(field(ACRONYM_KEYS)),
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * data.json catalogues (DCAT-US 1.1, Project Open Data), as Argentina's Andino portals and many US
+ * agencies publish them: one JSON document with a `dataset` array. The document is not paged; the
+ * reader still yields it in pages of `pageSize` datasets, so a runner treats every kind alike.
+ * Andino adds a `themeTaxonomy` (ids with labels), which names the `theme` codes of its datasets.
+ */
+import { arrayOf, isObject, parseJsonPage } from './body.ts';
+import { kindHint } from './body.ts';
+import { CatalogReadError } from './errors.ts';
+import { DEFAULT_PAGE_SIZE, type CatalogDataset, type CatalogPage, type CatalogPublisher, type FetchPage, type ReadOptions } from './types.ts';
+import { cleanByteSize, cleanChecksum, cleanDate, cleanText, cleanUrl, distinct } from './values.ts';
+import { readPages } from './paging.ts';
+
+/** Every dataset of a data.json catalogue, in pages of `pageSize`. */
+export async function* readDataJsonCatalog(catalogUrl: string, fetchPage: FetchPage, { pageSize = DEFAULT_PAGE_SIZE, maxPages }: ReadOptions = {}): AsyncGenerator<CatalogPage> {
+  // One fetch through the shared paging (its error wrapping and limits); the document has no next.
+  for await (const page of readPages(catalogUrl, fetchPage, (fetched, url) => parseDataJson(parseJsonPage(fetched, url, 'un catálogo data.json'), url), { maxPages })) {
+    const chunks = Math.max(1, Math.ceil(page.datasets.length / pageSize));
+    for (let index = 0; index < chunks; index++) {
+      yield {
+        ...page,
+        number: index + 1,
+        datasets: page.datasets.slice(index * pageSize, (index + 1) * pageSize),
+        skipped: index === 0 ? page.skipped : [],
+      };
+    }
+  }
+}
+
+function parseDataJson(json: unknown, url: string) {
+  if (!isObject(json) || !Array.isArray(json.dataset)) {
+    throw new CatalogReadError('wrong-kind', url, `${url} no es un catálogo data.json (falta la lista "dataset").${kindHint(json)}`);
+  }
+  const themeLabels = new Map<string, string>();
+  for (const theme of arrayOf(json.themeTaxonomy)) {
+    const id = isObject(theme) ? cleanText(theme.id) : null;
+    const label = isObject(theme) ? cleanText(theme.label) : null;
+    if (id && label) themeLabels.set(id, label);
+  }
+  const datasets: CatalogDataset[] = [];
+  const skipped: string[] = [];
+  for (const item of json.dataset) {
+    const dataset = isObject(item) ? dataJsonDataset(item, themeLabels) : null;
+    if (dataset) datasets.push(dataset);
+    else skipped.push(`Un conjunto de ${url} no tiene identifier: no se puede identificar.`);
+  }
+  return { datasets, total: datasets.length + skipped.length, skipped, next: null };
+}
+
+/** DCAT-US keeps keywords in an array; some portals write one comma-separated string. */
+function keywordsOf(value: unknown): string[] {
+  const list = typeof value === 'string' ? value.split(',') : arrayOf(value);
+  return distinct(list.map(cleanText));
+}
+
+function dataJsonDataset(item: Record<string, unknown>, themeLabels: Map<string, string>): CatalogDataset | null {
+  const identifier = cleanText(item.identifier);
+  if (!identifier) return null;
+  const license = cleanText(item.license);
+  const licenseUrl = cleanUrl(license);
+  return {
+    identifier,
+    landingPage: cleanUrl(item.landingPage),
+    title: cleanText(item.title) ?? identifier,
+    description: cleanText(item.description),
+    issued: cleanDate(item.issued),
+    modified: cleanDate(item.modified),
+    license: license ? { title: licenseUrl ? null : license, url: licenseUrl } : null,
+    keywords: keywordsOf(item.keyword),
+    publisher: publisherOf(item.publisher),
+    themes: distinct(arrayOf(item.theme).map(cleanText)).map((theme) => ({ identifier: theme, label: themeLabels.get(theme) ?? theme })),
+    distributions: arrayOf(item.distribution)
+      .filter(isObject)
+      .map((distribution) => {
+        const download = cleanUrl(distribution.downloadURL);
+        const access = cleanUrl(distribution.accessURL);
+        const url = download ?? access;
+        return {
+          identifier: cleanText(distribution.identifier),
+          url,
+          accessUrl: access !== url ? access : null,
+          title: cleanText(distribution.title),
+          format: cleanText(distribution.format),
+          mediaType: cleanText(distribution.mediaType),
+          byteSize: cleanByteSize(distribution.byteSize),
+          checksum: cleanChecksum(distribution.checksum),
+        };
+      }),
+  };
+}
+
+/** DCAT-US 1.1 states the publisher as an object; 1.0 as a name. */
+function publisherOf(value: unknown): CatalogPublisher | null {
+  const name = isObject(value) ? cleanText(value.name) : cleanText(value);
+  if (!name) return null;
+  return {
+    identifier: isObject(value) ? cleanText(value['@id']) ?? cleanText(value.identifier) : null,
+    name,
+    homepage: isObject(value) ? cleanUrl(value.homepage) ?? cleanUrl(value.url) : null,
+    acronym: isObject(value) ? cleanText(value.acronym) : null,
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * Reading public catalogues (issue #18): CKAN's action API, DCAT-AP (JSON-LD or Turtle, Hydra
+ * paging) and data.json, each as an async generator of pages of normalised datasets.
+ *
+ * The contract a runner relies on: pages come one at a time (nothing holds a whole portal);
+ * a generator that ends without throwing has listed the whole catalogue, so a dataset missing
+ * from it has left the catalogue; one that throws a `CatalogReadError` yielded every page it could
+ * read first, and its listing is incomplete.
+ */
+import { readCkanCatalog } from './ckan.ts';
+import { readDataJsonCatalog } from './datajson.ts';
+import { readDcatCatalog } from './dcat.ts';
+import type { CatalogKind, CatalogPage, FetchPage, ReadOptions } from './types.ts';
+
+export { CatalogReadError, type CatalogReadErrorCode } from './errors.ts';
+export * from './types.ts';
+
+const READERS: Record<CatalogKind, (url: string, fetchPage: FetchPage, options?: ReadOptions) => AsyncGenerator<CatalogPage>> = {
+  ckan: readCkanCatalog,
+  dcat: readDcatCatalog,
+  datajson: readDataJsonCatalog,
+};
+
+/**
+ * The datasets of the catalogue at `url`, of `kind`, page by page, each page fetched with
+ * `fetchPage` (the runner's safe fetcher). See the module's header for what its ending means.
+ */
+export function readCatalog(kind: CatalogKind, url: string, fetchPage: FetchPage, options: ReadOptions = {}): AsyncGenerator<CatalogPage> {
+  return READERS[kind](url, fetchPage, options);
+}

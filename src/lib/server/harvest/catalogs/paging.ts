@@ -1,0 +1,68 @@
+/**
+ * The paging every reader shares: one page at a time, bounded in count, stopped on an empty page,
+ * and refused when a "next" link leads back to a page already read (a loop would otherwise read
+ * the same datasets for ever). A dataset a later page repeats (CKAN pages shift when the catalogue
+ * changes during the harvest) is yielded once.
+ */
+import { CatalogReadError } from './errors.ts';
+import { DEFAULT_MAX_PAGES, type CatalogDataset, type CatalogPage, type FetchedPage, type FetchPage } from './types.ts';
+
+/** What a reader makes of one fetched page. */
+export interface ParsedPage {
+  datasets: CatalogDataset[];
+  total: number | null;
+  skipped: string[];
+  /** The next page's URL, or null on the last page. */
+  next: string | null;
+}
+
+export type PageParser = (page: FetchedPage, url: string) => Promise<ParsedPage> | ParsedPage;
+
+/**
+ * Reads `firstUrl` and the pages it links to with `parse`, yielding each. Ends normally on a page
+ * without a next link or without datasets; throws a `CatalogReadError` (after yielding what it read)
+ * when a page cannot be fetched or parsed, when a next link loops, or past `maxPages`.
+ */
+export async function* readPages(
+  firstUrl: string,
+  fetchPage: FetchPage,
+  parse: PageParser,
+  { maxPages = DEFAULT_MAX_PAGES }: { maxPages?: number } = {},
+): AsyncGenerator<CatalogPage> {
+  const visited = new Set<string>();
+  const yielded = new Set<string>();
+  let url: string | null = firstUrl;
+  let number = 0;
+  while (url !== null) {
+    if (visited.has(url)) {
+      throw new CatalogReadError('paging-loop', url, `La paginación del catálogo vuelve a una página ya leída (${url}): se detuvo tras ${number} página(s).`);
+    }
+    if (number >= maxPages) {
+      throw new CatalogReadError('page-limit', url, `El catálogo tiene más de ${maxPages} páginas: se detuvo la lectura antes de ${url}.`);
+    }
+    visited.add(url);
+    number += 1;
+    const parsed = await parse(await fetchOne(fetchPage, url, number), url);
+    const datasets: CatalogDataset[] = [];
+    const skipped = [...parsed.skipped];
+    for (const dataset of parsed.datasets) {
+      if (yielded.has(dataset.identifier)) {
+        skipped.push(`El conjunto ${dataset.identifier} se repite en la página ${number}: se lee una sola vez.`);
+        continue;
+      }
+      yielded.add(dataset.identifier);
+      datasets.push(dataset);
+    }
+    yield { url, number, datasets, total: parsed.total, skipped };
+    url = parsed.datasets.length > 0 ? parsed.next : null;
+  }
+}
+
+async function fetchOne(fetchPage: FetchPage, url: string, number: number): Promise<FetchedPage> {
+  try {
+    return await fetchPage(url);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CatalogReadError('fetch', url, `No se pudo leer la página ${number} del catálogo (${url}): ${reason}`, { cause: error });
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * What a harvester reads from any public catalogue, whatever its kind: one normalised shape, so the
+ * mapping to records, departments, categories and files to capture is written once. Every field is
+ * what the catalogue declares, cleaned (trimmed text, absolute http(s) URLs, dates, byte counts) but
+ * not interpreted: finding the department, the category or the real type of a file is the mapping's
+ * and the capture's job.
+ */
+
+/** The public catalogue formats the archive harvests. */
+export const CATALOG_KINDS = {
+  ckan: { label: 'CKAN (API de acciones, package_search)' },
+  dcat: { label: 'DCAT-AP (JSON-LD o Turtle, con paginación Hydra)' },
+  datajson: { label: 'data.json (DCAT-US 1.1, portales Andino)' },
+} as const;
+
+export type CatalogKind = keyof typeof CATALOG_KINDS;
+
+/** One page of a catalogue, as the injected fetcher got it. */
+export interface FetchedPage {
+  body: string;
+  /** The Content-Type header, or null when the server sent none. */
+  contentType: string | null;
+}
+
+/**
+ * Gets one page of a catalogue. The runner passes the archive's safe fetcher (address policy,
+ * timeouts, size limit); tests pass a fetch of their local portal. It answers a successful response
+ * only: an HTTP error, a refused address or a timeout is a rejection with its reason.
+ */
+export type FetchPage = (url: string) => Promise<FetchedPage>;
+
+export interface CatalogPublisher {
+  /** The catalogue's own id of the organisation (CKAN's organisation id, the publisher's IRI in DCAT). */
+  identifier: string | null;
+  name: string;
+  /** The organisation's website, when the catalogue states one. */
+  homepage: string | null;
+  /** An acronym the catalogue states as such (never guessed from the name here). */
+  acronym: string | null;
+}
+
+export interface CatalogTheme {
+  /** The catalogue's id of the theme or group (CKAN group id, theme IRI, data.json theme code). */
+  identifier: string;
+  /** Its label, when the catalogue gives one. */
+  label: string | null;
+}
+
+export interface CatalogChecksum {
+  /** Lower-case algorithm name as declared (`sha256`, `sha1`, `md5`…). */
+  algorithm: string;
+  /** The digest as declared, lower-case. */
+  value: string;
+}
+
+export interface CatalogLicense {
+  title: string | null;
+  url: string | null;
+}
+
+export interface CatalogDistribution {
+  /** The catalogue's own id of the resource or distribution, when it has one. */
+  identifier: string | null;
+  /** What to capture: the download URL, else the access URL, percent-encoded; null when neither is a web URL. */
+  url: string | null;
+  /** The access URL when it differs from `url` (a page about the file rather than the file). */
+  accessUrl: string | null;
+  title: string | null;
+  /** The declared format label (`CSV`, `XLSX`…), as written: possibly dirty, possibly wrong. */
+  format: string | null;
+  /** The declared media type (`text/csv`). */
+  mediaType: string | null;
+  /** The declared size in bytes. */
+  byteSize: number | null;
+  checksum: CatalogChecksum | null;
+}
+
+export interface CatalogDataset {
+  /** The catalogue's own identifier: with the harvest source, the dataset's stable identity. */
+  identifier: string;
+  /** The dataset's page on its portal (becomes `source_url`). */
+  landingPage: string | null;
+  /** The title, or the identifier when the catalogue declares none. */
+  title: string;
+  description: string | null;
+  issued: Date | null;
+  modified: Date | null;
+  license: CatalogLicense | null;
+  keywords: string[];
+  publisher: CatalogPublisher | null;
+  themes: CatalogTheme[];
+  distributions: CatalogDistribution[];
+}
+
+/** One page of datasets, as the readers yield them. */
+export interface CatalogPage {
+  /** The URL this page was read from. */
+  url: string;
+  /** 1 for the first page. */
+  number: number;
+  datasets: CatalogDataset[];
+  /** How many datasets the catalogue says it holds in all, when it says (CKAN `count`, `hydra:totalItems`). */
+  total: number | null;
+  /** Entries of this page that could not be read as datasets, each with its reason in Spanish. */
+  skipped: string[];
+}
+
+/** How far a reader goes. */
+export interface ReadOptions {
+  /** Datasets asked for per page where the kind lets the reader choose (CKAN `rows`); data.json's chunks. */
+  pageSize?: number;
+  /** Pages read at most before the listing is abandoned as incomplete. */
+  maxPages?: number;
+}
+
+export const DEFAULT_PAGE_SIZE = 100;
+/** Enough for 100,000 datasets at CKAN's default page size; a larger portal sets its own. */
+export const DEFAULT_MAX_PAGES = 1000;

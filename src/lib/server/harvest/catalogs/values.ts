@@ -1,0 +1,78 @@
+/**
+ * Cleaning what catalogues declare, the same way for every kind: text trimmed (blank is absent),
+ * URLs as absolute http(s) IRIs with spaces and other unsafe characters percent-encoded (CKAN
+ * resource URLs are typed by hand and often hold spaces), dates, byte counts and checksums.
+ */
+import { webIri } from '../../dcat/rdf.ts';
+import type { CatalogChecksum } from './types.ts';
+
+/** Trimmed text, or null for anything blank or not a string. */
+export function cleanText(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  return trimmed === '' ? null : trimmed;
+}
+
+/** An absolute http(s) URL, percent-encoded where needed, resolved against `base` when relative. */
+export function cleanUrl(value: unknown, base?: string): string | null {
+  const text = cleanText(value);
+  if (!text) return null;
+  if (base) {
+    try {
+      return webIri(new URL(text, base).href) ?? null;
+    } catch {
+      return null;
+    }
+  }
+  return webIri(text) ?? null;
+}
+
+/** A date as `YYYY-MM-DD` or ISO 8601; a date-time without a zone is UTC (CKAN writes its times so). */
+export function cleanDate(value: unknown): Date | null {
+  const text = cleanText(value);
+  if (!text) return null;
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
+  const zoneless = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text);
+  const date = new Date(dateOnly ? `${text}T00:00:00Z` : zoneless ? `${text}Z` : text);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** A whole, non-negative number of bytes from a number or numeric text (`"151040"`, `151040.0`). */
+export function cleanByteSize(value: unknown): number | null {
+  const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(\.0+)?\s*$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(number) && number >= 0 ? number : null;
+}
+
+/** `SHA-256`, `sha256`, spdx's `checksumAlgorithm_sha256` → `sha256`. */
+export function algorithmName(value: string): string {
+  return value
+    .replace(/^.*checksumAlgorithm_/i, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
+}
+
+/** The algorithm a bare hexadecimal digest's length implies. */
+const ALGORITHM_BY_HEX_LENGTH: Record<number, string> = { 32: 'md5', 40: 'sha1', 64: 'sha256', 128: 'sha512' };
+
+/**
+ * A checksum from a declared algorithm and hexadecimal value; without an algorithm (CKAN's `hash`
+ * is free text: `sha256:…`, `md5:…` or a bare digest), the prefix or the digest's length names it.
+ */
+export function cleanChecksum(rawValue: unknown, rawAlgorithm?: string | null): CatalogChecksum | null {
+  let value = cleanText(rawValue);
+  if (!value) return null;
+  let algorithm = rawAlgorithm ? algorithmName(rawAlgorithm) : null;
+  const prefixed = /^([A-Za-z0-9-]+):([0-9A-Fa-f]+)$/.exec(value);
+  if (prefixed) {
+    algorithm ??= algorithmName(prefixed[1]!);
+    value = prefixed[2]!;
+  }
+  if (!/^[0-9A-Fa-f]+$/.test(value)) return null;
+  algorithm ??= ALGORITHM_BY_HEX_LENGTH[value.length] ?? null;
+  return algorithm ? { algorithm, value: value.toLowerCase() } : null;
+}
+
+/** Distinct values, first occurrence first, blanks dropped. */
+export function distinct(values: Array<string | null>): string[] {
+  return [...new Set(values.filter((value): value is string => value !== null))];
+}

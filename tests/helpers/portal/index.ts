@@ -1,0 +1,157 @@
+/**
+ * A small public-data portal on 127.0.0.1 (node:http, a free port), for every test of the harvest:
+ * readers, runner, capture, Playwright. It serves the real CKAN sample's five packages
+ * (`packages.ts`) in every catalogue kind the archive reads, and their resources as local copies
+ * of real fixture files:
+ *
+ * | path | what |
+ * |---|---|
+ * | `/api/3/action/package_search?rows=&start=` | CKAN's answer, paged (rows default 10, as CKAN) |
+ * | `/dcat/catalog.jsonld?page=N` | DCAT-AP in JSON-LD, `dcatPageSize` datasets a page, `hydra:next` |
+ * | `/dcat/catalog.ttl?page=N` | the same in Turtle, `hydra:nextPage` |
+ * | `/dcat/loop.jsonld?page=N` | two JSON-LD pages whose second's next is the first |
+ * | `/dcat/remote-context.jsonld` | JSON-LD whose `@context` is `/contexts/dcat.jsonld` here |
+ * | `/data.json` | data.json (DCAT-US 1.1, Andino-style) |
+ * | `/files/{resource id}/{name}` | the resource's fixture file, with its Content-Type and length |
+ * | `/`, `/html/…` | the portal's home page (HTML), at any path under `/html`: a web site, no catalogue |
+ *
+ * `packages` is read on every request: a test edits it (a title, a removed package) and the next
+ * harvest sees the change in every kind. `requests` lists every path asked, in order.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FetchPage } from '../../../src/lib/server/harvest/catalogs/index.ts';
+import { ckanAnswer, dataJson, dcatJsonLdPage, dcatTurtlePage, type DcatPage } from './documents.ts';
+import { localPackages, type CkanPackage, type PortalFile } from './packages.ts';
+
+export { CKAN_SAMPLE_PATH, samplePackages, type CkanPackage, type CkanResource, type PortalFile } from './packages.ts';
+
+export interface LocalPortal {
+  /** `http://127.0.0.1:{port}`. */
+  origin: string;
+  /** The catalogue URLs, one per kind and case. */
+  urls: {
+    ckan: string;
+    dcatJsonLd: string;
+    dcatTurtle: string;
+    dcatLoop: string;
+    dcatRemoteContext: string;
+    dataJson: string;
+    html: string;
+  };
+  /** The catalogue served, editable. */
+  packages: CkanPackage[];
+  /** The file behind each resource, by resource id. */
+  files: Map<string, PortalFile>;
+  /** Every request's path and query, in order. */
+  requests: string[];
+  /** Fetches a page of this portal (or any URL) as the readers want it; rejects on an HTTP error. */
+  fetchPage: FetchPage;
+  close(): Promise<void>;
+}
+
+const HOME_PAGE = '<!DOCTYPE html>\n<html lang="es"><head><title>Portal de datos abiertos</title></head><body><h1>Datos abiertos</h1></body></html>\n';
+
+/** A fetch of one catalogue page for the readers: the body and its Content-Type, or a rejection. */
+export const fetchCatalogPage: FetchPage = async (url) => {
+  const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  if (!response.ok) throw new Error(`HTTP ${response.status} en ${url}`);
+  return { body: await response.text(), contentType: response.headers.get('content-type') };
+};
+
+/** Starts the portal; `dcatPageSize` datasets per DCAT page (3: the five packages on two pages). */
+export async function startLocalPortal({ dcatPageSize = 3 }: { dcatPageSize?: number } = {}): Promise<LocalPortal> {
+  const requests: string[] = [];
+  const state = { packages: [] as CkanPackage[], files: new Map<string, PortalFile>() };
+  const server = http.createServer((request, response) => {
+    requests.push(request.url ?? '');
+    try {
+      route(new URL(request.url ?? '/', origin), response);
+    } catch (error) {
+      response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end(String(error));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  Object.assign(state, localPackages(origin));
+
+  const send = (response: http.ServerResponse, contentType: string, body: string): void => {
+    response.writeHead(200, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) }).end(body);
+  };
+
+  function dcatPage(path: string, page: number, loop = false): DcatPage {
+    const pages = Math.max(1, Math.ceil(state.packages.length / dcatPageSize));
+    const next = page < pages ? page + 1 : loop ? 1 : null;
+    return {
+      packages: state.packages.slice((page - 1) * dcatPageSize, page * dcatPageSize),
+      total: state.packages.length,
+      pageUrl: `${origin}${path}?page=${page}`,
+      nextUrl: next === null ? null : `${origin}${path}?page=${next}`,
+    };
+  }
+
+  function route(url: URL, response: http.ServerResponse): void {
+    const page = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1);
+    switch (url.pathname) {
+      case '/api/3/action/package_search': {
+        const rows = Math.min(1000, Number(url.searchParams.get('rows') ?? 10));
+        const start = Number(url.searchParams.get('start') ?? 0);
+        return send(response, 'application/json;charset=utf-8', JSON.stringify(ckanAnswer(state.packages, rows, start)));
+      }
+      case '/dcat/catalog.jsonld':
+        return send(response, 'application/ld+json', dcatJsonLdPage(origin, dcatPage(url.pathname, page)));
+      case '/dcat/catalog.ttl':
+        return send(response, 'text/turtle; charset=utf-8', dcatTurtlePage(origin, dcatPage(url.pathname, page)));
+      case '/dcat/loop.jsonld':
+        return send(response, 'application/ld+json', dcatJsonLdPage(origin, dcatPage(url.pathname, page, true)));
+      case '/dcat/remote-context.jsonld': {
+        const document = JSON.parse(dcatJsonLdPage(origin, dcatPage('/dcat/catalog.jsonld', 1))) as Record<string, unknown>;
+        return send(response, 'application/ld+json', JSON.stringify({ ...document, '@context': `${origin}/contexts/dcat.jsonld` }));
+      }
+      case '/contexts/dcat.jsonld':
+        // Served so that a reader that did fetch remote contexts would succeed: only `requests` tells.
+        return send(response, 'application/ld+json', JSON.stringify({ '@context': JSON.parse(dcatJsonLdPage(origin, dcatPage('/dcat/catalog.jsonld', 1)))['@context'] }));
+      case '/data.json':
+        return send(response, 'application/json', JSON.stringify(dataJson(origin, state.packages)));
+      case '/':
+        return send(response, 'text/html; charset=utf-8', HOME_PAGE);
+    }
+    if (url.pathname === '/html' || url.pathname.startsWith('/html/')) return send(response, 'text/html; charset=utf-8', HOME_PAGE);
+    const file = /^\/files\/([^/]+)\//.exec(url.pathname);
+    const served = file ? state.files.get(decodeURIComponent(file[1]!)) : undefined;
+    if (served) {
+      response.writeHead(200, { 'Content-Type': served.mediaType, 'Content-Length': served.size });
+      fs.createReadStream(served.path).pipe(response);
+      return;
+    }
+    response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('No encontrado');
+  }
+
+  return {
+    origin,
+    urls: {
+      ckan: origin,
+      dcatJsonLd: `${origin}/dcat/catalog.jsonld`,
+      dcatTurtle: `${origin}/dcat/catalog.ttl`,
+      dcatLoop: `${origin}/dcat/loop.jsonld`,
+      dcatRemoteContext: `${origin}/dcat/remote-context.jsonld`,
+      dataJson: `${origin}/data.json`,
+      html: `${origin}/html`,
+    },
+    get packages() {
+      return state.packages;
+    },
+    set packages(packages: CkanPackage[]) {
+      state.packages = packages;
+    },
+    files: state.files,
+    requests,
+    fetchPage: fetchCatalogPage,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,333 @@
+/**
+ * The catalogue readers (issue #18) on what portals really publish: the real CKAN `package_search`
+ * sample of datos.gob.do served by a local portal on 127.0.0.1 and read in pages of two; and the
+ * parsing rules (languages, checksums, formats, dates, paging limits, wrong kinds) on small
+ * documents handed to the readers directly, without any network.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageSearchUrl } from '../../src/lib/server/harvest/catalogs/ckan.ts';
+import { CatalogReadError, readCatalog, type CatalogKind, type CatalogPage, type FetchPage, type ReadOptions } from '../../src/lib/server/harvest/catalogs/index.ts';
+import { cleanChecksum, cleanDate, cleanUrl } from '../../src/lib/server/harvest/catalogs/values.ts';
+import { samplePackages, startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
+
+async function readAll(kind: CatalogKind, url: string, fetchPage: FetchPage, options: ReadOptions = {}): Promise<CatalogPage[]> {
+  const pages: CatalogPage[] = [];
+  for await (const page of readCatalog(kind, url, fetchPage, options)) pages.push(page);
+  return pages;
+}
+
+/** Reads until the reader throws; the pages it yielded first and the error. */
+async function readUntilError(kind: CatalogKind, url: string, fetchPage: FetchPage, options: ReadOptions = {}) {
+  const pages: CatalogPage[] = [];
+  try {
+    for await (const page of readCatalog(kind, url, fetchPage, options)) pages.push(page);
+  } catch (error) {
+    expect(error).toBeInstanceOf(CatalogReadError);
+    return { pages, error: error as CatalogReadError };
+  }
+  throw new Error('the reader ended without an error');
+}
+
+/** A fetcher that answers one fixed document, counting its calls: no network at all. */
+function answering(body: string, contentType: string | null): FetchPage & { calls: string[] } {
+  const calls: string[] = [];
+  return Object.assign(async (url: string) => {
+    calls.push(url);
+    return { body, contentType };
+  }, { calls });
+}
+
+describe('the CKAN reader on the real datos.gob.do sample', () => {
+  let portal: LocalPortal;
+  let pages: CatalogPage[];
+  const sample = samplePackages();
+
+  beforeAll(async () => {
+    portal = await startLocalPortal();
+    pages = await readAll('ckan', portal.urls.ckan, portal.fetchPage, { pageSize: 2 });
+  });
+  afterAll(() => portal?.close());
+
+  it('reads package_search in pages of rows=2: three pages, five packages, 22 resources', () => {
+    const searches = portal.requests.filter((path) => path.startsWith('/api/3/action/package_search'));
+    expect(searches).toEqual([
+      '/api/3/action/package_search?rows=2&start=0',
+      '/api/3/action/package_search?rows=2&start=2',
+      '/api/3/action/package_search?rows=2&start=4',
+    ]);
+    expect(pages.map((page) => page.datasets.length)).toEqual([2, 2, 1]);
+    expect(pages.map((page) => page.number)).toEqual([1, 2, 3]);
+    expect(pages.every((page) => page.total === 5 && page.skipped.length === 0)).toBe(true);
+    expect(pages.flatMap((page) => page.datasets).flatMap((dataset) => dataset.distributions)).toHaveLength(22);
+  });
+
+  it('keeps each package: identity, title, description, dates, licence, keywords, organisation and groups', () => {
+    const datasets = pages.flatMap((page) => page.datasets);
+    expect(datasets.map((dataset) => dataset.identifier)).toEqual(sample.map((pkg) => pkg.id));
+    expect(datasets.map((dataset) => dataset.title)).toEqual(sample.map((pkg) => pkg.title));
+    const asde = datasets[0]!;
+    expect(asde).toMatchObject({
+      identifier: '91f40db8-01df-4718-ba96-99d6529ac8b8',
+      title: 'Nómina Empleados',
+      landingPage: 'https://ayuntamientosde.gob.do/transparencia/documentos/nomina-2020-2023/',
+      license: { title: 'Open Data Commons Open Database License (ODbL)', url: 'http://www.opendefinition.org/licenses/odc-odbl' },
+      keywords: ['Comunidad', 'Sociedad y Bienestar', 'Urbanismo'],
+      publisher: {
+        identifier: '89138235-f888-4969-aabf-d97fb0e88d8f',
+        name: 'Ayuntamiento Municipal de Santo Domingo Este (ASDE)',
+        homepage: null,
+        acronym: null,
+      },
+      themes: [{ identifier: '130ee27c-a0f5-42b5-9134-56bf5617be14', label: 'Gestión Pública' }],
+    });
+    expect(asde.description).toMatch(/^Nómina correspondiente a los empleados administrativos/);
+    // CKAN's times are UTC without a zone.
+    expect(asde.issued?.toISOString()).toBe('2017-10-19T16:35:41.584Z');
+    expect(asde.modified?.toISOString()).toBe('2024-02-22T15:05:11.787Z');
+    // The dragas package has no group.
+    expect(datasets[2]!.themes).toEqual([]);
+    expect(datasets.map((dataset) => dataset.publisher?.identifier)).toEqual(sample.map((pkg) => pkg.organization!.id));
+  });
+
+  it('keeps every resource with its id, name, declared format, media type, size and checksum', () => {
+    const distributions = pages.flatMap((page) => page.datasets).flatMap((dataset) => dataset.distributions);
+    const resources = portal.packages.flatMap((pkg) => pkg.resources);
+    expect(distributions.map((distribution) => distribution.identifier)).toEqual(resources.map((resource) => resource.id));
+    expect(distributions.map((distribution) => distribution.title)).toEqual(resources.map((resource) => resource.name));
+    expect(distributions.map((distribution) => distribution.format)).toEqual(sample.flatMap((pkg) => pkg.resources.map((resource) => resource.format || null)));
+    const formats = distributions.map((distribution) => distribution.format ?? '(ninguno)');
+    expect(Object.fromEntries([...new Set(formats)].map((format) => [format, formats.filter((each) => each === format).length]))).toEqual({
+      CSV: 7,
+      ODS: 7,
+      XLSX: 6,
+      XLS: 1,
+      '(ninguno)': 1,
+    });
+    const conaleche = distributions.find((distribution) => distribution.identifier === 'a9257b14-3dc4-4030-8c5b-8d181aacc5ee')!;
+    expect(conaleche).toMatchObject({ format: 'CSV', mediaType: 'text/csv', byteSize: portal.files.get(conaleche.identifier!)!.size });
+    // The portal declares a SHA-256 on the first resource of each package, nothing on the others.
+    const firsts = pages.flatMap((page) => page.datasets).map((dataset) => dataset.distributions[0]!);
+    for (const first of firsts) expect(first.checksum).toEqual({ algorithm: 'sha256', value: portal.files.get(first.identifier!)!.sha256 });
+    expect(distributions.filter((distribution) => distribution.checksum !== null)).toHaveLength(5);
+  });
+
+  it('percent-encodes the spaces of hand-typed resource URLs, and the encoded URL serves the file', async () => {
+    const first = pages[0]!.datasets[0]!.distributions[0]!;
+    expect(portal.packages[0]!.resources[0]!.url).toBe(`${portal.origin}/files/4f94087e-f833-44b5-b42d-9794550ff0a4/Nomina empleados 2019.csv`);
+    expect(first.url).toBe(`${portal.origin}/files/4f94087e-f833-44b5-b42d-9794550ff0a4/Nomina%20empleados%202019.csv`);
+    const urls = pages.flatMap((page) => page.datasets).flatMap((dataset) => dataset.distributions.map((distribution) => distribution.url!));
+    expect(urls.filter((url) => url.includes(' '))).toEqual([]);
+    expect(urls.filter((url) => url.includes('%20')).length).toBeGreaterThanOrEqual(9);
+    const response = await fetch(first.url!);
+    expect(response.status).toBe(200);
+    expect((await response.arrayBuffer()).byteLength).toBe(portal.files.get(first.identifier!)!.size);
+  });
+
+  it('stops at maxPages and says the listing is incomplete, after yielding what it read', async () => {
+    const before = portal.requests.length;
+    const { pages: read, error } = await readUntilError('ckan', portal.urls.ckan, portal.fetchPage, { pageSize: 1, maxPages: 2 });
+    expect(read.map((page) => page.datasets[0]!.identifier)).toEqual(sample.slice(0, 2).map((pkg) => pkg.id));
+    expect(error.code).toBe('page-limit');
+    expect(error.message).toMatch(/más de 2 páginas/);
+    expect(portal.requests.length - before).toBe(2);
+  });
+
+  it('refuses an HTML page and a data.json with Spanish errors that say what to do', async () => {
+    const html = await readUntilError('ckan', portal.urls.html, portal.fetchPage);
+    expect(html.pages).toEqual([]);
+    expect(html.error.code).toBe('wrong-kind');
+    expect(html.error.message).toMatch(/devolvió una página HTML, no la respuesta JSON de la API de CKAN/);
+    const wrong = await readUntilError('ckan', portal.urls.dataJson, portal.fetchPage);
+    expect(wrong.error.message).toMatch(/Parece un data.json: elija el tipo data.json/);
+    const missing = await readUntilError('ckan', `${portal.origin}/no-existe`, portal.fetchPage);
+    expect(missing.error.code).toBe('fetch');
+    expect(missing.error.message).toMatch(/No se pudo leer la página 1 del catálogo .*HTTP 404/);
+  });
+});
+
+describe('the CKAN reader on broken answers', () => {
+  it('builds package_search URLs from a portal root or the endpoint, keeping its filters', () => {
+    expect(packageSearchUrl('https://datos.gob.do/', 100, 0)).toBe('https://datos.gob.do/api/3/action/package_search?rows=100&start=0');
+    expect(packageSearchUrl('https://datos.gob.do/api/3/action/package_search?fq=organization:one', 50, 100)).toBe(
+      'https://datos.gob.do/api/3/action/package_search?fq=organization%3Aone&rows=50&start=100',
+    );
+  });
+
+  it("reports CKAN's own error and a body that is not JSON", async () => {
+    const failed = await readUntilError('ckan', 'https://portal.example', answering('{"success": false, "error": {"message": "Acceso denegado"}}', 'application/json'));
+    expect(failed.error.code).toBe('catalog-error');
+    expect(failed.error.message).toBe('El catálogo CKAN respondió con un error: Acceso denegado.');
+    const notJson = await readUntilError('ckan', 'https://portal.example', answering('id;titulo\n1;Nómina', 'text/csv'));
+    expect(notJson.error.code).toBe('wrong-kind');
+    expect(notJson.error.message).toMatch(/no es JSON \(.*\), así que no es la respuesta JSON de la API de CKAN/s);
+  });
+
+  it('skips a package without id or name, and yields a dataset a later page repeats once', async () => {
+    const answer = (results: unknown[]) => JSON.stringify({ success: true, result: { count: 3, results } });
+    const bodies = [answer([{ id: 'a', title: 'A' }, { title: 'sin identidad' }]), answer([{ id: 'a', title: 'A' }, { id: 'b', title: 'B' }])];
+    const fetchPage: FetchPage = async () => ({ body: bodies.shift() ?? answer([]), contentType: 'application/json' });
+    const pages = await readAll('ckan', 'https://portal.example', fetchPage, { pageSize: 2 });
+    expect(pages.map((page) => page.datasets.map((dataset) => dataset.identifier))).toEqual([['a'], ['b']]);
+    expect(pages[0]!.skipped).toEqual(['Un paquete de https://portal.example/api/3/action/package_search?rows=2&start=0 no tiene id ni name: no se puede identificar.']);
+    expect(pages[1]!.skipped).toEqual(['El conjunto a se repite en la página 2: se lee una sola vez.']);
+  });
+});
+
+describe('declared values', () => {
+  it('reads checksums by declared algorithm, prefix or digest length', () => {
+    const sha256 = 'A'.repeat(64);
+    expect(cleanChecksum(`sha256:${sha256}`)).toEqual({ algorithm: 'sha256', value: 'a'.repeat(64) });
+    expect(cleanChecksum('d41d8cd98f00b204e9800998ecf8427e')).toEqual({ algorithm: 'md5', value: 'd41d8cd98f00b204e9800998ecf8427e' });
+    expect(cleanChecksum('0'.repeat(40), 'http://spdx.org/rdf/terms#checksumAlgorithm_sha1')).toEqual({ algorithm: 'sha1', value: '0'.repeat(40) });
+    expect(cleanChecksum('abc', 'SHA-256')).toEqual({ algorithm: 'sha256', value: 'abc' });
+    expect(cleanChecksum('')).toBeNull();
+    expect(cleanChecksum('no es un resumen')).toBeNull();
+    expect(cleanChecksum('abcdef')).toBeNull();
+  });
+
+  it('reads zone-less CKAN times as UTC and keeps declared zones', () => {
+    expect(cleanDate('2019-04-11T16:16:40.809422')?.toISOString()).toBe('2019-04-11T16:16:40.809Z');
+    expect(cleanDate('2019-04-11')?.toISOString()).toBe('2019-04-11T00:00:00.000Z');
+    expect(cleanDate('2019-04-11T10:00:00-04:00')?.toISOString()).toBe('2019-04-11T14:00:00.000Z');
+    expect(cleanDate('ayer')).toBeNull();
+  });
+
+  it('keeps only http(s) URLs, encoded, resolving relative ones against the page', () => {
+    expect(cleanUrl(' http://x.gob.do/Nomina Empleados 2018.csv ')).toBe('http://x.gob.do/Nomina%20Empleados%202018.csv');
+    expect(cleanUrl('javascript:alert(1)')).toBeNull();
+    expect(cleanUrl('ftp://x.gob.do/a.csv')).toBeNull();
+    expect(cleanUrl('?page=2', 'https://x.gob.do/catalog.ttl?page=1')).toBe('https://x.gob.do/catalog.ttl?page=2');
+  });
+});
+
+const TURTLE = `
+@prefix dcat: <http://www.w3.org/ns/dcat#> .
+@prefix dct: <http://purl.org/dc/terms/> .
+@prefix foaf: <http://xmlns.com/foaf/0.1/> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+@prefix spdx: <http://spdx.org/rdf/terms#> .
+@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+@prefix hydra: <http://www.w3.org/ns/hydra/core#> .
+
+<https://portal.example/catalog> a dcat:Catalog ; dcat:dataset <https://portal.example/dataset/presupuesto> .
+
+<https://portal.example/dataset/presupuesto> a dcat:Dataset ;
+  dct:title "Budget"@en, "Presupuesto"@es, "Presupuesto (sin idioma)" ;
+  dct:description "Only in English"@en ;
+  dcat:keyword "budget"@en, "presupuesto"@es, "hacienda" ;
+  dct:publisher [ a foaf:Agent ; foaf:name "Ministerio de Hacienda"@es ; foaf:homepage <https://hacienda.gob.do/> ] ;
+  dcat:theme <http://publications.europa.eu/resource/authority/data-theme/ECON>, "Finanzas" ;
+  dcat:distribution <https://portal.example/dataset/presupuesto/resource/1>, [
+    dcat:accessURL <https://portal.example/pagina> ;
+    dct:format [ a dct:IMT ; rdf:value "XLSX" ] ;
+    dcat:mediaType "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+  ] .
+
+<https://portal.example/dataset/presupuesto/resource/1>
+  dct:title "Presupuesto 2024"@es ;
+  dcat:downloadURL <https://portal.example/files/presupuesto%202024.csv> ;
+  dcat:accessURL <https://portal.example/dataset/presupuesto> ;
+  dct:format <http://publications.europa.eu/resource/authority/file-type/CSV> ;
+  dcat:mediaType <http://www.iana.org/assignments/media-types/text/csv> ;
+  dcat:byteSize "2048"^^<http://www.w3.org/2001/XMLSchema#decimal> ;
+  dct:license <https://creativecommons.org/licenses/by/4.0/> ;
+  spdx:checksum [ spdx:algorithm "SHA-1" ; spdx:checksumValue "${'ab'.repeat(20)}" ] .
+
+<https://portal.example/catalog.ttl?page=1> a hydra:PagedCollection ; hydra:totalItems 1 ; hydra:nextPage "?page=2" .
+`;
+
+describe('the DCAT reader on what the graph states', () => {
+  it('prefers Spanish, then untagged, then any language; keywords in other languages drop out', async () => {
+    const fetchPage = answering(TURTLE, 'text/turtle');
+    const { pages, error } = await readUntilError('dcat', 'https://portal.example/catalog.ttl?page=1', fetchPage);
+    const dataset = pages[0]!.datasets[0]!;
+    expect(dataset.identifier).toBe('https://portal.example/dataset/presupuesto');
+    expect(dataset.title).toBe('Presupuesto');
+    expect(dataset.description).toBe('Only in English');
+    expect(dataset.keywords.sort()).toEqual(['hacienda', 'presupuesto']);
+    expect(dataset.publisher).toEqual({ identifier: null, name: 'Ministerio de Hacienda', homepage: 'https://hacienda.gob.do/', acronym: null });
+    expect(dataset.themes).toEqual([
+      { identifier: 'http://publications.europa.eu/resource/authority/data-theme/ECON', label: null },
+      { identifier: 'Finanzas', label: 'Finanzas' },
+    ]);
+    // ckanext-dcat's licence on the distribution stands for the dataset's.
+    expect(dataset.license).toEqual({ title: null, url: 'https://creativecommons.org/licenses/by/4.0/' });
+    // The relative literal nextPage was followed; the same document again is a loop.
+    expect(fetchPage.calls).toEqual(['https://portal.example/catalog.ttl?page=1', 'https://portal.example/catalog.ttl?page=2']);
+    expect(error.code).toBe('paging-loop');
+  });
+
+  it('reads formats, media types, sizes and checksums however they are stated', async () => {
+    const { pages } = await readUntilError('dcat', 'https://portal.example/catalog.ttl?page=1', answering(TURTLE, null));
+    const distributions = pages[0]!.datasets[0]!.distributions;
+    expect(distributions).toHaveLength(2);
+    expect(distributions.find((distribution) => distribution.identifier !== null)).toEqual({
+      identifier: 'https://portal.example/dataset/presupuesto/resource/1',
+      url: 'https://portal.example/files/presupuesto%202024.csv',
+      accessUrl: 'https://portal.example/dataset/presupuesto',
+      title: 'Presupuesto 2024',
+      format: 'CSV',
+      mediaType: 'text/csv',
+      byteSize: 2048,
+      checksum: { algorithm: 'sha1', value: 'ab'.repeat(20) },
+    });
+    expect(distributions.find((distribution) => distribution.identifier === null)).toMatchObject({
+      url: 'https://portal.example/pagina',
+      accessUrl: null,
+      format: 'XLSX',
+      mediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      byteSize: null,
+      checksum: null,
+    });
+  });
+
+  it('refuses JSON that is not DCAT, HTML, RDF/XML and broken Turtle, in Spanish', async () => {
+    const ckan = await readUntilError('dcat', 'https://portal.example/x', answering('{"success": true, "result": {"count": 0, "results": []}}', 'application/json'));
+    expect(ckan.error.message).toMatch(/no describe ningún dcat:Catalog ni dcat:Dataset: no es un catálogo DCAT\. Parece una respuesta de la API de CKAN/);
+    const html = await readUntilError('dcat', 'https://portal.example/x', answering('<!doctype html><title>Inicio</title>', null));
+    expect(html.error.message).toMatch(/devolvió una página HTML, no un catálogo DCAT/);
+    const xml = await readUntilError('dcat', 'https://portal.example/x', answering('<rdf:RDF/>', 'application/rdf+xml'));
+    expect(xml.error.message).toMatch(/RDF\/XML .*JSON-LD o Turtle/);
+    const broken = await readUntilError('dcat', 'https://portal.example/x', answering('@prefix dcat: <http://www.w3.org/ns/dcat#> .\n<a> a dcat:Dataset ;; ]', 'text/turtle'));
+    expect(broken.error.code).toBe('wrong-kind');
+    expect(broken.error.message).toMatch(/no es un catálogo DCAT en Turtle válido/);
+  });
+});
+
+describe('the data.json reader', () => {
+  const catalog = {
+    themeTaxonomy: [{ id: 'ECON', label: 'Economía y finanzas' }],
+    dataset: [
+      {
+        identifier: 'ds-1',
+        title: 'Presupuesto',
+        keyword: 'presupuesto, hacienda ,',
+        publisher: 'Ministerio de Economía',
+        theme: ['ECON', 'OTRO'],
+        license: 'Creative Commons Attribution 4.0',
+        distribution: [{ identifier: 'd-1', downloadURL: 'https://x.gob.ar/a b.csv', format: 'CSV', byteSize: '10' }],
+      },
+      { title: 'sin identificador' },
+      { identifier: 'ds-2', title: 'Otro' },
+      { identifier: 'ds-3' },
+    ],
+  };
+
+  it('names theme codes from the taxonomy, accepts DCAT-US 1.0 values and yields in chunks of pageSize', async () => {
+    const pages = await readAll('datajson', 'https://x.gob.ar/data.json', answering(JSON.stringify(catalog), 'application/json'), { pageSize: 2 });
+    expect(pages.map((page) => page.datasets.map((dataset) => dataset.identifier))).toEqual([['ds-1', 'ds-2'], ['ds-3']]);
+    expect(pages[0]!.skipped).toEqual(['Un conjunto de https://x.gob.ar/data.json no tiene identifier: no se puede identificar.']);
+    const first = pages[0]!.datasets[0]!;
+    expect(first.keywords).toEqual(['presupuesto', 'hacienda']);
+    expect(first.publisher).toEqual({ identifier: null, name: 'Ministerio de Economía', homepage: null, acronym: null });
+    expect(first.themes).toEqual([{ identifier: 'ECON', label: 'Economía y finanzas' }, { identifier: 'OTRO', label: 'OTRO' }]);
+    expect(first.license).toEqual({ title: 'Creative Commons Attribution 4.0', url: null });
+    expect(first.distributions[0]).toMatchObject({ identifier: 'd-1', url: 'https://x.gob.ar/a%20b.csv', format: 'CSV', byteSize: 10 });
+    expect(pages[1]!.datasets[0]!.title).toBe('ds-3');
+  });
+
+  it('refuses a document without a dataset list, suggesting the kind it looks like', async () => {
+    const { error } = await readUntilError('datajson', 'https://x.gob.ar/catalog.jsonld', answering('{"@context": {}, "@graph": []}', 'application/ld+json'));
+    expect(error.message).toBe('https://x.gob.ar/catalog.jsonld no es un catálogo data.json (falta la lista "dataset"). Parece JSON-LD: elija el tipo DCAT.');
+  });
+});
