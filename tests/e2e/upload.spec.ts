@@ -185,7 +185,12 @@ test('a CSV with a new source and a new issuer is archived; Close resets the wiz
   // A new institution is not named in public until a moderator accepts it (issue #16): the page says it waits.
   await expect(page.getByText('Institución nueva, pendiente de revisión').first()).toBeVisible();
   await expect(page.getByText('Consejo Nacional de Zonas Francas de Exportación de Prueba')).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/screenshots/record-pending-entities.png', fullPage: true });
   await expectDownloadMatchesCid(page, cid);
+  // The moderator (this wallet) finds the new institution waiting in the review queue, named there.
+  await page.goto('/moderacion');
+  await expect(page.getByText('Consejo Nacional de Zonas Francas de Exportación de Prueba').first()).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/moderation-entities.png', fullPage: true });
 
   // The contributor's own uploads: the profile page and the wallet view's last files.
   await page.goto('/profile');
