@@ -47,6 +47,8 @@ describe.each(testEngines())('migrations on %s', (engine) => {
       'departments',
       'import_format_counts',
       'imports',
+      'job_hosts',
+      'jobs',
       'pins',
       'rate_limits',
       'record_counts',

@@ -13,6 +13,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   customType,
   index,
   integer,
@@ -35,6 +36,7 @@ import {
   SOURCE_REVIEW_STATUS_VALUES,
   SOURCE_STATUSES,
 } from '../../domain/constants.ts';
+import { JOB_STATUSES } from '../jobs/statuses.ts';
 
 export const assetStatus = pgEnum('asset_status', ASSET_STATUS_VALUES);
 export const assetType = pgEnum('asset_type', ASSET_TYPE_VALUES);
@@ -43,6 +45,7 @@ export const importType = pgEnum('import_type', IMPORT_TYPES);
 export const pinStatus = pgEnum('pin_status', PIN_STATUSES);
 export const sourceStatus = pgEnum('source_status', SOURCE_STATUSES);
 export const sourceReviewStatus = pgEnum('source_review_status', SOURCE_REVIEW_STATUS_VALUES);
+export const jobStatus = pgEnum('job_status', JOB_STATUSES);
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
@@ -516,3 +519,59 @@ export const sheetPreviews = pgTable(
 );
 
 export type SheetPreview = typeof sheetPreviews.$inferSelect;
+
+/**
+ * Each host the job queue has sent work to, and when it may next be asked (per-host politeness,
+ * `lib/server/jobs/claim.ts`). A host's row is made when its first job is queued, so a claim can
+ * walk the hosts rather than every queued job.
+ */
+export const jobHosts = pgTable('job_hosts', {
+  host: text('host').primaryKey(),
+  nextAllowedAt: timestamp('next_allowed_at', { withTimezone: true }).defaultNow().notNull(),
+});
+
+/**
+ * The durable background queue (`lib/server/jobs`): every background task is a row here, so it
+ * survives a restart and is shared by every server process. Times are the database's own
+ * (`now()`): `updated_at` has no process-side default, on purpose, as servers' clocks may differ.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** Which handler runs it (`runWorker`'s `handlers`). */
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').$type<unknown>().notNull().default({}),
+    status: jobStatus('status').notNull().default('queued'),
+    /** Runs started so far, counted when a worker claims the job. */
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(5),
+    /** Not claimed before this time: a delayed job, or a retry's backoff. */
+    runAfter: timestamp('run_after', { withTimezone: true }).defaultNow().notNull(),
+    /** The worker that holds a running job, and until when its lease lasts without a heartbeat. */
+    lockedBy: text('locked_by'),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    /** The remote host the job will ask, for per-host politeness; null for local work. */
+    host: text('host').references(() => jobHosts.host),
+    /** Makes enqueueing idempotent: a second job with the same key is not created. */
+    dedupeKey: text('dedupe_key'),
+    /** Why the last attempt failed; for a failed job, why it gave up. */
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('jobs_dedupe_key').on(t.dedupeKey),
+    // What a claim reads: per host, the oldest due jobs (host is null for local work).
+    index('jobs_queued_idx').on(t.host, t.runAfter, t.id).where(sql`${t.status} = 'queued'`),
+    // Few rows (at most the running jobs): live leases for the limits, expired ones to reclaim.
+    index('jobs_running_idx').on(t.lockedUntil).where(sql`${t.status} = 'running'`),
+    index('jobs_kind_status_idx').on(t.kind, t.status),
+    check('jobs_running_has_lease', sql`${t.status} <> 'running' or (${t.lockedBy} is not null and ${t.lockedUntil} is not null)`),
+    check('jobs_max_attempts_positive', sql`${t.maxAttempts} >= 1`),
+  ],
+);
+
+export type Job = typeof jobs.$inferSelect;

@@ -1,0 +1,468 @@
+/**
+ * The durable job queue (lib/server/jobs) on a real database: claims never hand one job twice,
+ * even to two connections at once; retries back off; dead workers' jobs come back; hosts are
+ * paced; the worker loop runs handlers and stops cleanly. Times are read from the database.
+ */
+import { eq, sql } from 'drizzle-orm';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle, type Db } from '../../src/lib/server/db/index.ts';
+import { servePglite } from '../../src/lib/server/db/pglite-socket.ts';
+import { jobHosts, jobs as jobsTable } from '../../src/lib/server/db/schema.ts';
+import {
+  claim,
+  complete,
+  deferHost,
+  enqueue,
+  enqueueMany,
+  fail,
+  heartbeat,
+  PermanentJobError,
+  reclaimExpired,
+  retryFailed,
+  runWorker,
+  type ClaimOptions,
+  type Job,
+  type JobHandler,
+  type WorkerOptions,
+} from '../../src/lib/server/jobs/index.ts';
+import { databaseUrl } from '../setup/database-templates.ts';
+import { createTestDatabase, testEngines, type TestDatabase } from '../helpers/database.ts';
+
+/** Polls `check` every `everyMs` until it returns a value, for at most `timeoutMs`. */
+async function waitFor<T>(check: () => Promise<T | undefined | null | false>, { timeoutMs = 10_000, everyMs = 25 } = {}): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Not reached within ${timeoutMs} ms`);
+    await sleep(everyMs);
+  }
+}
+
+/** Fails the test instead of hanging when `promise` does not settle in time. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([
+    promise,
+    sleep(ms, undefined, { ref: false }).then(() => {
+      throw new Error(`${what}: not settled within ${ms} ms`);
+    }),
+  ]);
+}
+
+const statusOf = async (db: Db, id: number) => (await db.select().from(jobsTable).where(eq(jobsTable.id, id)))[0]!;
+const allJobs = (db: Db) => db.select().from(jobsTable).orderBy(jobsTable.id);
+const ms = (later: Date | null, earlier: Date | null) => later!.getTime() - earlier!.getTime();
+
+describe.each(testEngines())('job queue on %s', (engine) => {
+  let database: TestDatabase;
+  let db: Db;
+  /** A second connection pool on the same database (PostgreSQL), or the same Db (PGlite: one process). */
+  let other: DatabaseHandle | undefined;
+  let otherDb: Db;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    db = database.db;
+    otherDb = db;
+    if (engine === 'postgres') {
+      const { rows } = (await db.execute(sql`select current_database() as name`)) as unknown as { rows: Array<{ name: string }> };
+      other = await openDatabase({ url: databaseUrl(process.env.TEST_DATABASE_URL!, rows[0]!.name) });
+      otherDb = other.db;
+    }
+  });
+  afterAll(async () => {
+    await other?.close();
+    await database?.destroy();
+  });
+  beforeEach(async () => {
+    await db.execute(sql`truncate jobs, job_hosts`);
+  });
+
+  /** Workers a test started: stopped after it even when it fails, so none outlives its database. */
+  const workers: Array<{ stop: AbortController; done: Promise<void> }> = [];
+  function startWorker(options: Omit<WorkerOptions, 'signal'>) {
+    const stop = new AbortController();
+    const done = runWorker({ ...options, signal: stop.signal });
+    workers.push({ stop, done });
+    return { stop: () => stop.abort(), done: () => within(done, 5000, 'runWorker after abort') };
+  }
+  afterEach(async () => {
+    for (const { stop } of workers) stop.abort();
+    await within(Promise.all(workers.splice(0).map(({ done }) => done)), 10_000, 'workers left running');
+  });
+
+  const base: Omit<ClaimOptions, 'worker' | 'kinds'> = { limit: 10, leaseMs: 60_000, perHostConcurrency: 10, perHostDelayMs: 0 };
+
+  it('queues, claims and completes a job, once, with its lease timed by the database', async () => {
+    const { job, created } = await enqueue(db, { kind: 'capture', payload: { url: 'https://example.org/a.csv' } });
+    expect(created).toBe(true);
+    expect(job).toMatchObject({ status: 'queued', attempts: 0, maxAttempts: 5, lockedBy: null });
+    await enqueue(db, { kind: 'capture', payload: { late: true }, delayMs: 60_000 });
+    await enqueue(db, { kind: 'capture', payload: { late: true }, delayMs: 60_000, host: 'example.org' });
+    await enqueue(db, { kind: 'otra-cosa' });
+
+    const claimed = await claim(db, { ...base, worker: 'A', kinds: ['capture'] });
+    expect(claimed.map((row) => row.id)).toEqual([job.id]);
+    const [running] = claimed;
+    expect(running).toMatchObject({ status: 'running', attempts: 1, lockedBy: 'A', payload: { url: 'https://example.org/a.csv' } });
+    expect(ms(running!.lockedUntil, running!.startedAt)).toBe(60_000);
+    // The delayed jobs are not due, the other kind is not asked for, and the running one is held.
+    expect(await claim(otherDb, { ...base, worker: 'B', kinds: ['capture'] })).toEqual([]);
+
+    expect(await complete(db, running!)).toBe(true);
+    const done = await statusOf(db, job.id);
+    expect(done).toMatchObject({ status: 'done', lockedBy: null, lockedUntil: null, attempts: 1 });
+    expect(ms(done.finishedAt, done.startedAt)).toBeGreaterThanOrEqual(0);
+    expect(await complete(db, running!)).toBe(false);
+  });
+
+  it('never hands one job to two claimers: 100 jobs claimed at once by eight loops on two connections', async () => {
+    const hosts = [null, 'a.example', 'b.example', 'c.example'];
+    await enqueueMany(
+      db,
+      Array.from({ length: 100 }, (_, n) => ({ kind: 'capture', payload: { n }, host: hosts[n % hosts.length] })),
+    );
+    const taken: Array<{ worker: string; job: Job }> = [];
+    const loop = async (worker: string, on: Db) => {
+      for (let turn = 0; turn < 100; turn++) {
+        const claimed = await claim(on, { ...base, worker, kinds: ['capture'], limit: 3, perHostConcurrency: 100 });
+        if (claimed.length === 0) return;
+        taken.push(...claimed.map((job) => ({ worker, job })));
+      }
+    };
+    await within(
+      Promise.all(Array.from({ length: 8 }, (_, n) => loop(`w${n}`, n % 2 ? otherDb : db))),
+      30_000,
+      'eight claim loops',
+    );
+    const ids = taken.map((entry) => entry.job.id);
+    expect(ids).toHaveLength(100);
+    expect(new Set(ids).size).toBe(100);
+    const rows = await allJobs(db);
+    expect(rows.every((row) => row.status === 'running' && row.attempts === 1)).toBe(true);
+    const holder = new Map(taken.map((entry) => [entry.job.id, entry.worker]));
+    expect(rows.every((row) => row.lockedBy === holder.get(row.id))).toBe(true);
+    expect(new Set(taken.map((entry) => entry.worker)).size).toBeGreaterThan(1);
+  });
+
+  it('holds the global and per-host limits when claimers race', async () => {
+    await enqueueMany(db, [
+      ...Array.from({ length: 30 }, () => ({ kind: 'capture', host: 'uno.example' })),
+      ...Array.from({ length: 30 }, () => ({ kind: 'capture' })),
+    ]);
+    const limits = { ...base, kinds: ['capture'], globalConcurrency: 7, perHostConcurrency: 2 };
+    const claimed = await within(
+      Promise.all(Array.from({ length: 8 }, (_, n) => claim(n % 2 ? otherDb : db, { ...limits, worker: `w${n}`, limit: 4 }))),
+      30_000,
+      'eight claims',
+    );
+    const taken = claimed.flat();
+    expect(taken).toHaveLength(7);
+    expect(taken.filter((job) => job.host === 'uno.example')).toHaveLength(2);
+    expect((await allJobs(db)).filter((row) => row.status === 'running')).toHaveLength(7);
+  });
+
+  it('retries a failing job after growing, jittered delays, then fails it with its reason', async () => {
+    const { job } = await enqueue(db, { kind: 'capture', maxAttempts: 3 });
+    const backoff = { baseMs: 10_000, maxMs: 600_000 };
+    const delays: number[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      // Time passes: the retry is due now (the wait itself is what the delays below measure).
+      await db.update(jobsTable).set({ runAfter: sql`now()` }).where(eq(jobsTable.id, job.id));
+      const [running] = await claim(db, { ...base, worker: 'A', kinds: ['capture'] });
+      expect(running?.attempts).toBe(attempt);
+      const after = await fail(db, running!, new Error(`Servidor caído (${attempt})`), { backoff });
+      expect(after?.lastError).toBe(`Servidor caído (${attempt})`);
+      if (attempt < 3) {
+        expect(after).toMatchObject({ status: 'queued', lockedBy: null, finishedAt: null });
+        delays.push(ms(after!.runAfter, after!.updatedAt));
+        // Not due before its backoff.
+        expect(await claim(db, { ...base, worker: 'A', kinds: ['capture'] })).toEqual([]);
+      } else {
+        expect(after).toMatchObject({ status: 'failed', attempts: 3, lockedBy: null });
+        expect(after!.finishedAt).not.toBeNull();
+      }
+    }
+    // Equal jitter: the n-th delay lies between half and all of base·2^(n-1).
+    expect(delays[0]).toBeGreaterThanOrEqual(5_000);
+    expect(delays[0]).toBeLessThanOrEqual(10_000);
+    expect(delays[1]).toBeGreaterThanOrEqual(10_000);
+    expect(delays[1]).toBeLessThanOrEqual(20_000);
+
+    // Jobs failing together come back at different times; a permanent failure is not retried.
+    await enqueueMany(db, Array.from({ length: 20 }, () => ({ kind: 'burst' })));
+    const burst = await claim(db, { ...base, worker: 'A', kinds: ['burst'], limit: 20 });
+    const retried = await Promise.all(burst.map((running) => fail(db, running, new Error('503'), { backoff })));
+    expect(new Set(retried.map((row) => row!.runAfter.getTime())).size).toBeGreaterThan(10);
+    const { job: doomed } = await enqueue(db, { kind: 'doomed' });
+    const [running] = await claim(db, { ...base, worker: 'A', kinds: ['doomed'] });
+    expect(await fail(db, running!, new PermanentJobError('404 Not Found'), { retry: false })).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      lastError: '404 Not Found',
+    });
+    // A moderator's retry queues it again with all its attempts.
+    expect(await retryFailed(db, doomed.id)).toBe(true);
+    expect(await statusOf(db, doomed.id)).toMatchObject({ status: 'queued', attempts: 0, finishedAt: null });
+    expect(await retryFailed(db, doomed.id)).toBe(false);
+  });
+
+  it("takes back a dead worker's job, counting the attempt, and ignores that worker afterwards", async () => {
+    const { job } = await enqueue(db, { kind: 'capture', maxAttempts: 2 });
+    const noWait = { backoff: { baseMs: 0, maxMs: 0 } };
+    const [dead] = await claim(db, { ...base, worker: 'muerto', kinds: ['capture'], leaseMs: 100 });
+    const [reclaimed] = await waitFor(async () => {
+      const back = await reclaimExpired(db, noWait);
+      return back.length > 0 && back;
+    });
+    expect(reclaimed).toMatchObject({ id: job.id, status: 'queued', attempts: 1, lockedBy: null, lockedUntil: null });
+    expect(reclaimed!.lastError).toMatch(/muerto.*concesión venció/);
+
+    const [alive] = await claim(otherDb, { ...base, worker: 'vivo', kinds: ['capture'], leaseMs: 1000 });
+    expect(alive).toMatchObject({ id: job.id, attempts: 2, lockedBy: 'vivo' });
+    // The first worker wakes up: its heartbeat and its result change nothing.
+    expect(await heartbeat(db, dead!, 60_000)).toBe(false);
+    expect(await complete(db, dead!)).toBe(false);
+    expect(await fail(db, dead!, new Error('tarde'))).toBeNull();
+    expect(await statusOf(db, job.id)).toMatchObject({ status: 'running', lockedBy: 'vivo' });
+
+    // A renewed lease is not taken back, however long the job runs.
+    for (let beat = 0; beat < 4; beat++) {
+      await sleep(300);
+      expect(await heartbeat(otherDb, alive!, 1000)).toBe(true);
+      expect(await reclaimExpired(db, noWait)).toEqual([]);
+    }
+    // Its last attempt dies too: the job fails with the reason.
+    const [failed] = await waitFor(async () => {
+      const back = await reclaimExpired(db, noWait);
+      return back.length > 0 && back;
+    });
+    expect(failed).toMatchObject({ id: job.id, status: 'failed', attempts: 2 });
+    expect(failed!.lastError).toMatch(/vivo/);
+    expect(failed!.finishedAt).not.toBeNull();
+  });
+
+  it('paces each host: at most N of its jobs at once, while other hosts go ahead', async () => {
+    const queued = await enqueueMany(db, [
+      { kind: 'capture', host: 'a.example', payload: 'a1' },
+      { kind: 'capture', host: 'A.example', payload: 'a2' },
+      { kind: 'capture', host: 'a.example', payload: 'a3' },
+      { kind: 'capture', host: 'b.example', payload: 'b1' },
+    ]);
+    const polite = { ...base, perHostConcurrency: 2, kinds: ['capture'] };
+    const first = await claim(db, { ...polite, worker: 'A' });
+    expect(first.map((job) => job.payload).sort()).toEqual(['a1', 'a2', 'b1']);
+    expect(await claim(otherDb, { ...polite, worker: 'B' })).toEqual([]);
+    // A job of another kind on the same host counts too: the host sees every request.
+    await enqueue(db, { kind: 'robots', host: 'a.example' });
+    expect(await claim(db, { ...polite, worker: 'B', kinds: ['robots'] })).toEqual([]);
+    await complete(db, first.find((job) => job.payload === 'a1')!);
+    const next = await claim(otherDb, { ...polite, worker: 'B', kinds: ['capture', 'robots'] });
+    expect(next.map((job) => job.id)).toEqual([queued[2]!.job.id]);
+  });
+
+  it('waits the per-host delay between two starts on one host, and as long as the host asks', async () => {
+    await enqueueMany(db, [
+      { kind: 'capture', host: 'lento.example', payload: 's1' },
+      { kind: 'capture', host: 'lento.example', payload: 's2' },
+      { kind: 'capture', host: 'otro.example', payload: 'o1' },
+      { kind: 'capture', host: 'otro.example', payload: 'o2' },
+    ]);
+    const paced = { ...base, kinds: ['capture'], perHostConcurrency: 5, perHostDelayMs: 1000 };
+    const first = await claim(db, { ...paced, worker: 'A' });
+    expect(first.map((job) => job.payload).sort()).toEqual(['o1', 's1']);
+    // Room for more at once, but not so soon; finishing the job does not shorten the delay.
+    await Promise.all(first.map((job) => complete(db, job)));
+    expect(await claim(otherDb, { ...paced, worker: 'B' })).toEqual([]);
+    // otro.example asks for a minute (a Retry-After): lento.example's second job goes first.
+    await deferHost(db, 'OTRO.example', 60_000);
+    await deferHost(db, 'otro.example', 10); // a shorter request does not undo the longer one
+    const [second] = await waitFor(async () => {
+      const claimed = await claim(otherDb, { ...paced, worker: 'B' });
+      return claimed.length > 0 && claimed;
+    });
+    expect(second!.payload).toBe('s2');
+    const s1 = first.find((job) => job.payload === 's1')!;
+    expect(ms(second!.startedAt, s1.startedAt)).toBeGreaterThanOrEqual(1000);
+    const [host] = await db.select().from(jobHosts).where(eq(jobHosts.host, 'otro.example'));
+    expect(ms(host!.nextAllowedAt, second!.startedAt)).toBeGreaterThan(50_000);
+    expect(await claim(db, { ...paced, worker: 'A' })).toEqual([]);
+  });
+
+  it('keeps the global concurrency limit across workers, counting only live leases of its kinds', async () => {
+    await enqueueMany(db, [...Array.from({ length: 10 }, () => ({ kind: 'capture' })), { kind: 'preview' }, { kind: 'preview' }]);
+    const limited = { ...base, kinds: ['capture'], globalConcurrency: 3 };
+    const first = await claim(db, { ...limited, worker: 'A' });
+    expect(first).toHaveLength(3);
+    expect(await claim(otherDb, { ...limited, worker: 'B' })).toEqual([]);
+    // Another kind has its own limit.
+    expect(await claim(otherDb, { ...limited, worker: 'B', kinds: ['preview'] })).toHaveLength(2);
+    await complete(db, first[0]!);
+    expect(await claim(otherDb, { ...limited, worker: 'B' })).toHaveLength(1);
+    // A lease that expired (its worker died) frees its slot.
+    await db.update(jobsTable).set({ lockedUntil: sql`now() - interval '1 second'` }).where(eq(jobsTable.id, first[1]!.id));
+    expect(await claim(otherDb, { ...limited, worker: 'B' })).toHaveLength(1);
+    const running = (await allJobs(db)).filter((row) => row.kind === 'capture' && row.status === 'running');
+    expect(running).toHaveLength(4); // three live leases and the expired one, not yet taken back
+  });
+
+  it('makes enqueueing idempotent with a dedupe key, also for concurrent callers', async () => {
+    const first = await enqueue(db, { kind: 'capture', dedupeKey: 'run-1:a.csv', payload: 1 });
+    const again = await enqueue(otherDb, { kind: 'capture', dedupeKey: 'run-1:a.csv', payload: 2 });
+    expect(again).toEqual({ job: first.job, created: false });
+
+    const batch = await enqueueMany(db, [
+      { kind: 'capture', dedupeKey: 'run-1:b.csv' },
+      { kind: 'capture', dedupeKey: 'run-1:b.csv' },
+      { kind: 'capture', dedupeKey: 'run-1:a.csv' },
+      { kind: 'capture', payload: 'sin clave' },
+    ]);
+    expect(batch.map((entry) => entry.created)).toEqual([true, false, false, true]);
+    expect(batch[1]!.job.id).toBe(batch[0]!.job.id);
+    expect(batch[2]!.job.id).toBe(first.job.id);
+    expect(batch[3]!.job.payload).toBe('sin clave');
+
+    const racing = await Promise.all(
+      Array.from({ length: 10 }, (_, n) => enqueue(n % 2 ? otherDb : db, { kind: 'capture', dedupeKey: 'run-1:c.csv' })),
+    );
+    expect(racing.filter((entry) => entry.created)).toHaveLength(1);
+    expect(new Set(racing.map((entry) => entry.job.id)).size).toBe(1);
+    expect(await allJobs(db)).toHaveLength(4);
+  });
+
+  it('runs handlers within the worker concurrency, records each outcome, and stops', async () => {
+    let active = 0;
+    let peak = 0;
+    const seen: number[] = [];
+    const handlers: Record<string, JobHandler> = {
+      ok: async (job) => {
+        active++;
+        peak = Math.max(peak, active);
+        await sleep(30);
+        seen.push(job.payload as number);
+        active--;
+      },
+      flaky: async (job) => {
+        if (job.attempts === 1) throw new Error('ECONNRESET');
+      },
+      broken: async () => {
+        throw new PermanentJobError('404 Not Found');
+      },
+    };
+    await enqueueMany(db, [
+      ...Array.from({ length: 12 }, (_, n) => ({ kind: 'ok', payload: n })),
+      { kind: 'flaky' },
+      { kind: 'broken' },
+    ]);
+    const errors: unknown[] = [];
+    const worker = startWorker({
+      db,
+      handlers,
+      worker: 'W',
+      concurrency: 3,
+      pollMs: 20,
+      backoff: { baseMs: 0, maxMs: 0 },
+      onError: (error) => errors.push(error),
+    });
+    await waitFor(async () => (await allJobs(db)).every((row) => row.status === 'done' || row.status === 'failed'));
+    worker.stop();
+    await worker.done();
+
+    expect(errors).toEqual([]);
+    expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, n) => n));
+    expect(peak).toBe(3);
+    const rows = await allJobs(db);
+    expect(rows.filter((row) => row.kind === 'ok').every((row) => row.status === 'done' && row.attempts === 1)).toBe(true);
+    expect(rows.find((row) => row.kind === 'flaky')).toMatchObject({ status: 'done', attempts: 2, lastError: 'ECONNRESET' });
+    expect(rows.find((row) => row.kind === 'broken')).toMatchObject({ status: 'failed', attempts: 1, lastError: '404 Not Found' });
+  });
+
+  it('keeps a long job by its heartbeats: the lease outlives its length many times over', async () => {
+    const { job } = await enqueue(db, { kind: 'largo' });
+    const worker = startWorker({ db, handlers: { largo: () => sleep(2000) }, leaseMs: 700, pollMs: 20 });
+    await waitFor(async () => (await statusOf(db, job.id)).status === 'running');
+    const takenBack: Job[] = [];
+    for (let turn = 0; turn < 100 && (await statusOf(db, job.id)).status === 'running'; turn++) {
+      takenBack.push(...(await reclaimExpired(otherDb)));
+      await sleep(50);
+    }
+    worker.stop();
+    await worker.done();
+    expect(takenBack).toEqual([]);
+    expect(await statusOf(db, job.id)).toMatchObject({ status: 'done', attempts: 1 });
+  });
+
+  it('stops on abort leaving no job running: aborted handlers and those that ignore it are handed back', async () => {
+    const ignored: Array<Promise<void>> = [];
+    let stubbornLease: Job | undefined;
+    const handlers: Record<string, JobHandler> = {
+      // Stops when asked, as a capture would.
+      polite: (_job, { signal }) =>
+        new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true })),
+      // Ignores the signal and finishes later.
+      stubborn: (job) => {
+        stubbornLease = job;
+        const late = sleep(800);
+        ignored.push(late);
+        return late;
+      },
+    };
+    const queued = await enqueueMany(db, [{ kind: 'polite' }, { kind: 'stubborn' }]);
+    const worker = startWorker({ db, handlers, concurrency: 2, pollMs: 20, stopGraceMs: 200, leaseMs: 10_000 });
+    await waitFor(async () => (await allJobs(db)).every((row) => row.status === 'running'));
+    worker.stop();
+    await worker.done();
+    for (const { job } of queued) {
+      expect(await statusOf(db, job.id)).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
+    }
+    // Another worker takes the stubborn job (in the same attempt number, as the first was handed
+    // back uncounted); the first handler ends later: its success is not recorded.
+    const [again] = await claim(otherDb, { ...base, worker: 'siguiente', kinds: ['stubborn'] });
+    expect(again).toMatchObject({ id: queued[1]!.job.id, attempts: 1 });
+    expect(stubbornLease).toMatchObject({ id: again!.id, attempts: 1 });
+    expect(await complete(db, stubbornLease!)).toBe(false);
+    await Promise.all(ignored);
+    await sleep(50);
+    expect(await statusOf(db, queued[1]!.job.id)).toMatchObject({ status: 'running', attempts: 1, lockedBy: 'siguiente' });
+  });
+
+  if (engine === 'pglite') {
+    it('runs as `npm start` serves the embedded database: one connection over its socket', async () => {
+      const client = (db as unknown as { $client: Parameters<typeof servePglite>[0] }).$client;
+      const served = await servePglite(client);
+      const remote = await openDatabase({ url: served.url, poolMax: 1 });
+      try {
+        await enqueueMany(
+          remote.db,
+          Array.from({ length: 20 }, (_, n) => ({ kind: 'capture', payload: n, host: n % 2 ? 'a.example' : null })),
+        );
+        const worker = startWorker({
+          db: remote.db,
+          handlers: { capture: () => sleep(30) },
+          concurrency: 4,
+          perHostConcurrency: 2,
+          perHostDelayMs: 0,
+          // Heartbeats share the one connection with everything else: a short lease would expire
+          // on a busy machine (a job taken back is run again at once, and must still end done).
+          leaseMs: 2000,
+          pollMs: 20,
+          backoff: { baseMs: 0, maxMs: 0 },
+        });
+        // Enqueueing while the worker claims and beats through the same single connection.
+        await enqueueMany(remote.db, Array.from({ length: 5 }, () => ({ kind: 'capture' })));
+        await waitFor(async () => (await allJobs(remote.db)).every((row) => row.status === 'done'), { timeoutMs: 20_000 });
+        worker.stop();
+        await worker.done();
+        expect(await allJobs(remote.db)).toHaveLength(25);
+      } finally {
+        for (const { stop, done } of workers.splice(0)) {
+          stop.abort();
+          await done;
+        }
+        await remote.close();
+        await served.close();
+      }
+    });
+  }
+});
