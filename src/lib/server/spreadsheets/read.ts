@@ -1,6 +1,7 @@
 /**
  * A spreadsheet's bytes to one CSV per sheet: which format the zip really holds, then its reader.
  */
+import { ASSET_TYPES } from '../../domain/constants.ts';
 import { Budget, DEFAULT_LIMITS, SpreadsheetError, type SpreadsheetLimits } from './limits.ts';
 import { readOds } from './ods.ts';
 import { SheetSink, type ExtractedSheet, type SheetHandler } from './sink.ts';
@@ -9,13 +10,12 @@ import { openZip, readEntryText, type ZipArchive } from './zip.ts';
 
 export type SpreadsheetFormat = 'xlsx' | 'ods';
 
-const ODS_MIME = 'application/vnd.oasis.opendocument.spreadsheet';
 
 /** What the zip's parts say it is (its name or declared type may say otherwise). */
 async function formatOf(zip: ZipArchive, budget: Budget): Promise<SpreadsheetFormat> {
   if (zip.entries.has('content.xml')) {
     const mimetype = await readEntryText(zip, 'mimetype', budget, 1024);
-    if (mimetype === null || mimetype.trim() === ODS_MIME) return 'ods';
+    if (mimetype === null || mimetype.trim() === ASSET_TYPES.ods.mediaType) return 'ods';
     throw new SpreadsheetError(`documento OpenDocument que no es una hoja de cálculo (${mimetype.trim().slice(0, 80)})`);
   }
   if (zip.entries.has('_rels/.rels') || zip.entries.has('xl/workbook.xml')) return 'xlsx';
