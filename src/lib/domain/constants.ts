@@ -17,6 +17,8 @@ export const ASSET_STATUS_VALUES = Object.keys(ASSET_STATUSES) as [AssetStatus, 
 export const IMPORT_STATUSES = {
   in_progress: { labelKey: 'import.in_progress', colour: 'amber' },
   done: { labelKey: 'import.done', colour: 'emerald' },
+  /** A harvest that could not finish (the catalogue unreachable, unreadable): its reason is in `errors`. */
+  failed: { labelKey: 'import.failed', colour: 'rose' },
 } as const;
 export type ImportStatus = keyof typeof IMPORT_STATUSES;
 export const IMPORT_STATUS_VALUES = Object.keys(IMPORT_STATUSES) as [ImportStatus, ...ImportStatus[]];

@@ -33,6 +33,7 @@ export const es = {
 
   'import.in_progress': 'importando {count} documento(s)',
   'import.done': '{count} documento(s) importado(s)',
+  'import.failed': 'falló tras {count} documento(s)',
   'import.type.harvest': 'Cosecha de catálogo',
   'import.type.single': 'Contribución',
   'import.type.bulk': 'Carga por lotes',

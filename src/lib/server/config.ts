@@ -64,6 +64,14 @@ export interface ArchiveConfig {
    * `access_key`, `subject`, `message`); its key is a secret and stays on the server.
    */
   formMailer: { endpoint: string; accessKey: string } | undefined;
+  /**
+   * Let harvests and captures fetch private, loopback and reserved addresses
+   * (`ARCHIVE_CAPTURE_ALLOW_PRIVATE`, false): only for a catalogue on the archive's own network,
+   * such as the tests' local portal on 127.0.0.1.
+   */
+  captureAllowPrivate: boolean;
+  /** Largest file a capture keeps, in bytes (`ARCHIVE_CAPTURE_MAX_BYTES`; the document upload limit by default). */
+  captureMaxBytes: number;
 }
 
 /** Where the embedded PGlite keeps its database, inside the data folder. */
@@ -162,6 +170,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
       .map((id) => Number(id.trim()))
       .filter((id) => Number.isSafeInteger(id) && id > 0),
     maxDocumentBytes: positive(env.ARCHIVE_MAX_DOCUMENT_BYTES, 200_000_000),
+    captureAllowPrivate: flag(env.ARCHIVE_CAPTURE_ALLOW_PRIVATE, false),
+    captureMaxBytes: positive(env.ARCHIVE_CAPTURE_MAX_BYTES, positive(env.ARCHIVE_MAX_DOCUMENT_BYTES, 200_000_000)),
     maxProofBytes: positive(env.ARCHIVE_MAX_PROOF_BYTES, 10_000_000),
     uploadsPerHour: {
       wallet: positive(env.ARCHIVE_UPLOADS_PER_HOUR_WALLET, 30),

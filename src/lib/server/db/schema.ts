@@ -22,6 +22,7 @@ import {
   pgTable,
   primaryKey,
   text,
+  interval,
   timestamp,
   unique,
   uniqueIndex,
@@ -37,6 +38,7 @@ import {
   SOURCE_STATUSES,
 } from '../../domain/constants.ts';
 import { JOB_STATUSES } from '../jobs/statuses.ts';
+import { CATALOG_KINDS, type CatalogKind } from '../harvest/catalogs/types.ts';
 
 export const assetStatus = pgEnum('asset_status', ASSET_STATUS_VALUES);
 export const assetType = pgEnum('asset_type', ASSET_TYPE_VALUES);
@@ -46,6 +48,7 @@ export const pinStatus = pgEnum('pin_status', PIN_STATUSES);
 export const sourceStatus = pgEnum('source_status', SOURCE_STATUSES);
 export const sourceReviewStatus = pgEnum('source_review_status', SOURCE_REVIEW_STATUS_VALUES);
 export const jobStatus = pgEnum('job_status', JOB_STATUSES);
+export const harvestKind = pgEnum('harvest_kind', Object.keys(CATALOG_KINDS) as [CatalogKind, ...CatalogKind[]]);
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
@@ -171,11 +174,16 @@ export const imports = pgTable(
     originKey: text('origin_key'),
     /** For an upload under way: `host:pid` of the process receiving it, to tell orphans after a crash. */
     owner: text('owner'),
+    /** For a harvest run: the catalogue it read (`harvest_sources`). */
+    harvestSourceId: integer('harvest_source_id').references((): AnyPgColumn => harvestSources.id, { onDelete: 'set null' }),
+    /** For a harvest run: what it did to the records (`lib/server/harvest/run.ts`). */
+    harvestCounts: jsonb('harvest_counts').$type<HarvestCounts>(),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('imports_origin_key_key').on(t.originKey),
     index('imports_updated_at_idx').on(t.updatedAt),
+    index('imports_harvest_source_idx').on(t.harvestSourceId, t.id),
   ],
 );
 
@@ -575,3 +583,116 @@ export const jobs = pgTable(
 );
 
 export type Job = typeof jobs.$inferSelect;
+
+/** What one harvest run did to its catalogue's records (kept on its import). */
+export interface HarvestCounts {
+  new: number;
+  updated: number;
+  unchanged: number;
+  withdrawn: number;
+  /** Distributions that could not become records, and captures that failed. */
+  failed: number;
+}
+
+/**
+ * A public catalogue the archive harvests (issue #18): its URL and kind, the `source` its records
+ * are filed under, and how its themes map to our categories (editable by moderators).
+ */
+export const harvestSources = pgTable(
+  'harvest_sources',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    url: text('url').notNull(),
+    kind: harvestKind('kind').notNull(),
+    name: text('name').notNull(),
+    /** The `source` every record of this catalogue is filed under. */
+    sourceId: integer('source_id')
+      .notNull()
+      .references(() => sources.id, { onDelete: 'restrict' }),
+    /** Where a dataset goes when none of its themes is in `themeMap`. */
+    defaultCategoryId: integer('default_category_id').references(() => categories.id, { onDelete: 'set null' }),
+    /** The catalogue's theme (its identifier or its label) → our category id. */
+    themeMap: jsonb('theme_map').$type<Record<string, number>>().notNull().default({}),
+    paused: boolean('paused').notNull().default(false),
+    /** How often the catalogue is harvested again. */
+    interval: interval('interval').notNull().default('1 day'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('harvest_sources_url_key').on(t.url)],
+);
+
+export type HarvestSource = typeof harvestSources.$inferSelect;
+
+/**
+ * The identity of a harvested record: (harvest source, the catalogue's dataset identifier, the
+ * distribution's key), so a second harvest finds the same record again. What the catalogue
+ * declared about the file is kept here for the capture to compare with the bytes.
+ */
+export const harvestedRecords = pgTable(
+  'harvested_records',
+  {
+    alexandriaId: integer('alexandria_id')
+      .primaryKey()
+      .references(() => alexandrias.id, { onDelete: 'cascade' }),
+    harvestSourceId: integer('harvest_source_id')
+      .notNull()
+      .references(() => harvestSources.id, { onDelete: 'cascade' }),
+    datasetIdentifier: text('dataset_identifier').notNull(),
+    /** The distribution's own identifier, else its URL, else its position in the dataset. */
+    distributionKey: text('distribution_key').notNull(),
+    /** The URL to capture; null when the catalogue gave none usable. */
+    distributionUrl: text('distribution_url'),
+    declaredFormat: text('declared_format'),
+    declaredSize: bigint('declared_size', { mode: 'number' }),
+    /** `algorithm:value` as declared (`sha256:…`). */
+    declaredChecksum: text('declared_checksum'),
+    /** The run (import) that last saw it in the catalogue. */
+    lastSeenImportId: integer('last_seen_import_id').references(() => imports.id, { onDelete: 'set null' }),
+    /** When it left the catalogue ("retirado del catálogo"); null while the catalogue lists it. Never deleted. */
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('harvested_records_identity_key').on(t.harvestSourceId, t.datasetIdentifier, t.distributionKey),
+    index('harvested_records_dataset_idx').on(t.harvestSourceId, t.datasetIdentifier),
+  ],
+);
+
+export type HarvestedRecord = typeof harvestedRecords.$inferSelect;
+
+/**
+ * Each time the archive fetched a harvested file itself: what the server answered, what the bytes
+ * are (CID, SHA-256, size), and how they compare with what the catalogue declared. A failed
+ * capture keeps its reason.
+ */
+export const captures = pgTable(
+  'captures',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    alexandriaId: integer('alexandria_id')
+      .notNull()
+      .references(() => alexandrias.id, { onDelete: 'cascade' }),
+    requestedUrl: text('requested_url').notNull(),
+    finalUrl: text('final_url'),
+    /** The HTTP status of the final response; null when none came (refused, unreachable). */
+    status: integer('status'),
+    contentType: text('content_type'),
+    contentLength: bigint('content_length', { mode: 'number' }),
+    etag: text('etag'),
+    lastModified: text('last_modified'),
+    cid: text('cid'),
+    sha256: text('sha256'),
+    size: bigint('size', { mode: 'number' }),
+    durationMs: integer('duration_ms'),
+    capturedAt: timestamp('captured_at', { withTimezone: true }).defaultNow().notNull(),
+    declaredSize: bigint('declared_size', { mode: 'number' }),
+    declaredChecksum: text('declared_checksum'),
+    /** How the bytes differ from what the catalogue declared, in Spanish; null when they agree. */
+    mismatch: text('mismatch'),
+    /** Why the capture failed, in Spanish; null when it succeeded. */
+    errorReason: text('error_reason'),
+  },
+  (t) => [index('captures_alexandria_idx').on(t.alexandriaId, t.capturedAt), index('captures_cid_idx').on(t.cid)],
+);
+
+export type Capture = typeof captures.$inferSelect;

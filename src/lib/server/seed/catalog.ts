@@ -81,7 +81,7 @@ export function nameKey(name: string): string {
 }
 
 /** The acronym in a publisher's name, "Oficina Nacional de Estadística (ONE)" → "ONE". */
-function acronymInName(name: string): string | null {
+export function acronymInName(name: string): string | null {
   return /\(([^()]+)\)\s*$/.exec(name)?.[1]?.trim() ?? null;
 }
 

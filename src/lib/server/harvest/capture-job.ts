@@ -1,0 +1,263 @@
+/**
+ * The `capture` job (issue #18): the archive fetches a harvested record's file itself and keeps
+ * it, with its provenance.
+ *
+ * The bytes take the upload's path (`uploads/add-asset.ts`): streamed through `inspect` (SHA-256,
+ * size limit, the first bytes for `detectContent`) into a staging folder, never held in memory;
+ * then one transaction writes the capture row and the record (CID, real type, checksum, size,
+ * `on_line` unless a moderator blocked it), moves the blocks into the store last (journalled) and pins them locally. A record
+ * whose file the archive captured itself from a registered catalogue is `on_line` (DECISIONS.md).
+ *
+ * What the catalogue declared is compared with the bytes: a different SHA-256, size or type is
+ * kept as the capture's `mismatch`, in Spanish; the file is kept anyway, since it is what the
+ * publisher serves. A failed capture writes a capture row with its reason too, and fails its job:
+ * at once (`PermanentJobError`) when trying again cannot help (a 404, a refused address, a file
+ * over the limit), else with a retry and backoff.
+ */
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { ASSET_TYPES, type AssetType } from '../../domain/constants.ts';
+import { CaptureError, captureFetch, type CaptureFetchOptions, type CaptureResponse } from '../capture/index.ts';
+import { cleanFileName, detectContent, documentFormat, fileExtension, mediaType, type ContentKind } from '../content-type.ts';
+import type { Db } from '../db/index.ts';
+import { alexandrias, captures, harvestedRecords, imports, statusHistory } from '../db/schema.ts';
+import { PayloadTooLargeError } from '../http/errors.ts';
+import { PermanentJobError, type JobHandler } from '../jobs/index.ts';
+import { localPinning, pinCid, type PinningProvider } from '../pinning/index.ts';
+import type { ContentStore, StagingArea } from '../storage/index.ts';
+import { inspect } from '../uploads/inspect.ts';
+
+/** The job kind `runHarvest` queues and `captureHandler` runs. */
+export const CAPTURE_JOB = 'capture';
+
+export interface CaptureJobPayload {
+  alexandriaId: number;
+  url: string;
+  /** The harvest run (import) that queued it, told of a capture that fails for good. */
+  importId: number;
+}
+
+export interface CaptureContext {
+  store: ContentStore;
+  staging: StagingArea;
+  /** Besides the local store (pinned in the transaction), providers asked afterwards. */
+  pinning?: readonly PinningProvider[];
+  /** `captureAllowPrivate` and `captureMaxBytes` from the configuration. */
+  allowPrivate: boolean;
+  maxBytes: number;
+  /** For tests: other limits of `captureFetch` (timeouts, a resolver). */
+  fetchOptions?: Omit<CaptureFetchOptions, 'allowPrivate' | 'maxBytes' | 'signal'>;
+}
+
+/** Answers that say "not now" rather than "never": the job is retried. */
+const RETRYABLE_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504]);
+
+/** The handler of `capture` jobs, for `runWorker({ handlers: { [CAPTURE_JOB]: captureHandler(context) } })`. */
+export function captureHandler(context: CaptureContext): JobHandler {
+  return async (job, { db, signal }) => {
+    const payload = job.payload as CaptureJobPayload;
+    const [declared] = await db
+      .select({ size: harvestedRecords.declaredSize, checksum: harvestedRecords.declaredChecksum, type: alexandrias.type })
+      .from(alexandrias)
+      .leftJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
+      .where(eq(alexandrias.id, payload.alexandriaId));
+    if (!declared) throw new PermanentJobError(`El registro ${payload.alexandriaId} ya no existe.`);
+    const base = {
+      alexandriaId: payload.alexandriaId,
+      requestedUrl: payload.url,
+      declaredSize: declared.size,
+      declaredChecksum: declared.checksum,
+    };
+    const started = Date.now();
+    let response: CaptureResponse | undefined;
+    try {
+      response = await captureFetch(payload.url, {
+        ...context.fetchOptions,
+        allowPrivate: context.allowPrivate,
+        maxBytes: context.maxBytes,
+        signal,
+      });
+      if (response.status < 200 || response.status > 299) {
+        response.body.destroy();
+        throw refusedStatus(response);
+      }
+      await keep(db, context, payload, declared, response, base, started);
+    } catch (error) {
+      // The worker is stopping: the job goes back to the queue untried, with nothing to record.
+      if (signal.aborted) throw error;
+      const failure = asJobError(error);
+      await db.insert(captures).values({
+        ...base,
+        ...(response ? responseFields(response) : {}),
+        durationMs: Date.now() - started,
+        errorReason: failure.message,
+      });
+      if (failure instanceof PermanentJobError || job.attempts >= job.maxAttempts) await noteFailure(db, payload, failure.message);
+      throw failure;
+    }
+  };
+}
+
+/** Streams the body into the store and records the capture and the record, all or nothing. */
+async function keep(
+  db: Db,
+  context: CaptureContext,
+  payload: CaptureJobPayload,
+  declared: { size: number | null; checksum: string | null; type: AssetType },
+  response: CaptureResponse,
+  base: Record<string, unknown> & { alexandriaId: number; requestedUrl: string },
+  started: number,
+): Promise<void> {
+  let kind: ContentKind = 'binary';
+  const inspection = inspect(response.body, {
+    maxBytes: context.maxBytes,
+    tooLargeMessage: `el archivo pasa del límite de ${context.maxBytes} bytes`,
+    checkHead(head) {
+      kind = detectContent(head);
+      if (kind === 'executable') throw new PermanentJobError('el archivo es un programa ejecutable, y el archivo solo guarda documentos y datos');
+    },
+  });
+  const staged = context.staging.begin();
+  try {
+    const stored = await staged.add(inspection.stream);
+    const { sha256, size } = inspection.result();
+    // `checkHead` set `kind` from a callback, which TypeScript's narrowing cannot see.
+    const content = kind as ContentKind;
+    const type = realType(declared.type, content);
+    const mismatch = mismatches({ declared, sha256, size, type, content });
+    const fileName = fileNameOf(response.finalUrl);
+    await db.transaction(async (tx) => {
+      await tx.insert(captures).values({
+        ...base,
+        ...responseFields(response),
+        cid: stored.cid,
+        sha256,
+        size,
+        durationMs: Date.now() - started,
+        mismatch,
+      });
+      const [before] = await tx.select({ status: alexandrias.status }).from(alexandrias).where(eq(alexandrias.id, payload.alexandriaId));
+      await tx
+        .update(alexandrias)
+        .set({
+          cid: stored.cid,
+          type,
+          formats: [type],
+          // A moderator's block stands: the file is kept, the record stays out of sight.
+          status: before?.status === 'blocked' ? 'blocked' : 'on_line',
+          fileName,
+          fileExtension: fileExtension(fileName),
+          fileSize: size,
+          fileSha256: sha256,
+          mimeType: mediaType(content, type),
+          provenanceNote: `Capturado por el archivo desde ${response.finalUrl} (HTTP ${response.status}).`,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(alexandrias.id, payload.alexandriaId));
+      if (before?.status !== 'on_line' && before?.status !== 'blocked') {
+        await tx.insert(statusHistory).values({
+          alexandriaId: payload.alexandriaId,
+          fromStatus: before?.status ?? null,
+          toStatus: 'on_line',
+          reason: `Capturado por el archivo desde ${response.finalUrl} (HTTP ${response.status}).`,
+        });
+      }
+      // The blocks join the store last, journalled: a failed commit or a crash takes them back.
+      await staged.commit(stored.cid);
+      await pinCid(tx, localPinning(context.store), stored.cid);
+    });
+    await staged.settle();
+    for (const provider of context.pinning ?? []) {
+      if (provider.name === 'local') continue;
+      pinCid(db, provider, stored.cid).catch((error: unknown) => console.error('No se pudo registrar el pin remoto', stored.cid, error));
+    }
+  } catch (error) {
+    await staged.discard().catch((cause: unknown) => console.error('No se pudo limpiar una captura fallida', cause));
+    throw error;
+  }
+}
+
+/** The record's format from its bytes: the declared one when the bytes agree with it. */
+function realType(declared: AssetType, content: ContentKind): AssetType {
+  if (declared === 'csv' && content === 'text') return 'csv';
+  return documentFormat('other', content) ?? 'other';
+}
+
+/** How the bytes differ from what the catalogue declared, in Spanish; null when they agree. */
+function mismatches({
+  declared,
+  sha256,
+  size,
+  type,
+  content,
+}: {
+  declared: { size: number | null; checksum: string | null; type: AssetType };
+  sha256: string;
+  size: number;
+  type: AssetType;
+  content: ContentKind;
+}): string | null {
+  const found: string[] = [];
+  const [algorithm, value] = declared.checksum?.split(':', 2) ?? [];
+  if (algorithm === 'sha256' && value && value !== sha256) found.push(`el catálogo declara SHA-256 ${value} y el archivo tiene ${sha256}`);
+  if (declared.size !== null && declared.size !== size) found.push(`el catálogo declara ${declared.size} bytes y el archivo tiene ${size}`);
+  const sameFamily = (a: AssetType, b: AssetType) => a === b || (['xls', 'xlsx'].includes(a) && ['xls', 'xlsx'].includes(b));
+  if (declared.type !== 'other' && !sameFamily(declared.type, type)) {
+    found.push(`el catálogo declara ${ASSET_TYPES[declared.type].label} y el contenido es ${content === 'markup' ? 'HTML o XML' : ASSET_TYPES[type].label}`);
+  }
+  return found.length ? found.join('; ') : null;
+}
+
+/** A file name for the record, from the last segment of the URL that answered. */
+function fileNameOf(url: string): string {
+  let segment: string;
+  try {
+    segment = decodeURIComponent(path.posix.basename(new URL(url).pathname));
+  } catch {
+    // A malformed escape (`%E9` of a Latin-1 URL): the name is not worth failing the capture for.
+    segment = '';
+  }
+  return cleanFileName(segment || 'archivo');
+}
+
+function responseFields(response: CaptureResponse) {
+  return {
+    finalUrl: response.finalUrl,
+    status: response.status,
+    contentType: response.contentType,
+    contentLength: response.contentLength,
+    etag: response.etag,
+    lastModified: response.lastModified,
+  };
+}
+
+/**
+ * The error a non-2xx answer fails its job with: retried with backoff for a 429 or a 5xx, at once
+ * for the rest (a 404 will not mend).
+ */
+function refusedStatus(response: CaptureResponse): Error {
+  const message = `el servidor respondió HTTP ${response.status}`;
+  return RETRYABLE_STATUSES.has(response.status) ? new Error(message) : new PermanentJobError(message);
+}
+
+/** Any failure as the error its job fails with, its message the reason moderators read. */
+function asJobError(error: unknown): Error {
+  if (error instanceof PermanentJobError) return error;
+  if (error instanceof CaptureError) return error.retryable ? new Error(error.message, { cause: error }) : new PermanentJobError(error.message, { cause: error });
+  if (error instanceof PayloadTooLargeError) return new PermanentJobError(error.message, { cause: error });
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** A capture that failed for good counts as a failure of the run that queued it, with its reason. */
+async function noteFailure(db: Db, payload: CaptureJobPayload, message: string): Promise<void> {
+  const entry = JSON.stringify([{ key: payload.url, message: `captura: ${message}` }]);
+  await db
+    .update(imports)
+    .set({
+      documentsFailed: sql`${imports.documentsFailed} + 1`,
+      errors: sql`${imports.errors} || ${entry}::jsonb`,
+      harvestCounts: sql`jsonb_set(coalesce(${imports.harvestCounts}, '{}'::jsonb), '{failed}', to_jsonb(coalesce((${imports.harvestCounts} ->> 'failed')::int, 0) + 1))`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(imports.id, payload.importId));
+}

@@ -1,0 +1,106 @@
+/**
+ * From a catalogue's dataset to the archive's records (issue #18). Pure: no database here.
+ *
+ * Each distribution becomes a record of its own, because the archive's record holds one file (its
+ * CID, its type, its previews, its place on the gateway). A dataset's records are kept together by
+ * the dataset identifier in `harvested_records`; their title is the dataset's, followed by the
+ * distribution's name (or its format) when the dataset has several, so the records of one dataset
+ * can be told apart in a list.
+ *
+ * The identity of a record is (harvest source, dataset identifier, distribution key): the key is
+ * the distribution's own identifier, else its URL, else its position in the dataset. CKAN, DCAT
+ * and data.json of one portal name the same identifiers, so the same records come out whatever
+ * the kind read.
+ */
+import type { AssetType } from '../../domain/constants.ts';
+import { normalizeFormat } from '../../domain/formats.ts';
+import type { CatalogDataset, CatalogDistribution, CatalogTheme } from './catalogs/index.ts';
+
+/** One record a dataset's distribution becomes, before it meets the database. */
+export interface MappedRecord {
+  distributionKey: string;
+  /** The URL to capture, or null when the catalogue gave none usable. */
+  url: string | null;
+  title: string;
+  description: string | null;
+  /** The dataset's page on its portal. */
+  sourceUrl: string | null;
+  /** The format the catalogue declares, normalised; the capture checks it against the bytes. */
+  type: AssetType;
+  declaredFormat: string | null;
+  declaredSize: number | null;
+  /** `algorithm:value`, as `harvested_records` and `captures` keep it. */
+  declaredChecksum: string | null;
+}
+
+/** The records of `dataset`: one per distribution (a dataset without any gives none). */
+export function mapDataset(dataset: CatalogDataset): MappedRecord[] {
+  const several = dataset.distributions.length > 1;
+  const keys = new Set<string>();
+  return dataset.distributions.flatMap((distribution, index) => {
+    const distributionKey = distribution.identifier ?? distribution.url ?? `#${index + 1}`;
+    // A catalogue that lists one distribution twice gets one record.
+    if (keys.has(distributionKey)) return [];
+    keys.add(distributionKey);
+    return [
+      {
+        distributionKey,
+        url: distribution.url,
+        title: several ? `${dataset.title}: ${distributionName(dataset, distribution, index)}` : dataset.title,
+        description: dataset.description,
+        sourceUrl: dataset.landingPage,
+        type: normalizeFormat(distribution.format ?? formatOfMediaType(distribution.mediaType)),
+        declaredFormat: distribution.format ?? distribution.mediaType,
+        declaredSize: distribution.byteSize,
+        declaredChecksum: distribution.checksum ? `${distribution.checksum.algorithm}:${distribution.checksum.value}` : null,
+      },
+    ];
+  });
+}
+
+/** What tells one distribution from its siblings: its title, else its format, else its number. */
+function distributionName(dataset: CatalogDataset, distribution: CatalogDistribution, index: number): string {
+  const title = distribution.title?.trim();
+  if (title && title !== dataset.title) return title;
+  return distribution.format ?? `archivo ${index + 1}`;
+}
+
+/** `text/csv` → `csv`: a label `normalizeFormat` reads, for a distribution that declares only a media type. */
+function formatOfMediaType(mediaType: string | null): string | null {
+  if (!mediaType) return null;
+  const subtype = mediaType.split(';')[0]!.split('/')[1]?.trim() ?? '';
+  if (subtype === 'vnd.openxmlformats-officedocument.spreadsheetml.sheet') return 'xlsx';
+  if (subtype === 'vnd.ms-excel') return 'xls';
+  if (subtype === 'vnd.oasis.opendocument.spreadsheet') return 'ods';
+  return subtype || null;
+}
+
+/** Folds a label for comparison: no accents, no case, single spaces. */
+export function foldLabel(label: string): string {
+  return label.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+export interface CategoryChoice {
+  /** The harvest source's map: a theme's identifier or label → category id. */
+  themeMap: Readonly<Record<string, number>>;
+  /** Our categories by folded title. */
+  categoryByTitle: ReadonlyMap<string, number>;
+  defaultCategoryId: number | null;
+}
+
+/**
+ * The category of a dataset: its first theme the source's `themeMap` names (by identifier, then
+ * label), else its first theme whose label is the title of one of our categories (a portal whose
+ * groups the archive already has), else the source's default category.
+ */
+export function chooseCategory(themes: readonly CatalogTheme[], choice: CategoryChoice): number | null {
+  for (const theme of themes) {
+    const mapped = choice.themeMap[theme.identifier] ?? (theme.label === null ? undefined : choice.themeMap[theme.label]);
+    if (mapped !== undefined) return mapped;
+  }
+  for (const theme of themes) {
+    const byTitle = choice.categoryByTitle.get(foldLabel(theme.label ?? theme.identifier));
+    if (byTitle !== undefined) return byTitle;
+  }
+  return choice.defaultCategoryId;
+}

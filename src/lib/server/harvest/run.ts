@@ -1,0 +1,291 @@
+/**
+ * One harvest run (issue #18): read a registered catalogue page by page, bring its records up to
+ * date, and queue the capture of every file the archive does not hold yet.
+ *
+ * - A run is one Import of type `harvest`: `in_progress`, its `documents` count moving page by
+ *   page, then `done`, or `failed` with the reason in `errors`. Its `harvest_counts` say how many
+ *   records were new, updated, unchanged, withdrawn, and how many entries failed.
+ * - Records are upserted by identity (harvest source, dataset identifier, distribution key;
+ *   `map.ts`), one small transaction per dataset, so a run killed half-way keeps what it wrote and
+ *   a second run finds it again instead of duplicating it.
+ * - A changed title or description is updated, and the change kept in the record's history: a
+ *   `status_history` row whose status does not change (from = to) and whose reason says what
+ *   changed ("Actualizado desde el catálogo: título «…» → «…»"). The record page already shows
+ *   that trail; a table of its own would be a second history.
+ * - Only a read that ended without a `CatalogReadError`, every entry read and every dataset
+ *   written, lists the whole catalogue: only then are the records of this source it did not see
+ *   marked withdrawn (`withdrawn_at`, "retirado del
+ *   catálogo"). Nothing is ever deleted.
+ * - A capture job per record with a file to fetch and no CID yet, its dedupe key naming the run,
+ *   so re-running a page (or the whole run) never queues the same capture twice.
+ */
+import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import type { Db } from '../db/index.ts';
+import {
+  alexandrias,
+  categories,
+  harvestedRecords,
+  harvestSources,
+  imports,
+  statusHistory,
+  type HarvestCounts,
+  type HarvestSource,
+} from '../db/schema.ts';
+import { enqueueMany, type NewJob } from '../jobs/index.ts';
+import { readCatalog, type CatalogDataset, type FetchPage, type ReadOptions } from './catalogs/index.ts';
+import { CAPTURE_JOB, type CaptureJobPayload } from './capture-job.ts';
+import { chooseCategory, foldLabel, mapDataset, type CategoryChoice, type MappedRecord } from './map.ts';
+import { PublisherMatcher } from './publishers.ts';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface RunHarvestOptions extends ReadOptions {
+  /** Fetches the catalogue's pages: `catalogPageFetcher` with the configuration's `allowPrivate`. */
+  fetchPage: FetchPage;
+  /** Stops the run between datasets; it ends `failed` ("interrumpida"). */
+  signal?: AbortSignal;
+}
+
+export interface HarvestRunReport {
+  importId: number;
+  status: 'done' | 'failed';
+  counts: HarvestCounts;
+  /** Entries that failed and, for a failed run, why it failed. */
+  errors: Array<{ key: string; message: string }>;
+  /** Capture jobs this run queued. */
+  capturesQueued: number;
+}
+
+/** The `errors` key of the failure that ended a run. */
+export const RUN_ERROR_KEY = 'catálogo';
+
+const emptyCounts = (): HarvestCounts => ({ new: 0, updated: 0, unchanged: 0, withdrawn: 0, failed: 0 });
+
+/**
+ * Runs one harvest of the source `harvestSourceId`. Never throws for the catalogue's sake: a
+ * catalogue that cannot be read ends the run `failed`, with its reason, in the report and in the
+ * Import. (The database's own errors do throw, after marking the run failed if they can.)
+ */
+export async function runHarvest(db: Db, harvestSourceId: number, options: RunHarvestOptions): Promise<HarvestRunReport> {
+  const [source] = await db.select().from(harvestSources).where(eq(harvestSources.id, harvestSourceId));
+  if (!source) throw new Error(`No existe la fuente de cosecha ${harvestSourceId}.`);
+
+  const counts = emptyCounts();
+  const errors: HarvestRunReport['errors'] = [];
+  const [run] = await db
+    .insert(imports)
+    .values({ type: 'harvest', status: 'in_progress', sourceId: source.sourceId, harvestSourceId, documents: 0, harvestCounts: counts })
+    .returning({ id: imports.id });
+  const importId = run!.id;
+  let capturesQueued = 0;
+
+  const save = (status: 'in_progress' | 'done' | 'failed') =>
+    db
+      .update(imports)
+      .set({
+        status,
+        documents: counts.new + counts.updated + counts.unchanged,
+        documentsFailed: counts.failed,
+        harvestCounts: { ...counts },
+        errors: [...errors],
+        updatedAt: sql`now()`,
+      })
+      .where(eq(imports.id, importId));
+
+  try {
+    const context = await runContext(db, source, importId);
+    for await (const page of readCatalog(source.kind, source.url, options.fetchPage, options)) {
+      for (const reason of page.skipped) {
+        counts.failed += 1;
+        errors.push({ key: page.url, message: reason });
+      }
+      const jobs: NewJob[] = [];
+      for (const dataset of page.datasets) {
+        if (options.signal?.aborted) throw new Error('Cosecha interrumpida.');
+        try {
+          jobs.push(...(await harvestDataset(db, context, dataset, counts)));
+        } catch (error) {
+          counts.failed += 1;
+          errors.push({ key: dataset.identifier, message: error instanceof Error ? error.message : String(error) });
+        }
+      }
+      capturesQueued += (await enqueueMany(db, jobs)).filter((job) => job.created).length;
+      await save('in_progress');
+    }
+    // An entry that could not be read, or a dataset that failed, may still be listed: withdrawing
+    // on an incomplete picture would mark a dataset gone that is not.
+    if (counts.failed === 0) counts.withdrawn = await withdrawUnseen(db, harvestSourceId, importId);
+    await save('done');
+    return { importId, status: 'done', counts, errors, capturesQueued };
+  } catch (error) {
+    errors.push({ key: RUN_ERROR_KEY, message: error instanceof Error ? error.message : String(error) });
+    await save('failed');
+    return { importId, status: 'failed', counts, errors, capturesQueued };
+  }
+}
+
+interface RunContext {
+  source: HarvestSource;
+  importId: number;
+  publishers: PublisherMatcher;
+  categories: CategoryChoice;
+}
+
+async function runContext(db: Db, source: HarvestSource, importId: number): Promise<RunContext> {
+  const rows = await db.select({ id: categories.id, title: categories.title }).from(categories).orderBy(categories.id);
+  return {
+    source,
+    importId,
+    publishers: await PublisherMatcher.load(db),
+    categories: {
+      themeMap: source.themeMap,
+      categoryByTitle: new Map(rows.map((row) => [foldLabel(row.title), row.id])),
+      defaultCategoryId: source.defaultCategoryId,
+    },
+  };
+}
+
+/** Brings one dataset's records up to date; returns the capture jobs they need. */
+async function harvestDataset(db: Db, context: RunContext, dataset: CatalogDataset, counts: HarvestCounts): Promise<NewJob[]> {
+  const mapped = mapDataset(dataset);
+  if (mapped.length === 0) return [];
+  const departmentId = dataset.publisher ? await context.publishers.findOrCreate(db, dataset.publisher) : null;
+  const categoryId = chooseCategory(dataset.themes, context.categories);
+  const { source, importId } = context;
+
+  return db.transaction(async (tx) => {
+    const existing = await tx
+      .select({ harvested: harvestedRecords, record: { id: alexandrias.id, title: alexandrias.title, description: alexandrias.description, status: alexandrias.status, cid: alexandrias.cid } })
+      .from(harvestedRecords)
+      .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
+      .where(and(eq(harvestedRecords.harvestSourceId, source.id), eq(harvestedRecords.datasetIdentifier, dataset.identifier)));
+    const byKey = new Map(existing.map((row) => [row.harvested.distributionKey, row]));
+    const jobs: NewJob[] = [];
+
+    for (const record of mapped) {
+      const found = byKey.get(record.distributionKey);
+      let alexandriaId: number;
+      let needsCapture: boolean;
+      if (!found) {
+        alexandriaId = await insertRecord(tx, context, dataset, record, { departmentId, categoryId });
+        counts.new += 1;
+        needsCapture = true;
+      } else {
+        alexandriaId = found.record.id;
+        const changes = describeChanges(found.record, record);
+        if (changes.length > 0) {
+          await tx
+            .update(alexandrias)
+            .set({ title: record.title, description: record.description, updatedAt: sql`now()` })
+            .where(eq(alexandrias.id, alexandriaId));
+          await tx.insert(statusHistory).values({
+            alexandriaId,
+            fromStatus: found.record.status,
+            toStatus: found.record.status,
+            reason: `Actualizado desde el catálogo: ${changes.join('; ')}`,
+          });
+          counts.updated += 1;
+        } else {
+          counts.unchanged += 1;
+        }
+        needsCapture = found.record.cid === null;
+      }
+      await tx
+        .update(harvestedRecords)
+        .set({
+          distributionUrl: record.url,
+          declaredFormat: record.declaredFormat,
+          declaredSize: record.declaredSize,
+          declaredChecksum: record.declaredChecksum,
+          lastSeenImportId: importId,
+          withdrawnAt: null,
+        })
+        .where(eq(harvestedRecords.alexandriaId, alexandriaId));
+      if (needsCapture && record.url) {
+        const payload: CaptureJobPayload = { alexandriaId, url: record.url, importId };
+        jobs.push({ kind: CAPTURE_JOB, payload, host: new URL(record.url).host, dedupeKey: `capture:${importId}:${alexandriaId}` });
+      }
+    }
+    return jobs;
+  });
+}
+
+async function insertRecord(
+  tx: Tx,
+  { source, importId }: RunContext,
+  dataset: CatalogDataset,
+  record: MappedRecord,
+  { departmentId, categoryId }: { departmentId: number | null; categoryId: number | null },
+): Promise<number> {
+  const [row] = await tx
+    .insert(alexandrias)
+    .values({
+      title: record.title,
+      description: record.description,
+      type: record.type,
+      formats: [record.type],
+      status: 'under_review',
+      sourceUrl: record.sourceUrl,
+      originalUrl: record.url,
+      departmentId,
+      categoryId,
+      sourceId: source.sourceId,
+      importId,
+      provenanceNote:
+        `Metadatos cosechados del catálogo «${source.name}» (${source.url}).` +
+        (record.url ? ' El archivo todavía no se ha capturado.' : ' El catálogo no indica una dirección de descarga del archivo.'),
+    })
+    .returning({ id: alexandrias.id });
+  const alexandriaId = row!.id;
+  await tx.insert(harvestedRecords).values({
+    alexandriaId,
+    harvestSourceId: source.id,
+    datasetIdentifier: dataset.identifier,
+    distributionKey: record.distributionKey,
+    lastSeenImportId: importId,
+  });
+  await tx.insert(statusHistory).values({
+    alexandriaId,
+    fromStatus: null,
+    toStatus: 'under_review',
+    reason: `Cosechado del catálogo «${source.name}»; el archivo queda en revisión hasta que el archivo lo capture.`,
+  });
+  return alexandriaId;
+}
+
+/** What changed between a record and what the catalogue says now, in Spanish; empty when nothing did. */
+function describeChanges(current: { title: string; description: string | null }, next: MappedRecord): string[] {
+  const changes: string[] = [];
+  if (current.title !== next.title) changes.push(`título «${current.title}» → «${next.title}»`);
+  if ((current.description ?? null) !== (next.description ?? null)) changes.push('descripción cambiada');
+  return changes;
+}
+
+/** Marks withdrawn the records of the source that the run `importId` did not see; returns how many. */
+async function withdrawUnseen(db: Db, harvestSourceId: number, importId: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    const gone = await tx
+      .update(harvestedRecords)
+      .set({ withdrawnAt: sql`now()` })
+      .where(
+        and(
+          eq(harvestedRecords.harvestSourceId, harvestSourceId),
+          isNull(harvestedRecords.withdrawnAt),
+          or(isNull(harvestedRecords.lastSeenImportId), ne(harvestedRecords.lastSeenImportId, importId)),
+        ),
+      )
+      .returning({ alexandriaId: harvestedRecords.alexandriaId });
+    if (gone.length === 0) return 0;
+    const ids = gone.map((row) => row.alexandriaId);
+    const records = await tx.select({ id: alexandrias.id, status: alexandrias.status }).from(alexandrias).where(inArray(alexandrias.id, ids));
+    await tx.insert(statusHistory).values(
+      records.map((record) => ({
+        alexandriaId: record.id,
+        fromStatus: record.status,
+        toStatus: record.status,
+        reason: 'Retirado del catálogo: la fuente ya no lo lista. El archivo conserva el registro y su copia.',
+      })),
+    );
+    return gone.length;
+  });
+}

@@ -1,0 +1,52 @@
+/** Registering a catalogue to harvest, with the `source` its records are filed under. */
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/index.ts';
+import { harvestSources, sources, type HarvestSource } from '../db/schema.ts';
+import type { CatalogKind } from './catalogs/index.ts';
+
+export interface NewHarvestSource {
+  url: string;
+  kind: CatalogKind;
+  /** The harvest source's name; the catalogue's host when not given. */
+  name?: string | undefined;
+  /** Where its datasets go when no theme maps to a category. */
+  defaultCategoryId?: number | null | undefined;
+  /** The catalogue's theme (identifier or label) → category id. */
+  themeMap?: Record<string, number> | undefined;
+}
+
+/**
+ * The harvest source of `url`, registered if new (`created`), together with our `source` for it:
+ * the one whose URL is the catalogue's origin, found again or created. Sources are de-duplicated by
+ * URL, so a harvest of the portal the seed loaded (`https://datos.gob.do`) feeds the seed's source.
+ */
+export async function registerHarvestSource(db: Db, input: NewHarvestSource): Promise<{ harvestSource: HarvestSource; created: boolean }> {
+  const url = new URL(input.url).href;
+  const [existing] = await db.select().from(harvestSources).where(eq(harvestSources.url, url));
+  if (existing) return { harvestSource: existing, created: false };
+  const origin = new URL(url).origin;
+  const name = input.name?.trim() || new URL(url).host;
+  return db.transaction(async (tx) => {
+    await tx
+      .insert(sources)
+      .values({ name, url: origin, description: `Catálogo público cosechado por el archivo: ${url}` })
+      .onConflictDoNothing({ target: sources.url });
+    const [source] = await tx.select({ id: sources.id }).from(sources).where(eq(sources.url, origin));
+    const [created] = await tx
+      .insert(harvestSources)
+      .values({
+        url,
+        kind: input.kind,
+        name,
+        sourceId: source!.id,
+        defaultCategoryId: input.defaultCategoryId ?? null,
+        themeMap: input.themeMap ?? {},
+      })
+      .onConflictDoNothing({ target: harvestSources.url })
+      .returning();
+    if (created) return { harvestSource: created, created: true };
+    // Registered at the same moment by another process: that one stands.
+    const [other] = await tx.select().from(harvestSources).where(eq(harvestSources.url, url));
+    return { harvestSource: other!, created: false };
+  });
+}

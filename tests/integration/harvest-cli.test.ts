@@ -1,0 +1,91 @@
+/**
+ * `npm run harvest` (scripts/harvest.ts) as a person runs it, on an embedded database of its own:
+ * it registers the local portal, harvests it, captures its files and reports in Spanish; a second
+ * run finds everything unchanged; with private addresses refused (the default) the run fails and
+ * the script exits non-zero; a database held by a running server is named as the reason.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
+
+const SCRIPT = path.resolve('scripts/harvest.ts');
+/** The local portal needs no politeness: no pause between two files. */
+const FAST = ['--host-delay', '0'];
+
+/** Runs the script to its end (killed after `timeoutMs`), with `env` over a clean environment. */
+function harvest(args: string[], env: Record<string, string>, timeoutMs = 90_000): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const { DATABASE_URL: _ignored, ...inherited } = process.env;
+    const child = spawn(process.execPath, [SCRIPT, ...args], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe('npm run harvest', () => {
+  let portal: LocalPortal;
+  let dataDir: string;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    portal = await startLocalPortal();
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'archivo-harvest-cli-'));
+    env = { ARCHIVE_DATA_DIR: dataDir, ARCHIVE_SEED_ON_EMPTY: 'false' };
+  });
+  afterAll(async () => {
+    await portal?.close();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  const total = () => portal.packages.flatMap((pkg) => pkg.resources).length;
+
+  it('registers the catalogue, harvests it and captures every file, then finds nothing changed', async () => {
+    const first = await harvest([portal.urls.ckan, '--kind', 'ckan', '--source-name', 'Portal local', ...FAST], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
+    expect(first.output).toContain('Fuente de cosecha registrada: «Portal local»');
+    expect(first.output).toContain(`Cosecha terminada (importación 1): ${total()} nuevo(s), 0 actualizado(s), 0 sin cambios`);
+    expect(first.output).toContain(`Capturas: ${total()} hecha(s), 0 fallida(s), 0 en curso, 0 en cola.`);
+    expect(first.code).toBe(0);
+
+    const second = await harvest([portal.urls.ckan, ...FAST], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
+    expect(second.output).toContain('Fuente de cosecha ya registrada: «Portal local»');
+    expect(second.output).toContain(`0 nuevo(s), 0 actualizado(s), ${total()} sin cambios, 0 retirado(s) del catálogo, 0 con error.`);
+    expect(second.output).toContain('Capturas: 0 hecha(s), 0 fallida(s), 0 en curso, 0 en cola.');
+    expect(second.code).toBe(0);
+  }, 200_000);
+
+  it('fails, and says why, when private addresses are refused (the default)', async () => {
+    const refused = await harvest([portal.urls.ckan], env);
+    expect(refused.output).toContain('Cosecha fallida');
+    expect(refused.output).toMatch(/dirección privada/);
+    expect(refused.code).toBe(1);
+  }, 100_000);
+
+  it('says clearly that a running server holds the embedded database', async () => {
+    // The lock PGlite's owner keeps beside its folder, naming a live process (this one).
+    const lockFile = `${path.join(dataDir, 'pgdata')}.lock`;
+    await fs.writeFile(lockFile, String(process.pid));
+    try {
+      const locked = await harvest([portal.urls.ckan, ...FAST], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
+      expect(locked.output).toContain(`está en uso por el proceso ${process.pid}`);
+      expect(locked.output).toContain('detenga `npm start`');
+      expect(locked.code).toBe(1);
+    } finally {
+      await fs.rm(lockFile, { force: true });
+    }
+  }, 30_000);
+
+  it('refuses a URL that is not http(s) with a usage error', async () => {
+    const wrong = await harvest(['ftp://example.org/catalogo'], env);
+    expect(wrong.output).toContain('no es una URL http(s)');
+    expect(wrong.code).toBe(2);
+  }, 30_000);
+});

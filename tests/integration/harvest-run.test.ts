@@ -1,0 +1,403 @@
+/**
+ * A harvest end to end (issue #18), on both engines, against the local portal on 127.0.0.1
+ * (tests/helpers/portal: the real datos.gob.do CKAN sample, its resources real fixture files):
+ * `runHarvest` turns the catalogue into records, departments and categories; the queue's capture
+ * jobs fetch every file into the store with the CID `cidOf` gives its bytes; a second run changes
+ * nothing; an edited title is updated with history; a removed dataset is withdrawn, never deleted;
+ * a declared checksum that lies and a 404 are reported on their own capture only; a private
+ * address is refused unless allowed; CKAN, DCAT and data.json give the same records.
+ */
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { and, count, eq, inArray, isNull, like, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/lib/server/db/index.ts';
+import {
+  alexandrias,
+  captures,
+  categories,
+  departments,
+  harvestedRecords,
+  imports,
+  jobs,
+  pins,
+  statusHistory,
+} from '../../src/lib/server/db/schema.ts';
+import {
+  CAPTURE_JOB,
+  captureHandler,
+  catalogPageFetcher,
+  registerHarvestSource,
+  runHarvest,
+  type CaptureContext,
+} from '../../src/lib/server/harvest/index.ts';
+import type { CatalogKind } from '../../src/lib/server/harvest/catalogs/index.ts';
+import { enqueue, PermanentJobError, runWorker } from '../../src/lib/server/jobs/index.ts';
+import { cidOf, createStagingArea } from '../../src/lib/server/storage/index.ts';
+import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
+import { startLocalPortal, type CkanPackage, type LocalPortal } from '../helpers/portal/index.ts';
+
+/** Everything a test harvest needs: the database, a store with its staging area, the portal. */
+interface Harness {
+  database: TestDatabase;
+  db: Db;
+  portal: LocalPortal;
+  capture: CaptureContext;
+  destroy(): Promise<void>;
+}
+
+async function harness(engine: Parameters<typeof createTestDatabase>[0]): Promise<Harness> {
+  const database = await createTestDatabase(engine);
+  const blocks = await createTestStore();
+  const stagingDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'archivo-staging-'));
+  const portal = await startLocalPortal();
+  return {
+    database,
+    db: database.db,
+    portal,
+    capture: {
+      store: blocks.store,
+      staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir }),
+      allowPrivate: true,
+      maxBytes: 50_000_000,
+      fetchOptions: { totalTimeoutMs: 15_000, idleTimeoutMs: 5_000, headersTimeoutMs: 5_000 },
+    },
+    async destroy() {
+      await portal.close();
+      await database.destroy();
+      await blocks.destroy();
+      await fsp.rm(stagingDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The pages of the local portal, through the archive's own safe fetcher (127.0.0.1 allowed). */
+const fetchPage = catalogPageFetcher({ allowPrivate: true });
+
+/** Runs the capture jobs until none is queued or running (at most `timeoutMs`), then stops the worker. */
+async function runCaptures(h: Harness, timeoutMs = 20_000): Promise<void> {
+  const stop = new AbortController();
+  const errors: unknown[] = [];
+  const worker = runWorker({
+    db: h.db,
+    handlers: { [CAPTURE_JOB]: captureHandler(h.capture) },
+    signal: stop.signal,
+    concurrency: 4,
+    perHostConcurrency: 4,
+    perHostDelayMs: 0,
+    pollMs: 20,
+    backoff: { baseMs: 10, maxMs: 20 },
+    onError: (error) => errors.push(error),
+  });
+  const deadline = Date.now() + timeoutMs;
+  try {
+    for (;;) {
+      const [left] = await h.db.select({ n: count() }).from(jobs).where(inArray(jobs.status, ['queued', 'running']));
+      if (left!.n === 0) break;
+      if (Date.now() > deadline) throw new Error(`Capture jobs still pending after ${timeoutMs} ms`);
+      await sleep(25);
+    }
+  } finally {
+    stop.abort();
+    await worker;
+  }
+  expect(errors).toEqual([]);
+}
+
+/** The sample's publishers the first test's archive already knows, under its own names. */
+const KNOWN_AS: Record<string, string> = {
+  'Consejo Nacional para la Reglamentación y Fomento de la Industria Lechera (CONALECHE)': 'Consejo para el Fomento de la Industria Lechera',
+  'Ayuntamiento Municipal de Baní': 'Ayuntamiento Municipal de Bani',
+};
+
+/** Every (dataset, distribution) of the portal's catalogue right now. */
+const distributionsOf = (packages: CkanPackage[]) => packages.flatMap((pkg) => pkg.resources.map((resource) => ({ pkg, resource })));
+
+async function recordsOf(db: Db, harvestSourceId: number) {
+  return db
+    .select({ harvested: harvestedRecords, record: alexandrias })
+    .from(harvestedRecords)
+    .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
+    .where(eq(harvestedRecords.harvestSourceId, harvestSourceId))
+    .orderBy(harvestedRecords.datasetIdentifier, harvestedRecords.distributionKey);
+}
+
+describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) => {
+  let h: Harness;
+  let harvestSourceId: number;
+  let sourceId: number;
+  let mappedCategory: number;
+  let defaultCategory: number;
+  let total: number;
+
+  beforeAll(async () => {
+    h = await harness(engine);
+    const [mapped, fallback] = await h.db
+      .insert(categories)
+      .values([{ title: 'Administración pública (prueba)' }, { title: 'Sin clasificar (prueba)' }])
+      .returning({ id: categories.id });
+    mappedCategory = mapped!.id;
+    defaultCategory = fallback!.id;
+    // Two publishers the archive knows already, spelled otherwise: found again by acronym, and by
+    // the seed's folded name (no accent), never created twice.
+    await h.db.insert(departments).values([
+      { name: 'Consejo para el Fomento de la Industria Lechera', acronym: 'CONALECHE' },
+      { name: 'Ayuntamiento Municipal de Bani' },
+    ]);
+    // The sample's "Gestión Pública" group, by its CKAN id.
+    const { harvestSource } = await registerHarvestSource(h.db, {
+      url: h.portal.urls.ckan,
+      kind: 'ckan',
+      name: 'Portal local',
+      defaultCategoryId: defaultCategory,
+      themeMap: { '130ee27c-a0f5-42b5-9134-56bf5617be14': mappedCategory },
+    });
+    harvestSourceId = harvestSource.id;
+    sourceId = harvestSource.sourceId;
+    total = distributionsOf(h.portal.packages).length;
+  });
+  afterAll(() => h?.destroy());
+
+  it('turns every distribution into a record, with its department and category as mapped, and queues its capture', async () => {
+    const report = await runHarvest(h.db, harvestSourceId, { fetchPage });
+    expect(report).toMatchObject({ status: 'done', errors: [], capturesQueued: total });
+    expect(report.counts).toEqual({ new: total, updated: 0, unchanged: 0, withdrawn: 0, failed: 0 });
+    const [run] = await h.db.select().from(imports).where(eq(imports.id, report.importId));
+    expect(run).toMatchObject({ type: 'harvest', status: 'done', documents: total, sourceId, harvestSourceId, harvestCounts: report.counts });
+
+    const rows = await recordsOf(h.db, harvestSourceId);
+    expect(rows).toHaveLength(total);
+    const departmentNames = new Map((await h.db.select().from(departments)).map((row) => [row.id, row]));
+    for (const { pkg, resource } of distributionsOf(h.portal.packages)) {
+      const row = rows.find((entry) => entry.harvested.datasetIdentifier === pkg.id && entry.harvested.distributionKey === resource.id);
+      expect(row, `${pkg.title} / ${resource.id}`).toBeDefined();
+      const { record } = row!;
+      expect(record.title.startsWith(pkg.title)).toBe(true);
+      expect(record).toMatchObject({ status: 'under_review', cid: null, sourceId, importId: report.importId, originalUrl: new URL(resource.url).href });
+      expect(record.categoryId).toBe(pkg.groups.some((group) => group.title === 'Gestión Pública') ? mappedCategory : defaultCategory);
+      const department = departmentNames.get(record.departmentId!);
+      expect(department?.name).toBe(KNOWN_AS[pkg.organization!.title] ?? pkg.organization!.title);
+      expect(department?.reviewStatus).toBe('on_line');
+    }
+    // One department per publisher, found again for its second dataset.
+    expect(departmentNames.size).toBe(new Set(h.portal.packages.map((pkg) => pkg.organization!.title)).size);
+    // A dataset with several files gets them told apart by their names or formats.
+    const titles = rows.filter((row) => row.harvested.datasetIdentifier === h.portal.packages[1]!.id).map((row) => row.record.title);
+    expect(new Set(titles).size).toBe(3);
+
+    const queued = await h.db.select().from(jobs).where(eq(jobs.kind, CAPTURE_JOB));
+    expect(queued).toHaveLength(total);
+    expect(new Set(queued.map((job) => job.host))).toEqual(new Set([new URL(h.portal.origin).host]));
+  });
+
+  it('captures every file with exactly the CID of its bytes, online, with a capture record', async () => {
+    await runCaptures(h);
+    const failed = await h.db.select().from(jobs).where(eq(jobs.status, 'failed'));
+    expect(failed.map((job) => job.lastError)).toEqual([]);
+    const rows = await recordsOf(h.db, harvestSourceId);
+    for (const { pkg, resource } of distributionsOf(h.portal.packages)) {
+      const file = h.portal.files.get(resource.id)!;
+      const { cid } = await cidOf(fs.createReadStream(file.path));
+      const { record } = rows.find((entry) => entry.harvested.datasetIdentifier === pkg.id && entry.harvested.distributionKey === resource.id)!;
+      expect(record, resource.id).toMatchObject({ cid, status: 'on_line', fileSha256: file.sha256, fileSize: file.size });
+      const [capture, ...more] = await h.db.select().from(captures).where(eq(captures.alexandriaId, record.id));
+      expect(more).toEqual([]);
+      expect(capture).toMatchObject({
+        // The readers hand URLs on percent-encoded (spaces and all), as they are requested.
+        requestedUrl: new URL(resource.url).href,
+        status: 200,
+        cid,
+        sha256: file.sha256,
+        size: file.size,
+        contentLength: file.size,
+        errorReason: null,
+        mismatch: null,
+      });
+      expect(capture!.finalUrl).toBe(new URL(resource.url).href);
+      expect(await h.capture.store.has(cid)).toBe(true);
+    }
+    const pinned = await h.db.select().from(pins).where(eq(pins.provider, 'local'));
+    expect(pinned.every((pin) => pin.status === 'pinned')).toBe(true);
+    expect(new Set(pinned.map((pin) => pin.cid))).toEqual(new Set(rows.map((row) => row.record.cid)));
+  });
+
+  it('changes nothing on a second run: everything unchanged, no new record, no new capture', async () => {
+    const [before] = await h.db.select({ n: count() }).from(alexandrias);
+    const report = await runHarvest(h.db, harvestSourceId, { fetchPage });
+    expect(report).toMatchObject({ status: 'done', capturesQueued: 0 });
+    expect(report.counts).toEqual({ new: 0, updated: 0, unchanged: total, withdrawn: 0, failed: 0 });
+    const [after] = await h.db.select({ n: count() }).from(alexandrias);
+    expect(after!.n).toBe(before!.n);
+    const [captured] = await h.db.select({ n: count() }).from(captures);
+    expect(captured!.n).toBe(total);
+  });
+
+  it('updates an edited title and keeps the change in the record history', async () => {
+    const pkg = h.portal.packages[1]!;
+    const old = pkg.title;
+    pkg.title = 'Nóminas del personal (título corregido)';
+    const report = await runHarvest(h.db, harvestSourceId, { fetchPage });
+    expect(report.counts).toEqual({ new: 0, updated: pkg.resources.length, unchanged: total - pkg.resources.length, withdrawn: 0, failed: 0 });
+    const rows = (await recordsOf(h.db, harvestSourceId)).filter((row) => row.harvested.datasetIdentifier === pkg.id);
+    for (const { record } of rows) {
+      expect(record.title.startsWith(pkg.title)).toBe(true);
+      // Still the captured file, still online.
+      expect(record.status).toBe('on_line');
+      const history = await h.db.select().from(statusHistory).where(and(eq(statusHistory.alexandriaId, record.id), like(statusHistory.reason, 'Actualizado desde el catálogo%')));
+      expect(history).toHaveLength(1);
+      expect(history[0]!.reason).toContain(`«${old}`);
+      expect(history[0]!.reason).toContain(`«${pkg.title}`);
+    }
+  });
+
+  it('marks the records of a dataset that left the catalogue withdrawn, never deletes them, and takes them back when it returns', async () => {
+    const removed = h.portal.packages.splice(2, 1)[0]!;
+    const report = await runHarvest(h.db, harvestSourceId, { fetchPage });
+    expect(report.counts.withdrawn).toBe(removed.resources.length);
+    const rows = (await recordsOf(h.db, harvestSourceId)).filter((row) => row.harvested.datasetIdentifier === removed.id);
+    expect(rows).toHaveLength(removed.resources.length);
+    for (const { harvested, record } of rows) {
+      expect(harvested.withdrawnAt).toBeInstanceOf(Date);
+      expect(record.cid).not.toBeNull();
+    }
+    const others = await h.db.select({ n: count() }).from(harvestedRecords).where(and(eq(harvestedRecords.harvestSourceId, harvestSourceId), isNull(harvestedRecords.withdrawnAt)));
+    expect(others[0]!.n).toBe(total - removed.resources.length);
+
+    h.portal.packages.splice(2, 0, removed);
+    const back = await runHarvest(h.db, harvestSourceId, { fetchPage });
+    expect(back.counts).toMatchObject({ new: 0, withdrawn: 0, unchanged: total });
+    const again = await h.db.select().from(harvestedRecords).where(eq(harvestedRecords.datasetIdentifier, removed.id));
+    expect(again.every((row) => row.withdrawnAt === null)).toBe(true);
+  });
+
+  it('reports a declared checksum that does not match, and fails a 404 capture alone with its reason', async () => {
+    const template = h.portal.packages[1]!;
+    const source = template.resources[0]!;
+    const file = h.portal.files.get(source.id)!;
+    h.portal.files.set('r-mismatch', file);
+    h.portal.packages.push({
+      ...template,
+      id: 'conjunto-nuevo',
+      name: 'conjunto-nuevo',
+      title: 'Conjunto nuevo',
+      resources: [
+        { ...source, id: 'r-mismatch', name: 'Declarado mal', url: `${h.portal.origin}/files/r-mismatch/nomina.xls`, hash: `sha256:${'0'.repeat(64)}`, size: file.size + 1 },
+        { ...source, id: 'r-404', name: 'Perdido', url: `${h.portal.origin}/files/r-404/perdido.xls`, hash: '', size: null },
+        // The portal's home page where a CSV was declared.
+        { ...source, id: 'r-html', name: 'Página', format: 'CSV', url: `${h.portal.origin}/html/datos.csv`, hash: '', size: null },
+      ],
+    });
+    const report = await runHarvest(h.db, harvestSourceId, { fetchPage });
+    expect(report.counts).toMatchObject({ new: 3, failed: 0 });
+    expect(report.capturesQueued).toBe(3);
+    // A moderator blocked one record before its file came: the capture keeps the file, not the record online.
+    const [blockedRow] = await h.db.select().from(harvestedRecords).where(eq(harvestedRecords.distributionKey, 'r-mismatch'));
+    await h.db.update(alexandrias).set({ status: 'blocked' }).where(eq(alexandrias.id, blockedRow!.alexandriaId));
+    await runCaptures(h);
+    const [blocked] = await h.db.select().from(alexandrias).where(eq(alexandrias.id, blockedRow!.alexandriaId));
+    expect(blocked).toMatchObject({ status: 'blocked', fileSha256: file.sha256 });
+
+    const [mismatch] = await h.db.select().from(harvestedRecords).where(eq(harvestedRecords.distributionKey, 'r-mismatch'));
+    const [kept] = await h.db.select().from(captures).where(eq(captures.alexandriaId, mismatch!.alexandriaId));
+    expect(kept).toMatchObject({ status: 200, sha256: file.sha256, declaredChecksum: `sha256:${'0'.repeat(64)}`, declaredSize: file.size + 1 });
+    expect(kept!.mismatch).toContain(`SHA-256 ${'0'.repeat(64)}`);
+    expect(kept!.mismatch).toContain(`${file.size + 1} bytes`);
+
+    // HTML where a CSV was declared: kept as what the server sent, typed by its bytes, and reported.
+    const [page] = await h.db.select().from(harvestedRecords).where(eq(harvestedRecords.distributionKey, 'r-html'));
+    const [pageCapture] = await h.db.select().from(captures).where(eq(captures.alexandriaId, page!.alexandriaId));
+    expect(pageCapture).toMatchObject({ status: 200, mismatch: 'el catálogo declara CSV y el contenido es HTML o XML' });
+    const [pageRecord] = await h.db.select().from(alexandrias).where(eq(alexandrias.id, page!.alexandriaId));
+    expect(pageRecord).toMatchObject({ type: 'other', mimeType: 'application/octet-stream' });
+
+    const [lost] = await h.db.select().from(harvestedRecords).where(eq(harvestedRecords.distributionKey, 'r-404'));
+    const [lostCapture] = await h.db.select().from(captures).where(eq(captures.alexandriaId, lost!.alexandriaId));
+    expect(lostCapture).toMatchObject({ status: 404, cid: null, errorReason: 'el servidor respondió HTTP 404' });
+    const [lostRecord] = await h.db.select().from(alexandrias).where(eq(alexandrias.id, lost!.alexandriaId));
+    expect(lostRecord).toMatchObject({ cid: null, status: 'under_review' });
+    const [job] = await h.db.select().from(jobs).where(eq(jobs.dedupeKey, `capture:${report.importId}:${lost!.alexandriaId}`));
+    // Failed at its first attempt: a 404 is not retried.
+    expect(job).toMatchObject({ status: 'failed', attempts: 1, lastError: 'el servidor respondió HTTP 404' });
+    const [run] = await h.db.select().from(imports).where(eq(imports.id, report.importId));
+    expect(run!.errors).toEqual([{ key: `${h.portal.origin}/files/r-404/perdido.xls`, message: 'captura: el servidor respondió HTTP 404' }]);
+    expect(run!.harvestCounts!.failed).toBe(1);
+
+    // Nothing else was harmed: every other record kept its file, online.
+    const others = (await recordsOf(h.db, harvestSourceId)).filter((row) => !['r-404', 'r-mismatch'].includes(row.harvested.distributionKey));
+    expect(others.every((row) => row.record.status === 'on_line' && row.record.cid !== null)).toBe(true);
+    h.portal.packages.pop();
+  });
+
+  it('refuses a private address unless allowed: for the catalogue, and for a capture', async () => {
+    const refused = await runHarvest(h.db, harvestSourceId, { fetchPage: catalogPageFetcher({ allowPrivate: false }) });
+    expect(refused.status).toBe('failed');
+    expect(refused.errors).toHaveLength(1);
+    expect(refused.errors[0]!.message).toMatch(/dirección privada/);
+    const [run] = await h.db.select().from(imports).where(eq(imports.id, refused.importId));
+    expect(run).toMatchObject({ status: 'failed', errors: refused.errors });
+    // A failed read withdraws nothing.
+    const [withdrawn] = await h.db.select({ n: count() }).from(harvestedRecords).where(sql`${harvestedRecords.withdrawnAt} is not null`);
+    expect(withdrawn!.n).toBe(0);
+
+    const [lost] = await h.db.select().from(harvestedRecords).where(eq(harvestedRecords.distributionKey, 'r-404'));
+    const { job } = await enqueue(h.db, {
+      kind: CAPTURE_JOB,
+      payload: { alexandriaId: lost!.alexandriaId, url: `${h.portal.origin}/files/${h.portal.packages[0]!.resources[0]!.id}/x.csv`, importId: refused.importId },
+    });
+    const handler = captureHandler({ ...h.capture, allowPrivate: false });
+    const attempt = handler(job, { db: h.db, signal: new AbortController().signal });
+    await expect(attempt).rejects.toBeInstanceOf(PermanentJobError);
+    await expect(attempt).rejects.toThrow(/dirección privada/);
+    const rows = await h.db.select().from(captures).where(eq(captures.alexandriaId, lost!.alexandriaId)).orderBy(captures.id);
+    expect(rows.at(-1)).toMatchObject({ status: null, cid: null });
+    expect(rows.at(-1)!.errorReason).toMatch(/dirección privada/);
+  });
+});
+
+describe.each(testEngines())('CKAN, DCAT and data.json of one portal on %s', (engine) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await harness(engine);
+  });
+  afterAll(() => h?.destroy());
+
+  it('give the same records, departments and categories', async () => {
+    const kinds: Array<[CatalogKind, string]> = [
+      ['ckan', h.portal.urls.ckan],
+      ['dcat', h.portal.urls.dcatJsonLd],
+      ['datajson', h.portal.urls.dataJson],
+    ];
+    const seen: unknown[] = [];
+    let departmentsAfterFirst = -1;
+    for (const [kind, url] of kinds) {
+      const { harvestSource } = await registerHarvestSource(h.db, { url, kind });
+      const report = await runHarvest(h.db, harvestSource.id, { fetchPage });
+      expect(report, kind).toMatchObject({ status: 'done', errors: [] });
+      const rows = await recordsOf(h.db, harvestSource.id);
+      seen.push(
+        rows.map(({ harvested, record }) => ({
+          dataset: harvested.datasetIdentifier,
+          distribution: harvested.distributionKey,
+          title: record.title,
+          description: record.description,
+          type: record.type,
+          sourceUrl: record.sourceUrl,
+          originalUrl: record.originalUrl,
+          departmentId: record.departmentId,
+          categoryId: record.categoryId,
+          sourceId: record.sourceId,
+        })),
+      );
+      const [departmentCount] = await h.db.select({ n: count() }).from(departments);
+      if (departmentsAfterFirst < 0) departmentsAfterFirst = departmentCount!.n;
+      // The publishers are found again, not created a second time.
+      expect(departmentCount!.n, kind).toBe(departmentsAfterFirst);
+    }
+    expect((seen[0] as unknown[]).length).toBe(distributionsOf(h.portal.packages).length);
+    expect(seen[1]).toEqual(seen[0]);
+    expect(seen[2]).toEqual(seen[0]);
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * The mapping of a catalogue's dataset to records (lib/server/harvest/map.ts) and the keys that
+ * find a publisher again: one record per distribution, told apart by name or format when there
+ * are several, identified by the distribution's own identifier first; themes to categories by the
+ * source's map, then by our categories' titles, then the default.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CatalogDataset, CatalogDistribution } from '../../src/lib/server/harvest/catalogs/index.ts';
+import { chooseCategory, mapDataset } from '../../src/lib/server/harvest/map.ts';
+import { websiteKey } from '../../src/lib/server/harvest/publishers.ts';
+
+const distribution = (overrides: Partial<CatalogDistribution>): CatalogDistribution => ({
+  identifier: null,
+  url: null,
+  accessUrl: null,
+  title: null,
+  format: null,
+  mediaType: null,
+  byteSize: null,
+  checksum: null,
+  ...overrides,
+});
+
+const dataset = (distributions: CatalogDistribution[]): CatalogDataset => ({
+  identifier: 'conjunto-1',
+  landingPage: 'https://datos.example.org/dataset/conjunto-1',
+  title: 'Nómina 2024',
+  description: 'Pagos del personal.',
+  issued: null,
+  modified: null,
+  license: null,
+  keywords: [],
+  publisher: null,
+  themes: [],
+  distributions,
+});
+
+describe('mapDataset', () => {
+  it('makes one record of a dataset with one file, titled as the dataset, with what the catalogue declared', () => {
+    const [record, ...rest] = mapDataset(
+      dataset([
+        distribution({
+          identifier: 'r1',
+          url: 'https://datos.example.org/nomina.csv',
+          title: 'Nómina 2024',
+          format: ' csv ',
+          byteSize: 10,
+          checksum: { algorithm: 'sha256', value: 'ab'.repeat(32) },
+        }),
+      ]),
+    );
+    expect(rest).toEqual([]);
+    expect(record).toEqual({
+      distributionKey: 'r1',
+      url: 'https://datos.example.org/nomina.csv',
+      title: 'Nómina 2024',
+      description: 'Pagos del personal.',
+      sourceUrl: 'https://datos.example.org/dataset/conjunto-1',
+      type: 'csv',
+      declaredFormat: ' csv ',
+      declaredSize: 10,
+      declaredChecksum: `sha256:${'ab'.repeat(32)}`,
+    });
+  });
+
+  it('tells the files of one dataset apart, keys them by identifier, else URL, else position, and drops repeats', () => {
+    const records = mapDataset(
+      dataset([
+        distribution({ identifier: 'r1', url: 'https://x.org/a.xlsx', title: 'Enero', format: 'XLSX' }),
+        distribution({ url: 'https://x.org/b.pdf', title: 'Nómina 2024', format: 'PDF' }),
+        distribution({ mediaType: 'application/vnd.oasis.opendocument.spreadsheet' }),
+        distribution({ identifier: 'r1', url: 'https://x.org/a.xlsx', title: 'Enero', format: 'XLSX' }),
+      ]),
+    );
+    expect(records.map((record) => [record.distributionKey, record.title, record.type])).toEqual([
+      ['r1', 'Nómina 2024: Enero', 'xlsx'],
+      ['https://x.org/b.pdf', 'Nómina 2024: PDF', 'pdf'],
+      ['#3', 'Nómina 2024: archivo 3', 'ods'],
+    ]);
+  });
+
+  it('makes no record of a dataset without files', () => {
+    expect(mapDataset(dataset([]))).toEqual([]);
+  });
+});
+
+describe('chooseCategory', () => {
+  const choice = { themeMap: { 'grupo-salud': 7, Educación: 8 }, categoryByTitle: new Map([['gestion publica', 9]]), defaultCategoryId: 1 };
+  it('takes the source map by identifier, then by label, then our category of the same title, then the default', () => {
+    expect(chooseCategory([{ identifier: 'x', label: 'Otro' }, { identifier: 'grupo-salud', label: 'Salud' }], choice)).toBe(7);
+    expect(chooseCategory([{ identifier: 'g-edu', label: 'Educación' }], choice)).toBe(8);
+    expect(chooseCategory([{ identifier: 'g-gp', label: 'Gestión  Pública' }], choice)).toBe(9);
+    expect(chooseCategory([{ identifier: 'g-x', label: 'Desconocido' }], choice)).toBe(1);
+    expect(chooseCategory([], { ...choice, defaultCategoryId: null })).toBeNull();
+  });
+});
+
+describe('websiteKey', () => {
+  it('finds one site however its address is written', () => {
+    expect(websiteKey('https://www.ONE.gob.do/sobre-nosotros')).toBe('one.gob.do');
+    expect(websiteKey('http://one.gob.do')).toBe('one.gob.do');
+    expect(websiteKey('no es una url')).toBeNull();
+    expect(websiteKey(null)).toBeNull();
+  });
+});
