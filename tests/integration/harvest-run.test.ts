@@ -311,7 +311,8 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     const [pageCapture] = await h.db.select().from(captures).where(eq(captures.alexandriaId, page!.alexandriaId));
     expect(pageCapture).toMatchObject({ status: 200, mismatch: 'el catálogo declara CSV y el contenido es HTML o XML' });
     const [pageRecord] = await h.db.select().from(alexandrias).where(eq(alexandrias.id, page!.alexandriaId));
-    expect(pageRecord).toMatchObject({ type: 'other', mimeType: 'application/octet-stream' });
+    // …and it waits for a moderator: the archive vouches only for a document it captured.
+    expect(pageRecord).toMatchObject({ type: 'other', mimeType: 'application/octet-stream', status: 'under_review' });
 
     const [lost] = await h.db.select().from(harvestedRecords).where(eq(harvestedRecords.distributionKey, 'r-404'));
     const [lostCapture] = await h.db.select().from(captures).where(eq(captures.alexandriaId, lost!.alexandriaId));
@@ -326,7 +327,7 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     expect(run!.harvestCounts!.failed).toBe(1);
 
     // Nothing else was harmed: every other record kept its file, online.
-    const others = (await recordsOf(h.db, harvestSourceId)).filter((row) => !['r-404', 'r-mismatch'].includes(row.harvested.distributionKey));
+    const others = (await recordsOf(h.db, harvestSourceId)).filter((row) => !['r-404', 'r-mismatch', 'r-html'].includes(row.harvested.distributionKey));
     expect(others.every((row) => row.record.status === 'on_line' && row.record.cid !== null)).toBe(true);
     h.portal.packages.pop();
   });
@@ -354,6 +355,21 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     const rows = await h.db.select().from(captures).where(eq(captures.alexandriaId, lost!.alexandriaId)).orderBy(captures.id);
     expect(rows.at(-1)).toMatchObject({ status: null, cid: null });
     expect(rows.at(-1)!.errorReason).toMatch(/dirección privada/);
+  });
+
+  it('runs one harvest of a source at a time, and closes a run whose process died', async () => {
+    const [live] = await h.db
+      .insert(imports)
+      .values({ type: 'harvest', status: 'in_progress', sourceId, harvestSourceId, documents: 0 })
+      .returning({ id: imports.id });
+    await expect(runHarvest(h.db, harvestSourceId, { fetchPage })).rejects.toThrow(`Ya hay una cosecha en curso de esta fuente (importación ${live!.id})`);
+    // The same run, silent for an hour: its process is gone. The next run closes it as failed.
+    await h.db.update(imports).set({ updatedAt: sql`now() - interval '1 hour'` }).where(eq(imports.id, live!.id));
+    const report = await runHarvest(h.db, harvestSourceId, { fetchPage });
+    expect(report.status).toBe('done');
+    const [closed] = await h.db.select().from(imports).where(eq(imports.id, live!.id));
+    expect(closed).toMatchObject({ status: 'failed' });
+    expect(closed!.errors.map((error) => error.message)).toContain('Cosecha interrumpida: su proceso terminó sin cerrarla.');
   });
 });
 

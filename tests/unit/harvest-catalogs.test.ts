@@ -281,6 +281,19 @@ describe('the DCAT reader on what the graph states', () => {
     });
   });
 
+  it('keeps a badly escaped file-type code as written instead of failing the whole catalogue', async () => {
+    const turtle = [
+      '@prefix dcat: <http://www.w3.org/ns/dcat#> .',
+      '@prefix dct: <http://purl.org/dc/terms/> .',
+      '<https://portal.example/d/1> a dcat:Dataset ; dct:identifier "d-1" ; dct:title "Uno" ; dcat:distribution <https://portal.example/d/1/f> .',
+      '<https://portal.example/d/1/f> a dcat:Distribution ; dcat:downloadURL <https://portal.example/f.csv> ;',
+      '  dct:format <http://publications.europa.eu/resource/authority/file-type/%E0%A4%A> .',
+    ].join('\n');
+    const [page] = await readAll('dcat', 'https://portal.example/catalog.ttl', answering(turtle, 'text/turtle'));
+    expect(page!.datasets.map((dataset) => dataset.identifier)).toEqual(['d-1']);
+    expect(page!.datasets[0]!.distributions[0]!.format).toBe('%E0%A4%A');
+  });
+
   it('refuses JSON that is not DCAT, HTML, RDF/XML and broken Turtle, in Spanish', async () => {
     const ckan = await readUntilError('dcat', 'https://portal.example/x', answering('{"success": true, "result": {"count": 0, "results": []}}', 'application/json'));
     expect(ckan.error.message).toMatch(/no describe ningún dcat:Catalog ni dcat:Dataset: no es un catálogo DCAT\. Parece una respuesta de la API de CKAN/);

@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogDataset, CatalogDistribution } from '../../src/lib/server/harvest/catalogs/index.ts';
 import { chooseCategory, mapDataset } from '../../src/lib/server/harvest/map.ts';
 import { websiteKey } from '../../src/lib/server/harvest/publishers.ts';
+import { cleanText, MAX_TEXT_CHARS } from '../../src/lib/server/harvest/catalogs/values.ts';
+import { nameKey } from '../../src/lib/server/seed/catalog.ts';
 
 const distribution = (overrides: Partial<CatalogDistribution>): CatalogDistribution => ({
   identifier: null,
@@ -92,6 +94,27 @@ describe('chooseCategory', () => {
     expect(chooseCategory([{ identifier: 'g-gp', label: 'Gestión  Pública' }], choice)).toBe(9);
     expect(chooseCategory([{ identifier: 'g-x', label: 'Desconocido' }], choice)).toBe(1);
     expect(chooseCategory([], { ...choice, defaultCategoryId: null })).toBeNull();
+  });
+
+  it("never takes what an object inherits for a mapped category (a theme called 'constructor')", () => {
+    expect(chooseCategory([{ identifier: 'constructor', label: '__proto__' }], choice)).toBe(1);
+    expect(chooseCategory([{ identifier: 'toString', label: 'hasOwnProperty' }], choice)).toBe(1);
+  });
+});
+
+describe('declared text', () => {
+  it('loses control, format and bidi characters and is cut to a bounded length, as uploads store theirs', () => {
+    expect(cleanText('  T\u202Eevil\u0000\u200B título  ')).toBe('Tevil título');
+    expect(cleanText('x'.repeat(50_000_000))).toHaveLength(MAX_TEXT_CHARS);
+    expect(cleanText('\u200B\u202E ')).toBeNull();
+  });
+
+  it("finds a publisher's name key in linear time, however long the name", () => {
+    const started = performance.now();
+    nameKey(`${' AB'.repeat(MAX_TEXT_CHARS)} x`);
+    // The old expression took seconds on 60 KB (quadratic); this is milliseconds.
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(nameKey('Ministerio de Vivienda, Hábitat y Edificaciones MIVHED')).toBe('ministerio vivienda habitat edificacione');
   });
 });
 

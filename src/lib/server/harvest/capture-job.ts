@@ -57,11 +57,13 @@ export function captureHandler(context: CaptureContext): JobHandler {
   return async (job, { db, signal }) => {
     const payload = job.payload as CaptureJobPayload;
     const [declared] = await db
-      .select({ size: harvestedRecords.declaredSize, checksum: harvestedRecords.declaredChecksum, type: alexandrias.type })
+      .select({ size: harvestedRecords.declaredSize, checksum: harvestedRecords.declaredChecksum, type: alexandrias.type, cid: alexandrias.cid })
       .from(alexandrias)
       .leftJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
       .where(eq(alexandrias.id, payload.alexandriaId));
     if (!declared) throw new PermanentJobError(`El registro ${payload.alexandriaId} ya no existe.`);
+    // Another run's job captured it already: its file is kept, not fetched and stored twice.
+    if (declared.cid) return;
     const base = {
       alexandriaId: payload.alexandriaId,
       requestedUrl: payload.url,
@@ -125,6 +127,9 @@ async function keep(
     const content = kind as ContentKind;
     const type = realType(declared.type, content);
     const mismatch = mismatches({ declared, sha256, size, type, content });
+    // The archive vouches for bytes it captured only when they are a document: an empty answer or
+    // an HTML page where data was declared waits for a moderator with its capture on record.
+    const vouched = size > 0 && content !== 'markup';
     const fileName = fileNameOf(response.finalUrl);
     await db.transaction(async (tx) => {
       await tx.insert(captures).values({
@@ -143,8 +148,9 @@ async function keep(
           cid: stored.cid,
           type,
           formats: [type],
-          // A moderator's block stands: the file is kept, the record stays out of sight.
-          status: before?.status === 'blocked' ? 'blocked' : 'on_line',
+          // Only a record waiting for its file goes online: a moderator's decision (blocked, broken)
+          // stands, and so does one that is online already.
+          status: before?.status === 'under_review' && vouched ? 'on_line' : (before?.status ?? 'under_review'),
           fileName,
           fileExtension: fileExtension(fileName),
           fileSize: size,
@@ -154,7 +160,7 @@ async function keep(
           updatedAt: sql`now()`,
         })
         .where(eq(alexandrias.id, payload.alexandriaId));
-      if (before?.status !== 'on_line' && before?.status !== 'blocked') {
+      if (before?.status === 'under_review' && vouched) {
         await tx.insert(statusHistory).values({
           alexandriaId: payload.alexandriaId,
           fromStatus: before?.status ?? null,

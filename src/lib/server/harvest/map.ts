@@ -95,8 +95,10 @@ export interface CategoryChoice {
  */
 export function chooseCategory(themes: readonly CatalogTheme[], choice: CategoryChoice): number | null {
   for (const theme of themes) {
-    const mapped = choice.themeMap[theme.identifier] ?? (theme.label === null ? undefined : choice.themeMap[theme.label]);
-    if (mapped !== undefined) return mapped;
+    // Own keys only: a theme called `constructor` must not find Object's.
+    const lookup = (key: string | null) => (key !== null && Object.hasOwn(choice.themeMap, key) ? choice.themeMap[key] : undefined);
+    const mapped = lookup(theme.identifier) ?? lookup(theme.label);
+    if (typeof mapped === 'number' && Number.isInteger(mapped)) return mapped;
   }
   for (const theme of themes) {
     const byTitle = choice.categoryByTitle.get(foldLabel(theme.label ?? theme.identifier));

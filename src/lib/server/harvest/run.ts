@@ -66,17 +66,45 @@ const emptyCounts = (): HarvestCounts => ({ new: 0, updated: 0, unchanged: 0, wi
  * catalogue that cannot be read ends the run `failed`, with its reason, in the report and in the
  * Import. (The database's own errors do throw, after marking the run failed if they can.)
  */
+/** A run that has not moved for this long was cut short (its process died): it is marked failed. */
+const STALE_RUN = '30 minutes';
+
+/**
+ * Opens a run's Import, one at a time per harvest source: two runs at once would each withdraw
+ * what the other had just seen. Under a transaction lock for the source, a run still moving (its
+ * Import updated within `STALE_RUN`, by the database clock) refuses the new one; a run that stopped
+ * moving, because its process was killed, is closed as failed first.
+ */
+async function startRun(db: Db, sourceId: number, harvestSourceId: number, counts: HarvestCounts): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('harvest-source'), ${harvestSourceId})`);
+    const open = await tx
+      .select({ id: imports.id, stale: sql<boolean>`${imports.updatedAt} < now() - ${STALE_RUN}::interval` })
+      .from(imports)
+      .where(and(eq(imports.harvestSourceId, harvestSourceId), eq(imports.status, 'in_progress')));
+    const live = open.find((run) => !run.stale);
+    if (live) throw new Error(`Ya hay una cosecha en curso de esta fuente (importación ${live.id}); espere a que termine.`);
+    for (const run of open) {
+      await tx
+        .update(imports)
+        .set({ status: 'failed', errors: sql`coalesce(${imports.errors}, '[]'::jsonb) || ${JSON.stringify([{ key: 'run', message: 'Cosecha interrumpida: su proceso terminó sin cerrarla.' }])}::jsonb`, updatedAt: sql`now()` })
+        .where(eq(imports.id, run.id));
+    }
+    const [run] = await tx
+      .insert(imports)
+      .values({ type: 'harvest', status: 'in_progress', sourceId, harvestSourceId, documents: 0, harvestCounts: counts })
+      .returning({ id: imports.id });
+    return run!.id;
+  });
+}
+
 export async function runHarvest(db: Db, harvestSourceId: number, options: RunHarvestOptions): Promise<HarvestRunReport> {
   const [source] = await db.select().from(harvestSources).where(eq(harvestSources.id, harvestSourceId));
   if (!source) throw new Error(`No existe la fuente de cosecha ${harvestSourceId}.`);
 
   const counts = emptyCounts();
   const errors: HarvestRunReport['errors'] = [];
-  const [run] = await db
-    .insert(imports)
-    .values({ type: 'harvest', status: 'in_progress', sourceId: source.sourceId, harvestSourceId, documents: 0, harvestCounts: counts })
-    .returning({ id: imports.id });
-  const importId = run!.id;
+  const importId = await startRun(db, source.sourceId, harvestSourceId, counts);
   let capturesQueued = 0;
 
   const save = (status: 'in_progress' | 'done' | 'failed') =>

@@ -63,12 +63,22 @@ const ALIASES: Record<string, string> = {
  * accents, case, punctuation, a trailing acronym with or without brackets ("... MIVHED",
  * "... | CORAAMOCA"), "de la República (Dominicana)", filler words and plurals all fold away.
  */
+/** An upper-case word (letters, digits, hyphens): an acronym. */
+const ACRONYM_WORD = /^[A-ZÁÉÍÓÚÑ0-9][A-ZÁÉÍÓÚÑ0-9-]+$/u;
+
+/**
+ * The name without the acronyms that trail it ("... MIVHED"), word by word: a regular expression
+ * anchored at the end retried from every position, and took quadratic time on a long name a
+ * harvested catalogue could send.
+ */
+function withoutTrailingAcronyms(name: string): string {
+  const words = name.trimEnd().split(/\s+/);
+  while (words.length > 1 && ACRONYM_WORD.test(words.at(-1)!)) words.pop();
+  return words.join(' ');
+}
+
 export function nameKey(name: string): string {
-  const words = name
-    .replace(/\([^)]*\)/g, ' ')
-    .replace(/\|.*$/, ' ')
-    // A trailing acronym: an upper-case word (letters, digits, hyphens) after the name proper.
-    .replace(/(\s+[A-ZÁÉÍÓÚÑ0-9][A-ZÁÉÍÓÚÑ0-9-]+)+\s*$/u, ' ')
+  const words = withoutTrailingAcronyms(name.replace(/\([^)]*\)/g, ' ').replace(/\|.*$/, ' '))
     .normalize('NFD')
     .replace(/\p{Diacritic}/gu, '')
     .toLowerCase()

@@ -138,7 +138,15 @@ function codeOf(graph: Store, subject: Term, predicate: string, vocabulary: RegE
   if (term.termType === 'Literal') return cleanText(term.value);
   if (term.termType === 'NamedNode') {
     const coded = vocabulary.exec(term.value)?.[1];
-    return coded ? decodeURIComponent(coded) : (labelOf(graph, term) ?? term.value);
+    if (coded) {
+      try {
+        return decodeURIComponent(coded);
+      } catch {
+        // One badly escaped code (`%E0%A4%A`) must not fail the whole catalogue: keep it as written.
+        return coded;
+      }
+    }
+    return labelOf(graph, term) ?? term.value;
   }
   return labelOf(graph, term);
 }

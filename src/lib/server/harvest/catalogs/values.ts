@@ -3,13 +3,24 @@
  * URLs as absolute http(s) IRIs with spaces and other unsafe characters percent-encoded (CKAN
  * resource URLs are typed by hand and often hold spaces), dates, byte counts and checksums.
  */
+import { stripControls } from '../../../domain/text.ts';
 import { webIri } from '../../dcat/rdf.ts';
 import type { CatalogChecksum } from './types.ts';
 
-/** Trimmed text, or null for anything blank or not a string. */
+/**
+ * Most characters kept of one declared text. A catalogue is not trusted more than a contributor:
+ * a 50 MB title or a publisher name built to make a regular expression backtrack stops here.
+ */
+export const MAX_TEXT_CHARS = 10_000;
+
+/**
+ * Trimmed text without control, format and bidi characters (as uploads store theirs), cut at
+ * `MAX_TEXT_CHARS`; null for anything blank or not a string.
+ */
 export function cleanText(value: unknown): string | null {
   if (typeof value !== 'string') return null;
-  const trimmed = value.trim();
+  const visible = stripControls((value.length > 4 * MAX_TEXT_CHARS ? value.slice(0, 4 * MAX_TEXT_CHARS) : value).toWellFormed());
+  const trimmed = Array.from(visible.trim()).slice(0, MAX_TEXT_CHARS).join('').trim();
   return trimmed === '' ? null : trimmed;
 }
 
