@@ -8,6 +8,8 @@
  * address is refused unless allowed; CKAN, DCAT and data.json give the same records.
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -355,6 +357,30 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     const rows = await h.db.select().from(captures).where(eq(captures.alexandriaId, lost!.alexandriaId)).orderBy(captures.id);
     expect(rows.at(-1)).toMatchObject({ status: null, cid: null });
     expect(rows.at(-1)!.errorReason).toMatch(/dirección privada/);
+  });
+
+  it("honours a site's robots.txt: a disallowed capture fails with the reason and fetches nothing but robots.txt", async () => {
+    const served: string[] = [];
+    const site = http.createServer((request, response) => {
+      served.push(request.url ?? '');
+      if (request.url === '/robots.txt') return void response.writeHead(200, { 'Content-Type': 'text/plain' }).end('User-agent: *\nDisallow: /privado/\n');
+      response.writeHead(200, { 'Content-Type': 'text/csv' }).end('a,b\n1,2\n');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      const siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+      const [lost] = await h.db.select().from(harvestedRecords).where(eq(harvestedRecords.distributionKey, 'r-404'));
+      const [anyRun] = await h.db.select({ id: imports.id }).from(imports).where(eq(imports.harvestSourceId, harvestSourceId)).limit(1);
+      const { job } = await enqueue(h.db, { kind: CAPTURE_JOB, payload: { alexandriaId: lost!.alexandriaId, url: `${siteOrigin}/privado/datos.csv`, importId: anyRun!.id } });
+      const attempt = captureHandler(h.capture)(job, { db: h.db, signal: new AbortController().signal });
+      await expect(attempt).rejects.toBeInstanceOf(PermanentJobError);
+      await expect(attempt).rejects.toThrow(/robots\.txt del sitio no permite/);
+      expect(served).toEqual(['/robots.txt']);
+      const [record] = await h.db.select().from(alexandrias).where(eq(alexandrias.id, lost!.alexandriaId));
+      expect(record!.cid).toBeNull();
+    } finally {
+      site.close();
+    }
   });
 
   it('runs one harvest of a source at a time, and closes a run whose process died', async () => {

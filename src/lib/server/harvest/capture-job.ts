@@ -17,7 +17,7 @@
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { ASSET_TYPES, type AssetType } from '../../domain/constants.ts';
-import { CaptureError, captureFetch, type CaptureFetchOptions, type CaptureResponse } from '../capture/index.ts';
+import { CaptureError, captureFetch, RobotsPolicy, type CaptureFetchOptions, type CaptureResponse } from '../capture/index.ts';
 import { cleanFileName, detectContent, documentFormat, fileExtension, mediaType, type ContentKind } from '../content-type.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, captures, harvestedRecords, imports, statusHistory } from '../db/schema.ts';
@@ -47,6 +47,8 @@ export interface CaptureContext {
   maxBytes: number;
   /** For tests: other limits of `captureFetch` (timeouts, a resolver). */
   fetchOptions?: Omit<CaptureFetchOptions, 'allowPrivate' | 'maxBytes' | 'signal'>;
+  /** Whose robots.txt is asked before each capture; by default one policy per handler, cached per site. */
+  robots?: RobotsPolicy;
 }
 
 /** Answers that say "not now" rather than "never": the job is retried. */
@@ -54,6 +56,7 @@ const RETRYABLE_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504]);
 
 /** The handler of `capture` jobs, for `runWorker({ handlers: { [CAPTURE_JOB]: captureHandler(context) } })`. */
 export function captureHandler(context: CaptureContext): JobHandler {
+  const robots = context.robots ?? new RobotsPolicy({ fetch: { ...context.fetchOptions, allowPrivate: context.allowPrivate } });
   return async (job, { db, signal }) => {
     const payload = job.payload as CaptureJobPayload;
     const [declared] = await db
@@ -73,6 +76,9 @@ export function captureHandler(context: CaptureContext): JobHandler {
     const started = Date.now();
     let response: CaptureResponse | undefined;
     try {
+      // A site that asks crawlers to keep out of a path is obeyed (RFC 9309), and told why in the capture.
+      const verdict = await robots.check(payload.url);
+      if (!verdict.allowed) throw new PermanentJobError(`robots.txt del sitio no permite capturar esta dirección (${verdict.reason})`);
       response = await captureFetch(payload.url, {
         ...context.fetchOptions,
         allowPrivate: context.allowPrivate,
