@@ -11,6 +11,8 @@ export interface Part {
   name: string;
   /** Raw deflate. */
   deflated: Buffer;
+  /** The uncompressed size the zip declares (1 KB unless given): a zip bomb lies about it. */
+  declaredSize?: number;
 }
 
 /** Raw deflate of `text` ending on a full flush, not final: such pieces concatenate, and one piece may repeat. */
@@ -23,24 +25,24 @@ export const repeatedPart = (name: string, head: string, body: string, times: nu
   deflated: Buffer.concat([openPiece(head), ...Array<Buffer>(times).fill(openPiece(body)), zlib.deflateRawSync(tail)]),
 });
 
-/** A zip of `parts`; sizes declared as 1 KB and CRCs as zero (the reader trusts neither). */
+/** A zip of `parts`; sizes declared as each part says (1 KB by default) and CRCs as zero (the reader trusts neither). */
 export function zip(parts: Part[]): Uint8Array {
   const chunks: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;
-  for (const { name, deflated } of parts) {
+  for (const { name, deflated, declaredSize = 1024 } of parts) {
     const fileName = Buffer.from(name, 'utf8');
     const header = Buffer.alloc(30);
     header.writeUInt32LE(0x04034b50, 0);
     header.writeUInt16LE(8, 8);
     header.writeUInt32LE(deflated.length, 18);
-    header.writeUInt32LE(1024, 22);
+    header.writeUInt32LE(declaredSize, 22);
     header.writeUInt16LE(fileName.length, 26);
     const entry = Buffer.alloc(46);
     entry.writeUInt32LE(0x02014b50, 0);
     entry.writeUInt16LE(8, 10);
     entry.writeUInt32LE(deflated.length, 20);
-    entry.writeUInt32LE(1024, 24);
+    entry.writeUInt32LE(declaredSize, 24);
     entry.writeUInt16LE(fileName.length, 28);
     entry.writeUInt32LE(offset, 42);
     chunks.push(header, fileName, deflated);

@@ -4,58 +4,15 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, readSheets, SpreadsheetError } from '../../src/lib/server/spreadsheets/index.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
+import { MAIN, REL, zip, type Part } from '../helpers/hostile-spreadsheets.ts';
 
 const SPREADSHEETS = fixturePath('files/spreadsheets');
-
-interface Part {
-  name: string;
-  /** Deflated bytes (raw deflate). */
-  deflated: Buffer;
-  /** The uncompressed size the zip declares: a zip bomb lies about it. */
-  declaredSize: number;
-}
 
 const part = (name: string, text: string): Part => {
   const data = Buffer.from(text, 'utf8');
   return { name, deflated: zlib.deflateRawSync(data), declaredSize: data.length };
 };
 
-/** A zip of `parts`, CRCs left at zero (the reader relies on sizes and its own limits, not on them). */
-function zip(parts: Part[]): Uint8Array {
-  const chunks: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const { name, deflated, declaredSize } of parts) {
-    const fileName = Buffer.from(name, 'utf8');
-    const header = Buffer.alloc(30);
-    header.writeUInt32LE(0x04034b50, 0);
-    header.writeUInt16LE(8, 8);
-    header.writeUInt32LE(deflated.length, 18);
-    header.writeUInt32LE(declaredSize, 22);
-    header.writeUInt16LE(fileName.length, 26);
-    const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(8, 10);
-    entry.writeUInt32LE(deflated.length, 20);
-    entry.writeUInt32LE(declaredSize, 24);
-    entry.writeUInt16LE(fileName.length, 28);
-    entry.writeUInt32LE(offset, 42);
-    chunks.push(header, fileName, deflated);
-    central.push(entry, fileName);
-    offset += header.length + fileName.length + deflated.length;
-  }
-  const directory = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(parts.length, 8);
-  end.writeUInt16LE(parts.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return new Uint8Array(Buffer.concat([...chunks, directory, end]));
-}
-
-const MAIN = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
-const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 /** The parts of a one-sheet workbook; `extra` adds or replaces parts. */
 function xlsxParts(sheetData: string, extra: Part[] = [], sharedStrings = false): Part[] {
