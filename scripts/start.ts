@@ -104,4 +104,13 @@ const server = http.createServer((request, response) => {
     failed(request, response, error);
   }
 });
-server.listen(port, host, () => console.log(`Archivo Abierto sirve en http://${host}:${port}`));
+server.listen(port, host, () => {
+  console.log(`Archivo Abierto sirve en http://${host}:${port}`);
+  // Opens the database and starts the background work now rather than at the first visit.
+  const self = `http://${host.includes(':') ? `[${host}]` : host}:${port}/v2/health`;
+  fetch(self)
+    .then((response) => {
+      if (!response.ok) console.error(`La comprobación de salud respondió ${response.status}: vea el error anterior.`);
+    })
+    .catch((error: unknown) => console.error('No se pudo hacer la comprobación de salud al arrancar:', error));
+});

@@ -12,6 +12,7 @@ import { createContentStore, createStagingArea, type ContentStore, type StagingA
 import { sweepInterruptedUploads, sweepPeriodically } from './uploads/imports.ts';
 import { alexandrias } from './db/schema.ts';
 import { eq } from 'drizzle-orm';
+import { startBackgroundWork } from './background.ts';
 
 export interface Archive extends DatabaseHandle {
   config: ArchiveConfig;
@@ -67,6 +68,8 @@ export function getArchive(): Promise<Archive> {
   running ??= openArchive().then((archive) => {
     // The serving process keeps clearing uploads that died with another process (PostgreSQL).
     sweepPeriodically(archive.db);
+    // And runs the job queue and the harvest schedule, unless ARCHIVE_WORKER=false.
+    if (archive.config.worker.enabled) startBackgroundWork(archive);
     return archive;
   }).catch((error: unknown) => {
     running = undefined;

@@ -72,6 +72,20 @@ export interface ArchiveConfig {
   captureAllowPrivate: boolean;
   /** Largest file a capture keeps, in bytes (`ARCHIVE_CAPTURE_MAX_BYTES`; the document upload limit by default). */
   captureMaxBytes: number;
+  /**
+   * The background work this process does: the job queue's worker (harvest runs, captures) and the
+   * harvest schedule. `ARCHIVE_WORKER=false` turns both off in this process (another server on the
+   * same database then does the work); on by default.
+   */
+  worker: {
+    enabled: boolean;
+    /** Jobs this process runs at once (`ARCHIVE_WORKER_CONCURRENCY`, 8). */
+    concurrency: number;
+    /** Requests at once to one remote host (`ARCHIVE_CAPTURE_HOST_CONCURRENCY`, 2). */
+    perHostConcurrency: number;
+    /** Pause between two requests to one remote host, in ms (`ARCHIVE_CAPTURE_HOST_DELAY_MS`, 1000). */
+    perHostDelayMs: number;
+  };
 }
 
 /** Where the embedded PGlite keeps its database, inside the data folder. */
@@ -83,6 +97,11 @@ export function embeddedDatabaseDir(dataDir: string): string {
 function positive(value: string | undefined, fallback: number): number {
   const parsed = Number(value);
   return value && Number.isSafeInteger(parsed) && parsed > 0 ? parsed : fallback;
+}
+
+function nonNegative(value: string | undefined, fallback: number): number {
+  const parsed = Number(value);
+  return value && Number.isSafeInteger(parsed) && parsed >= 0 ? parsed : fallback;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -172,6 +191,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
     maxDocumentBytes: positive(env.ARCHIVE_MAX_DOCUMENT_BYTES, 200_000_000),
     captureAllowPrivate: flag(env.ARCHIVE_CAPTURE_ALLOW_PRIVATE, false),
     captureMaxBytes: positive(env.ARCHIVE_CAPTURE_MAX_BYTES, positive(env.ARCHIVE_MAX_DOCUMENT_BYTES, 200_000_000)),
+    worker: {
+      enabled: flag(env.ARCHIVE_WORKER, true),
+      concurrency: positive(env.ARCHIVE_WORKER_CONCURRENCY, 8),
+      perHostConcurrency: positive(env.ARCHIVE_CAPTURE_HOST_CONCURRENCY, 2),
+      perHostDelayMs: nonNegative(env.ARCHIVE_CAPTURE_HOST_DELAY_MS, 1000),
+    },
     maxProofBytes: positive(env.ARCHIVE_MAX_PROOF_BYTES, 10_000_000),
     uploadsPerHour: {
       wallet: positive(env.ARCHIVE_UPLOADS_PER_HOUR_WALLET, 30),

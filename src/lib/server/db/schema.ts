@@ -178,6 +178,8 @@ export const imports = pgTable(
     harvestSourceId: integer('harvest_source_id').references((): AnyPgColumn => harvestSources.id, { onDelete: 'set null' }),
     /** For a harvest run: what it did to the records (`lib/server/harvest/run.ts`). */
     harvestCounts: jsonb('harvest_counts').$type<HarvestCounts>(),
+    /** For a harvest run: the queue's job that runs it, so a retry of that job knows its dead attempt. */
+    jobId: integer('job_id').references((): AnyPgColumn => jobs.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   (t) => [
@@ -226,6 +228,14 @@ export const alexandrias = pgTable(
     signature: text('signature'),
     /** Natural key from the origin (e.g. the portal's dataset slug) that keeps harvests idempotent. */
     originKey: text('origin_key'),
+    /** The original's own dates, as its catalogue declares them (not when the archive got it). */
+    issued: timestamp('issued', { withTimezone: true }),
+    modified: timestamp('modified', { withTimezone: true }),
+    /** The licence the catalogue declares: its name and, when given, its URL. */
+    licenseTitle: text('license_title'),
+    licenseUrl: text('license_url'),
+    /** The catalogue's keywords (tags), as published. */
+    keywords: text('keywords').array().notNull().default(sql`'{}'::text[]`),
     ...timestamps,
     search: tsvector('search').generatedAlwaysAs(
       (): SQL =>

@@ -2,7 +2,7 @@
  * Harvesting public catalogues (issue #18): `catalogs/` reads them, `map.ts` turns a dataset into
  * records, `publishers.ts` finds a publisher's department, `run.ts` runs one harvest as an Import,
  * and `capture-job.ts` is the queue's `capture` job that fetches and keeps each file.
- * `sources.ts` registers a catalogue.
+ * `sources.ts` registers a catalogue, and `run-job.ts` makes a run a job of the queue (asked for, scheduled, retried).
  */
 export { CAPTURE_JOB, captureHandler, type CaptureContext, type CaptureJobPayload } from './capture-job.ts';
 export { catalogPageFetcher, MAX_CATALOG_PAGE_BYTES } from './fetch-page.ts';
@@ -10,3 +10,4 @@ export { chooseCategory, mapDataset, type MappedRecord } from './map.ts';
 export { PublisherMatcher, websiteKey } from './publishers.ts';
 export { runHarvest, RUN_ERROR_KEY, type HarvestRunReport, type RunHarvestOptions } from './run.ts';
 export { registerHarvestSource, type NewHarvestSource } from './sources.ts';
+export { HARVEST_JOB, harvestRunHandler, queueDueHarvests, queueHarvestRun, type HarvestJobPayload } from './run-job.ts';

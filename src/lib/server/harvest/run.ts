@@ -27,6 +27,7 @@ import {
   harvestedRecords,
   harvestSources,
   imports,
+  jobs,
   statusHistory,
   type HarvestCounts,
   type HarvestSource,
@@ -44,6 +45,11 @@ export interface RunHarvestOptions extends ReadOptions {
   fetchPage: FetchPage;
   /** Stops the run between datasets; it ends `failed` ("interrumpida"). */
   signal?: AbortSignal;
+  /**
+   * The queue's job running this run (`run-job.ts`). A run still open under the same job is that
+   * job's earlier attempt, whose process died: it is closed as failed and this one goes ahead.
+   */
+  jobId?: number;
 }
 
 export interface HarvestRunReport {
@@ -75,11 +81,18 @@ const STALE_RUN = '30 minutes';
  * Import updated within `STALE_RUN`, by the database clock) refuses the new one; a run that stopped
  * moving, because its process was killed, is closed as failed first.
  */
-async function startRun(db: Db, sourceId: number, harvestSourceId: number, counts: HarvestCounts): Promise<number> {
+async function startRun(db: Db, sourceId: number, harvestSourceId: number, counts: HarvestCounts, jobId: number | null): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('harvest-source'), ${harvestSourceId})`);
+    // Dead: not moved for STALE_RUN, or run by a job that is this one (its earlier attempt) or
+    // that is no longer running (its worker gave it up).
     const open = await tx
-      .select({ id: imports.id, stale: sql<boolean>`${imports.updatedAt} < now() - ${STALE_RUN}::interval` })
+      .select({
+        id: imports.id,
+        stale: sql<boolean>`${imports.updatedAt} < now() - ${STALE_RUN}::interval
+          or (${imports.jobId} is not null and (${imports.jobId} = ${jobId ?? -1}
+              or not exists (select 1 from ${jobs} where ${jobs.id} = ${imports.jobId} and ${jobs.status} = 'running')))`,
+      })
       .from(imports)
       .where(and(eq(imports.harvestSourceId, harvestSourceId), eq(imports.status, 'in_progress')));
     const live = open.find((run) => !run.stale);
@@ -92,7 +105,7 @@ async function startRun(db: Db, sourceId: number, harvestSourceId: number, count
     }
     const [run] = await tx
       .insert(imports)
-      .values({ type: 'harvest', status: 'in_progress', sourceId, harvestSourceId, documents: 0, harvestCounts: counts })
+      .values({ type: 'harvest', status: 'in_progress', sourceId, harvestSourceId, jobId, documents: 0, harvestCounts: counts })
       .returning({ id: imports.id });
     return run!.id;
   });
@@ -104,7 +117,7 @@ export async function runHarvest(db: Db, harvestSourceId: number, options: RunHa
 
   const counts = emptyCounts();
   const errors: HarvestRunReport['errors'] = [];
-  const importId = await startRun(db, source.sourceId, harvestSourceId, counts);
+  const importId = await startRun(db, source.sourceId, harvestSourceId, counts, options.jobId ?? null);
   let capturesQueued = 0;
 
   const save = (status: 'in_progress' | 'done' | 'failed') =>

@@ -1,0 +1,77 @@
+/**
+ * The work a running archive does besides answering requests: a worker of the job queue (harvest
+ * runs and the captures they queue) and the harvest schedule. Every server process on a database
+ * runs both, and they share the work through the database: the queue never runs a job twice, and
+ * the schedule queues a source's run only when none is queued or running (`harvest/run-job.ts`).
+ * `npm run harvest` runs the same worker while it waits for its run.
+ */
+import type { Archive } from './archive.ts';
+import { CAPTURE_JOB, captureHandler, HARVEST_JOB, harvestRunHandler, queueDueHarvests, type HarvestRunReport } from './harvest/index.ts';
+import { runWorker, type Job, type JobHandler } from './jobs/index.ts';
+
+/** How often the schedule looks for harvest sources that are due. */
+const SCHEDULE_EVERY_MS = 60_000;
+
+export interface BackgroundWork {
+  /** Stops claiming, hands running jobs back (or lets them finish within the grace), then resolves. */
+  stop(): Promise<void>;
+}
+
+export interface BackgroundOptions {
+  /** Run the harvest schedule too (true); `npm run harvest` runs the worker only. */
+  schedule?: boolean;
+  /** Told of every harvest run this worker finishes. */
+  onReport?: (report: HarvestRunReport, job: Job) => void;
+  onError?: (error: unknown) => void;
+}
+
+/** The handlers of every job kind the archive queues, built on its store and configuration. */
+export function archiveJobHandlers(archive: Archive, options: Pick<BackgroundOptions, 'onReport'> = {}): Record<string, JobHandler> {
+  const { config } = archive;
+  return {
+    [HARVEST_JOB]: harvestRunHandler({ allowPrivate: config.captureAllowPrivate, onReport: options.onReport }),
+    [CAPTURE_JOB]: captureHandler({
+      store: archive.store,
+      staging: archive.staging,
+      pinning: archive.pinning,
+      allowPrivate: config.captureAllowPrivate,
+      maxBytes: config.captureMaxBytes,
+    }),
+  };
+}
+
+/** Starts the worker (and the schedule) for `archive`; see the module's header. */
+export function startBackgroundWork(archive: Archive, options: BackgroundOptions = {}): BackgroundWork {
+  const { config, db } = archive;
+  const onError = options.onError ?? ((error: unknown) => console.error('Trabajo en segundo plano:', error));
+  const controller = new AbortController();
+  const worker = runWorker({
+    db,
+    handlers: archiveJobHandlers(archive, options),
+    signal: controller.signal,
+    concurrency: config.worker.concurrency,
+    perHostConcurrency: config.worker.perHostConcurrency,
+    perHostDelayMs: config.worker.perHostDelayMs,
+    onError,
+  });
+
+  let timer: NodeJS.Timeout | undefined;
+  let scheduling: Promise<unknown> = Promise.resolve();
+  if (options.schedule ?? true) {
+    const tick = () => {
+      scheduling = queueDueHarvests(db).catch(onError);
+    };
+    tick();
+    timer = setInterval(tick, SCHEDULE_EVERY_MS);
+    // The schedule alone must not keep a process alive (a script that opened the archive and is done).
+    timer.unref();
+  }
+
+  return {
+    async stop() {
+      clearInterval(timer);
+      controller.abort(new Error('El servidor se detiene.'));
+      await Promise.all([worker, scheduling]);
+    },
+  };
+}

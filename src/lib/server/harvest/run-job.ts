@@ -1,0 +1,106 @@
+/**
+ * A harvest run as a job of the queue (issue #18), so that whoever asks for it (the schedule, a
+ * moderator's "Cosechar ahora", `npm run harvest` from another process) only writes a row, and
+ * whichever worker is free runs it: the server's, or the command's own when no server is up.
+ *
+ * - `queueHarvestRun` asks for a run unless one of the source is already queued or running: two
+ *   clicks, or the schedule and a click at once, make one run.
+ * - `harvestRunHandler` runs it. The run's Import remembers its job: when a process dies mid-run,
+ *   the job's lease expires, the queue hands the job to another worker, and that retry closes the
+ *   dead attempt's Import as failed before it starts a new run. So a run killed half-way ends
+ *   failed and is run again, by itself, within a lease.
+ * - `queueDueHarvests` is the schedule: every source not paused whose last run started longer
+ *   ago than its interval (by the database's clock) gets a run.
+ */
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/index.ts';
+import { harvestSources, jobs, type Job } from '../db/schema.ts';
+import { enqueue, type JobHandler } from '../jobs/index.ts';
+import { catalogPageFetcher } from './fetch-page.ts';
+import { runHarvest, type HarvestRunReport } from './run.ts';
+
+/** The job kind of a harvest run. */
+export const HARVEST_JOB = 'harvest';
+
+export interface HarvestJobPayload {
+  harvestSourceId: number;
+  /** Who asked: `programada`, a moderator's wallet, `npm run harvest`. Shown to moderators. */
+  requestedBy: string;
+}
+
+/** Attempts of one run: a run that dies twice more is left failed for a person to look at. */
+const RUN_ATTEMPTS = 3;
+
+/** Harvest jobs of a source that are still to run or running. */
+function activeRunsOf(harvestSourceId: number) {
+  return and(
+    eq(jobs.kind, HARVEST_JOB),
+    inArray(jobs.status, ['queued', 'running']),
+    sql`(${jobs.payload}->>'harvestSourceId')::int = ${harvestSourceId}`,
+  );
+}
+
+/**
+ * Queues a run of `harvestSourceId`; when one is already queued or running, that job is returned
+ * (`created: false`). Serialised per source by a transaction lock, so two servers asking at the
+ * same moment still make one job.
+ */
+export async function queueHarvestRun(db: Db, harvestSourceId: number, requestedBy: string): Promise<{ job: Job; created: boolean }> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('harvest-queue'), ${harvestSourceId})`);
+    const [source] = await tx.select({ id: harvestSources.id }).from(harvestSources).where(eq(harvestSources.id, harvestSourceId));
+    if (!source) throw new Error(`No existe la fuente de cosecha ${harvestSourceId}.`);
+    const [active] = await tx.select().from(jobs).where(activeRunsOf(harvestSourceId)).orderBy(jobs.id).limit(1);
+    if (active) return { job: active, created: false };
+    const payload: HarvestJobPayload = { harvestSourceId, requestedBy };
+    const { job } = await enqueue(tx as unknown as Db, { kind: HARVEST_JOB, payload, maxAttempts: RUN_ATTEMPTS });
+    return { job, created: true };
+  });
+}
+
+/**
+ * Queues a run for every harvest source that is due: not paused, nothing queued or running, and
+ * no run started within its interval. Returns the ids of the sources queued.
+ */
+export async function queueDueHarvests(db: Db, requestedBy = 'programada'): Promise<number[]> {
+  const due = (await db.execute(sql`
+    select s.id
+      from harvest_sources s
+     where not s.paused
+       and not exists (
+             select 1 from jobs j
+              where j.kind = ${HARVEST_JOB} and j.status in ('queued', 'running')
+                and (j.payload->>'harvestSourceId')::int = s.id)
+       and coalesce((select max(i.created_at) from imports i where i.harvest_source_id = s.id), '-infinity') < now() - s.interval
+     order by s.id`)) as unknown as { rows: Array<{ id: number }> };
+  const queued: number[] = [];
+  for (const { id } of due.rows) {
+    if ((await queueHarvestRun(db, Number(id), requestedBy)).created) queued.push(Number(id));
+  }
+  return queued;
+}
+
+export interface HarvestRunHandlerOptions {
+  /** `captureAllowPrivate` from the configuration: the catalogue is fetched under the same policy as its files. */
+  allowPrivate: boolean;
+  /** Called with each finished run's report (the command prints it). */
+  onReport?: (report: HarvestRunReport, job: Job) => void;
+}
+
+/**
+ * The handler of `harvest` jobs. A run that fails because of its catalogue is a finished job (the
+ * Import says why); only a run cut short by this worker stopping goes back to the queue.
+ */
+export function harvestRunHandler(options: HarvestRunHandlerOptions): JobHandler {
+  return async (job, { db, signal }) => {
+    const { harvestSourceId } = job.payload as HarvestJobPayload;
+    const report = await runHarvest(db, harvestSourceId, {
+      fetchPage: catalogPageFetcher({ allowPrivate: options.allowPrivate, signal }),
+      signal,
+      jobId: job.id,
+    });
+    // Stopped by the worker (shutdown, lost lease): not finished, let the queue hand it on.
+    if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('Cosecha interrumpida.');
+    options.onReport?.(report, job);
+  };
+}
