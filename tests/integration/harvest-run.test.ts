@@ -180,6 +180,11 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
       expect(record.title.startsWith(pkg.title)).toBe(true);
       expect(record).toMatchObject({ status: 'under_review', cid: null, sourceId, importId: report.importId, originalUrl: new URL(resource.url).href });
       expect(record.categoryId).toBe(pkg.groups.some((group) => group.title === 'Gestión Pública') ? mappedCategory : defaultCategory);
+      // What a researcher cites comes from the catalogue: the original's dates, licence, keywords.
+      expect(record.issued?.toISOString().slice(0, 19)).toBe(pkg.metadata_created.slice(0, 19));
+      expect(record.modified?.toISOString().slice(0, 19)).toBe(pkg.metadata_modified.slice(0, 19));
+      expect({ title: record.licenseTitle, url: record.licenseUrl }).toEqual({ title: pkg.license_title, url: pkg.license_url });
+      expect(record.keywords).toEqual(pkg.tags.map((tag) => tag.name));
       const department = departmentNames.get(record.departmentId!);
       expect(department?.name).toBe(KNOWN_AS[pkg.organization!.title] ?? pkg.organization!.title);
       expect(department?.reviewStatus).toBe('on_line');

@@ -31,7 +31,17 @@ export interface MappedRecord {
   declaredSize: number | null;
   /** `algorithm:value`, as `harvested_records` and `captures` keep it. */
   declaredChecksum: string | null;
+  /** What a researcher cites, as the catalogue states it for the dataset. */
+  issued: Date | null;
+  modified: Date | null;
+  licenseTitle: string | null;
+  licenseUrl: string | null;
+  keywords: string[];
 }
+
+/** Keywords kept per record, and characters per keyword: tags, not a second description. */
+const MAX_KEYWORDS = 50;
+const MAX_KEYWORD_LENGTH = 100;
 
 /** The records of `dataset`: one per distribution (a dataset without any gives none). */
 export function mapDataset(dataset: CatalogDataset): MappedRecord[] {
@@ -53,6 +63,11 @@ export function mapDataset(dataset: CatalogDataset): MappedRecord[] {
         declaredFormat: distribution.format ?? distribution.mediaType,
         declaredSize: distribution.byteSize,
         declaredChecksum: distribution.checksum ? `${distribution.checksum.algorithm}:${distribution.checksum.value}` : null,
+        issued: dataset.issued,
+        modified: dataset.modified,
+        licenseTitle: dataset.license?.title ?? null,
+        licenseUrl: dataset.license?.url ?? null,
+        keywords: dataset.keywords.slice(0, MAX_KEYWORDS).map((keyword) => keyword.slice(0, MAX_KEYWORD_LENGTH)),
       },
     ];
   });

@@ -196,7 +196,21 @@ async function harvestDataset(db: Db, context: RunContext, dataset: CatalogDatas
 
   return db.transaction(async (tx) => {
     const existing = await tx
-      .select({ harvested: harvestedRecords, record: { id: alexandrias.id, title: alexandrias.title, description: alexandrias.description, status: alexandrias.status, cid: alexandrias.cid } })
+      .select({
+        harvested: harvestedRecords,
+        record: {
+          id: alexandrias.id,
+          title: alexandrias.title,
+          description: alexandrias.description,
+          status: alexandrias.status,
+          cid: alexandrias.cid,
+          issued: alexandrias.issued,
+          modified: alexandrias.modified,
+          licenseTitle: alexandrias.licenseTitle,
+          licenseUrl: alexandrias.licenseUrl,
+          keywords: alexandrias.keywords,
+        },
+      })
       .from(harvestedRecords)
       .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
       .where(and(eq(harvestedRecords.harvestSourceId, source.id), eq(harvestedRecords.datasetIdentifier, dataset.identifier)));
@@ -217,7 +231,7 @@ async function harvestDataset(db: Db, context: RunContext, dataset: CatalogDatas
         if (changes.length > 0) {
           await tx
             .update(alexandrias)
-            .set({ title: record.title, description: record.description, updatedAt: sql`now()` })
+            .set({ title: record.title, description: record.description, ...catalogueFacts(record), updatedAt: sql`now()` })
             .where(eq(alexandrias.id, alexandriaId));
           await tx.insert(statusHistory).values({
             alexandriaId,
@@ -272,6 +286,7 @@ async function insertRecord(
       categoryId,
       sourceId: source.sourceId,
       importId,
+      ...catalogueFacts(record),
       provenanceNote:
         `Metadatos cosechados del catálogo «${source.name}» (${source.url}).` +
         (record.url ? ' El archivo todavía no se ha capturado.' : ' El catálogo no indica una dirección de descarga del archivo.'),
@@ -294,11 +309,39 @@ async function insertRecord(
   return alexandriaId;
 }
 
+/** The catalogue's facts about the original that a record keeps (dates, licence, keywords). */
+function catalogueFacts(record: MappedRecord) {
+  return {
+    issued: record.issued,
+    modified: record.modified,
+    licenseTitle: record.licenseTitle,
+    licenseUrl: record.licenseUrl,
+    keywords: record.keywords,
+  };
+}
+
+interface CurrentRecord {
+  title: string;
+  description: string | null;
+  issued: Date | null;
+  modified: Date | null;
+  licenseTitle: string | null;
+  licenseUrl: string | null;
+  keywords: string[];
+}
+
+const sameDate = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
+
 /** What changed between a record and what the catalogue says now, in Spanish; empty when nothing did. */
-function describeChanges(current: { title: string; description: string | null }, next: MappedRecord): string[] {
+function describeChanges(current: CurrentRecord, next: MappedRecord): string[] {
   const changes: string[] = [];
   if (current.title !== next.title) changes.push(`título «${current.title}» → «${next.title}»`);
   if ((current.description ?? null) !== (next.description ?? null)) changes.push('descripción cambiada');
+  if (!sameDate(current.issued, next.issued) || !sameDate(current.modified, next.modified)) changes.push('fechas de publicación cambiadas');
+  if ((current.licenseTitle ?? null) !== next.licenseTitle || (current.licenseUrl ?? null) !== next.licenseUrl) {
+    changes.push(`licencia «${current.licenseTitle ?? 'sin licencia'}» → «${next.licenseTitle ?? next.licenseUrl ?? 'sin licencia'}»`);
+  }
+  if (current.keywords.join('\u0000') !== next.keywords.join('\u0000')) changes.push('palabras clave cambiadas');
   return changes;
 }
 
