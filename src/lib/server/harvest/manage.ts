@@ -1,0 +1,524 @@
+/**
+ * What moderators do with harvesting (issue #18, "Where people drive it"), for the page
+ * `/moderacion/cosechas` and the REST routes under `/v2/ops/harvest-sources` alike: read the
+ * harvest sources with their last run and whether one is queued or running, a source's runs with
+ * their counts and failures, and its capture queue; add and edit a source, pause it, ask for a run
+ * now, and retry failed captures.
+ *
+ * Nothing here runs a harvest or a capture: a run is a job of the durable queue (`run-job.ts`)
+ * that the server's worker picks up within a second, and a retry puts a failed capture job back
+ * in that queue (`jobs/outcomes.ts`). A paused source is only left out of the schedule; "Cosechar
+ * ahora" still queues a run for it.
+ */
+import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/index.ts';
+import { alexandrias, categories, harvestedRecords, harvestSources, imports, jobs, type HarvestCounts } from '../db/schema.ts';
+import { HttpError, ValidationError } from '../http/errors.ts';
+import { retryFailed } from '../jobs/index.ts';
+import { JOB_STATUSES, type JobStatus } from '../jobs/statuses.ts';
+import { CATALOG_KINDS, type CatalogKind } from './catalogs/index.ts';
+import { CAPTURE_JOB } from './capture-job.ts';
+import { foldLabel } from './map.ts';
+import { HARVEST_JOB, queueHarvestRun, type HarvestJobPayload } from './run-job.ts';
+import { registerHarvestSource } from './sources.ts';
+
+/**
+ * How often a source is harvested again: the choices a moderator has, and the PostgreSQL interval
+ * each one is stored as (`harvest_sources.interval`). `seconds` tells them apart when read back,
+ * whatever text the engine gives the interval ("7 days", "1 mon").
+ */
+export const HARVEST_INTERVALS = {
+  diaria: { label: 'Diaria', interval: '1 day', seconds: 86_400 },
+  semanal: { label: 'Semanal', interval: '7 days', seconds: 604_800 },
+  mensual: { label: 'Mensual', interval: '1 mon', seconds: 2_592_000 },
+} as const;
+
+export type HarvestInterval = keyof typeof HARVEST_INTERVALS;
+const INTERVAL_VALUES = Object.keys(HARVEST_INTERVALS) as [HarvestInterval, ...HarvestInterval[]];
+const KIND_VALUES = Object.keys(CATALOG_KINDS) as [CatalogKind, ...CatalogKind[]];
+
+/** Runs a source's page and REST answer list at most. */
+export const RUNS_LIMIT = 20;
+/** Failures of one run shown, and failed captures listed: enough to act on, bounded. */
+export const RUN_ERRORS_LIMIT = 50;
+export const FAILED_CAPTURES_LIMIT = 50;
+/** Failed captures one "Reintentar todas" puts back in the queue. */
+const RETRY_ALL_LIMIT = 1000;
+
+// ---------------------------------------------------------------------------------------------
+// Input: one zod schema per operation; the REST routes parse JSON with them, the page converts
+// its form fields first (`harvestSourceFromForm`).
+
+const catalogUrl = z
+  .string({ error: 'Indique la dirección del catálogo.' })
+  .trim()
+  .min(1, 'Indique la dirección del catálogo.')
+  .max(2000, 'La dirección del catálogo no puede pasar de 2000 caracteres.')
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'La dirección del catálogo debe ser una URL http o https completa (por ejemplo https://datos.gob.do).');
+
+const name = z.string().trim().min(1, 'Indique un nombre.').max(200, 'El nombre no puede pasar de 200 caracteres.');
+const categoryId = z.number({ error: 'Elija una categoría válida.' }).int('Elija una categoría válida.').positive('Elija una categoría válida.');
+const interval = z.enum(INTERVAL_VALUES, { error: 'Elija la frecuencia: diaria, semanal o mensual.' });
+const themeMap = z
+  .record(
+    z.string().trim().min(1, 'Un tema del mapa está vacío.').max(500, 'Un tema del mapa pasa de 500 caracteres.'),
+    categoryId,
+    { error: 'El mapa de temas debe asociar cada tema a una categoría.' },
+  )
+  .refine((map) => Object.keys(map).length <= 500, 'El mapa de temas admite hasta 500 temas.');
+
+/** A new harvest source (`POST /v2/ops/harvest-sources`). */
+export const newHarvestSourceInput = z.object({
+  url: catalogUrl.describe('La dirección del catálogo: la raíz de un portal CKAN, un catálogo DCAT-AP o un data.json.'),
+  kind: z.enum(KIND_VALUES, { error: 'Elija el tipo de catálogo: ckan, dcat o datajson.' }).describe('ckan, dcat o datajson.'),
+  name: name.optional().describe('Por omisión, el nombre del servidor del catálogo.'),
+  defaultCategoryId: categoryId.nullable().optional().describe('Categoría de los conjuntos cuyos temas no tienen otra.'),
+  interval: interval.default('diaria').describe('Frecuencia de la cosecha programada.'),
+  themeMap: themeMap.optional().describe('Tema del catálogo (su identificador o su nombre) → id de categoría.'),
+});
+export type NewHarvestSourceInput = z.infer<typeof newHarvestSourceInput>;
+
+/** A change to a harvest source (`PATCH /v2/ops/harvest-sources/{id}`): only the fields given change. */
+export const harvestSourceEdit = z
+  .object({
+    name: name.optional(),
+    defaultCategoryId: categoryId.nullable().optional(),
+    interval: interval.optional(),
+    themeMap: themeMap.optional(),
+    paused: z.boolean({ error: 'paused debe ser true o false.' }).optional().describe('Pausada: la programación no la cosecha; «Cosechar ahora» sí.'),
+  })
+  .refine((edit) => Object.values(edit).some((value) => value !== undefined), 'No hay nada que cambiar.');
+export type HarvestSourceEdit = z.infer<typeof harvestSourceEdit>;
+
+// ---------------------------------------------------------------------------------------------
+// Reading.
+
+export interface RunSummary {
+  /** The run's import. */
+  id: number;
+  status: 'in_progress' | 'done' | 'failed';
+  counts: HarvestCounts;
+  /** Records the run read so far (new + updated + unchanged). */
+  documents: number;
+  startedAt: Date;
+  updatedAt: Date;
+  /** Who asked for it: `programada`, a moderator's wallet, `npm run harvest`; null when unknown. */
+  requestedBy: string | null;
+  /** How many failures the run recorded (the list itself is in `harvestRuns`). */
+  errorCount: number;
+}
+
+export interface RunDetail extends RunSummary {
+  /** The first `RUN_ERRORS_LIMIT` failures, each with the entry it concerns and why. */
+  errors: Array<{ key: string; message: string }>;
+}
+
+export interface ActiveRun {
+  jobId: number;
+  status: Extract<JobStatus, 'queued' | 'running'>;
+  requestedBy: string | null;
+  queuedAt: Date;
+}
+
+export interface CaptureQueue {
+  /** Capture jobs of this source's records, by status, over every run. */
+  counts: Record<JobStatus, number>;
+  /** Failed captures whose record still has no file, newest first (at most `FAILED_CAPTURES_LIMIT`). */
+  failed: Array<{ jobId: number; alexandriaId: number; title: string; url: string; reason: string | null; attempts: number; failedAt: Date | null }>;
+  /** How many failed captures still lack their file (the list is bounded). */
+  failedTotal: number;
+}
+
+export interface HarvestSourceSummary {
+  id: number;
+  name: string;
+  url: string;
+  kind: CatalogKind;
+  paused: boolean;
+  /** The moderator's choice, or null for an interval set otherwise (by SQL): `intervalText` says it. */
+  interval: HarvestInterval | null;
+  intervalText: string;
+  defaultCategory: { id: number; title: string } | null;
+  themeMap: Record<string, number>;
+  /** Our `source` its records are filed under. */
+  sourceId: number;
+  records: number;
+  createdAt: Date;
+  lastRun: RunSummary | null;
+  /** A run queued or running in the queue, if any. */
+  activeRun: ActiveRun | null;
+}
+
+export interface HarvestSourceDetail extends HarvestSourceSummary {
+  captures: CaptureQueue;
+}
+
+/** Whether a source has work under way: a run queued or running, or captures still to do. */
+export function isBusy(source: HarvestSourceSummary, captures?: CaptureQueue): boolean {
+  return source.activeRun !== null || source.lastRun?.status === 'in_progress' || (captures ? captures.counts.queued + captures.counts.running > 0 : false);
+}
+
+function intervalChoice(seconds: number): HarvestInterval | null {
+  return INTERVAL_VALUES.find((choice) => HARVEST_INTERVALS[choice].seconds === seconds) ?? null;
+}
+
+const emptyCounts = (): HarvestCounts => ({ new: 0, updated: 0, unchanged: 0, withdrawn: 0, failed: 0 });
+
+const runColumns = {
+  id: imports.id,
+  status: imports.status,
+  counts: imports.harvestCounts,
+  documents: imports.documents,
+  startedAt: imports.createdAt,
+  updatedAt: imports.updatedAt,
+  harvestSourceId: imports.harvestSourceId,
+  requestedBy: sql<string | null>`(select ${jobs.payload}->>'requestedBy' from ${jobs} where ${jobs.id} = ${imports.jobId})`,
+  errorCount: sql<number>`jsonb_array_length(${imports.errors})::int`,
+};
+
+interface RunRow {
+  id: number;
+  status: RunSummary['status'];
+  counts: HarvestCounts | null;
+  documents: number;
+  startedAt: Date;
+  updatedAt: Date;
+  requestedBy: string | null;
+  errorCount: number;
+}
+
+function toRunSummary(row: RunRow): RunSummary {
+  return {
+    id: row.id,
+    status: row.status,
+    counts: { ...emptyCounts(), ...(row.counts ?? {}) },
+    documents: row.documents,
+    startedAt: row.startedAt,
+    updatedAt: row.updatedAt,
+    requestedBy: row.requestedBy,
+    errorCount: Number(row.errorCount),
+  };
+}
+
+/** Harvest sources, newest first, with their last run and whether a run is queued or running. */
+export async function listHarvestSources(db: Db): Promise<HarvestSourceSummary[]> {
+  return summaries(db);
+}
+
+async function summaries(db: Db, onlyId?: number): Promise<HarvestSourceSummary[]> {
+  const rows = await db
+    .select({
+      source: harvestSources,
+      intervalText: sql<string>`${harvestSources.interval}::text`,
+      intervalSeconds: sql<number>`extract(epoch from ${harvestSources.interval})::float8`,
+      categoryTitle: categories.title,
+      records: sql<number>`(select count(*)::int from ${harvestedRecords} where ${harvestedRecords.harvestSourceId} = ${harvestSources.id})`,
+    })
+    .from(harvestSources)
+    .leftJoin(categories, eq(categories.id, harvestSources.defaultCategoryId))
+    .where(onlyId === undefined ? undefined : eq(harvestSources.id, onlyId))
+    .orderBy(desc(harvestSources.id));
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.source.id);
+
+  // The last run of each source: one row each (ids are increasing, so the greatest is the last).
+  const lastRuns = await db
+    .select(runColumns)
+    .from(imports)
+    .where(
+      inArray(
+        imports.id,
+        db.select({ id: sql<number>`max(${imports.id})` }).from(imports).where(inArray(imports.harvestSourceId, ids)).groupBy(imports.harvestSourceId),
+      ),
+    );
+  const active = await db
+    .select({ id: jobs.id, status: jobs.status, payload: jobs.payload, createdAt: jobs.createdAt })
+    .from(jobs)
+    .where(and(eq(jobs.kind, HARVEST_JOB), inArray(jobs.status, ['queued', 'running']), sql`(${jobs.payload}->>'harvestSourceId')::int in ${ids}`))
+    .orderBy(jobs.id);
+
+  return rows.map(({ source, intervalText, intervalSeconds, categoryTitle, records }) => {
+    const last = lastRuns.find((run) => run.harvestSourceId === source.id);
+    const job = active.find((candidate) => (candidate.payload as HarvestJobPayload).harvestSourceId === source.id);
+    return {
+      id: source.id,
+      name: source.name,
+      url: source.url,
+      kind: source.kind,
+      paused: source.paused,
+      interval: intervalChoice(Number(intervalSeconds)),
+      intervalText,
+      defaultCategory: source.defaultCategoryId !== null && categoryTitle ? { id: source.defaultCategoryId, title: categoryTitle } : null,
+      themeMap: source.themeMap,
+      sourceId: source.sourceId,
+      records: Number(records),
+      createdAt: source.createdAt,
+      lastRun: last ? toRunSummary(last) : null,
+      activeRun: job
+        ? {
+            jobId: job.id,
+            status: job.status as ActiveRun['status'],
+            requestedBy: (job.payload as HarvestJobPayload).requestedBy ?? null,
+            queuedAt: job.createdAt,
+          }
+        : null,
+    };
+  });
+}
+
+/** One harvest source with its capture queue, or a 404. */
+export async function getHarvestSource(db: Db, id: number): Promise<HarvestSourceDetail> {
+  const [source] = await summaries(db, id);
+  if (!source) throw notFound();
+  return { ...source, captures: await captureQueue(db, id) };
+}
+
+/** A source's runs, newest first (at most `limit`), each with its counts and failures. */
+export async function harvestRuns(db: Db, harvestSourceId: number, limit = RUNS_LIMIT): Promise<RunDetail[]> {
+  await requireSource(db, harvestSourceId);
+  const rows = await db
+    .select({
+      ...runColumns,
+      errors: sql<Array<{ key: string; message: string }>>`coalesce((select jsonb_agg(e) from (select e from jsonb_array_elements(${imports.errors}) as e limit ${RUN_ERRORS_LIMIT}) as first), '[]'::jsonb)`,
+    })
+    .from(imports)
+    .where(eq(imports.harvestSourceId, harvestSourceId))
+    .orderBy(desc(imports.id))
+    .limit(Math.min(Math.max(1, limit), RUNS_LIMIT));
+  return rows.map((row) => ({ ...toRunSummary(row), errors: parseJsonArray(row.errors) }));
+}
+
+/** PGlite and node-postgres both parse jsonb; a text answer (a driver that does not) is parsed here. */
+function parseJsonArray(value: unknown): Array<{ key: string; message: string }> {
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  return Array.isArray(parsed) ? (parsed as Array<{ key: string; message: string }>) : [];
+}
+
+/** Capture jobs whose record belongs to `harvestSourceId`. */
+function capturesOf(harvestSourceId: number) {
+  return and(
+    eq(jobs.kind, CAPTURE_JOB),
+    sql`exists (select 1 from ${harvestedRecords} where ${harvestedRecords.alexandriaId} = (${jobs.payload}->>'alexandriaId')::int and ${harvestedRecords.harvestSourceId} = ${harvestSourceId})`,
+  );
+}
+
+/** A source's capture queue: counts by status and the failed captures still without their file. */
+export async function captureQueue(db: Db, harvestSourceId: number): Promise<CaptureQueue> {
+  await requireSource(db, harvestSourceId);
+  const grouped = await db.select({ status: jobs.status, total: count() }).from(jobs).where(capturesOf(harvestSourceId)).groupBy(jobs.status);
+  const counts = Object.fromEntries(JOB_STATUSES.map((status) => [status, 0])) as Record<JobStatus, number>;
+  for (const row of grouped) counts[row.status] = Number(row.total);
+
+  // A capture that failed in one run and succeeded in another is not a failure any more.
+  const stillFailed = and(capturesOf(harvestSourceId), eq(jobs.status, 'failed'), isNull(alexandrias.cid));
+  const failedRows = await db
+    .select({
+      jobId: jobs.id,
+      alexandriaId: alexandrias.id,
+      title: alexandrias.title,
+      url: sql<string>`${jobs.payload}->>'url'`,
+      reason: jobs.lastError,
+      attempts: jobs.attempts,
+      failedAt: jobs.finishedAt,
+    })
+    .from(jobs)
+    .innerJoin(alexandrias, sql`${alexandrias.id} = (${jobs.payload}->>'alexandriaId')::int`)
+    .where(stillFailed)
+    .orderBy(desc(jobs.id))
+    .limit(FAILED_CAPTURES_LIMIT);
+  const [total] = await db
+    .select({ total: count() })
+    .from(jobs)
+    .innerJoin(alexandrias, sql`${alexandrias.id} = (${jobs.payload}->>'alexandriaId')::int`)
+    .where(stillFailed);
+  return { counts, failed: failedRows, failedTotal: Number(total?.total ?? 0) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes.
+
+function notFound(): HttpError {
+  return new HttpError(404, 'Esa fuente de cosecha no existe.');
+}
+
+async function requireSource(db: Db, id: number): Promise<void> {
+  const [found] = await db.select({ id: harvestSources.id }).from(harvestSources).where(eq(harvestSources.id, id));
+  if (!found) throw notFound();
+}
+
+/** A 400 unless every category id named (default and theme map) exists. */
+async function requireCategories(db: Db, ids: Array<number | null | undefined>): Promise<void> {
+  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
+  if (wanted.length === 0) return;
+  const found = new Set((await db.select({ id: categories.id }).from(categories).where(inArray(categories.id, wanted))).map((row) => row.id));
+  const missing = wanted.find((id) => !found.has(id));
+  if (missing !== undefined) throw new ValidationError(`La categoría ${missing} no existe.`, [{ field: 'defaultCategoryId', message: `La categoría ${missing} no existe.` }]);
+}
+
+/**
+ * Registers a harvest source (through `registerHarvestSource`, which files it under our `source`
+ * for the catalogue's site). A catalogue already registered is a 409: the moderator edits that one.
+ */
+export async function createHarvestSource(db: Db, input: NewHarvestSourceInput): Promise<HarvestSourceDetail> {
+  await requireCategories(db, [input.defaultCategoryId, ...Object.values(input.themeMap ?? {})]);
+  const { harvestSource, created } = await registerHarvestSource(db, {
+    url: input.url,
+    kind: input.kind,
+    name: input.name,
+    defaultCategoryId: input.defaultCategoryId ?? null,
+    themeMap: input.themeMap,
+  });
+  if (!created) throw new HttpError(409, `Ya existe una fuente de cosecha con esa dirección: «${harvestSource.name}».`);
+  if (input.interval !== 'diaria') {
+    await db
+      .update(harvestSources)
+      .set({ interval: HARVEST_INTERVALS[input.interval].interval })
+      .where(eq(harvestSources.id, harvestSource.id));
+  }
+  return getHarvestSource(db, harvestSource.id);
+}
+
+/** Changes what `edit` names of a harvest source; the next run reads the new theme map and category. */
+export async function updateHarvestSource(db: Db, id: number, edit: HarvestSourceEdit): Promise<HarvestSourceDetail> {
+  await requireSource(db, id);
+  await requireCategories(db, [edit.defaultCategoryId, ...Object.values(edit.themeMap ?? {})]);
+  await db
+    .update(harvestSources)
+    .set({
+      ...(edit.name !== undefined ? { name: edit.name } : {}),
+      ...(edit.defaultCategoryId !== undefined ? { defaultCategoryId: edit.defaultCategoryId } : {}),
+      ...(edit.interval !== undefined ? { interval: HARVEST_INTERVALS[edit.interval].interval } : {}),
+      ...(edit.themeMap !== undefined ? { themeMap: edit.themeMap } : {}),
+      ...(edit.paused !== undefined ? { paused: edit.paused } : {}),
+      updatedAt: sql`now()`,
+    })
+    .where(eq(harvestSources.id, id));
+  return getHarvestSource(db, id);
+}
+
+/**
+ * "Cosechar ahora": queues a run of the source for `requestedBy` (the moderator's wallet), paused
+ * or not. When one is queued or running already, that one stands (`created: false`).
+ */
+export async function requestHarvestRun(db: Db, id: number, requestedBy: string): Promise<{ jobId: number; created: boolean }> {
+  await requireSource(db, id);
+  const { job, created } = await queueHarvestRun(db, id, requestedBy);
+  return { jobId: job.id, created };
+}
+
+/**
+ * Puts a failed capture back in the queue with all its attempts. A 404 for no such job; a 409 for
+ * one that is not a failed capture (a harvest run is asked for again with "Cosechar ahora", which
+ * keeps one run per source).
+ */
+export async function retryCapture(db: Db, jobId: number): Promise<{ jobId: number }> {
+  const [job] = await db.select({ kind: jobs.kind, status: jobs.status }).from(jobs).where(eq(jobs.id, jobId));
+  if (!job) throw new HttpError(404, 'Ese trabajo no existe.');
+  if (job.kind !== CAPTURE_JOB) throw new HttpError(409, 'Solo las capturas se reintentan así; una cosecha se vuelve a pedir con «Cosechar ahora».');
+  if (job.status !== 'failed' || !(await retryFailed(db, jobId))) throw new HttpError(409, 'Esa captura no ha fallado: no hay nada que reintentar.');
+  return { jobId };
+}
+
+/** "Reintentar todas": every failed capture of the source still without its file, back in the queue. */
+export async function retryFailedCaptures(db: Db, harvestSourceId: number): Promise<{ retried: number }> {
+  await requireSource(db, harvestSourceId);
+  const failed = await db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .innerJoin(alexandrias, sql`${alexandrias.id} = (${jobs.payload}->>'alexandriaId')::int`)
+    .where(and(capturesOf(harvestSourceId), eq(jobs.status, 'failed'), isNull(alexandrias.cid)))
+    .orderBy(jobs.id)
+    .limit(RETRY_ALL_LIMIT);
+  let retried = 0;
+  for (const { id } of failed) if (await retryFailed(db, id)) retried += 1;
+  return { retried };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The page's forms: fields arrive as text.
+
+/** Categories a moderator picks from (id and title, by title). */
+export async function categoryChoices(db: Db): Promise<Array<{ id: number; title: string }>> {
+  return db.select({ id: categories.id, title: categories.title }).from(categories).orderBy(categories.title);
+}
+
+/**
+ * The theme map as the page's text area shows it: one `tema = Categoría` a line, by the
+ * category's title, so a moderator never types an id.
+ */
+export function themeMapToText(map: Record<string, number>, choices: ReadonlyArray<{ id: number; title: string }>): string {
+  const titles = new Map(choices.map((choice) => [choice.id, choice.title]));
+  return Object.entries(map)
+    .map(([theme, id]) => `${theme} = ${titles.get(id) ?? id}`)
+    .join('\n');
+}
+
+/**
+ * Reads the text area back: each non-empty line `tema = Categoría` (the category by its title,
+ * accents and case aside, or by its id). A line without `=` or with an unknown category is a 400
+ * naming the line.
+ */
+export function themeMapFromText(text: string, choices: ReadonlyArray<{ id: number; title: string }>): Record<string, number> {
+  const byTitle = new Map(choices.map((choice) => [foldLabel(choice.title), choice.id]));
+  const ids = new Set(choices.map((choice) => choice.id));
+  const map: Record<string, number> = {};
+  const lines = text.split(/\r?\n/);
+  for (const [index, raw] of lines.entries()) {
+    const line = raw.trim();
+    if (line === '') continue;
+    const separator = line.lastIndexOf('=');
+    const theme = separator > 0 ? line.slice(0, separator).trim() : '';
+    const category = separator > 0 ? line.slice(separator + 1).trim() : '';
+    const fail = (message: string) => new ValidationError(message, [{ field: 'themeMap', message }]);
+    if (!theme || !category) throw fail(`Línea ${index + 1} del mapa de temas: escriba «tema = Categoría».`);
+    const id = /^\d+$/.test(category) && ids.has(Number(category)) ? Number(category) : byTitle.get(foldLabel(category));
+    if (id === undefined) throw fail(`Línea ${index + 1} del mapa de temas: no hay ninguna categoría «${category}».`);
+    map[theme] = id;
+  }
+  return map;
+}
+
+/** A form's optional category field: empty is "none". */
+function formCategory(value: FormDataEntryValue | null): number | null | undefined {
+  if (value === null) return undefined;
+  const text = String(value).trim();
+  if (text === '') return null;
+  return /^\d{1,10}$/.test(text) ? Number(text) : Number.NaN;
+}
+
+function formText(value: FormDataEntryValue | null): string | undefined {
+  return value === null ? undefined : String(value);
+}
+
+/** The add form's fields as `newHarvestSourceInput` wants them (an empty name is "the host's"). */
+export function newHarvestSourceFromForm(form: FormData, choices: ReadonlyArray<{ id: number; title: string }>): unknown {
+  const nameText = formText(form.get('name'))?.trim();
+  const themes = formText(form.get('themeMap'));
+  return {
+    url: formText(form.get('url')),
+    kind: formText(form.get('kind')),
+    name: nameText ? nameText : undefined,
+    defaultCategoryId: formCategory(form.get('defaultCategoryId')),
+    interval: formText(form.get('interval')) || undefined,
+    themeMap: themes === undefined ? undefined : themeMapFromText(themes, choices),
+  };
+}
+
+/** The edit form's fields as `harvestSourceEdit` wants them. */
+export function harvestSourceEditFromForm(form: FormData, choices: ReadonlyArray<{ id: number; title: string }>): unknown {
+  const themes = formText(form.get('themeMap'));
+  return {
+    name: formText(form.get('name')),
+    defaultCategoryId: formCategory(form.get('defaultCategoryId')),
+    interval: formText(form.get('interval')),
+    themeMap: themes === undefined ? undefined : themeMapFromText(themes, choices),
+  };
+}

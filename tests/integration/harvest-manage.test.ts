@@ -1,0 +1,321 @@
+/**
+ * Moderators driving the harvest (issue #18, "Where people drive it"), on both engines: through
+ * the REST routes under /v2/ops (the same service the page `/moderacion/cosechas` calls) a
+ * moderator adds a catalogue of the local portal on 127.0.0.1, edits and pauses it, asks for a run
+ * (which the queue's worker then runs, as the server's would), reads the run's counts and the
+ * capture queue, sees two captures fail with their reason and URL and puts them back in the queue,
+ * one by one and all at once. Everyone else is refused (401/403); bad input is a 400 in Spanish;
+ * an unknown id a 404.
+ */
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { APIContext } from 'astro';
+import { count, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { toUser, type User } from '../../src/lib/domain/user.ts';
+import type { Db, Engine } from '../../src/lib/server/db/index.ts';
+import { alexandrias, categories, harvestSources, jobs } from '../../src/lib/server/db/schema.ts';
+import { CAPTURE_JOB, captureHandler, HARVEST_JOB, harvestRunHandler } from '../../src/lib/server/harvest/index.ts';
+import {
+  harvestSourceEditFromForm,
+  newHarvestSourceFromForm,
+  newHarvestSourceInput,
+  themeMapFromText,
+  themeMapToText,
+  type CaptureQueue,
+  type HarvestSourceDetail,
+  type HarvestSourceSummary,
+  type RunDetail,
+} from '../../src/lib/server/harvest/manage.ts';
+import { runWorker } from '../../src/lib/server/jobs/index.ts';
+import { isModerator } from '../../src/lib/server/moderation/index.ts';
+import { createStagingArea } from '../../src/lib/server/storage/index.ts';
+import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
+import { startLocalPortal, type LocalPortal, type PortalFile } from '../helpers/portal/index.ts';
+import { ALICE, MALLORY } from '../helpers/siwe.ts';
+
+// The endpoints read the running archive; here it is the test's database.
+const running = vi.hoisted(() => ({ archive: undefined as unknown }));
+vi.mock('../../src/lib/server/archive.ts', () => ({ getArchive: async () => running.archive }));
+const sourcesRoute = await import('../../src/pages/v2/ops/harvest-sources.ts');
+const sourceRoute = await import('../../src/pages/v2/ops/harvest-sources/[id].ts');
+const runRoute = await import('../../src/pages/v2/ops/harvest-sources/[id]/run.ts');
+const runsRoute = await import('../../src/pages/v2/ops/harvest-sources/[id]/runs.ts');
+const capturesRoute = await import('../../src/pages/v2/ops/harvest-sources/[id]/captures.ts');
+const retryAllRoute = await import('../../src/pages/v2/ops/harvest-sources/[id]/captures/retry.ts');
+const retryJobRoute = await import('../../src/pages/v2/ops/jobs/[id]/retry.ts');
+
+const MODERATOR = ALICE.address.toLowerCase();
+const moderator = toUser(ALICE.address, 'metamask');
+const stranger = toUser(MALLORY.address, 'metamask');
+
+type Route = (context: APIContext) => Response | Promise<Response>;
+
+/** Calls an endpoint as the middleware would leave it: `user` resolved, `moderator` decided. */
+async function call(
+  route: Route,
+  { user = moderator, id, method = 'GET', body }: { user?: User | null; id?: string | number; method?: string; body?: unknown } = {},
+): Promise<{ status: number; body: { code: number; body?: unknown; message?: string } }> {
+  const request = new Request('https://archivo.example/v2/ops/harvest-sources', {
+    method,
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }),
+  });
+  const locals = { user, moderator: isModerator(user, [MODERATOR]) };
+  const response = await route({ request, params: id === undefined ? {} : { id: String(id) }, locals } as unknown as APIContext);
+  return { status: response.status, body: (await response.json()) as { code: number; body?: unknown; message?: string } };
+}
+
+describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engine) => {
+  let database: TestDatabase;
+  let db: Db;
+  let portal: LocalPortal;
+  let blocks: Awaited<ReturnType<typeof createTestStore>>;
+  let stagingDir: string;
+  let categoryIds: number[];
+  let sourceId: number;
+  const missing = new Map<string, PortalFile>();
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine, 'seeded');
+    db = database.db;
+    blocks = await createTestStore();
+    stagingDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'archivo-staging-'));
+    portal = await startLocalPortal();
+    running.archive = { db, config: { moderators: [MODERATOR] } };
+    categoryIds = (await db.select({ id: categories.id }).from(categories).orderBy(categories.id)).map((row) => row.id);
+  }, 120_000);
+
+  afterAll(async () => {
+    await portal?.close();
+    await database?.destroy();
+    await blocks?.destroy();
+    if (stagingDir) await fsp.rm(stagingDir, { recursive: true, force: true });
+  });
+
+  /** Runs the queue's harvest and capture jobs until none is queued or running, as the server's worker does. */
+  async function drainQueue(timeoutMs = 30_000): Promise<void> {
+    const stop = new AbortController();
+    const worker = runWorker({
+      db,
+      handlers: {
+        [HARVEST_JOB]: harvestRunHandler({ allowPrivate: true }),
+        [CAPTURE_JOB]: captureHandler({
+          store: blocks.store,
+          staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir }),
+          allowPrivate: true,
+          maxBytes: 50_000_000,
+          fetchOptions: { totalTimeoutMs: 15_000, idleTimeoutMs: 5_000, headersTimeoutMs: 5_000 },
+        }),
+      },
+      signal: stop.signal,
+      concurrency: 4,
+      perHostConcurrency: 4,
+      perHostDelayMs: 0,
+      pollMs: 20,
+      backoff: { baseMs: 10, maxMs: 20 },
+      onError: () => {},
+    });
+    const deadline = Date.now() + timeoutMs;
+    try {
+      for (;;) {
+        const [left] = await db.select({ n: count() }).from(jobs).where(inArray(jobs.status, ['queued', 'running']));
+        if (left!.n === 0) break;
+        if (Date.now() > deadline) throw new Error(`Jobs still pending after ${timeoutMs} ms`);
+        await sleep(25);
+      }
+    } finally {
+      stop.abort();
+      await worker;
+    }
+  }
+
+  it('refuses anyone who is not a moderator: 401 signed out, 403 for another wallet', async () => {
+    for (const [route, method, id] of [
+      [sourcesRoute.GET, 'GET', undefined],
+      [sourcesRoute.POST, 'POST', undefined],
+      [sourceRoute.GET, 'GET', 1],
+      [sourceRoute.PATCH, 'PATCH', 1],
+      [runRoute.POST, 'POST', 1],
+      [runsRoute.GET, 'GET', 1],
+      [capturesRoute.GET, 'GET', 1],
+      [retryAllRoute.POST, 'POST', 1],
+      [retryJobRoute.POST, 'POST', 1],
+    ] as Array<[Route, string, number | undefined]>) {
+      const body = method === 'GET' ? undefined : { url: portal.urls.ckan, kind: 'ckan' };
+      expect((await call(route, { user: null, method, id, body })).body).toEqual({ code: 401, message: 'Inicie sesión con una cartera de moderación.' });
+      expect((await call(route, { user: stranger, method, id, body })).status).toBe(403);
+    }
+    expect(await db.select().from(harvestSources)).toEqual([]);
+    expect(await db.select().from(jobs)).toEqual([]);
+  });
+
+  it('refuses a catalogue address that is not http(s), or no URL at all, with a Spanish 400', async () => {
+    for (const url of ['ftp://datos.gob.do/catalogo', 'datos.gob.do', 'javascript:alert(1)', '']) {
+      const answer = await call(sourcesRoute.POST, { method: 'POST', body: { url, kind: 'ckan' } });
+      expect(answer.status, url).toBe(400);
+      expect(answer.body.message, url).toMatch(/^(La dirección del catálogo debe ser una URL http o https completa|Indique la dirección del catálogo)/);
+    }
+    const kind = await call(sourcesRoute.POST, { method: 'POST', body: { url: portal.urls.ckan, kind: 'sparql' } });
+    expect(kind).toMatchObject({ status: 400, body: { message: 'Elija el tipo de catálogo: ckan, dcat o datajson.' } });
+    const interval = await call(sourcesRoute.POST, { method: 'POST', body: { url: portal.urls.ckan, kind: 'ckan', interval: 'cada hora' } });
+    expect(interval.body.message).toBe('Elija la frecuencia: diaria, semanal o mensual.');
+    const category = await call(sourcesRoute.POST, { method: 'POST', body: { url: portal.urls.ckan, kind: 'ckan', defaultCategoryId: 987_654 } });
+    expect(category).toMatchObject({ status: 400, body: { message: 'La categoría 987654 no existe.' } });
+    const notJson = await call(sourcesRoute.POST, { method: 'POST', body: '{no es json' });
+    expect(notJson).toMatchObject({ status: 400, body: { message: 'El cuerpo de la petición debe ser JSON.' } });
+    expect(await db.select().from(harvestSources)).toEqual([]);
+  });
+
+  it('answers 404 in Spanish for a source or job that does not exist', async () => {
+    for (const [route, method] of [
+      [sourceRoute.GET, 'GET'],
+      [sourceRoute.PATCH, 'PATCH'],
+      [runRoute.POST, 'POST'],
+      [runsRoute.GET, 'GET'],
+      [capturesRoute.GET, 'GET'],
+      [retryAllRoute.POST, 'POST'],
+    ] as Array<[Route, string]>) {
+      for (const id of [424_242, 'abc']) {
+        const answer = await call(route, { method, id, body: method === 'PATCH' ? { paused: true } : undefined });
+        expect(answer.body, `${method} ${String(id)}`).toEqual({ code: 404, message: 'Esa fuente de cosecha no existe.' });
+      }
+    }
+    expect((await call(retryJobRoute.POST, { method: 'POST', id: 424_242 })).body).toEqual({ code: 404, message: 'Ese trabajo no existe.' });
+  });
+
+  it('adds a CKAN catalogue with its schedule and default category, once', async () => {
+    const added = await call(sourcesRoute.POST, {
+      method: 'POST',
+      body: { url: portal.urls.ckan, kind: 'ckan', name: '  Portal local de prueba ', interval: 'semanal', defaultCategoryId: categoryIds[0] },
+    });
+    expect(added.status).toBe(201);
+    const source = added.body.body as HarvestSourceDetail;
+    sourceId = source.id;
+    expect(source).toMatchObject({
+      name: 'Portal local de prueba',
+      url: new URL(portal.urls.ckan).href,
+      kind: 'ckan',
+      paused: false,
+      interval: 'semanal',
+      defaultCategory: { id: categoryIds[0] },
+      records: 0,
+      lastRun: null,
+      activeRun: null,
+      captures: { counts: { queued: 0, running: 0, done: 0, failed: 0 }, failed: [], failedTotal: 0 },
+    });
+    const listed = (await call(sourcesRoute.GET)).body.body as HarvestSourceSummary[];
+    expect(listed.map((item) => [item.id, item.interval])).toEqual([[sourceId, 'semanal']]);
+
+    const again = await call(sourcesRoute.POST, { method: 'POST', body: { url: portal.urls.ckan, kind: 'dcat' } });
+    expect(again).toMatchObject({ status: 409, body: { message: 'Ya existe una fuente de cosecha con esa dirección: «Portal local de prueba».' } });
+  });
+
+  it('edits the name, schedule, default category and theme map, and pauses the source', async () => {
+    const edited = await call(sourceRoute.PATCH, {
+      method: 'PATCH',
+      id: sourceId,
+      body: { name: 'Portal local', interval: 'mensual', defaultCategoryId: categoryIds[1], themeMap: { salud: categoryIds[2] }, paused: true },
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body.body).toMatchObject({ name: 'Portal local', interval: 'mensual', paused: true, defaultCategory: { id: categoryIds[1] }, themeMap: { salud: categoryIds[2] } });
+    const [row] = await db.select({ paused: harvestSources.paused }).from(harvestSources).where(eq(harvestSources.id, sourceId));
+    expect(row?.paused).toBe(true);
+
+    expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: {} })).body).toMatchObject({ code: 400, message: 'No hay nada que cambiar.' });
+    expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { themeMap: { salud: 987_654 } } })).body).toMatchObject({ code: 400, message: 'La categoría 987654 no existe.' });
+    expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { name: '   ' } })).body).toMatchObject({ code: 400, message: 'Indique un nombre.' });
+    // The default category back to none.
+    const cleared = await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { defaultCategoryId: null, themeMap: {} } });
+    expect(cleared.body.body).toMatchObject({ defaultCategory: null, themeMap: {} });
+  });
+
+  it('runs a paused source now, one run at a time, and shows its counts, progress and capture queue', async () => {
+    // Two of the portal's files are gone when the archive comes to capture them.
+    for (const [id, file] of [...portal.files].slice(0, 2)) {
+      missing.set(id, file);
+      portal.files.delete(id);
+    }
+    const first = await call(runRoute.POST, { method: 'POST', id: sourceId });
+    expect(first.status).toBe(202);
+    const { jobId } = first.body.body as { jobId: number; created: boolean };
+    // A second click while it waits makes no second run.
+    expect((await call(runRoute.POST, { method: 'POST', id: sourceId })).body).toEqual({ code: 200, body: { jobId, created: false } });
+    const waiting = (await call(sourceRoute.GET, { id: sourceId })).body.body as HarvestSourceDetail;
+    expect(waiting.activeRun).toMatchObject({ jobId, status: 'queued', requestedBy: MODERATOR });
+
+    await drainQueue();
+
+    const files = portal.packages.flatMap((pkg) => pkg.resources).length;
+    const source = (await call(sourceRoute.GET, { id: sourceId })).body.body as HarvestSourceDetail;
+    expect(source.activeRun).toBeNull();
+    expect(source.records).toBe(files);
+    // The two captures that failed for good count as the run's failures, each with its reason.
+    expect(source.lastRun).toMatchObject({ status: 'done', documents: files, requestedBy: MODERATOR, errorCount: 2, counts: { new: files, updated: 0, unchanged: 0, withdrawn: 0, failed: 2 } });
+
+    const runs = (await call(runsRoute.GET, { id: sourceId })).body.body as RunDetail[];
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ id: source.lastRun!.id, status: 'done' });
+    expect(runs[0]!.errors).toHaveLength(2);
+    for (const error of runs[0]!.errors) expect(error).toEqual({ key: expect.stringContaining('/files/'), message: expect.stringMatching(/^captura: .*404/) });
+
+    const queue = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
+    expect(queue.counts).toEqual({ queued: 0, running: 0, done: files - 2, failed: 2 });
+    expect(queue.failedTotal).toBe(2);
+    const missingUrls = [...missing.keys()].map((id) => expect.stringContaining(`/files/${id}/`));
+    expect(queue.failed.map((failure) => failure.url)).toEqual(expect.arrayContaining(missingUrls));
+    for (const failure of queue.failed) expect(failure.reason).toMatch(/404/);
+  });
+
+  it('retries a failed capture, then all the others; a capture that did not fail, or a run, is refused', async () => {
+    for (const [id, file] of missing) portal.files.set(id, file);
+    const before = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
+    const [one, other] = before.failed;
+
+    expect((await call(retryJobRoute.POST, { method: 'POST', id: one!.jobId })).body).toEqual({ code: 200, body: { jobId: one!.jobId } });
+    expect((await call(retryJobRoute.POST, { method: 'POST', id: one!.jobId })).body).toEqual({ code: 409, message: 'Esa captura no ha fallado: no hay nada que reintentar.' });
+    const [harvestJob] = await db.select({ id: jobs.id }).from(jobs).where(eq(jobs.kind, HARVEST_JOB));
+    expect((await call(retryJobRoute.POST, { method: 'POST', id: harvestJob!.id })).status).toBe(409);
+
+    // "Reintentar todas" finds only the other: the first is queued again already.
+    expect((await call(retryAllRoute.POST, { method: 'POST', id: sourceId })).body).toEqual({ code: 200, body: { retried: 1 } });
+    await drainQueue();
+
+    const after = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
+    expect(after.failed).toEqual([]);
+    expect(after.failedTotal).toBe(0);
+    const recovered = await db.select({ cid: alexandrias.cid }).from(alexandrias).where(inArray(alexandrias.id, [one!.alexandriaId, other!.alexandriaId]));
+    expect(recovered.every((record) => record.cid?.startsWith('baf'))).toBe(true);
+    expect((await call(retryAllRoute.POST, { method: 'POST', id: sourceId })).body).toEqual({ code: 200, body: { retried: 0 } });
+  });
+
+  it('reads the page forms: empty fields, the theme map by category title, and lines it cannot read', async () => {
+    const choices = [
+      { id: 7, title: 'Salud' },
+      { id: 9, title: 'Economía y Finanzas' },
+    ];
+    const text = 'salud = Salud\n\n  Presupuesto público = economia y finanzas  \ngroup-42 = 9\n';
+    const map = themeMapFromText(text, choices);
+    expect(map).toEqual({ salud: 7, 'Presupuesto público': 9, 'group-42': 9 });
+    expect(themeMapToText(map, choices)).toBe('salud = Salud\nPresupuesto público = Economía y Finanzas\ngroup-42 = Economía y Finanzas');
+    expect(() => themeMapFromText('salud Salud', choices)).toThrow('Línea 1 del mapa de temas: escriba «tema = Categoría».');
+    expect(() => themeMapFromText('salud = Salud\neducación = Educación', choices)).toThrow('Línea 2 del mapa de temas: no hay ninguna categoría «Educación».');
+
+    const form = new FormData();
+    form.set('url', ' https://datos.gob.do ');
+    form.set('kind', 'ckan');
+    form.set('name', '');
+    form.set('defaultCategoryId', '');
+    form.set('interval', 'diaria');
+    const parsed = newHarvestSourceInput.parse(newHarvestSourceFromForm(form, choices));
+    expect(parsed).toEqual({ url: 'https://datos.gob.do', kind: 'ckan', defaultCategoryId: null, interval: 'diaria' });
+
+    const edit = new FormData();
+    edit.set('name', 'Datos abiertos');
+    edit.set('defaultCategoryId', '9');
+    edit.set('interval', 'semanal');
+    edit.set('themeMap', 'salud = Salud');
+    expect(harvestSourceEditFromForm(edit, choices)).toEqual({ name: 'Datos abiertos', defaultCategoryId: 9, interval: 'semanal', themeMap: { salud: 7 } });
+  });
+});
