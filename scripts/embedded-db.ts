@@ -2,7 +2,8 @@
  * The embedded database's own process, started by `npm start` when no DATABASE_URL is set, once
  * `db-migrate.ts` has migrated (and on the first start seeded) the folder: it opens PGlite, serves
  * it over a Unix socket (src/lib/server/db/pglite-socket.ts) and tells its parent the connection
- * string over IPC: `{ url }`, or `{ error }` if it could not open. It loads PGlite and nothing of
+ * string over IPC: `{ url }`, or `{ error }` if it could not open; it also writes it beside the
+ * folder (`db/embedded-address.ts`) for other processes of this user. It loads PGlite and nothing of
  * the archive's, so that its memory is PGlite's.
  *
  * It lives exactly as long as its parent: when the IPC channel closes (the server exited, however
@@ -12,6 +13,7 @@
 import { embeddedDatabaseDir, readConfig } from '../src/lib/server/config.ts';
 import { openPglite } from '../src/lib/server/db/pglite.ts';
 import { servePglite } from '../src/lib/server/db/pglite-socket.ts';
+import { removeEmbeddedAddress, writeEmbeddedAddress } from '../src/lib/server/db/embedded-address.ts';
 
 if (!process.send) throw new Error('embedded-db.ts runs as a child of scripts/start.ts (with an IPC channel).');
 const tell = (message: { url: string } | { error: string }) => process.send!(message);
@@ -27,6 +29,7 @@ try {
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      removeEmbeddedAddress(dataDir);
       await served.close().catch((error: unknown) => console.error(error));
       await embedded.close();
       process.exit(0);
@@ -34,6 +37,8 @@ try {
   process.on('disconnect', stop);
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // `npm run harvest` (and any other process of this user) finds the running database here.
+  writeEmbeddedAddress(dataDir, served.url);
   tell({ url: served.url });
 } catch (error) {
   console.error(error);

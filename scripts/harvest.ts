@@ -1,24 +1,31 @@
 /**
  * `npm run harvest -- <url> [--kind ckan|dcat|datajson] [--source-name "..."]`: harvests one
- * public catalogue now, in this process. Registers the harvest source (and our `source` for it)
- * if new, runs the harvest, and captures its files with a worker of the job queue until none of
- * this run's captures is left (or `--timeout` minutes pass), printing progress in Spanish. It is
- * polite to the portal: `DEFAULT_POLITENESS` requests at once per host, and `--host-delay` ms
- * (1 s) between two of them. Exits
+ * public catalogue now. It registers the harvest source (and our `source` for it) if new, queues a
+ * run in the database (`queueHarvestRun`: the job queue's `harvest` job), and prints the run's
+ * progress and then its captures' until they end (or `--timeout` minutes pass), in Spanish. Exits
  * with 1 when the run failed, 2 on a usage error.
  *
- * It opens the database as the other scripts do: `DATABASE_URL`, or the embedded PGlite folder.
- * PGlite has one owner at a time, so while `npm start` serves an embedded database this script
- * cannot open it and says so; queuing the run for the running server instead is a later step.
+ * It works through the database, whatever else is running:
+ * - with `DATABASE_URL`, on that PostgreSQL, beside any number of servers;
+ * - on the embedded database while `npm start` serves it: it connects to the socket the server's
+ *   database process serves (`db/embedded-address.ts`), where sessions take turns between
+ *   transactions (`db/pglite-socket.ts`);
+ * - on the embedded database with nothing running: it opens the folder itself.
+ * In every case it runs a worker of the queue too (the same handlers as the server's, without the
+ * schedule), so the run happens whether or not a server is up; with one up, both share the work
+ * and the queue never runs a job twice. It is polite to the portal: `ARCHIVE_CAPTURE_HOST_CONCURRENCY`
+ * requests at once per host, and `--host-delay` ms (1 s) between two of them.
  */
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, count, eq, like } from 'drizzle-orm';
+import { and, count, desc, eq, like } from 'drizzle-orm';
 import { openArchive, type Archive } from '../src/lib/server/archive.ts';
-import { jobs } from '../src/lib/server/db/schema.ts';
+import { startBackgroundWork } from '../src/lib/server/background.ts';
+import { readConfig } from '../src/lib/server/config.ts';
+import { readEmbeddedAddress } from '../src/lib/server/db/embedded-address.ts';
+import { imports, jobs, type HarvestCounts } from '../src/lib/server/db/schema.ts';
 import { CATALOG_KINDS, type CatalogKind } from '../src/lib/server/harvest/catalogs/index.ts';
-import { CAPTURE_JOB, captureHandler, catalogPageFetcher, registerHarvestSource, runHarvest } from '../src/lib/server/harvest/index.ts';
-import { DEFAULT_POLITENESS, runWorker } from '../src/lib/server/jobs/index.ts';
+import { queueHarvestRun, registerHarvestSource, RUN_ERROR_KEY } from '../src/lib/server/harvest/index.ts';
 
 const USAGE = 'Uso: npm run harvest -- <url del catálogo> [--kind ckan|dcat|datajson] [--source-name "Nombre"] [--timeout minutos] [--host-delay ms]';
 
@@ -41,29 +48,41 @@ const { values, positionals } = parseArgs({
     kind: { type: 'string' },
     'source-name': { type: 'string' },
     timeout: { type: 'string', default: '60' },
-    'host-delay': { type: 'string', default: String(DEFAULT_POLITENESS.perHostDelayMs) },
+    'host-delay': { type: 'string' },
   },
 });
 const url = positionals[0];
 if (!url || positionals.length > 1) usage('Indique una sola URL de catálogo.');
 if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) usage(`«${url}» no es una URL http(s).`);
 const kind = (values.kind ?? guessKind(url)) as CatalogKind;
-if (!(kind in CATALOG_KINDS)) usage(`Tipo de catálogo desconocido: «${values.kind}».`);
+if (!Object.hasOwn(CATALOG_KINDS, kind)) usage(`Tipo de catálogo desconocido: «${values.kind}».`);
 const timeoutMinutes = Number(values.timeout);
 if (!(timeoutMinutes > 0)) usage('--timeout debe ser un número de minutos mayor que cero.');
-// The pause between two requests to one host (1 s by default): be polite to public portals.
-const hostDelayMs = Number(values['host-delay']);
-if (!(hostDelayMs >= 0)) usage('--host-delay debe ser un número de milisegundos.');
+
+const config = readConfig();
+if (values['host-delay'] !== undefined) {
+  // The pause between two requests to one host (ARCHIVE_CAPTURE_HOST_DELAY_MS, 1 s): be polite to public portals.
+  const hostDelayMs = Number(values['host-delay']);
+  if (!Number.isSafeInteger(hostDelayMs) || hostDelayMs < 0) usage('--host-delay debe ser un número entero de milisegundos.');
+  config.worker.perHostDelayMs = hostDelayMs;
+}
+// A running `npm start` serves the embedded database over its socket: go through it.
+const served = config.databaseUrl ? undefined : readEmbeddedAddress(config.dataDir);
+if (served) {
+  config.databaseUrl = served;
+  config.databasePoolMax = 1;
+  console.log('El servidor en marcha sirve la base de datos embebida: la cosecha pasa por él.');
+}
 
 let archive: Archive;
 try {
-  archive = await openArchive();
+  archive = await openArchive({ config });
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
   if (message.includes('está en uso')) {
     console.error(
-      `${message}\nLa base de datos embebida (PGlite) admite un solo proceso: detenga \`npm start\` y vuelva a cosechar, ` +
-        'o use un servidor PostgreSQL (DATABASE_URL). Cosechar junto a un servidor en marcha sobre PGlite llegará en un paso posterior.',
+      `${message}\nOtro proceso tiene abierta la base de datos embebida (PGlite) sin servirla, como \`npm run dev\` o una migración: ` +
+        'espere a que termine, o detenga `npm run dev` y use `npm start`, junto al que la cosecha sí funciona.',
     );
   } else {
     console.error(`No se pudo abrir el archivo: ${message}`);
@@ -71,10 +90,10 @@ try {
   process.exit(1);
 }
 
-const { db, config } = archive;
+const { db } = archive;
 const stop = new AbortController();
 process.once('SIGINT', () => {
-  console.log('\nInterrumpido: se detiene la cosecha; las capturas pendientes quedan en la cola.');
+  console.log('\nInterrumpido: la cosecha y sus capturas siguen en la cola; un servidor en marcha las terminará.');
   stop.abort();
 });
 
@@ -84,60 +103,69 @@ console.log(
     ? `Fuente de cosecha registrada: «${harvestSource.name}» (${CATALOG_KINDS[harvestSource.kind].label}).`
     : `Fuente de cosecha ya registrada: «${harvestSource.name}» (${CATALOG_KINDS[harvestSource.kind].label}).`,
 );
+const queued = await queueHarvestRun(db, harvestSource.id, 'npm run harvest');
+console.log(queued.created ? `Cosecha en cola (trabajo ${queued.job.id}).` : `Ya había una cosecha de esta fuente en cola o en curso (trabajo ${queued.job.id}): se sigue esa.`);
 
-// The captures start while the catalogue is still being read.
-const worker = runWorker({
-  db,
-  handlers: {
-    [CAPTURE_JOB]: captureHandler({
-      store: archive.store,
-      staging: archive.staging,
-      pinning: archive.pinning,
-      allowPrivate: config.captureAllowPrivate,
-      maxBytes: config.captureMaxBytes,
-    }),
-  },
-  signal: stop.signal,
-  concurrency: 4,
-  perHostDelayMs: hostDelayMs,
-});
-
+const work = startBackgroundWork(archive, { schedule: false });
+const deadline = Date.now() + timeoutMinutes * 60_000;
 let exitCode = 0;
-try {
-  console.log(`Leyendo el catálogo ${harvestSource.url}…`);
-  const report = await runHarvest(db, harvestSource.id, {
-    fetchPage: catalogPageFetcher({ allowPrivate: config.captureAllowPrivate, signal: stop.signal }),
-    signal: stop.signal,
-  });
-  const { counts } = report;
-  console.log(
-    `Cosecha ${report.status === 'done' ? 'terminada' : 'fallida'} (importación ${report.importId}): ` +
-      `${counts.new} nuevo(s), ${counts.updated} actualizado(s), ${counts.unchanged} sin cambios, ` +
-      `${counts.withdrawn} retirado(s) del catálogo, ${counts.failed} con error.`,
-  );
-  for (const error of report.errors) console.log(`  · ${error.key}: ${error.message}`);
-  if (report.status === 'failed') exitCode = 1;
 
-  const ofThisRun = like(jobs.dedupeKey, `capture:${report.importId}:%`);
-  const tally = async (status: 'queued' | 'running' | 'done' | 'failed') =>
-    (await db.select({ n: count() }).from(jobs).where(and(ofThisRun, eq(jobs.status, status))))[0]!.n;
-  const deadline = Date.now() + timeoutMinutes * 60_000;
+const describeCounts = (counts: HarvestCounts) =>
+  `${counts.new} nuevo(s), ${counts.updated} actualizado(s), ${counts.unchanged} sin cambios, ` +
+  `${counts.withdrawn} retirado(s) del catálogo, ${counts.failed} con error.`;
+
+/** Follows the run: its Import's progress until the job ends. Returns the last Import, if any. */
+async function followRun(): Promise<typeof imports.$inferSelect | undefined> {
   let last = '';
   for (;;) {
-    const [queued, running, done, failed] = await Promise.all([tally('queued'), tally('running'), tally('done'), tally('failed')]);
-    const line = `Capturas: ${done} hecha(s), ${failed} fallida(s), ${running} en curso, ${queued} en cola.`;
+    const [job] = await db.select().from(jobs).where(eq(jobs.id, queued.job.id));
+    const [run] = await db.select().from(imports).where(eq(imports.jobId, queued.job.id)).orderBy(desc(imports.id)).limit(1);
+    const line = run
+      ? `Importación ${run.id}: ${run.status === 'in_progress' ? 'en curso' : run.status}, ${run.documents} documento(s) leídos.`
+      : `Cosecha ${job?.status === 'running' ? 'empezando' : 'en cola'}…`;
     if (line !== last) console.log(line);
     last = line;
-    if (queued + running === 0 || stop.signal.aborted) break;
-    if (Date.now() > deadline) {
-      console.log(`Se agotó el tiempo (${timeoutMinutes} min): las capturas que faltan siguen en la cola.`);
-      break;
+    const ended = job && (job.status === 'done' || job.status === 'failed');
+    if (ended && (!run || run.status !== 'in_progress')) {
+      if (job.status === 'failed' && job.lastError) console.log(`El trabajo de la cosecha falló: ${job.lastError}`);
+      return run;
     }
-    await sleep(1000);
+    if (stop.signal.aborted || Date.now() > deadline) return undefined;
+    await sleep(500);
+  }
+}
+
+try {
+  const run = await followRun();
+  if (!run || run.status === 'in_progress') {
+    if (!stop.signal.aborted) console.log(`Se agotó el tiempo (${timeoutMinutes} min): la cosecha sigue en la cola.`);
+    exitCode = 1;
+  } else {
+    const counts = run.harvestCounts ?? { new: 0, updated: 0, unchanged: 0, withdrawn: 0, failed: 0 };
+    console.log(`Cosecha ${run.status === 'done' ? 'terminada' : 'fallida'} (importación ${run.id}): ${describeCounts(counts)}`);
+    for (const error of run.errors) console.log(`  · ${error.key === RUN_ERROR_KEY ? 'catálogo' : error.key}: ${error.message}`);
+    if (run.status !== 'done') exitCode = 1;
+
+    const ofThisRun = like(jobs.dedupeKey, `capture:${run.id}:%`);
+    const tally = async (status: 'queued' | 'running' | 'done' | 'failed') =>
+      (await db.select({ n: count() }).from(jobs).where(and(ofThisRun, eq(jobs.status, status))))[0]!.n;
+    let last = '';
+    for (;;) {
+      const [waiting, running, done, failed] = await Promise.all([tally('queued'), tally('running'), tally('done'), tally('failed')]);
+      const line = `Capturas: ${done} hecha(s), ${failed} fallida(s), ${running} en curso, ${waiting} en cola.`;
+      if (line !== last) console.log(line);
+      last = line;
+      if (waiting + running === 0 || stop.signal.aborted) break;
+      if (Date.now() > deadline) {
+        console.log(`Se agotó el tiempo (${timeoutMinutes} min): las capturas que faltan siguen en la cola.`);
+        break;
+      }
+      await sleep(500);
+    }
   }
 } finally {
   stop.abort();
-  await worker;
+  await work.stop();
   await archive.close();
 }
 process.exit(exitCode);

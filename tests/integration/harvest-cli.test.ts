@@ -4,7 +4,9 @@
  * run finds everything unchanged; with private addresses refused (the default) the run fails and
  * the script exits non-zero; a database held by a running server is named as the reason.
  */
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import pg from 'pg';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,14 +71,42 @@ describe('npm run harvest', () => {
     expect(refused.code).toBe(1);
   }, 100_000);
 
-  it('says clearly that a running server holds the embedded database', async () => {
+  it('goes through the socket of a running server\'s embedded database, and its run is queued in that database', async () => {
+    // What `npm start` runs beside the web server: the database process, serving the folder.
+    const database = fork(path.resolve('scripts/embedded-db.ts'), [], { env: { ...process.env, DATABASE_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        database.once('message', (message: { url?: string; error?: string }) => (message.url ? resolve(message.url) : reject(new Error(message.error))));
+        database.once('exit', (code) => reject(new Error(`embedded-db exited with ${code}`)));
+      });
+      // A server's connection stays open all along, as the web server's pool of one does.
+      const server = new pg.Client({ connectionString: url });
+      await server.connect();
+      try {
+        const through = await harvest([portal.urls.ckan, ...FAST], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
+        expect(through.output).toContain('la cosecha pasa por él');
+        expect(through.output).toMatch(/Cosecha terminada \(importación \d+\)/);
+        expect(through.code).toBe(0);
+        // The server's session sees the run the script queued and what it did.
+        const { rows } = await server.query(`select j.kind, j.status, j.payload->>'requestedBy' as by from jobs j where j.kind = 'harvest' order by j.id desc limit 1`);
+        expect(rows[0]).toEqual({ kind: 'harvest', status: 'done', by: 'npm run harvest' });
+      } finally {
+        await server.end();
+      }
+    } finally {
+      database.kill('SIGTERM');
+      await once(database, 'exit');
+    }
+  }, 120_000);
+
+  it('says clearly that another process holds the embedded database without serving it', async () => {
     // The lock PGlite's owner keeps beside its folder, naming a live process (this one).
     const lockFile = `${path.join(dataDir, 'pgdata')}.lock`;
     await fs.writeFile(lockFile, String(process.pid));
     try {
       const locked = await harvest([portal.urls.ckan, ...FAST], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
       expect(locked.output).toContain(`está en uso por el proceso ${process.pid}`);
-      expect(locked.output).toContain('detenga `npm start`');
+      expect(locked.output).toContain('como `npm run dev` o una migración');
       expect(locked.code).toBe(1);
     } finally {
       await fs.rm(lockFile, { force: true });

@@ -49,18 +49,37 @@ describe('PGlite over its socket', () => {
     await session.end();
   });
 
-  it('serves one session at a time: a second connection waits for the first to end', async () => {
+  it('serves several sessions, taking turns between transactions: never inside one', async () => {
     const first = client();
     await first.connect();
     await first.query('create table turnos (n int)');
+    // A second process (`npm run harvest` beside `npm start`) connects while the first stays connected.
     const second = client();
-    const secondConnected = second.connect().then(() => 'second');
-    const order = await Promise.race([secondConnected, new Promise((resolve) => setTimeout(() => resolve('waiting'), 300))]);
-    expect(order).toBe('waiting');
+    await second.connect();
+    expect((await second.query('select count(*)::int as n from turnos')).rows).toEqual([{ n: 0 }]);
+
+    // While the first is inside a transaction, the second's statements wait for its end.
+    await first.query('begin');
     await first.query('insert into turnos values (1)');
+    const seen = second.query('select count(*)::int as n from turnos').then((result) => result.rows[0]);
+    const early = await Promise.race([seen, new Promise((resolve) => setTimeout(() => resolve('waiting'), 300))]);
+    expect(early).toBe('waiting');
+    await first.query('insert into turnos values (2)');
+    await first.query('commit');
+    // It then sees the whole transaction, never half of it.
+    expect(await seen).toEqual({ n: 2 });
+
+    // Extended-protocol queries of both, sent at once, each get their own answers.
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => (index % 2 ? first : second).query('select $1::int as n', [index]).then((result) => result.rows[0].n)),
+    );
+    expect(answers).toEqual(Array.from({ length: 20 }, (_, index) => index));
+    // One session's failed statement does not disturb the other's.
+    const [failed, fine] = await Promise.allSettled([first.query('select * from no_existe'), second.query('select 7 as n')]);
+    expect(failed.status).toBe('rejected');
+    expect(fine.status === 'fulfilled' && fine.value.rows).toEqual([{ n: 7 }]);
     await first.end();
-    await secondConnected;
-    expect((await second.query('select n from turnos')).rows).toEqual([{ n: 1 }]);
+    expect((await second.query('select count(*)::int as n from turnos')).rows).toEqual([{ n: 2 }]);
     await second.end();
   });
 

@@ -74,10 +74,10 @@ describe.each(testEngines())('the session of a request on %s', (engine) => {
 
 describe('the access rules', () => {
   it('send the logged-out visitor of a closed archive to sign in, everywhere but /auth/* and what the sign-in page needs', () => {
-    for (const path of ['/', '/dashboard', '/group/src', '/sitemap.xml', '/v2/open-data/alexandrias/getAll', '/graphql']) {
+    for (const path of ['/', '/dashboard', '/group/src', '/sitemap.xml', '/v2/open-data/alexandrias/getAll', '/graphql', '/v2/healthz', '/v2/health/x']) {
       expect(accessRedirect({ method: 'GET', path }, null, { requireLogin: true })).toBe('/auth/login');
     }
-    for (const path of ['/auth/login', '/auth/nonce', '/auth', '/_astro/app.js', '/favicon.svg', '/logout', '/robots.txt']) {
+    for (const path of ['/auth/login', '/auth/nonce', '/auth', '/_astro/app.js', '/favicon.svg', '/logout', '/robots.txt', '/v2/health']) {
       expect(accessRedirect({ method: 'GET', path }, null, { requireLogin: true })).toBeNull();
     }
     expect(accessRedirect({ method: 'GET', path: '/dashboard' }, null, { requireLogin: false })).toBeNull();

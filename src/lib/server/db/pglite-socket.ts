@@ -5,10 +5,11 @@
  * WebAssembly heap, the swell of its first queries) out of the web server, and its queries (which
  * run on the thread that calls them) off the web server's event loop.
  *
- * PGlite is one backend: one session at a time. Connections are served in turn, each until it
- * closes, so the client must keep to one (a pool of 1); a session that ends inside a transaction
- * is rolled back before the next one starts. The socket lives in a private folder (0700): the
- * database has no password, and only this machine's user may reach it.
+ * PGlite is one backend. Connections take turns on it between transactions (`SessionQueue`), so
+ * a client should keep to one connection (a pool of 1: two of its own would queue behind each
+ * other's transactions), and another process may connect beside it; a session that ends inside a
+ * transaction is rolled back before the next one runs. The socket lives in a private folder
+ * (0700): the database has no password, and only this machine's user may reach it.
  */
 import fs from 'node:fs/promises';
 import net from 'node:net';
@@ -52,42 +53,105 @@ export async function servePglite(db: PGlite): Promise<PgliteSocketServer> {
   };
 }
 
-/** Sockets waiting for the one backend, served first come, first served. */
+/**
+ * The one backend, shared by every connected session the way a transaction pooler shares a server
+ * connection: a session holds the backend from its first message until PGlite reports itself
+ * idle again (a ReadyForQuery with status `I`: the query, simple or extended, is over and no
+ * transaction is open). Only then may another session's messages run. So the web server's one
+ * connection and a second process (`npm run harvest` beside `npm start`) both get served, and a
+ * transaction is never interleaved with another session's statements.
+ *
+ * What a session sets for itself (`SET`, named prepared statements) would be seen by the others,
+ * as behind any transaction pooler: the archive uses neither.
+ */
 class SessionQueue {
-  private readonly waiting: net.Socket[] = [];
-  private current: Promise<void> | undefined;
-  private readonly open = new Set<net.Socket>();
   private readonly db: PGlite;
+  private readonly sessions = new Set<Session>();
+  /** Sessions with messages to run, in the order they asked. */
+  private readonly ready: Session[] = [];
+  /** The session whose transaction or query is open on the backend. */
+  private owner: Session | undefined;
+  /**
+   * Whether `pump` is running, set and cleared synchronously: a message arriving as the pump
+   * decides it has nothing left must start a new one, never find the old one "still running".
+   */
+  private pumping = false;
+  private pumped: Promise<void> = Promise.resolve();
 
   constructor(db: PGlite) {
     this.db = db;
   }
 
   add(socket: net.Socket): void {
-    this.open.add(socket);
-    socket.on('close', () => this.open.delete(socket));
-    // A waiting client that gives up must not leave an 'error' unhandled.
+    const session = new Session(socket);
+    this.sessions.add(session);
+    // A client that gives up must not leave an 'error' unhandled.
     socket.on('error', () => socket.destroy());
-    this.waiting.push(socket);
-    this.next();
+    socket.on('data', (data: Buffer) => {
+      session.receive(data);
+      this.wake(session);
+    });
+    socket.once('close', () => {
+      session.closed = true;
+      this.sessions.delete(session);
+      this.wake(session);
+    });
   }
 
   endAll(): void {
-    for (const socket of this.open) socket.destroy();
+    for (const session of this.sessions) session.socket.destroy();
   }
 
   async idle(): Promise<void> {
-    while (this.current) await this.current;
+    while (this.pumping) await this.pumped;
   }
 
-  private next(): void {
-    if (this.current) return;
-    const socket = this.waiting.shift();
-    if (!socket) return;
-    this.current = serveSession(this.db, socket).finally(() => {
-      this.current = undefined;
-      this.next();
-    });
+  private wake(session: Session): void {
+    if (session !== this.owner && !this.ready.includes(session)) this.ready.push(session);
+    if (this.pumping) return;
+    this.pumping = true;
+    this.pumped = this.pump().finally(() => undefined);
+  }
+
+  /** Runs messages until none can run: the owner's first, then, once the backend is idle, the next session's. */
+  private async pump(): Promise<void> {
+    try {
+      await this.runMessages();
+    } finally {
+      // Runs in the same turn as the last check that found nothing to do (see `pumping`).
+      this.pumping = false;
+    }
+  }
+
+  private async runMessages(): Promise<void> {
+    for (;;) {
+      if (this.owner?.closed) await this.release(this.owner);
+      if (!this.owner) {
+        const next = this.ready.shift();
+        if (!next) return;
+        if (next.closed || next.inbox.length === 0) continue;
+        this.owner = next;
+      }
+      const session = this.owner;
+      const message = session.inbox.shift();
+      // The owner is in the middle of a transaction or a query: wait for its next message.
+      if (!message) return;
+      const idle = await answer(this.db, session, message).catch(() => {
+        session.socket.destroy();
+        return false;
+      });
+      if (idle) {
+        this.owner = undefined;
+        // Its other messages wait their turn behind the sessions that were already waiting.
+        if (session.inbox.length > 0 && !session.closed) this.ready.push(session);
+      }
+    }
+  }
+
+  /** A session gone while it held the backend: its open transaction must not stay for the next one. */
+  private async release(session: Session): Promise<void> {
+    if (this.db.isInTransaction()) await this.db.exec('ROLLBACK').catch(() => undefined);
+    if (this.owner === session) this.owner = undefined;
   }
 }
 
@@ -98,34 +162,30 @@ interface Message {
   untyped: boolean;
 }
 
-/** One client's session, message by message, until its socket closes. */
-async function serveSession(db: PGlite, socket: net.Socket): Promise<void> {
-  if (socket.destroyed) return;
-  let started = false;
-  let pending: Buffer = Buffer.alloc(0);
-  let work = Promise.resolve();
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+/** One client connection: the messages it sent that have not run yet. */
+class Session {
+  readonly socket: net.Socket;
+  readonly inbox: Message[] = [];
+  closed = false;
+  private started = false;
+  private pending: Buffer = Buffer.alloc(0);
 
-  socket.on('data', (data: Buffer) => {
-    pending = pending.length === 0 ? data : Buffer.concat([pending, data]);
-    const messages: Message[] = [];
+  constructor(socket: net.Socket) {
+    this.socket = socket;
+  }
+
+  /** Cuts the complete messages out of what arrived. */
+  receive(data: Buffer): void {
+    this.pending = this.pending.length === 0 ? data : Buffer.concat([this.pending, data]);
     for (;;) {
-      const length = messageLength(pending, started);
-      if (length === 0 || pending.length < length) break;
-      const bytes = pending.subarray(0, length);
-      messages.push({ bytes, untyped: !started });
-      started ||= codeOf(bytes) === PROTOCOL_3;
-      pending = pending.subarray(length);
+      const length = messageLength(this.pending, this.started);
+      if (length === 0 || this.pending.length < length) break;
+      const bytes = this.pending.subarray(0, length);
+      this.inbox.push({ bytes, untyped: !this.started });
+      this.started ||= codeOf(bytes) === PROTOCOL_3;
+      this.pending = this.pending.subarray(length);
     }
-    // Messages are answered in order, each after the one before it has run.
-    work = work.then(() => answer(db, socket, messages)).catch(() => {
-      socket.destroy();
-    });
-  });
-  await closed;
-  await work;
-  // A client gone in the middle of a transaction must not leave it open for the next one.
-  if (db.isInTransaction()) await db.exec('ROLLBACK').catch(() => undefined);
+  }
 }
 
 /**
@@ -144,26 +204,41 @@ const codeOf = (bytes: Buffer) => (bytes.length >= 8 ? bytes.readInt32BE(4) : 0)
 /** Messages after which PostgreSQL reports it is ready again: the end of a query, simple or extended. */
 const ENDS_QUERY = new Set(['S'.charCodeAt(0), 'Q'.charCodeAt(0)]);
 
-async function answer(db: PGlite, socket: net.Socket, messages: Message[]): Promise<void> {
-  for (const { bytes, untyped } of messages) {
-    if (socket.destroyed) return;
-    if (untyped) {
-      const code = codeOf(bytes);
-      // No encryption over a local socket: "N", and the client goes on in the clear (or gives up).
-      if (code === SSL_REQUEST || code === GSS_REQUEST) {
-        socket.write('N');
-        continue;
-      }
-      if (code !== PROTOCOL_3) {
-        // A CancelRequest (there is no other backend to cancel) or something that is not
-        // PostgreSQL: PostgreSQL too closes such a connection without an answer.
-        socket.destroy();
-        return;
-      }
+const TERMINATE = 'X'.charCodeAt(0);
+const READY_FOR_QUERY = 'Z'.charCodeAt(0);
+const IDLE = 'I'.charCodeAt(0);
+
+/**
+ * Runs one message of `session` and sends the reply. Returns whether the backend is free again
+ * for another session: the reply ended with ReadyForQuery `I` (idle, no transaction open), or the
+ * message needed no backend at all.
+ */
+async function answer(db: PGlite, session: Session, { bytes, untyped }: Message): Promise<boolean> {
+  const { socket } = session;
+  if (socket.destroyed) return true;
+  if (untyped) {
+    const code = codeOf(bytes);
+    // No encryption over a local socket: "N", and the client goes on in the clear (or gives up).
+    if (code === SSL_REQUEST || code === GSS_REQUEST) {
+      socket.write('N');
+      return true;
     }
-    const reply = await db.execProtocolRaw(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
-      syncToFs: !untyped && ENDS_QUERY.has(bytes[0]!),
-    });
-    if (reply.length > 0) socket.write(reply);
+    if (code !== PROTOCOL_3) {
+      // A CancelRequest (there is no other backend to cancel) or something that is not
+      // PostgreSQL: PostgreSQL too closes such a connection without an answer.
+      socket.destroy();
+      return true;
+    }
+  } else if (bytes[0] === TERMINATE) {
+    // The client's goodbye ends its connection, not the backend the others share.
+    socket.end();
+    return true;
   }
+  const reply = await db.execProtocolRaw(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+    syncToFs: !untyped && ENDS_QUERY.has(bytes[0]!),
+  });
+  if (reply.length > 0) socket.write(reply);
+  // ReadyForQuery is the last message of a reply: 'Z', length 5, status.
+  const tail = reply.length >= 6 ? reply.length - 6 : -1;
+  return tail >= 0 && reply[tail] === READY_FOR_QUERY && reply[tail + 5] === IDLE;
 }
