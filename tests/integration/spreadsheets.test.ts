@@ -1,9 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { eq, like, sql } from 'drizzle-orm';
+import { and, eq, inArray, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rest } from '../../src/lib/server/api/rest.ts';
-import { alexandrias, sheetPreviews } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, jobs, sheetPreviews } from '../../src/lib/server/db/schema.ts';
+import { enqueue, runWorker } from '../../src/lib/server/jobs/index.ts';
+import { queueMissingSheetPreviews, SHEET_PREVIEWS_JOB, sheetPreviewsHandler, sheetPreviewsJob } from '../../src/lib/server/spreadsheets/preview-job.ts';
 import { readGatewayRequest, serveFile } from '../../src/lib/server/gateway/index.ts';
 import { sheetPreviewsOf } from '../../src/lib/server/queries/sheets.ts';
 import { seedArchive } from '../../src/lib/server/seed/index.ts';
@@ -121,6 +123,34 @@ describe.each(testEngines())('sheet previews on %s', (engine) => {
     expect(first).toHaveLength(9);
     expect(second).toEqual(first);
     expect(await seeded.db.$count(sheetPreviews, eq(sheetPreviews.alexandriaId, record.id))).toBe(9);
+  });
+
+  it('records that lack previews get a job each, once, and the worker makes their previews', async () => {
+    const record = await recordOf(XLSX);
+    const before = await sheetPreviewsOf(seeded.db, record.id);
+    await seeded.db.delete(sheetPreviews).where(eq(sheetPreviews.alexandriaId, record.id));
+    expect(await queueMissingSheetPreviews(seeded.db)).toBe(1);
+    // Asked again (another server starting, or the next start): no second job for the same file.
+    expect(await queueMissingSheetPreviews(seeded.db)).toBe(0);
+    // A job for a file the record no longer holds does nothing.
+    await enqueue(seeded.db, sheetPreviewsJob(record.id, 'bafkqaaa'));
+
+    const stop = new AbortController();
+    const worker = runWorker({ db: seeded.db, handlers: { [SHEET_PREVIEWS_JOB]: sheetPreviewsHandler(seeded.store) }, signal: stop.signal, pollMs: 20 });
+    try {
+      for (let turn = 0; turn < 400; turn += 1) {
+        const left = await seeded.db.$count(jobs, and(eq(jobs.kind, SHEET_PREVIEWS_JOB), inArray(jobs.status, ['queued', 'running'])));
+        if (left === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    } finally {
+      stop.abort();
+      await worker;
+    }
+    const done = await seeded.db.select({ status: jobs.status }).from(jobs).where(eq(jobs.kind, SHEET_PREVIEWS_JOB));
+    expect(done.map((job) => job.status)).toEqual(['done', 'done']);
+    const after = await sheetPreviewsOf(seeded.db, record.id);
+    expect(after.map((sheet) => [sheet.name, sheet.cid])).toEqual(before.map((sheet) => [sheet.name, sheet.cid]));
   });
 
   it('a damaged spreadsheet gets no previews and a warning, never an error', async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toUser } from '../../src/lib/domain/user.ts';
 import { issueNonce } from '../../src/lib/server/auth/nonces.ts';
 import type { Engine } from '../../src/lib/server/db/index.ts';
-import { aletheias, alexandrias, departments, imports, pins, sources } from '../../src/lib/server/db/schema.ts';
+import { aletheias, alexandrias, departments, imports, jobs, pins, sources } from '../../src/lib/server/db/schema.ts';
 import { serveFile } from '../../src/lib/server/gateway/index.ts';
 import { toResponse } from '../../src/lib/server/http/errors.ts';
 import { cidOf, createContentStore, createStagingArea } from '../../src/lib/server/storage/index.ts';
@@ -209,6 +209,20 @@ describe.each(testEngines())('uploads on %s', (engine: Engine) => {
     expect(records[1]!.departmentId).toBe(records[0]!.departmentId);
     const created = await archive.db.select().from(sources).where(eq(sources.id, records[0]!.sourceId!));
     expect(created[0]).toMatchObject({ name: 'Portal de Hacienda', url: 'https://hacienda.example.do/datos' });
+  });
+
+  it('queues the sheet previews of an uploaded spreadsheet with its record, in the same transaction, once per file', async () => {
+    const bytes = await fs.readFile(path.join(FIXTURES_DIR, 'files/spreadsheets/one-primas-netas-seguros-2015-2023.xlsx'));
+    const result = await upload({ asset: baseAsset({ docType: 'xlsx', title: 'Primas netas de seguros, 2015 a 2023' }), document: { name: 'primas.xlsx', bytes } });
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    const queued = await archive.db.select().from(jobs).where(eq(jobs.dedupeKey, `sheet-previews:${result.body.assetId}:${result.body.assetCID}`));
+    expect(queued).toHaveLength(1);
+    expect(queued[0]).toMatchObject({ kind: 'sheet-previews', status: 'queued', payload: { alexandriaId: result.body.assetId, cid: result.body.assetCID } });
+    // A PDF has no sheets: no job.
+    const before = await archive.db.$count(jobs);
+    const pdf = await upload({ asset: baseAsset({ title: 'Otro plan estratégico en PDF' }) });
+    expect(pdf.status).toBe(200);
+    expect(await archive.db.$count(jobs)).toBe(before);
   });
 
   const invalid: Array<[string, Record<string, unknown>, string]> = [

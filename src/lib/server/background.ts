@@ -1,6 +1,6 @@
 /**
  * The work a running archive does besides answering requests: a worker of the job queue (harvest
- * runs and the captures they queue) and the harvest schedule. Every server process on a database
+ * runs, the captures they queue, the sheet previews of spreadsheets) and the harvest schedule. Every server process on a database
  * runs both, and they share the work through the database: the queue never runs a job twice, and
  * the schedule queues a source's run only when none is queued or running (`harvest/run-job.ts`).
  * `npm run harvest` runs the same worker while it waits for its run.
@@ -8,6 +8,7 @@
 import type { Archive } from './archive.ts';
 import { CAPTURE_JOB, captureHandler, HARVEST_JOB, harvestRunHandler, queueDueHarvests, type HarvestRunReport } from './harvest/index.ts';
 import { runWorker, type Job, type JobHandler } from './jobs/index.ts';
+import { queueMissingSheetPreviews, SHEET_PREVIEWS_JOB, sheetPreviewsHandler } from './spreadsheets/preview-job.ts';
 
 /** How often the schedule looks for harvest sources that are due. */
 const SCHEDULE_EVERY_MS = 60_000;
@@ -37,6 +38,7 @@ export function archiveJobHandlers(archive: Archive, options: Pick<BackgroundOpt
       allowPrivate: config.captureAllowPrivate,
       maxBytes: config.captureMaxBytes,
     }),
+    [SHEET_PREVIEWS_JOB]: sheetPreviewsHandler(archive.store),
   };
 }
 
@@ -58,8 +60,10 @@ export function startBackgroundWork(archive: Archive, options: BackgroundOptions
   let timer: NodeJS.Timeout | undefined;
   let scheduling: Promise<unknown> = Promise.resolve();
   if (options.schedule ?? true) {
+    // Spreadsheets that entered before previews were jobs, or whose job was lost, get theirs.
+    scheduling = queueMissingSheetPreviews(db).catch(onError);
     const tick = () => {
-      scheduling = queueDueHarvests(db).catch(onError);
+      scheduling = scheduling.then(() => queueDueHarvests(db)).catch(onError);
     };
     tick();
     timer = setInterval(tick, SCHEDULE_EVERY_MS);

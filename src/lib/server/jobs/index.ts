@@ -1,7 +1,6 @@
 /**
- * The durable job queue: all background work of the archive (captures of harvested files, and
- * later the spreadsheet previews that `scheduleSheetPreviews` still keeps in memory) is a row of
- * `jobs`, so it survives a restart, is shared by every server process on one database without
+ * The durable job queue: all background work of the archive (harvest runs, captures of harvested
+ * files, spreadsheet previews; `background.ts` lists the handlers) is a row of `jobs`, so it survives a restart, is shared by every server process on one database without
  * running twice, is retried with backoff, and is paced per remote host.
  *
  * Why a table of our own and not pg-boss or graphile-worker: both want several connections and

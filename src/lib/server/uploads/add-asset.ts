@@ -54,7 +54,8 @@ import { dropUploadImport, keepAlive, startUploadImport } from './imports.ts';
 import { inspect } from './inspect.ts';
 import { PdfStructure } from './pdf-structure.ts';
 import { parseInput, refuseNul } from '../http/input.ts';
-import { scheduleSheetPreviews } from '../spreadsheets/index.ts';
+import { enqueue } from '../jobs/index.ts';
+import { hasSheets, sheetPreviewsJob } from '../spreadsheets/preview-job.ts';
 import { readMultipart, type Part } from './multipart.ts';
 
 export interface UploadContext {
@@ -157,12 +158,14 @@ export async function addAsset(context: UploadContext): Promise<AddedAsset> {
       const local = localPinning(context.store);
       await pinCid(tx, local, document.cid);
       await pinCid(tx, local, proof.cid);
+      // A spreadsheet's sheets become searchable previews (issue #7), by a job committed with the
+      // record: a server that dies after answering leaves it for the next worker.
+      const format = documentFormat(fields.asset.docType, document.kind) ?? 'other';
+      if (hasSheets(format)) await enqueue(tx as unknown as Db, sheetPreviewsJob(id, document.cid));
       return id;
     });
     await staged.settle();
     pinElsewhere(db, context.pinning ?? [], [document.cid, proof.cid]);
-    // A spreadsheet's sheets become searchable previews, in the background (issue #7).
-    void scheduleSheetPreviews({ db, store: context.store, alexandriaId: assetId, cid: document.cid, type: documentFormat(fields.asset.docType, document.kind) ?? 'other' });
     return { assetCID: document.cid, assetId };
   } catch (error) {
     await staged.discard().catch((cause: unknown) => console.error('No se pudo limpiar una subida fallida', cause));
