@@ -15,6 +15,7 @@ import type { APIContext } from 'astro';
 import { count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toUser, type User } from '../../src/lib/domain/user.ts';
+import { HARVEST_OPS_PATHS, openApiDocument } from '../../src/lib/server/api/openapi.ts';
 import type { Db, Engine } from '../../src/lib/server/db/index.ts';
 import { alexandrias, categories, harvestSources, jobs } from '../../src/lib/server/db/schema.ts';
 import { CAPTURE_JOB, captureHandler, HARVEST_JOB, harvestRunHandler } from '../../src/lib/server/harvest/index.ts';
@@ -317,5 +318,20 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     edit.set('interval', 'semanal');
     edit.set('themeMap', 'salud = Salud');
     expect(harvestSourceEditFromForm(edit, choices)).toEqual({ name: 'Datos abiertos', defaultCategoryId: 9, interval: 'semanal', themeMap: { salud: 7 } });
+  });
+});
+
+describe('the harvest routes in the OpenAPI document', () => {
+  it('documents each route with exactly the methods its file answers', async () => {
+    const document = openApiDocument('https://archivo.test');
+    const pages = path.resolve(import.meta.dirname, '../../src/pages');
+    for (const [route, spec] of Object.entries(HARVEST_OPS_PATHS)) {
+      expect(document.paths).toHaveProperty([route]);
+      const module = (await import(path.join(pages, `${route.replace('{id}', '[id]')}.ts`))) as Record<string, unknown>;
+      const answered = Object.keys(module).filter((name) => /^[A-Z]+$/.test(name)).sort();
+      expect(answered, route).toEqual(Object.keys(spec).map((method) => method.toUpperCase()).sort());
+    }
+    const added = document.paths['/v2/ops/harvest-sources'].post.requestBody.content['application/json'].schema as { properties: Record<string, unknown> };
+    expect(Object.keys(added.properties)).toEqual(Object.keys(newHarvestSourceInput.shape));
   });
 });

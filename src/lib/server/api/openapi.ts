@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { assetPayloadSchema, CONFIRMATION_SENTENCE } from '../../domain/upload.ts';
+import { harvestSourceEdit, newHarvestSourceInput } from '../harvest/manage.ts';
 import { alexandriasGetAllParams, categoriesGetAllParams, cidParam, namedGetAllParams, strapiAlexandriasParams } from './params.ts';
 
 type ZodObject = z.ZodObject<Record<string, z.ZodType>>;
@@ -87,6 +88,173 @@ export const REST_PATHS = {
 const session = [{ bearer: [] }, { cookie: [] }];
 const refusal = (description: string) => ({ ...failure, description });
 
+const jsonBody = (schema: z.ZodType) => ({
+  required: true,
+  content: { 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } },
+});
+const answer = (description: string, body: object = { type: 'object' }) => ({
+  description,
+  content: { 'application/json': { schema: { type: 'object', required: ['code', 'body'], properties: { code: { type: 'integer' }, body } } } },
+});
+const idParameter = (description: string) => [{ name: 'id', in: 'path' as const, required: true, description, schema: { type: 'integer', minimum: 1 } }];
+const sourceId = idParameter('Id de la fuente de cosecha.');
+const moderatorRefusals = {
+  '401': refusal('Sin sesión.'),
+  '403': refusal('La cartera de la sesión no es de moderación (ARCHIVE_MODERATORS).'),
+};
+const counts = { type: 'object', properties: Object.fromEntries(['new', 'updated', 'unchanged', 'withdrawn', 'failed'].map((key) => [key, { type: 'integer' }])) };
+const run = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer', description: 'La importación (Import) de la cosecha.' },
+    status: { type: 'string', enum: ['in_progress', 'done', 'failed'] },
+    counts,
+    documents: { type: 'integer' },
+    startedAt: { type: 'string', format: 'date-time' },
+    updatedAt: { type: 'string', format: 'date-time' },
+    requestedBy: { type: ['string', 'null'], description: '`programada`, la cartera de quien la pidió o `npm run harvest`.' },
+    errorCount: { type: 'integer' },
+  },
+};
+const captureQueue = {
+  type: 'object',
+  properties: {
+    counts: { type: 'object', properties: Object.fromEntries(['queued', 'running', 'done', 'failed'].map((key) => [key, { type: 'integer' }])) },
+    failed: {
+      type: 'array',
+      description: 'Las capturas fallidas cuyo registro sigue sin archivo, de la más reciente a la más antigua (hasta 50).',
+      items: {
+        type: 'object',
+        properties: {
+          jobId: { type: 'integer', description: 'Para POST /v2/ops/jobs/{id}/retry.' },
+          alexandriaId: { type: 'integer' },
+          title: { type: 'string' },
+          url: { type: 'string' },
+          reason: { type: ['string', 'null'] },
+          attempts: { type: 'integer' },
+          failedAt: { type: ['string', 'null'], format: 'date-time' },
+        },
+      },
+    },
+    failedTotal: { type: 'integer' },
+  },
+};
+const harvestSource = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    url: { type: 'string' },
+    kind: { type: 'string', enum: ['ckan', 'dcat', 'datajson'] },
+    paused: { type: 'boolean' },
+    interval: { type: ['string', 'null'], enum: ['diaria', 'semanal', 'mensual', null] },
+    intervalText: { type: 'string', description: 'El intervalo tal como lo guarda la base de datos.' },
+    defaultCategory: { type: ['object', 'null'], properties: { id: { type: 'integer' }, title: { type: 'string' } } },
+    themeMap: { type: 'object', additionalProperties: { type: 'integer' } },
+    sourceId: { type: 'integer', description: 'La fuente (`source`) en la que se archivan sus registros.' },
+    records: { type: 'integer' },
+    createdAt: { type: 'string', format: 'date-time' },
+    lastRun: { oneOf: [run, { type: 'null' }] },
+    activeRun: {
+      type: ['object', 'null'],
+      properties: { jobId: { type: 'integer' }, status: { type: 'string', enum: ['queued', 'running'] }, requestedBy: { type: ['string', 'null'] }, queuedAt: { type: 'string', format: 'date-time' } },
+    },
+  },
+};
+const harvestSourceDetail = { ...harvestSource, properties: { ...harvestSource.properties, captures: captureQueue } };
+
+/** Moderating the harvest (issue #18): the sources of catalogues, their runs and capture queue. */
+export const HARVEST_OPS_PATHS = {
+  '/v2/ops/harvest-sources': {
+    get: {
+      summary: 'Las fuentes de cosecha, de la más nueva a la más antigua, con su última cosecha y la que esté en cola o en curso',
+      security: session,
+      responses: { '200': answer('Las fuentes.', { type: 'array', items: harvestSource }), ...moderatorRefusals },
+    },
+    post: {
+      summary: 'Registrar un catálogo para cosechar (CKAN, DCAT-AP o data.json)',
+      security: session,
+      requestBody: jsonBody(newHarvestSourceInput),
+      responses: {
+        '201': answer('La fuente creada.', harvestSourceDetail),
+        '400': refusal('Dirección que no es http(s), tipo o frecuencia desconocidos, categoría que no existe.'),
+        ...moderatorRefusals,
+        '409': refusal('Ya hay una fuente de cosecha con esa dirección.'),
+      },
+    },
+  },
+  '/v2/ops/harvest-sources/{id}': {
+    get: {
+      summary: 'Una fuente de cosecha con su última cosecha y su cola de capturas (la página de moderación la consulta cada 2 s durante una cosecha)',
+      security: session,
+      parameters: sourceId,
+      responses: { '200': answer('La fuente.', harvestSourceDetail), ...moderatorRefusals, '404': refusal('No existe esa fuente.') },
+    },
+    patch: {
+      summary: 'Cambiar el nombre, la categoría por omisión, la frecuencia, el mapa de temas o la pausa',
+      description: 'Solo cambian los campos enviados. Pausada, la programación no la cosecha; POST …/run sí.',
+      security: session,
+      parameters: sourceId,
+      requestBody: jsonBody(harvestSourceEdit),
+      responses: { '200': answer('La fuente cambiada.', harvestSourceDetail), '400': refusal('Campos no válidos o nada que cambiar.'), ...moderatorRefusals, '404': refusal('No existe esa fuente.') },
+    },
+  },
+  '/v2/ops/harvest-sources/{id}/run': {
+    post: {
+      summary: 'Cosechar ahora: pone en cola una cosecha de la fuente, aunque esté pausada',
+      security: session,
+      parameters: sourceId,
+      responses: {
+        '200': answer('Ya había una cosecha en cola o en curso: se devuelve esa (`created: false`).', { type: 'object', properties: { jobId: { type: 'integer' }, created: { const: false } } }),
+        '202': answer('En cola: el trabajador del servidor la empieza en un segundo.', { type: 'object', properties: { jobId: { type: 'integer' }, created: { const: true } } }),
+        ...moderatorRefusals,
+        '404': refusal('No existe esa fuente.'),
+      },
+    },
+  },
+  '/v2/ops/harvest-sources/{id}/runs': {
+    get: {
+      summary: 'Sus últimas 20 cosechas, de la más reciente a la más antigua, con sus cuentas y cada fallo con su motivo (hasta 50 por cosecha)',
+      security: session,
+      parameters: sourceId,
+      responses: {
+        '200': answer('Las cosechas.', { type: 'array', items: { ...run, properties: { ...run.properties, errors: { type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, message: { type: 'string' } } } } } } }),
+        ...moderatorRefusals,
+        '404': refusal('No existe esa fuente.'),
+      },
+    },
+  },
+  '/v2/ops/harvest-sources/{id}/captures': {
+    get: {
+      summary: 'Su cola de capturas: cuántas en cola, en curso, hechas y fallidas, y las fallidas con su motivo y su URL',
+      security: session,
+      parameters: sourceId,
+      responses: { '200': answer('La cola de capturas.', captureQueue), ...moderatorRefusals, '404': refusal('No existe esa fuente.') },
+    },
+  },
+  '/v2/ops/harvest-sources/{id}/captures/retry': {
+    post: {
+      summary: 'Reintentar todas sus capturas fallidas cuyo registro sigue sin archivo (hasta 1000)',
+      security: session,
+      parameters: sourceId,
+      responses: { '200': answer('Cuántas volvieron a la cola.', { type: 'object', properties: { retried: { type: 'integer' } } }), ...moderatorRefusals, '404': refusal('No existe esa fuente.') },
+    },
+  },
+  '/v2/ops/jobs/{id}/retry': {
+    post: {
+      summary: 'Reintentar una captura fallida: vuelve a la cola con todos sus intentos',
+      security: session,
+      parameters: idParameter('Id del trabajo (`jobId` de la cola de capturas).'),
+      responses: {
+        '200': answer('En cola de nuevo.', { type: 'object', properties: { jobId: { type: 'integer' } } }),
+        ...moderatorRefusals,
+        '404': refusal('No existe ese trabajo.'),
+        '409': refusal('El trabajo no es una captura fallida.'),
+      },
+    },
+  },
+} as const;
+
 /** Contributing (needs a signed-in wallet): the upload and the nonce its confirmation carries. */
 export const OPS_PATHS = {
   '/v2/ops/assets/nonce': {
@@ -156,7 +324,7 @@ export function openApiDocument(origin: string) {
         'como lo hacía el API original; los estados HTTP son reales y `code` los repite. Para consultas más ricas, use GraphQL en /graphql.',
     },
     servers: [{ url: origin }],
-    paths: { ...REST_PATHS, ...OPS_PATHS },
+    paths: { ...REST_PATHS, ...OPS_PATHS, ...HARVEST_OPS_PATHS },
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'El accessToken que devuelve POST /auth/login.' },

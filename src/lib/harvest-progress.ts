@@ -1,0 +1,51 @@
+/**
+ * Where a harvest source's work stands, in one Spanish sentence: the moderators' page renders it
+ * on the server and its script rewrites it from `GET /v2/ops/harvest-sources/{id}` every 2 s while
+ * a run or its captures are under way, so both read the same words. Plain data in, no server code.
+ */
+
+export interface HarvestProgressInput {
+  activeRun: { status: 'queued' | 'running' } | null;
+  lastRun: { status: 'in_progress' | 'done' | 'failed'; documents: number; counts: { failed: number } } | null;
+  captures: { counts: { queued: number; running: number; done: number; failed: number } };
+}
+
+export type HarvestPhase = 'idle' | 'queued' | 'harvesting' | 'capturing' | 'done' | 'failed';
+
+/** Whether the page should keep asking: a run queued or running, or captures still to do. */
+export function isUnderWay(progress: HarvestProgressInput): boolean {
+  const phase = harvestPhase(progress);
+  return phase === 'queued' || phase === 'harvesting' || phase === 'capturing';
+}
+
+export function harvestPhase({ activeRun, lastRun, captures }: HarvestProgressInput): HarvestPhase {
+  if (lastRun?.status === 'in_progress') return 'harvesting';
+  if (activeRun) return activeRun.status === 'running' ? 'harvesting' : 'queued';
+  if (captures.counts.queued + captures.counts.running > 0) return 'capturing';
+  if (!lastRun) return 'idle';
+  return lastRun.status === 'failed' ? 'failed' : 'done';
+}
+
+const documents = (count: number) => `${count.toLocaleString('es-DO')} documento(s)`;
+
+/** The sentence for where the source stands. */
+export function harvestProgressText(progress: HarvestProgressInput): string {
+  const { lastRun, captures } = progress;
+  const { queued, running, done, failed } = captures.counts;
+  switch (harvestPhase(progress)) {
+    case 'idle':
+      return 'Todavía no se ha cosechado.';
+    case 'queued':
+      return 'Cosecha en cola: empieza en unos segundos.';
+    case 'harvesting':
+      return lastRun?.status === 'in_progress' ? `Cosechando: ${documents(lastRun.documents)} leídos hasta ahora…` : 'Cosechando: leyendo el catálogo…';
+    case 'capturing':
+      return `Catálogo leído. Capturando archivos: ${done.toLocaleString('es-DO')} de ${(queued + running + done + failed).toLocaleString('es-DO')}…`;
+    case 'failed':
+      return `La última cosecha falló tras ${documents(lastRun!.documents)}.`;
+    case 'done':
+      return lastRun!.counts.failed > 0
+        ? `Última cosecha terminada: ${documents(lastRun!.documents)}, ${lastRun!.counts.failed.toLocaleString('es-DO')} con fallos.`
+        : `Última cosecha terminada: ${documents(lastRun!.documents)}.`;
+  }
+}
