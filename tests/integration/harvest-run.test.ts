@@ -38,6 +38,7 @@ import {
 } from '../../src/lib/server/harvest/index.ts';
 import type { CatalogKind } from '../../src/lib/server/harvest/catalogs/index.ts';
 import { enqueue, PermanentJobError, runWorker } from '../../src/lib/server/jobs/index.ts';
+import { recordDetails } from '../../src/lib/server/queries/records.ts';
 import { cidOf, createStagingArea } from '../../src/lib/server/storage/index.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
 import { startLocalPortal, type CkanPackage, type LocalPortal } from '../helpers/portal/index.ts';
@@ -270,6 +271,10 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
       expect(harvested.withdrawnAt).toBeInstanceOf(Date);
       expect(record.cid).not.toBeNull();
     }
+    // The record page says so, with its capture, and keeps serving the copy.
+    const [detail] = await recordDetails(h.db, eq(alexandrias.id, rows[0]!.record.id));
+    expect(detail!.withdrawnFromCatalogAt).toEqual(rows[0]!.harvested.withdrawnAt);
+    expect(detail!.capture).toMatchObject({ status: 200, cid: rows[0]!.record.cid, mismatch: null, errorReason: null });
     const others = await h.db.select({ n: count() }).from(harvestedRecords).where(and(eq(harvestedRecords.harvestSourceId, harvestSourceId), isNull(harvestedRecords.withdrawnAt)));
     expect(others[0]!.n).toBe(total - removed.resources.length);
 
@@ -326,6 +331,11 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     expect(lostCapture).toMatchObject({ status: 404, cid: null, errorReason: 'el servidor respondió HTTP 404' });
     const [lostRecord] = await h.db.select().from(alexandrias).where(eq(alexandrias.id, lost!.alexandriaId));
     expect(lostRecord).toMatchObject({ cid: null, status: 'under_review' });
+    const [lostDetail, mismatchDetail] = await Promise.all(
+      [lost!.alexandriaId, mismatch!.alexandriaId].map(async (id) => (await recordDetails(h.db, eq(alexandrias.id, id), { forModerators: true }))[0]!),
+    );
+    expect(lostDetail.capture).toMatchObject({ cid: null, status: 404, errorReason: 'el servidor respondió HTTP 404' });
+    expect(mismatchDetail.capture!.mismatch).toContain(`SHA-256 ${'0'.repeat(64)}`);
     const [job] = await h.db.select().from(jobs).where(eq(jobs.dedupeKey, `capture:${report.importId}:${lost!.alexandriaId}`));
     // Failed at its first attempt: a 404 is not retried.
     expect(job).toMatchObject({ status: 'failed', attempts: 1, lastError: 'el servidor respondió HTTP 404' });

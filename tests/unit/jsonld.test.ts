@@ -42,6 +42,13 @@ function record(overrides: Partial<RecordDetail> = {}): RecordDetail {
     category: { id: 5, title: 'Salud' },
     underReview: { source: false, department: false },
     aletheias: [],
+    issued: null,
+    modified: null,
+    licenseTitle: null,
+    licenseUrl: null,
+    keywords: [],
+    capture: null,
+    withdrawnFromCatalogAt: null,
     ...overrides,
   };
 }

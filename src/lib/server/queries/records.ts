@@ -2,7 +2,7 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import { LIMITS, type AssetStatus, type AssetType } from '../../domain/constants.ts';
 import type { Db } from '../db/index.ts';
-import { aletheias, alexandrias, categories, deals, departments, pins, sources } from '../db/schema.ts';
+import { aletheias, alexandrias, captures, categories, deals, departments, harvestedRecords, pins, sources } from '../db/schema.ts';
 import { isRowId, pageWindow, toPage, type Page } from './paging.ts';
 import { recordCondition, scopeFilter, type RecordScope } from './record-filter.ts';
 import {
@@ -57,6 +57,29 @@ export interface RecordDetail extends RecordRow {
    */
   underReview: { source: boolean; department: boolean };
   aletheias: ProofEntry[];
+  /** What the original's catalogue says of it (harvested records): its own dates, licence, keywords. */
+  issued: Date | null;
+  modified: Date | null;
+  licenseTitle: string | null;
+  licenseUrl: string | null;
+  keywords: string[];
+  /** The archive's latest capture of the file from its origin (harvested records), or null. */
+  capture: CaptureFacts | null;
+  /** When the record's catalogue stopped listing it ("retirado del catálogo"), or null. */
+  withdrawnFromCatalogAt: Date | null;
+}
+
+/** A capture as the record page tells it. */
+export interface CaptureFacts {
+  finalUrl: string | null;
+  requestedUrl: string;
+  status: number | null;
+  capturedAt: Date;
+  cid: string | null;
+  /** A difference with what the catalogue declared (checksum, size, type), in Spanish. */
+  mismatch: string | null;
+  /** Why it failed, for a capture that got no file. */
+  errorReason: string | null;
 }
 
 /**
@@ -190,6 +213,28 @@ export async function recordDetails(db: Db, where: SQL | undefined, options: Det
     .from(aletheias)
     .where(inArray(aletheias.alexandriaId, rows.map((row) => row.record.id)))
     .orderBy(aletheias.id);
+  const ids = rows.map((row) => row.record.id);
+  // The newest capture of each record (DISTINCT ON keeps the first row of each id in this order).
+  const captureRows = await db
+    .selectDistinctOn([captures.alexandriaId], {
+      alexandriaId: captures.alexandriaId,
+      finalUrl: captures.finalUrl,
+      requestedUrl: captures.requestedUrl,
+      status: captures.status,
+      capturedAt: captures.capturedAt,
+      cid: captures.cid,
+      mismatch: captures.mismatch,
+      errorReason: captures.errorReason,
+    })
+    .from(captures)
+    .where(inArray(captures.alexandriaId, ids))
+    .orderBy(captures.alexandriaId, desc(captures.capturedAt), desc(captures.id));
+  const captureOf = new Map(captureRows.map(({ alexandriaId, ...capture }) => [alexandriaId, capture]));
+  const withdrawn = await db
+    .select({ alexandriaId: harvestedRecords.alexandriaId, withdrawnAt: harvestedRecords.withdrawnAt })
+    .from(harvestedRecords)
+    .where(and(inArray(harvestedRecords.alexandriaId, ids), sql`${harvestedRecords.withdrawnAt} is not null`));
+  const withdrawnOf = new Map(withdrawn.map((row) => [row.alexandriaId, row.withdrawnAt]));
   return rows.map(({ record, department, source, category, ...review }) => ({
     id: record.id,
     cid: record.cid,
@@ -220,6 +265,13 @@ export async function recordDetails(db: Db, where: SQL | undefined, options: Det
     aletheias: proofs
       .filter((proof) => proof.alexandriaId === record.id)
       .map(({ alexandriaId: _, ...proof }) => proof),
+    issued: record.issued,
+    modified: record.modified,
+    licenseTitle: record.licenseTitle,
+    licenseUrl: record.licenseUrl,
+    keywords: record.keywords,
+    capture: captureOf.get(record.id) ?? null,
+    withdrawnFromCatalogAt: withdrawnOf.get(record.id) ?? null,
   }));
 }
 
