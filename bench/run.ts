@@ -8,21 +8,27 @@
  * 4. page weight in Chromium, for every page a visitor can open: JavaScript on opening and after
  *    scrolling, and CSS, an anonymous visitor downloads, against budgets;
  * 5. a large upload through the built server on a fresh archive (`upload.ts`): throughput beside
- *    this machine's raw SHA-256 speed, measured in the same run, and the server's peak RSS.
+ *    this machine's raw SHA-256 speed, measured in the same run, and the server's peak RSS;
+ * 6. a harvest of a generated CKAN catalogue on 127.0.0.1 into a fresh archive (`harvest.ts`):
+ *    datasets per second, captures per second beside the local file server's own rate, and the
+ *    peak RSS of the process that harvests and captures.
  *
  * It ends with a summary table and writes every figure to `bench/results/latest.json`.
  * Compare ratios within one run: the machine is shared and noisy, absolute times drift.
  *
  * Settings (environment): BENCH_RECORDS (100000; 1000000 with `--large`), BENCH_RUNS (200 requests per route),
  * BENCH_WARMUP (20), BENCH_ROUTE_SECONDS (10: a slower route stops early with fewer runs, at
- * least 20), BENCH_CONCURRENCY (8), BENCH_PARTS (queries,large,http,weight,csv,upload), BENCH_CSV_ROWS (300000),
+ * least 20), BENCH_CONCURRENCY (8), BENCH_PARTS (queries,large,http,weight,csv,upload,harvest), BENCH_CSV_ROWS (300000),
  * BENCH_KEEP_DATA (keep and reuse the large archive in the temporary folder), BENCH_BUILD=1
  * (rebuild even when dist/ exists), BENCH_DB_MAINTENANCE (none: as a running archive on PGlite,
  * which never vacuums; `analyze` or `vacuum` to see what maintenance would gain), CHROMIUM_PATH,
  * BENCH_UPLOAD_BYTES (1000000000: the uploaded document's size), BENCH_UPLOAD_VERIFY (1: check the
  * answer's CID against `cidOf` of the same stream, one more pass before the upload; 0 skips it),
  * BENCH_UPLOAD_DATABASE_URL (unset: a fresh PGlite; or a disposable PostgreSQL database, to see the
- * server's memory without the embedded database).
+ * server's memory without the embedded database), BENCH_HARVEST_DATASETS (10000) and BENCH_HARVEST_FILES
+ * (2000: the generated catalogue's size), BENCH_HARVEST_SECONDS (600: the most the captures may take),
+ * BENCH_HARVEST_DATABASE_URL (unset: a fresh embedded PGlite in its own process, as `npm start`
+ * serves it; or a disposable PostgreSQL database).
  */
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -38,6 +44,7 @@ import { CHROMIUM_ARGS } from '../tests/helpers/chromium.ts';
 import { ensureBuild, startServer } from './server.ts';
 import { kb, ms, since, table } from './stats.ts';
 import { benchUpload, uploadSummary, type UploadFigures } from './upload.ts';
+import { benchHarvest, harvestSummary, type HarvestFigures } from './harvest.ts';
 import { benchWeight, budgetText, visitorPages, type WeightFigure } from './weight.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -61,7 +68,11 @@ const settings = {
   uploadBytes: numberFrom('BENCH_UPLOAD_BYTES', 1_000_000_000),
   verifyUpload: process.env.BENCH_UPLOAD_VERIFY !== '0',
   uploadDatabaseUrl: process.env.BENCH_UPLOAD_DATABASE_URL || undefined,
-  parts: new Set((process.env.BENCH_PARTS ?? 'queries,large,http,weight,csv,upload').split(',').map((part) => part.trim())),
+  harvestDatasets: numberFrom('BENCH_HARVEST_DATASETS', 10_000),
+  harvestFiles: numberFrom('BENCH_HARVEST_FILES', 2_000),
+  harvestSeconds: numberFrom('BENCH_HARVEST_SECONDS', 600),
+  harvestDatabaseUrl: process.env.BENCH_HARVEST_DATABASE_URL || undefined,
+  parts: new Set((process.env.BENCH_PARTS ?? 'queries,large,http,weight,csv,upload,harvest').split(',').map((part) => part.trim())),
 };
 
 interface Results {
@@ -76,6 +87,7 @@ interface Results {
   weight?: WeightFigure[];
   csvSearch?: CsvSearchFigures;
   upload?: UploadFigures;
+  harvest?: HarvestFigures;
   totalSeconds?: number;
 }
 
@@ -84,7 +96,12 @@ const results: Results = {
   startedAt: new Date().toISOString(),
   machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '', node: process.version },
   // A database URL may carry a password: the results keep its host only.
-  settings: { ...settings, uploadDatabaseUrl: settings.uploadDatabaseUrl && new URL(settings.uploadDatabaseUrl).host, parts: [...settings.parts] },
+  settings: {
+    ...settings,
+    uploadDatabaseUrl: settings.uploadDatabaseUrl && new URL(settings.uploadDatabaseUrl).host,
+    harvestDatabaseUrl: settings.harvestDatabaseUrl && new URL(settings.harvestDatabaseUrl).host,
+    parts: [...settings.parts],
+  },
 };
 const config = readConfig();
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -151,6 +168,18 @@ if (settings.parts.has('upload')) {
   });
 }
 
+if (settings.parts.has('harvest')) {
+  // Runs the archive's code from src/, as the server's worker would: no build needed.
+  results.harvest = await benchHarvest({
+    config,
+    root,
+    datasets: settings.harvestDatasets,
+    files: settings.harvestFiles,
+    databaseUrl: settings.harvestDatabaseUrl,
+    maxCaptureSeconds: settings.harvestSeconds,
+  });
+}
+
 results.totalSeconds = (performance.now() - started) / 1000;
 printSummary(results);
 // A smoke run (npm test) writes elsewhere, so it never replaces the figures of a real run.
@@ -164,6 +193,13 @@ function printSummary(results: Results): void {
   if (results.upload) {
     console.log(`\nSubida (${os.cpus().length} núcleos; servidor y cliente en la misma máquina)`);
     console.log(uploadSummary(results.upload));
+  }
+  if (results.harvest) {
+    const { harvest } = results;
+    console.log(
+      `\nCosecha (${harvest.datasets.toLocaleString('es')} conjuntos, ${harvest.files.toLocaleString('es')} archivos; ${harvest.engine}; ${os.cpus().length} núcleos)`,
+    );
+    console.log(harvestSummary(harvest));
   }
 }
 

@@ -1,0 +1,417 @@
+/**
+ * Harvesting a public catalogue and capturing its files (issue #18, "Fast"): datasets harvested per
+ * second, files captured per second beside what the local file server alone delivers in the same
+ * run, and the peak RSS of the process that does it. Targets: at least 500 datasets/s, captures at
+ * least half of the file server's own rate with 4 requests at once per host, RSS under 300 MB.
+ *
+ * Four processes, as in production:
+ * - the portal (`harvest-portal.ts`): a generated CKAN catalogue shaped like datos.gob.do's
+ *   (`harvest-catalog.ts`; 10,000 datasets, 2,000 files of about 50 KB by default), on 127.0.0.1;
+ * - the database: a fresh data folder migrated and seeded by `scripts/db-migrate.ts --seed-if-empty`
+ *   as `npm start` prepares it, then the embedded PGlite served by `scripts/embedded-db.ts` over its
+ *   Unix socket, one connection (`DATABASE_POOL_MAX=1`), exactly as `npm start` serves it; or a
+ *   disposable PostgreSQL database (BENCH_HARVEST_DATABASE_URL), migrated and seeded the same way;
+ * - the archive (`harvest-process.ts`): `openArchive`, then (a) `runHarvest` of the whole catalogue,
+ *   then (b) the queue's worker with the server's handlers (`archiveJobHandlers`) until every
+ *   capture is done, per-host concurrency 4 and no per-host delay (set through the configuration's
+ *   environment, as an operator would);
+ * - this one: it samples the others' memory and CPU and, once the captures are over, (c) fetches
+ *   the same files from the portal, 4 at once, discarding the bytes: the file server's own rate.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../scripts/node-flags.ts';
+import type { ArchiveConfig } from '../src/lib/server/config.ts';
+import type { HarvestProcessFigures, HarvestProcessRequest } from './harvest-process.ts';
+import type { PortalReady, PortalRequest } from './harvest-portal.ts';
+import { table } from './stats.ts';
+
+/** The issue's targets. */
+export const HARVEST_TARGETS = { datasetsPerSecond: 500, captureToServer: 0.5, peakRssMb: 300 } as const;
+
+/** Requests at once to the portal: by the archive's worker (per host) and by the floor's client. */
+const PER_HOST_CONCURRENCY = 4;
+const FILE_BYTES = 50_000;
+const SAMPLE_MS = 100;
+const MB = 1_000_000;
+
+export interface HarvestOptions {
+  config: ArchiveConfig;
+  root: string;
+  datasets: number;
+  files: number;
+  /** A disposable PostgreSQL database instead of a fresh embedded PGlite. */
+  databaseUrl?: string | undefined;
+  /** How long the captures may take before the run is declared failed. */
+  maxCaptureSeconds: number;
+}
+
+export interface HarvestFigures {
+  datasets: number;
+  files: number;
+  fileBytes: number;
+  engine: string;
+  prepareSeconds: number;
+  settings: HarvestProcessFigures['settings'];
+  metadata: { seconds: number; datasetsPerSecond: number; records: number; counts: HarvestProcessFigures['harvest']['report']['counts']; errors: number; capturesQueued: number };
+  captures: HarvestProcessFigures['captures'] & { perSecond: number; MBps: number };
+  /** The same files fetched by this process from the portal, 4 at once. */
+  server: { seconds: number; perSecond: number; MBps: number };
+  /** `captures.perSecond / server.perSecond`. */
+  ratio: number;
+  rss: {
+    /** VmHWM of the archive's process at the end: its peak since it started. What the target is about. */
+    peakMb: number;
+    afterOpenMb: number;
+    harvestPeakMb: number;
+    capturePeakMb: number;
+    /** The largest VmRSS read every 100 ms during each phase. */
+    sampled: { harvest: number; captures: number };
+    targetMb: number;
+  };
+  /** The embedded database's own process (null on PostgreSQL): its largest VmRSS during each phase. */
+  database: { harvestMb: number; capturesMb: number } | null;
+  /** CPU seconds of each process during each phase: who was busy. */
+  cpuSeconds: {
+    harvest: { archive: number; database: number | null; portal: number };
+    captures: { archive: number; database: number | null; portal: number };
+  };
+  over: string[];
+}
+
+/** Resident memory of a process from /proc, in MB; NaN once it is gone. */
+function residentMb(pid: number): { rssMb: number; highWaterMb: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+    return { rssMb: (kib('VmRSS') * 1024) / MB, highWaterMb: (kib('VmHWM') * 1024) / MB };
+  } catch {
+    return { rssMb: Number.NaN, highWaterMb: Number.NaN };
+  }
+}
+
+let clockTicks: number | undefined;
+
+/** CPU seconds (user + system) of a process so far, from /proc/<pid>/stat; 0 once it is gone. */
+function cpuSecondsOf(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  clockTicks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+  } catch {
+    return 0;
+  }
+}
+
+/** The largest VmRSS of a few processes, read every SAMPLE_MS until `stop`. */
+function sampleRss(pids: Array<number | undefined>): { stop(): number[] } {
+  const peaks = pids.map(() => 0);
+  const read = () =>
+    pids.forEach((pid, index) => {
+      if (pid === undefined) return;
+      const { rssMb } = residentMb(pid);
+      if (Number.isFinite(rssMb)) peaks[index] = Math.max(peaks[index]!, rssMb);
+    });
+  read();
+  const timer = setInterval(read, SAMPLE_MS);
+  return {
+    stop() {
+      clearInterval(timer);
+      read();
+      return peaks;
+    },
+  };
+}
+
+const children = new Set<ChildProcess>();
+// Whatever happens to the benchmark, the processes it started must not outlive it.
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+/** Starts `script` with Node, an IPC channel and `env`; its output goes to ours (stderr) so a failure shows. */
+function startChild(root: string, script: string, env: Record<string, string>, nodeFlags: readonly string[] = []): ChildProcess {
+  const child = spawn(path.join(root, 'node_modules/.bin/node'), [...nodeFlags, script], {
+    cwd: root,
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** The next IPC message of `child` that `accept` takes; rejects if the child exits first. */
+function messageFrom<T>(child: ChildProcess, accept: (message: unknown) => T | undefined): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: unknown) => {
+      let value: T | undefined;
+      try {
+        value = accept(message);
+      } catch (error) {
+        cleanup();
+        reject(error);
+        return;
+      }
+      if (value === undefined) return;
+      cleanup();
+      resolve(value);
+    };
+    const onExit = (code: number | null, signal: string | null) => {
+      cleanup();
+      reject(new Error(`El proceso ${child.spawnfile} terminó antes de tiempo (${signal ?? code}).`));
+    };
+    const cleanup = () => {
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+async function stopChild(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Fetches every URL, `concurrency` at once, reading and discarding the bodies; answers the seconds taken. */
+async function fetchAll(urls: string[], concurrency: number): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < urls.length) {
+        const url = urls[next++]!;
+        const response = await fetch(url);
+        if (!response.ok || !response.body) throw new Error(`${url} respondió ${response.status}`);
+        for await (const chunk of response.body) void chunk;
+      }
+    }),
+  );
+  return (performance.now() - started) / 1000;
+}
+
+export async function benchHarvest(options: HarvestOptions): Promise<HarvestFigures> {
+  const { config, root } = options;
+  console.log(
+    `\nCosecha de un catálogo CKAN local: ${options.datasets.toLocaleString('es')} conjuntos, ` +
+      `${options.files.toLocaleString('es')} archivos de unos ${FILE_BYTES / 1000} KB`,
+  );
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'archivo-bench-harvest-'));
+  const forget = () => rmSync(dataDir, { recursive: true, force: true });
+  process.once('exit', forget);
+  let portal: ChildProcess | undefined;
+  let database: ChildProcess | undefined;
+  let archive: ChildProcess | undefined;
+  try {
+    // The portal first: generating the catalogue and its files takes a moment.
+    let started = performance.now();
+    portal = startChild(root, 'bench/harvest-portal.ts', {});
+    const portalReady = messageFrom(portal, (message) => (message as PortalReady).origin ? (message as PortalReady) : undefined);
+    portal.send({ datasets: options.datasets, files: options.files, fileBytes: FILE_BYTES, fixturesDir: config.fixturesDir } satisfies PortalRequest);
+    const ready = await portalReady;
+    console.log(`  portal en ${ready.origin} (pid ${portal.pid}): catálogo y archivos generados en ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+    // The database as `npm start` prepares and serves it.
+    started = performance.now();
+    const databaseEnv = { ARCHIVE_DATA_DIR: dataDir, DATABASE_URL: options.databaseUrl ?? '', ARCHIVE_SEED_ON_EMPTY: 'true' };
+    const prepared = spawnSync(path.join(root, 'node_modules/.bin/node'), ['scripts/db-migrate.ts', '--seed-if-empty'], {
+      cwd: root,
+      env: { ...process.env, ...databaseEnv },
+      encoding: 'utf8',
+    });
+    if (prepared.status !== 0) throw new Error(`No se pudo preparar la base de datos:\n${prepared.stdout}${prepared.stderr}`);
+    let databaseUrl = options.databaseUrl;
+    if (!databaseUrl) {
+      database = startChild(root, 'scripts/embedded-db.ts', databaseEnv);
+      databaseUrl = await messageFrom(database, (message) => {
+        const answer = message as { url?: string; error?: string };
+        if (answer.error) throw new Error(`La base de datos embebida no abrió: ${answer.error}`);
+        return answer.url;
+      });
+    }
+    const prepareSeconds = (performance.now() - started) / 1000;
+    const engine = options.databaseUrl ? `PostgreSQL en ${new URL(options.databaseUrl).host}` : 'PGlite en su propio proceso, como npm start';
+    console.log(`  base de datos nueva con la carga inicial real (${engine}): ${prepareSeconds.toFixed(1)} s`);
+
+    archive = startChild(
+      root,
+      'bench/harvest-process.ts',
+      {
+        ARCHIVE_DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        // `npm start`'s single connection to the embedded database; PostgreSQL keeps the default pool.
+        ...(options.databaseUrl ? {} : { DATABASE_POOL_MAX: '1' }),
+        ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true',
+        ARCHIVE_CAPTURE_HOST_CONCURRENCY: String(PER_HOST_CONCURRENCY),
+        ARCHIVE_CAPTURE_HOST_DELAY_MS: '0',
+      },
+      SERVER_NODE_FLAGS,
+    );
+    const phase = (name: string) =>
+      messageFrom(archive!, (message) => {
+        const answer = message as { phase?: string; message?: string; figures?: HarvestProcessFigures };
+        if (answer.phase === 'error') throw new Error(`El proceso del archivo falló:\n${answer.message}`);
+        return answer.phase === name ? answer : undefined;
+      });
+    // Listening for every step before asking, so that none is missed; the later ones are awaited in turn.
+    const opened = phase('opened');
+    const harvested = phase('harvested');
+    const captured = phase('captured');
+    harvested.catch(() => {});
+    captured.catch(() => {});
+    archive.send({ catalogUrl: ready.catalogUrl, maxSeconds: options.maxCaptureSeconds } satisfies HarvestProcessRequest);
+    await opened;
+
+    const pids = [archive.pid, database?.pid, portal.pid] as const;
+    const cpu = () => pids.map(cpuSecondsOf);
+    const cpuAtHarvest = cpu();
+    const harvestRss = sampleRss([...pids]);
+    await harvested;
+    const [archiveHarvestMb, databaseHarvestMb] = harvestRss.stop();
+    const cpuAtCaptures = cpu();
+    const capturesRss = sampleRss([...pids]);
+    const { figures: child } = await captured;
+    const [archiveCapturesMb, databaseCapturesMb] = capturesRss.stop();
+    const cpuAtEnd = cpu();
+    await new Promise((resolve) => (archive!.exitCode !== null ? resolve(null) : archive!.once('exit', resolve)));
+    if (!child) throw new Error('El proceso del archivo no envió sus cifras.');
+
+    // (c) The file server alone, in the same run, with the archive's process gone.
+    const serverSeconds = await fetchAll(ready.fileUrls, PER_HOST_CONCURRENCY);
+
+    const captureFiles = child.captures.stored;
+    const figures: HarvestFigures = {
+      datasets: options.datasets,
+      files: ready.fileUrls.length,
+      fileBytes: ready.fileBytes,
+      engine,
+      prepareSeconds,
+      settings: child.settings,
+      metadata: {
+        seconds: child.harvest.seconds,
+        datasetsPerSecond: options.datasets / child.harvest.seconds,
+        records: child.harvest.records,
+        counts: child.harvest.report.counts,
+        errors: child.harvest.report.errors,
+        capturesQueued: child.harvest.report.capturesQueued,
+      },
+      captures: {
+        ...child.captures,
+        perSecond: captureFiles / child.captures.seconds,
+        MBps: child.captures.bytes / MB / child.captures.seconds,
+      },
+      server: { seconds: serverSeconds, perSecond: ready.fileUrls.length / serverSeconds, MBps: ready.fileBytes / MB / serverSeconds },
+      ratio: 0,
+      rss: {
+        peakMb: child.memory.captured.highWaterMb,
+        afterOpenMb: child.memory.opened.rssMb,
+        harvestPeakMb: child.memory.harvested.highWaterMb,
+        capturePeakMb: child.memory.captured.highWaterMb,
+        sampled: { harvest: archiveHarvestMb!, captures: archiveCapturesMb! },
+        targetMb: HARVEST_TARGETS.peakRssMb,
+      },
+      database: database ? { harvestMb: databaseHarvestMb!, capturesMb: databaseCapturesMb! } : null,
+      cpuSeconds: {
+        harvest: {
+          archive: child.cpuSeconds.harvest,
+          database: database ? cpuAtCaptures[1]! - cpuAtHarvest[1]! : null,
+          portal: cpuAtCaptures[2]! - cpuAtHarvest[2]!,
+        },
+        captures: {
+          archive: child.cpuSeconds.captures,
+          database: database ? cpuAtEnd[1]! - cpuAtCaptures[1]! : null,
+          portal: cpuAtEnd[2]! - cpuAtCaptures[2]!,
+        },
+      },
+      over: [],
+    };
+    figures.ratio = figures.captures.perSecond / figures.server.perSecond;
+    if (figures.metadata.datasetsPerSecond < HARVEST_TARGETS.datasetsPerSecond) figures.over.push('LENTO metadatos');
+    if (!(figures.ratio >= HARVEST_TARGETS.captureToServer)) figures.over.push('LENTO capturas');
+    if (figures.rss.peakMb >= HARVEST_TARGETS.peakRssMb) figures.over.push('OVER RSS');
+    // A benchmark that did not do the work it measures says so, rather than print a rate.
+    if (child.harvest.report.status !== 'done') figures.over.push('cosecha fallida');
+    if (captureFiles !== figures.files || child.captures.failed > 0 || child.captures.timedOut) figures.over.push('capturas incompletas');
+    printHarvest(figures);
+    return figures;
+  } finally {
+    await stopChild(archive);
+    await stopChild(database);
+    await stopChild(portal);
+    process.off('exit', forget);
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+const perSecond = (value: number) => (Number.isFinite(value) ? value.toFixed(value < 10 ? 1 : 0) : '-');
+
+function printHarvest(figures: HarvestFigures): void {
+  const { metadata, captures, server, rss, cpuSeconds } = figures;
+  const db = (value: number | null) => (value === null ? '' : `, base de datos ${value.toFixed(1)} s`);
+  console.log(
+    `  (a) metadatos: ${figures.datasets.toLocaleString('es')} conjuntos en ${metadata.seconds.toFixed(1)} s = ` +
+      `${perSecond(metadata.datasetsPerSecond)} conjuntos/s (objetivo >= ${HARVEST_TARGETS.datasetsPerSecond}); ` +
+      `${metadata.records.toLocaleString('es')} registros (nuevos ${metadata.counts.new}, sin cambios ${metadata.counts.unchanged}, ` +
+      `fallidos ${metadata.counts.failed}), ${metadata.capturesQueued} capturas en cola`,
+  );
+  console.log(
+    `      CPU: archivo ${cpuSeconds.harvest.archive.toFixed(1)} s${db(cpuSeconds.harvest.database)}, portal ${cpuSeconds.harvest.portal.toFixed(1)} s`,
+  );
+  console.log(
+    `  (b) capturas: ${captures.stored}/${figures.files} en ${captures.seconds.toFixed(1)} s = ${perSecond(captures.perSecond)} archivos/s ` +
+      `(${captures.MBps.toFixed(1)} MB/s; ${figures.settings.perHostConcurrency} a la vez por sitio, trabajador de ${figures.settings.workerConcurrency}, ` +
+      `sin pausa por sitio); fallidas ${captures.failed}${captures.timedOut ? ', SIN TERMINAR en el tiempo máximo' : ''}`,
+  );
+  console.log(
+    `      cada captura ${captures.meanJobMs.toFixed(0)} ms de media (de su reclamo a su fin); ${captures.meanRunning.toFixed(1)} en curso a la vez de media`,
+  );
+  for (const { reason, count } of captures.reasons) console.log(`      ${count} × ${reason}`);
+  console.log(
+    `      CPU: archivo ${cpuSeconds.captures.archive.toFixed(1)} s${db(cpuSeconds.captures.database)}, portal ${cpuSeconds.captures.portal.toFixed(1)} s`,
+  );
+  console.log(
+    `  (c) el servidor de archivos solo (fetch, ${PER_HOST_CONCURRENCY} a la vez): ${server.seconds.toFixed(2)} s = ${perSecond(server.perSecond)} archivos/s ` +
+      `(${server.MBps.toFixed(0)} MB/s); capturas / servidor = ${figures.ratio.toFixed(3)} (objetivo >= ${HARVEST_TARGETS.captureToServer})`,
+  );
+  console.log(
+    `  (d) RSS del proceso que cosecha y captura: pico ${rss.peakMb.toFixed(0)} MB (VmHWM; objetivo < ${rss.targetMb} MB); ` +
+      `${rss.afterOpenMb.toFixed(0)} MB tras abrir el archivo, pico ${rss.harvestPeakMb.toFixed(0)} MB al terminar la cosecha`,
+  );
+  if (figures.database) {
+    console.log(
+      `      base de datos embebida, en su propio proceso: RSS hasta ${figures.database.harvestMb.toFixed(0)} MB durante la cosecha, ` +
+        `${figures.database.capturesMb.toFixed(0)} MB durante las capturas (no cuenta para el objetivo)`,
+    );
+  }
+}
+
+/** The summary's harvest lines, in the style of the other parts' tables. */
+export function harvestSummary(figures: HarvestFigures): string {
+  const state = figures.over.length ? figures.over.join(', ') : 'ok';
+  return table([
+    ['cosecha', 'valor', 'objetivo', 'estado'],
+    [
+      'metadatos (conjuntos/s)',
+      perSecond(figures.metadata.datasetsPerSecond),
+      `>= ${HARVEST_TARGETS.datasetsPerSecond}`,
+      figures.metadata.datasetsPerSecond >= HARVEST_TARGETS.datasetsPerSecond ? 'ok' : 'LENTO',
+    ],
+    ['capturas (archivos/s)', perSecond(figures.captures.perSecond), '', ''],
+    ['servidor de archivos solo (archivos/s)', perSecond(figures.server.perSecond), '', ''],
+    ['capturas / servidor', figures.ratio.toFixed(3), `>= ${HARVEST_TARGETS.captureToServer}`, figures.ratio >= HARVEST_TARGETS.captureToServer ? 'ok' : 'LENTO'],
+    ['RSS pico (MB)', figures.rss.peakMb.toFixed(0), `< ${HARVEST_TARGETS.peakRssMb}`, figures.rss.peakMb < HARVEST_TARGETS.peakRssMb ? 'ok' : 'OVER'],
+    ['en conjunto', '', '', state],
+  ]);
+}
