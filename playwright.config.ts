@@ -9,6 +9,8 @@ const MODERATOR = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const dataDir = '.e2e-data';
 const brokenPort = port + 1;
 const closedPort = port + 2;
+/** The archive that harvests in the tests: its records would change the counts other specs assert on the main one. */
+const harvestPort = port + 4;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -41,6 +43,23 @@ export default defineConfig({
       timeout: 180_000,
       reuseExistingServer: false,
     },
+    // An archive of its own for harvesting (tests/e2e/harvest.spec.ts): it may fetch the test's
+    // local portal on 127.0.0.1, without the pause between two requests to one host.
+    {
+      command: `rm -rf ${dataDir}-harvest && node ${serverFlags} scripts/start.ts`,
+      url: `http://localhost:${harvestPort}/dashboard`,
+      env: {
+        PORT: String(harvestPort),
+        HOST: 'localhost',
+        ARCHIVE_DATA_DIR: `${dataDir}-harvest`,
+        DATABASE_URL: '',
+        ARCHIVE_MODERATORS: MODERATOR,
+        ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true',
+        ARCHIVE_CAPTURE_HOST_DELAY_MS: '0',
+      },
+      timeout: 180_000,
+      reuseExistingServer: false,
+    },
     // The same build with its database out of reach: what a visitor sees when the archive fails.
     {
       command: 'node dist/server/entry.mjs',
@@ -54,4 +73,5 @@ export default defineConfig({
 
 export const BROKEN_ARCHIVE_URL = `http://localhost:${brokenPort}`;
 export const CLOSED_ARCHIVE_URL = `http://localhost:${closedPort}`;
+export const HARVEST_ARCHIVE_URL = `http://localhost:${harvestPort}`;
 export const E2E_DATA_DIR = dataDir;

@@ -1,0 +1,117 @@
+/**
+ * Harvesting, as a moderator drives it (issue #18), in Chromium against the archive of its own
+ * that playwright.config.ts starts for it (`HARVEST_ARCHIVE_URL`: captures of 127.0.0.1 allowed,
+ * no pause per host): on /moderacion/cosechas the moderator sees no source yet, is told in Spanish
+ * why a catalogue address is refused, adds the local portal's CKAN catalogue (the real datos.gob.do
+ * sample, its files real fixtures), asks for a run and watches its progress until it is done with
+ * every file captured; then opens one of the new records and searches inside its captured CSV.
+ * Screenshots of each state at 1366 and 390 px go to test-results/screenshots/.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { HARVEST_ARCHIVE_URL } from '../../playwright.config.ts';
+import { startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
+import { signInWithWallet } from '../helpers/wallet.ts';
+
+test.use({ baseURL: HARVEST_ARCHIVE_URL });
+
+let portal: LocalPortal;
+test.beforeAll(async () => {
+  portal = await startLocalPortal();
+});
+test.afterAll(async () => {
+  await portal?.close();
+});
+
+const WIDTHS = [
+  { name: 'escritorio', width: 1366, height: 900 },
+  { name: 'movil', width: 390, height: 844 },
+];
+
+/** Full-page screenshots of the page as it is, at both widths, back at the desktop width after. */
+async function screenshots(page: Page, state: string): Promise<void> {
+  for (const { name, width, height } of WIDTHS) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: `test-results/screenshots/cosechas-${state}-${name}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
+test('a moderator adds the local portal, runs it, watches it finish and searches a captured CSV', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signInWithWallet(page);
+
+  // Reached from the moderation queue.
+  await page.goto('/moderacion');
+  await page.getByRole('link', { name: 'Cosechas de catálogos' }).click();
+  await expect(page).toHaveURL(/\/moderacion\/cosechas$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Cosechas de catálogos' })).toBeVisible();
+  await expect(page.locator('[data-empty]')).toHaveText(/^\s*Todavía no hay fuentes de cosecha\./);
+  await screenshots(page, 'vacia');
+
+  // An address that is not http(s) is refused, in Spanish, and comes back in the form.
+  const add = page.getByRole('region', { name: 'Añadir una fuente de cosecha' });
+  await add.getByLabel('Dirección del catálogo').fill('ftp://datos.gob.do/catalogo');
+  await add.getByRole('button', { name: 'Añadir fuente' }).click();
+  await expect(page.getByRole('alert')).toHaveText(/^La dirección del catálogo debe ser una URL http o https completa/);
+  await expect(add.getByLabel('Dirección del catálogo')).toHaveValue('ftp://datos.gob.do/catalogo');
+  await screenshots(page, 'error');
+
+  await add.getByLabel('Dirección del catálogo').fill(portal.urls.ckan);
+  await add.getByLabel('Tipo de catálogo').selectOption('ckan');
+  await add.getByLabel('Nombre (opcional)').fill('Portal de datos local');
+  await add.getByLabel('Frecuencia').selectOption('semanal');
+  await add.getByRole('button', { name: 'Añadir fuente' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Fuente añadida' })).toBeVisible();
+  const sources = page.getByRole('region', { name: 'Fuentes de cosecha' });
+  await expect(sources.locator('[data-source]')).toHaveCount(1);
+  await expect(sources).toContainText('Portal de datos local');
+  await expect(sources).toContainText('Semanal');
+  const progress = page.locator('[data-progress-text]');
+  await expect(progress).toHaveText('Todavía no se ha cosechado.');
+
+  // "Cosechar ahora": the run is queued, the server's worker runs it, the page follows it.
+  await sources.getByRole('button', { name: 'Cosechar ahora' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Cosecha en cola' })).toBeVisible();
+  await expect(progress).toHaveText(/^(Cosecha en cola|Cosechando|Catálogo leído. Capturando archivos)/);
+  await expect(progress).toHaveText(/^Última cosecha terminada: \d+ documento\(s\)\.$/, { timeout: 120_000 });
+
+  // Done, the page reloaded without the stale "en cola" notice.
+  await expect(page.getByRole('status').filter({ hasText: 'Cosecha en cola' })).toHaveCount(0);
+  const files = portal.packages.flatMap((pkg) => pkg.resources).length;
+  const run = page.locator('[data-runs] tr[data-run]');
+  await expect(run).toHaveCount(1);
+  await expect(run).toContainText('Terminada');
+  await expect(page.locator('[data-run-count="new"]')).toHaveText(String(files));
+  await expect(page.locator('[data-capture-count="done"]')).toHaveText(String(files));
+  await expect(page.locator('[data-capture-count="failed"]')).toHaveText('0');
+  await expect(page.getByText('Ninguna captura ha fallado.')).toBeVisible();
+  await screenshots(page, 'terminada');
+
+  // One of the new records, its CSV captured by the archive: search inside it.
+  await page.getByRole('link', { name: 'Ver sus registros' }).click();
+  const csvRow = page.locator('tr[data-record]').filter({ has: page.getByText('CSV', { exact: true }) }).first();
+  await csvRow.getByRole('link').first().click();
+  await expect(page.getByText(/Capturado por el archivo desde/).first()).toBeVisible();
+  await page.getByRole('button', { name: 'Buscar en el CSV' }).click();
+  const panel = page.getByRole('region', { name: /^Search/ });
+  await expect(panel).toBeVisible();
+  const box = panel.getByRole('searchbox', { name: 'Buscador' });
+  await expect(box).toBeEnabled();
+  const total = (await panel.locator('[data-csv-count]').textContent()) ?? '';
+  const cell = panel.locator('tbody tr').nth(1).getByRole('button').first();
+  const value = ((await cell.textContent()) ?? '').trim();
+  expect(value).not.toBe('');
+  await box.fill(value);
+  await box.press('Enter');
+  await expect(panel.locator('tbody tr').first()).toContainText(value);
+  await expect(panel.locator('[data-csv-count]')).toHaveText(/^[\d,]+ elementos?$/);
+  expect(total).toMatch(/elementos/);
+});
+
+test('the page and its routes are for moderators only', async ({ page }) => {
+  const anonymous = await page.request.get('/v2/ops/harvest-sources');
+  expect(anonymous.status()).toBe(401);
+  const answer = await page.goto('/moderacion/cosechas');
+  // Signed out, the page sends to the sign-in page.
+  expect(answer?.url()).toMatch(/\/auth\/login$/);
+});
