@@ -110,6 +110,8 @@ const work = startBackgroundWork(archive, { schedule: false });
 const deadline = Date.now() + timeoutMinutes * 60_000;
 let exitCode = 0;
 
+const RUN_STATUS: Record<string, string> = { in_progress: 'en curso', done: 'terminada', failed: 'fallida' };
+
 const describeCounts = (counts: HarvestCounts) =>
   `${counts.new} nuevo(s), ${counts.updated} actualizado(s), ${counts.unchanged} sin cambios, ` +
   `${counts.withdrawn} retirado(s) del catálogo, ${counts.failed} con error.`;
@@ -121,7 +123,7 @@ async function followRun(): Promise<typeof imports.$inferSelect | undefined> {
     const [job] = await db.select().from(jobs).where(eq(jobs.id, queued.job.id));
     const [run] = await db.select().from(imports).where(eq(imports.jobId, queued.job.id)).orderBy(desc(imports.id)).limit(1);
     const line = run
-      ? `Importación ${run.id}: ${run.status === 'in_progress' ? 'en curso' : run.status}, ${run.documents} documento(s) leídos.`
+      ? `Importación ${run.id}: ${RUN_STATUS[run.status]}, ${run.documents} documento(s) leído(s).`
       : `Cosecha ${job?.status === 'running' ? 'empezando' : 'en cola'}…`;
     if (line !== last) console.log(line);
     last = line;

@@ -62,7 +62,46 @@ describe('mapDataset', () => {
       declaredFormat: ' csv ',
       declaredSize: 10,
       declaredChecksum: `sha256:${'ab'.repeat(32)}`,
+      issued: null,
+      modified: null,
+      licenseTitle: null,
+      licenseUrl: null,
+      keywords: [],
     });
+  });
+
+  it('keeps what a researcher cites: the dataset\'s dates, licence and keywords, bounded', () => {
+    const issued = new Date('2017-10-19T16:35:41Z');
+    const [record] = mapDataset({
+      ...dataset([distribution({ url: 'https://x.org/a.csv', format: 'CSV' })]),
+      issued,
+      modified: null,
+      license: { title: 'Open Data Commons Open Database License (ODbL)', url: 'http://www.opendefinition.org/licenses/odc-odbl' },
+      keywords: ['Nómina', 'x'.repeat(500), ...Array.from({ length: 80 }, (_, n) => `etiqueta ${n}`)],
+    });
+    expect(record).toMatchObject({ issued, licenseTitle: 'Open Data Commons Open Database License (ODbL)', licenseUrl: 'http://www.opendefinition.org/licenses/odc-odbl' });
+    expect(record!.keywords).toHaveLength(50);
+    expect(record!.keywords[0]).toBe('Nómina');
+    expect(record!.keywords[1]).toHaveLength(100);
+  });
+
+  it('tells apart the files of one table published in several formats under one title', () => {
+    const records = mapDataset(
+      dataset([
+        distribution({ identifier: 'a', url: 'https://x.org/2019.csv', title: 'Nómina 2019', format: 'CSV' }),
+        distribution({ identifier: 'b', url: 'https://x.org/2019.ods', title: 'Nómina 2019', format: 'ODS' }),
+        distribution({ identifier: 'c', url: 'https://x.org/2019.xlsx', title: 'Nómina 2019', format: 'XLSX' }),
+        distribution({ identifier: 'd', url: 'https://x.org/2018.csv', title: 'Nómina 2018', format: 'CSV' }),
+        distribution({ identifier: 'e', url: 'https://x.org/2018b.csv', title: 'Nómina 2018', format: 'CSV' }),
+      ]),
+    );
+    expect(records.map((record) => record.title)).toEqual([
+      'Nómina 2024: Nómina 2019 (CSV)',
+      'Nómina 2024: Nómina 2019 (ODS)',
+      'Nómina 2024: Nómina 2019 (XLSX)',
+      'Nómina 2024: Nómina 2018 (CSV) (4)',
+      'Nómina 2024: Nómina 2018 (CSV) (5)',
+    ]);
   });
 
   it('tells the files of one dataset apart, keys them by identifier, else URL, else position, and drops repeats', () => {

@@ -45,32 +45,31 @@ const MAX_KEYWORD_LENGTH = 100;
 
 /** The records of `dataset`: one per distribution (a dataset without any gives none). */
 export function mapDataset(dataset: CatalogDataset): MappedRecord[] {
-  const several = dataset.distributions.length > 1;
+  // A catalogue that lists one distribution twice gets one record.
   const keys = new Set<string>();
-  return dataset.distributions.flatMap((distribution, index) => {
-    const distributionKey = distribution.identifier ?? distribution.url ?? `#${index + 1}`;
-    // A catalogue that lists one distribution twice gets one record.
-    if (keys.has(distributionKey)) return [];
-    keys.add(distributionKey);
-    return [
-      {
-        distributionKey,
-        url: distribution.url,
-        title: several ? `${dataset.title}: ${distributionName(dataset, distribution, index)}` : dataset.title,
-        description: dataset.description,
-        sourceUrl: dataset.landingPage,
-        type: normalizeFormat(distribution.format ?? formatOfMediaType(distribution.mediaType)),
-        declaredFormat: distribution.format ?? distribution.mediaType,
-        declaredSize: distribution.byteSize,
-        declaredChecksum: distribution.checksum ? `${distribution.checksum.algorithm}:${distribution.checksum.value}` : null,
-        issued: dataset.issued,
-        modified: dataset.modified,
-        licenseTitle: dataset.license?.title ?? null,
-        licenseUrl: dataset.license?.url ?? null,
-        keywords: dataset.keywords.slice(0, MAX_KEYWORDS).map((keyword) => keyword.slice(0, MAX_KEYWORD_LENGTH)),
-      },
-    ];
+  const unique = dataset.distributions.flatMap((distribution, index) => {
+    const key = distribution.identifier ?? distribution.url ?? `#${index + 1}`;
+    if (keys.has(key)) return [];
+    keys.add(key);
+    return [{ distribution, index, key }];
   });
+  const names = siblingNames(dataset, unique);
+  return unique.map(({ distribution, key }, position) => ({
+    distributionKey: key,
+    url: distribution.url,
+    title: unique.length > 1 ? `${dataset.title}: ${names[position]}` : dataset.title,
+    description: dataset.description,
+    sourceUrl: dataset.landingPage,
+    type: normalizeFormat(distribution.format ?? formatOfMediaType(distribution.mediaType)),
+    declaredFormat: distribution.format ?? distribution.mediaType,
+    declaredSize: distribution.byteSize,
+    declaredChecksum: distribution.checksum ? `${distribution.checksum.algorithm}:${distribution.checksum.value}` : null,
+    issued: dataset.issued,
+    modified: dataset.modified,
+    licenseTitle: dataset.license?.title ?? null,
+    licenseUrl: dataset.license?.url ?? null,
+    keywords: dataset.keywords.slice(0, MAX_KEYWORDS).map((keyword) => keyword.slice(0, MAX_KEYWORD_LENGTH)),
+  }));
 }
 
 /** What tells one distribution from its siblings: its title, else its format, else its number. */
@@ -78,6 +77,23 @@ function distributionName(dataset: CatalogDataset, distribution: CatalogDistribu
   const title = distribution.title?.trim();
   if (title && title !== dataset.title) return title;
   return distribution.format ?? `archivo ${index + 1}`;
+}
+
+/**
+ * The names of a dataset's distributions, told apart: portals often give the CSV, XLSX and ODS of
+ * one table the same title, so a name shared by several gets its format, and a name still shared
+ * (same title, same format) its number.
+ */
+function siblingNames(dataset: CatalogDataset, siblings: ReadonlyArray<{ distribution: CatalogDistribution; index: number }>): string[] {
+  const countOf = (list: string[]) => list.reduce((counts, name) => counts.set(name, (counts.get(name) ?? 0) + 1), new Map<string, number>());
+  const base = siblings.map(({ distribution, index }) => distributionName(dataset, distribution, index));
+  const baseCounts = countOf(base);
+  const withFormat = base.map((name, position) => {
+    const format = siblings[position]!.distribution.format?.trim();
+    return baseCounts.get(name)! > 1 && format && format !== name ? `${name} (${format})` : name;
+  });
+  const counts = countOf(withFormat);
+  return withFormat.map((name, position) => (counts.get(name)! > 1 ? `${name} (${siblings[position]!.index + 1})` : name));
 }
 
 /** `text/csv` → `csv`: a label `normalizeFormat` reads, for a distribution that declares only a media type. */
