@@ -344,3 +344,107 @@ describe('the data.json reader', () => {
     expect(error.message).toBe('https://x.gob.ar/catalog.jsonld no es un catálogo data.json (falta la lista "dataset"). Parece JSON-LD: elija el tipo DCAT.');
   });
 });
+
+/** A DCAT page of `count` datasets with two distributions each (18 triples a dataset), in Turtle or JSON-LD. */
+function dcatPageOf(count: number, syntax: 'turtle' | 'jsonld'): string {
+  if (syntax === 'turtle') {
+    const lines = ['@prefix dcat: <http://www.w3.org/ns/dcat#> .', '@prefix dct: <http://purl.org/dc/terms/> .'];
+    for (let i = 0; i < count; i++) {
+      const dataset = `<https://portal.example/d/${i}>`;
+      lines.push(`${dataset} a dcat:Dataset ; dct:identifier "d-${i}" ; dct:title "Conjunto ${i}"@es ; dcat:keyword "uno", "dos" ;`);
+      lines.push(`  dcat:distribution <https://portal.example/d/${i}/1>, <https://portal.example/d/${i}/2> .`);
+      for (const n of [1, 2]) lines.push(`<https://portal.example/d/${i}/${n}> a dcat:Distribution ; dcat:downloadURL <https://portal.example/f/${i}-${n}.csv> ; dct:format "CSV" .`);
+    }
+    return lines.join('\n');
+  }
+  const graph = Array.from({ length: count }, (_, i) => ({
+    '@id': `https://portal.example/d/${i}`,
+    '@type': 'dcat:Dataset',
+    'dct:identifier': `d-${i}`,
+    'dct:title': { '@value': `Conjunto ${i}`, '@language': 'es' },
+    'dcat:keyword': ['uno', 'dos'],
+    'dcat:distribution': [1, 2].map((n) => ({
+      '@id': `https://portal.example/d/${i}/${n}`,
+      '@type': 'dcat:Distribution',
+      'dcat:downloadURL': { '@id': `https://portal.example/f/${i}-${n}.csv` },
+      'dct:format': 'CSV',
+    })),
+  }));
+  return JSON.stringify({ '@context': { dcat: 'http://www.w3.org/ns/dcat#', dct: 'http://purl.org/dc/terms/' }, '@graph': graph });
+}
+
+/** The longest the event loop went without running a 5 ms timer while `work` ran. */
+async function longestStall(work: () => Promise<unknown>): Promise<number> {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 5);
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+  }
+  return Math.max(longest, performance.now() - last);
+}
+
+describe('what one DCAT page may cost', () => {
+  it('refuses a page past its triples or datasets, Turtle and JSON-LD alike, and reads one within them', async () => {
+    for (const [syntax, type] of [['turtle', 'text/turtle'], ['jsonld', 'application/ld+json']] as const) {
+      const body = dcatPageOf(100, syntax);
+      const triples = await readUntilError('dcat', 'https://portal.example/catalogo', answering(body, type), { limits: { maxTriples: 1000 } });
+      expect(triples.pages, syntax).toEqual([]);
+      expect(triples.error.code, syntax).toBe('too-costly');
+      expect(triples.error.message, syntax).toBe(
+        'La página https://portal.example/catalogo del catálogo pasa de 1000 tripletas RDF, el máximo que el archivo lee de una página: el catálogo debe paginarse (Hydra).',
+      );
+      const datasets = await readUntilError('dcat', 'https://portal.example/catalogo', answering(body, type), { limits: { maxDatasets: 99 } });
+      expect(datasets.error.code, syntax).toBe('too-costly');
+      expect(datasets.error.message, syntax).toMatch(/describe 100 conjuntos de datos, más de los 99 que el archivo lee de una página/);
+      const [page] = await readAll('dcat', 'https://portal.example/catalogo', answering(body, type), { limits: { maxTriples: 1800, maxDatasets: 100 } });
+      expect(page!.datasets, syntax).toHaveLength(100);
+    }
+  });
+
+  it('parses off the event loop, and stops a page that takes too long with the reason', async () => {
+    // About 180,000 triples: seconds of jsonld.js expansion, all of it on the worker's thread.
+    const body = dcatPageOf(10_000, 'jsonld');
+    let failure: CatalogReadError | undefined;
+    const started = performance.now();
+    const stall = await longestStall(async () => {
+      ({ error: failure } = await readUntilError('dcat', 'https://portal.example/lento.jsonld', answering(body, 'application/ld+json'), { limits: { timeoutMs: 500 } }));
+    });
+    expect(failure!.code).toBe('too-costly');
+    expect(failure!.message).toBe('La lectura de la página https://portal.example/lento.jsonld del catálogo se detuvo: no terminó en 0.5 s, el máximo para una página.');
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(stall).toBeLessThan(250);
+  });
+
+  it('stops a page whose expansion outgrows the heap (10 KB IRIs repeated), and the next read works', async () => {
+    // 800 KB of JSON-LD: each compact IRI `x:N` expands to 10 KB, 200 MB in all, twice over in N-Quads.
+    const long = `https://portal.example/${'a'.repeat(10_000)}/`;
+    const graph = Array.from({ length: 20_000 }, (_, i) => ({ '@id': `x:${i}`, '@type': 'dcat:Dataset' }));
+    const body = JSON.stringify({ '@context': { x: long, dcat: 'http://www.w3.org/ns/dcat#' }, '@graph': graph });
+    expect(body.length).toBeLessThan(1_000_000);
+    const { error } = await readUntilError('dcat', 'https://portal.example/enorme.jsonld', answering(body, 'application/ld+json'), {
+      limits: { workerHeapMb: 64, maxTriples: 10_000_000, maxDatasets: 10_000_000 },
+    });
+    expect(error.code).toBe('too-costly');
+    expect(error.message).toBe('La lectura de la página https://portal.example/enorme.jsonld del catálogo se detuvo: pasó de 64 MiB de memoria, el máximo para una página.');
+    const [page] = await readAll('dcat', 'https://portal.example/catalog.ttl', answering(dcatPageOf(3, 'turtle'), 'text/turtle'));
+    expect(page!.datasets.map((dataset) => dataset.identifier).sort()).toEqual(['d-0', 'd-1', 'd-2']);
+  });
+
+  it('refuses a page past its bytes before parsing it, for every kind (a data.json is held whole)', async () => {
+    const dataJsonBody = JSON.stringify({ dataset: Array.from({ length: 200 }, (_, i) => ({ identifier: `ds-${i}`, title: 'Conjunto con un título' })) });
+    expect(dataJsonBody.length).toBeGreaterThan(5_000);
+    for (const [kind, body] of [['datajson', dataJsonBody], ['dcat', dcatPageOf(50, 'turtle')], ['ckan', JSON.stringify({ success: true, result: { count: 1, results: [{ id: 'a', notes: 'ñ'.repeat(3_000) }] } })]] as const) {
+      const { pages, error } = await readUntilError(kind, 'https://portal.example/catalogo', answering(body, 'application/json'), { limits: { maxPageBytes: 5_000 } });
+      expect(pages, kind).toEqual([]);
+      expect(error.code, kind).toBe('too-costly');
+      expect(error.message, kind).toMatch(/^La página 1 del catálogo \(https:\/\/portal\.example\/catalogo.*\) pasa de 5000 bytes, el máximo que el archivo lee de una página\.$/);
+    }
+  });
+});

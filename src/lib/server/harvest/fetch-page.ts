@@ -5,10 +5,13 @@
  */
 import { text } from 'node:stream/consumers';
 import { captureFetch, type CaptureFetchOptions } from '../capture/index.ts';
-import type { FetchPage } from './catalogs/index.ts';
+import { DEFAULT_PAGE_LIMITS, type FetchPage } from './catalogs/index.ts';
 
-/** Largest catalogue page read (CKAN answers of 1,000 datasets stay well under it). */
-export const MAX_CATALOG_PAGE_BYTES = 50_000_000;
+/**
+ * Largest catalogue page read (CKAN answers of 1,000 datasets stay well under it): the readers'
+ * own bound, stopped here while it downloads.
+ */
+export const MAX_CATALOG_PAGE_BYTES = DEFAULT_PAGE_LIMITS.maxPageBytes;
 
 /**
  * A `FetchPage` that fetches with `captureFetch` under `options` (pass `allowPrivate` from the

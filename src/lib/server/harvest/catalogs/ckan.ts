@@ -6,6 +6,7 @@
  */
 import { arrayOf, isObject, kindHint, parseJsonPage } from './body.ts';
 import { CatalogReadError } from './errors.ts';
+import { pageLimits } from './limits.ts';
 import { readPages, type ParsedPage } from './paging.ts';
 import { DEFAULT_PAGE_SIZE, type CatalogDataset, type CatalogPage, type CatalogPublisher, type FetchPage, type ReadOptions } from './types.ts';
 import { cleanByteSize, cleanChecksum, cleanDate, cleanText, cleanUrl, distinct } from './values.ts';
@@ -33,8 +34,13 @@ export function packageSearchUrl(catalogUrl: string, rows: number, start: number
 }
 
 /** Every dataset of a CKAN portal, a page of `pageSize` packages at a time. */
-export function readCkanCatalog(catalogUrl: string, fetchPage: FetchPage, { pageSize = DEFAULT_PAGE_SIZE, maxPages }: ReadOptions = {}): AsyncGenerator<CatalogPage> {
-  return readPages(packageSearchUrl(catalogUrl, pageSize, 0), fetchPage, (page, url) => parseCkanPage(parseJsonPage(page, url, 'la respuesta JSON de la API de CKAN (package_search)'), url), { maxPages });
+export function readCkanCatalog(catalogUrl: string, fetchPage: FetchPage, { pageSize = DEFAULT_PAGE_SIZE, maxPages, limits }: ReadOptions = {}): AsyncGenerator<CatalogPage> {
+  return readPages(
+    packageSearchUrl(catalogUrl, pageSize, 0),
+    fetchPage,
+    (page, url) => parseCkanPage(parseJsonPage(page, url, 'la respuesta JSON de la API de CKAN (package_search)'), url),
+    { maxPages, maxPageBytes: pageLimits(limits).maxPageBytes },
+  );
 }
 
 function parseCkanPage(json: unknown, url: string): ParsedPage {

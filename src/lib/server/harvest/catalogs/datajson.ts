@@ -3,18 +3,24 @@
  * agencies publish them: one JSON document with a `dataset` array. The document is not paged; the
  * reader still yields it in pages of `pageSize` datasets, so a runner treats every kind alike.
  * Andino adds a `themeTaxonomy` (ids with labels), which names the `theme` codes of its datasets.
+ *
+ * The whole document is parsed at once and held in memory while its datasets are yielded: it is
+ * bounded by `CatalogPageLimits.maxPageBytes` (50 MB by default, the catalogue fetcher's limit too),
+ * past which it is refused with the reason. Andino's catalogues are a few megabytes; a portal whose
+ * data.json is larger (data.gov's) is better harvested through its CKAN API, a page at a time.
  */
-import { arrayOf, isObject, parseJsonPage } from './body.ts';
-import { kindHint } from './body.ts';
+import { arrayOf, isObject, kindHint, parseJsonPage } from './body.ts';
 import { CatalogReadError } from './errors.ts';
-import { DEFAULT_PAGE_SIZE, type CatalogDataset, type CatalogPage, type CatalogPublisher, type FetchPage, type ReadOptions } from './types.ts';
+import { pageLimits } from './limits.ts';
+import { DEFAULT_PAGE_SIZE, type CatalogDataset, type CatalogPage, type CatalogPublisher, type FetchedPage, type FetchPage, type ReadOptions } from './types.ts';
 import { cleanByteSize, cleanChecksum, cleanDate, cleanText, cleanUrl, distinct } from './values.ts';
 import { readPages } from './paging.ts';
 
 /** Every dataset of a data.json catalogue, in pages of `pageSize`. */
-export async function* readDataJsonCatalog(catalogUrl: string, fetchPage: FetchPage, { pageSize = DEFAULT_PAGE_SIZE, maxPages }: ReadOptions = {}): AsyncGenerator<CatalogPage> {
+export async function* readDataJsonCatalog(catalogUrl: string, fetchPage: FetchPage, { pageSize = DEFAULT_PAGE_SIZE, maxPages, limits }: ReadOptions = {}): AsyncGenerator<CatalogPage> {
   // One fetch through the shared paging (its error wrapping and limits); the document has no next.
-  for await (const page of readPages(catalogUrl, fetchPage, (fetched, url) => parseDataJson(parseJsonPage(fetched, url, 'un catálogo data.json'), url), { maxPages })) {
+  const parse = (fetched: FetchedPage, url: string) => parseDataJson(parseJsonPage(fetched, url, 'un catálogo data.json'), url);
+  for await (const page of readPages(catalogUrl, fetchPage, parse, { maxPages, maxPageBytes: pageLimits(limits).maxPageBytes })) {
     const chunks = Math.max(1, Math.ceil(page.datasets.length / pageSize));
     for (let index = 0; index < chunks; index++) {
       yield {

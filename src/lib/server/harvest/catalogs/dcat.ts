@@ -1,171 +1,22 @@
 /**
  * DCAT-AP catalogues in JSON-LD or Turtle (our own `/catalog.jsonld`, ckanext-dcat's `catalog.ttl`,
- * uData's `catalog.jsonld`), following Hydra paging when present: `hydra:next` on a
- * `hydra:PartialCollectionView` (Hydra, uData) or `hydra:nextPage` on a `hydra:PagedCollection`
- * (ckanext-dcat). Values come from the graph, never from the text: the RDF is parsed by real libraries.
- * A graph has no order: the datasets of a page come in no particular one (jsonld.js sorts by IRI).
+ * uData's `catalog.jsonld`), following Hydra paging when present. Each page is a document parsed
+ * in a worker thread (`dcat-worker-read.ts`), within `CatalogPageLimits`: expanding JSON-LD or
+ * building a graph can take far more memory and time than the page's bytes suggest, and that cost
+ * must fall on the page, never on the server. What a page's graph says is read in `dcat-graph.ts`.
  */
-import type { Store, Term } from 'n3';
-import { dcat, dct, foaf, NS, rdf, spdx } from '../../dcat/rdf.ts';
-import { kindHint } from './body.ts';
-import { CatalogReadError } from './errors.ts';
-import { readPages, type ParsedPage } from './paging.ts';
-import { parseRdfPage } from './rdf-document.ts';
-import { firstValue, HYDRA_NS, inArchiveLanguage, labelOf, literalsByLanguage, objectsOf, preferredText, termKey } from './rdf-terms.ts';
-import type { CatalogDataset, CatalogDistribution, CatalogLicense, CatalogPage, CatalogPublisher, CatalogTheme, FetchPage, ReadOptions } from './types.ts';
-import { cleanByteSize, cleanChecksum, cleanDate, cleanText, cleanUrl, distinct } from './values.ts';
-
-const DCT_LICENSE = `${NS.dct}license`;
-const HYDRA_NEXT = [`${HYDRA_NS}next`, `${HYDRA_NS}nextPage`];
-const HYDRA_TOTAL_ITEMS = `${HYDRA_NS}totalItems`;
-/** Where controlled vocabularies put formats and media types: the code is the IRI's last part. */
-const FILE_TYPE_IRI = /\/file-type\/([^/]+)$/;
-const MEDIA_TYPE_IRI = /\/media-types\/([^/]+\/[^/]+)$/;
+import { DcatPageParser } from './dcat-worker-read.ts';
+import { pageLimits } from './limits.ts';
+import { readPages } from './paging.ts';
+import type { CatalogPage, FetchPage, ReadOptions } from './types.ts';
 
 /** Every dataset of a DCAT catalogue, a page (a document) at a time. */
-export function readDcatCatalog(catalogUrl: string, fetchPage: FetchPage, { maxPages }: ReadOptions = {}): AsyncGenerator<CatalogPage> {
-  return readPages(catalogUrl, fetchPage, async (page, url) => parseDcatGraph(await parseRdfPage(page, url), url, page.body), { maxPages });
-}
-
-function parseDcatGraph(graph: Store, url: string, body: string): ParsedPage {
-  const subjects = datasetNodes(graph);
-  if (subjects.length === 0 && graph.getSubjects(rdf.type, dcat.Catalog, null).length === 0) {
-    let hint = '';
-    try {
-      hint = kindHint(JSON.parse(body));
-    } catch {
-      // Not JSON: no other kind to suggest.
-    }
-    throw new CatalogReadError('wrong-kind', url, `${url} no describe ningún dcat:Catalog ni dcat:Dataset: no es un catálogo DCAT.${hint}`);
+export async function* readDcatCatalog(catalogUrl: string, fetchPage: FetchPage, { maxPages, limits }: ReadOptions = {}): AsyncGenerator<CatalogPage> {
+  const bounds = pageLimits(limits);
+  const parser = new DcatPageParser(bounds);
+  try {
+    yield* readPages(catalogUrl, fetchPage, (page, url) => parser.parse(page, url), { maxPages, maxPageBytes: bounds.maxPageBytes });
+  } finally {
+    await parser.close();
   }
-  const datasets: CatalogDataset[] = [];
-  const skipped: string[] = [];
-  for (const node of subjects) {
-    const dataset = dcatDataset(graph, node);
-    if (dataset) datasets.push(dataset);
-    else skipped.push(`Un dcat:Dataset de ${url} no tiene dct:identifier ni IRI: no se puede identificar.`);
-  }
-  return { datasets, total: hydraTotal(graph), skipped, next: hydraNext(graph, url) };
-}
-
-/** Nodes typed dcat:Dataset, and nodes a catalogue lists as its datasets without typing them. */
-function datasetNodes(graph: Store): Term[] {
-  const nodes = new Map<string, Term>();
-  for (const node of [...graph.getSubjects(rdf.type, dcat.Dataset, null), ...graph.getObjects(null, dcat.dataset, null)]) {
-    if (node.termType !== 'Literal') nodes.set(termKey(node), node);
-  }
-  return [...nodes.values()];
-}
-
-function hydraNext(graph: Store, url: string): string | null {
-  for (const predicate of HYDRA_NEXT) {
-    for (const quad of graph.getQuads(null, predicate, null, null)) {
-      const next = cleanUrl(quad.object.value, url);
-      if (next) return next;
-    }
-  }
-  return null;
-}
-
-function hydraTotal(graph: Store): number | null {
-  const quad = graph.getQuads(null, HYDRA_TOTAL_ITEMS, null, null)[0];
-  return quad ? cleanByteSize(quad.object.value) : null;
-}
-
-function dcatDataset(graph: Store, node: Term): CatalogDataset | null {
-  const identifier = preferredText(graph, node, dct.identifier) ?? (node.termType === 'NamedNode' ? node.value : null);
-  if (!identifier) return null;
-  const distributionNodes = objectsOf(graph, node, dcat.distribution).filter((term) => term.termType !== 'Literal');
-  return {
-    identifier,
-    landingPage: cleanUrl(firstValue(graph, node, dcat.landingPage)),
-    title: preferredText(graph, node, dct.title) ?? identifier,
-    description: preferredText(graph, node, dct.description),
-    issued: cleanDate(firstValue(graph, node, dct.issued)),
-    modified: cleanDate(firstValue(graph, node, dct.modified)),
-    // ckanext-dcat states the licence on each distribution rather than on the dataset.
-    license: [node, ...distributionNodes].map((subject) => licenseOf(graph, subject)).find((license) => license !== null) ?? null,
-    keywords: keywordsOf(graph, node),
-    publisher: publisherOf(graph, node),
-    themes: objectsOf(graph, node, dcat.theme).flatMap((theme): CatalogTheme[] => {
-      if (theme.termType === 'Literal') return cleanText(theme.value) ? [{ identifier: theme.value.trim(), label: theme.value.trim() }] : [];
-      return theme.termType === 'NamedNode' ? [{ identifier: theme.value, label: labelOf(graph, theme) }] : [];
-    }),
-    distributions: distributionNodes.map((distribution) => dcatDistribution(graph, distribution)),
-  };
-}
-
-/** Keywords in Spanish or without a language; in other languages only when there are no such. */
-function keywordsOf(graph: Store, node: Term): string[] {
-  const literals = literalsByLanguage(objectsOf(graph, node, dcat.keyword));
-  const suited = literals.filter(inArchiveLanguage);
-  return distinct((suited.length > 0 ? suited : literals).map((term) => cleanText(term.value)));
-}
-
-function publisherOf(graph: Store, dataset: Term): CatalogPublisher | null {
-  const node = objectsOf(graph, dataset, dct.publisher)[0];
-  if (!node) return null;
-  if (node.termType === 'Literal') {
-    const name = cleanText(node.value);
-    return name ? { identifier: null, name, homepage: null, acronym: null } : null;
-  }
-  const name = preferredText(graph, node, foaf.name) ?? labelOf(graph, node);
-  if (!name) return null;
-  return {
-    identifier: node.termType === 'NamedNode' ? node.value : preferredText(graph, node, dct.identifier),
-    name,
-    homepage: cleanUrl(firstValue(graph, node, foaf.homepage)),
-    acronym: null,
-  };
-}
-
-function licenseOf(graph: Store, subject: Term): CatalogLicense | null {
-  const node = objectsOf(graph, subject, DCT_LICENSE)[0];
-  if (!node) return null;
-  if (node.termType === 'Literal') {
-    const url = cleanUrl(node.value);
-    return url ? { title: null, url } : { title: cleanText(node.value), url: null };
-  }
-  const title = preferredText(graph, node, dct.title) ?? labelOf(graph, node);
-  const url = node.termType === 'NamedNode' ? cleanUrl(node.value) : null;
-  return title || url ? { title, url } : null;
-}
-
-/** A format or media type stated as a literal, as a vocabulary IRI, or as a node with a label. */
-function codeOf(graph: Store, subject: Term, predicate: string, vocabulary: RegExp): string | null {
-  const term = objectsOf(graph, subject, predicate)[0];
-  if (!term) return null;
-  if (term.termType === 'Literal') return cleanText(term.value);
-  if (term.termType === 'NamedNode') {
-    const coded = vocabulary.exec(term.value)?.[1];
-    if (coded) {
-      try {
-        return decodeURIComponent(coded);
-      } catch {
-        // One badly escaped code (`%E0%A4%A`) must not fail the whole catalogue: keep it as written.
-        return coded;
-      }
-    }
-    return labelOf(graph, term) ?? term.value;
-  }
-  return labelOf(graph, term);
-}
-
-function dcatDistribution(graph: Store, node: Term): CatalogDistribution {
-  const download = cleanUrl(firstValue(graph, node, dcat.downloadURL));
-  const access = cleanUrl(firstValue(graph, node, dcat.accessURL));
-  const url = download ?? access;
-  const checksumNode = objectsOf(graph, node, spdx.checksum)[0];
-  return {
-    identifier: preferredText(graph, node, dct.identifier) ?? (node.termType === 'NamedNode' ? node.value : null),
-    url,
-    accessUrl: access !== url ? access : null,
-    title: preferredText(graph, node, dct.title),
-    format: codeOf(graph, node, dct.format, FILE_TYPE_IRI),
-    mediaType: codeOf(graph, node, dcat.mediaType, MEDIA_TYPE_IRI),
-    byteSize: cleanByteSize(firstValue(graph, node, dcat.byteSize)),
-    checksum: checksumNode
-      ? cleanChecksum(firstValue(graph, checksumNode, spdx.checksumValue), firstValue(graph, checksumNode, spdx.algorithm))
-      : null,
-  };
 }

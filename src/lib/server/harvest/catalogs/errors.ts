@@ -15,7 +15,12 @@ export type CatalogReadErrorCode =
   /** The catalogue has more pages than the reader may read. */
   | 'page-limit'
   /** A page's "next" link leads back to a page already read. */
-  | 'paging-loop';
+  | 'paging-loop'
+  /**
+   * A page goes past what reading one page may cost (`limits.ts`): its bytes, its triples or
+   * datasets, or the time or memory its parse took.
+   */
+  | 'too-costly';
 
 export class CatalogReadError extends Error {
   readonly code: CatalogReadErrorCode;

@@ -13,6 +13,7 @@ import { readDcatCatalog } from './dcat.ts';
 import type { CatalogKind, CatalogPage, FetchPage, ReadOptions } from './types.ts';
 
 export { CatalogReadError, type CatalogReadErrorCode } from './errors.ts';
+export { DEFAULT_PAGE_LIMITS, type CatalogPageLimits } from './limits.ts';
 export * from './types.ts';
 
 const READERS: Record<CatalogKind, (url: string, fetchPage: FetchPage, options?: ReadOptions) => AsyncGenerator<CatalogPage>> = {

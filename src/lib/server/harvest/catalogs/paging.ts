@@ -1,10 +1,11 @@
 /**
- * The paging every reader shares: one page at a time, bounded in count, stopped on an empty page,
- * and refused when a "next" link leads back to a page already read (a loop would otherwise read
- * the same datasets for ever). A dataset a later page repeats (CKAN pages shift when the catalogue
- * changes during the harvest) is yielded once.
+ * The paging every reader shares: one page at a time, bounded in count and each in bytes, stopped
+ * on an empty page, and refused when a "next" link leads back to a page already read (a loop would
+ * otherwise read the same datasets for ever). A dataset a later page repeats (CKAN pages shift when
+ * the catalogue changes during the harvest) is yielded once.
  */
 import { CatalogReadError } from './errors.ts';
+import { DEFAULT_PAGE_LIMITS } from './limits.ts';
 import { DEFAULT_MAX_PAGES, type CatalogDataset, type CatalogPage, type FetchedPage, type FetchPage } from './types.ts';
 
 /** What a reader makes of one fetched page. */
@@ -27,7 +28,7 @@ export async function* readPages(
   firstUrl: string,
   fetchPage: FetchPage,
   parse: PageParser,
-  { maxPages = DEFAULT_MAX_PAGES }: { maxPages?: number } = {},
+  { maxPages = DEFAULT_MAX_PAGES, maxPageBytes = DEFAULT_PAGE_LIMITS.maxPageBytes }: { maxPages?: number | undefined; maxPageBytes?: number | undefined } = {},
 ): AsyncGenerator<CatalogPage> {
   const visited = new Set<string>();
   const yielded = new Set<string>();
@@ -42,7 +43,7 @@ export async function* readPages(
     }
     visited.add(url);
     number += 1;
-    const parsed = await parse(await fetchOne(fetchPage, url, number), url);
+    const parsed = await parse(await fetchOne(fetchPage, url, number, maxPageBytes), url);
     const datasets: CatalogDataset[] = [];
     const skipped = [...parsed.skipped];
     for (const dataset of parsed.datasets) {
@@ -58,11 +59,25 @@ export async function* readPages(
   }
 }
 
-async function fetchOne(fetchPage: FetchPage, url: string, number: number): Promise<FetchedPage> {
+/**
+ * One page, within `maxPageBytes` whatever fetched it (the archive's fetcher stops at the same
+ * limit while downloading; a fetcher of another kind is held to it here).
+ */
+async function fetchOne(fetchPage: FetchPage, url: string, number: number, maxPageBytes: number): Promise<FetchedPage> {
+  let page: FetchedPage;
   try {
-    return await fetchPage(url);
+    page = await fetchPage(url);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new CatalogReadError('fetch', url, `No se pudo leer la página ${number} del catálogo (${url}): ${reason}`, { cause: error });
   }
+  // Characters count at least one byte each: only a long text needs its bytes counted.
+  if (page.body.length > maxPageBytes || (page.body.length * 3 > maxPageBytes && Buffer.byteLength(page.body) > maxPageBytes)) {
+    throw new CatalogReadError(
+      'too-costly',
+      url,
+      `La página ${number} del catálogo (${url}) pasa de ${maxPageBytes.toLocaleString('es')} bytes, el máximo que el archivo lee de una página.`,
+    );
+  }
+  return page;
 }

@@ -2,10 +2,15 @@
  * A DCAT catalogue page as an RDF graph (an N3.js store), parsed by real libraries: Turtle and
  * N-Triples by N3.js, JSON-LD by jsonld.js to N-Quads and then N3.js. The syntax comes from the
  * Content-Type, or from the body when the server says nothing useful (`text/plain`, none).
+ * A graph stops at `maxTriples`: Turtle is refused as soon as it states one more, JSON-LD once
+ * jsonld.js has turned it into N-Quads (its expansion cannot be stopped part-way; the worker's
+ * time and memory limits bound that).
+ *
+ * This runs in the page's worker thread (`dcat-worker.ts`): only erasable TypeScript here.
  */
 import jsonld from 'jsonld';
 import type { RemoteDocument } from 'jsonld/jsonld-spec';
-import { Parser, Store } from 'n3';
+import { Parser, Store, type Quad } from 'n3';
 import { bodyText, parseJsonPage } from './body.ts';
 import { BUNDLED_CONTEXTS } from './contexts.ts';
 import { CatalogReadError } from './errors.ts';
@@ -39,19 +44,63 @@ function rdfSyntax(page: FetchedPage, url: string): RdfSyntax {
   return start.startsWith('{') || start.startsWith('[') ? 'jsonld' : 'turtle';
 }
 
-/** The page's graph; `url` is the base for relative IRIs. */
-export async function parseRdfPage(page: FetchedPage, url: string): Promise<Store> {
+/** The page's graph, of at most `maxTriples` triples; `url` is the base for relative IRIs. */
+export async function parseRdfPage(page: FetchedPage, url: string, maxTriples: number): Promise<Store> {
   const syntax = rdfSyntax(page, url);
-  if (syntax === 'jsonld') return parseJsonLd(parseJsonPage(page, url, 'un catálogo DCAT en JSON-LD'), url);
+  if (syntax === 'jsonld') return parseJsonLd(parseJsonPage(page, url, 'un catálogo DCAT en JSON-LD'), url, maxTriples);
   try {
-    return new Store(new Parser({ format: syntax === 'turtle' ? 'text/turtle' : 'N-Triples', baseIRI: url }).parse(bodyText(page)));
+    return await parseTriples(bodyText(page), syntax === 'turtle' ? 'text/turtle' : 'N-Triples', url, maxTriples);
   } catch (error) {
+    if (error instanceof CatalogReadError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new CatalogReadError('wrong-kind', url, `${url} no es un catálogo DCAT en Turtle válido: ${reason}`, { cause: error });
   }
 }
 
-async function parseJsonLd(document: unknown, url: string): Promise<Store> {
+function tooManyTriples(url: string, maxTriples: number): CatalogReadError {
+  return new CatalogReadError(
+    'too-costly',
+    url,
+    `La página ${url} del catálogo pasa de ${maxTriples.toLocaleString('es')} tripletas RDF, el máximo que el archivo lee de una página: el catálogo debe paginarse (Hydra).`,
+  );
+}
+
+/**
+ * Parses `text` quad by quad into a graph, refusing it at the first triple past `maxTriples`
+ * (N3.js then goes on lexing to the end, unheard: the worker is terminated as soon as it reports).
+ */
+function parseTriples(text: string, format: string, url: string, maxTriples: number): Promise<Store> {
+  return new Promise((resolve, reject) => {
+    const graph = new Store();
+    let count = 0;
+    let settled = false;
+    new Parser({ format, baseIRI: url }).parse(text, (error: Error | null, quad: Quad | null) => {
+      if (settled) return;
+      if (error || !quad) {
+        settled = true;
+        if (error) reject(error);
+        else resolve(graph);
+        return;
+      }
+      count += 1;
+      if (count > maxTriples) {
+        settled = true;
+        reject(tooManyTriples(url, maxTriples));
+        return;
+      }
+      graph.addQuad(quad);
+    });
+  });
+}
+
+/** Lines of an N-Quads document (one quad each), counted without splitting it. */
+function lineCount(text: string): number {
+  let lines = 0;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) lines += 1;
+  return lines;
+}
+
+async function parseJsonLd(document: unknown, url: string, maxTriples: number): Promise<Store> {
   let refused: string | null = null;
   const documentLoader = async (contextUrl: string): Promise<RemoteDocument> => {
     const bundled = BUNDLED_CONTEXTS.get(contextUrl);
@@ -75,5 +124,6 @@ async function parseJsonLd(document: unknown, url: string): Promise<Store> {
     const reason = error instanceof Error ? error.message : String(error);
     throw new CatalogReadError('wrong-kind', url, `${url} no es JSON-LD válido: ${reason}`, { cause: error });
   }
+  if (lineCount(nquads) > maxTriples) throw tooManyTriples(url, maxTriples);
   return new Store(new Parser({ format: 'N-Quads' }).parse(nquads));
 }

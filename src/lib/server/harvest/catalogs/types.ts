@@ -5,6 +5,7 @@
  * not interpreted: finding the department, the category or the real type of a file is the mapping's
  * and the capture's job.
  */
+import type { CatalogPageLimits } from './limits.ts';
 
 /** The public catalogue formats the archive harvests. */
 export const CATALOG_KINDS = {
@@ -107,6 +108,8 @@ export interface CatalogPage {
 
 /** How far a reader goes. */
 export interface ReadOptions {
+  /** What one page may cost; `DEFAULT_PAGE_LIMITS` for whatever is not given. */
+  limits?: Partial<CatalogPageLimits>;
   /** Datasets asked for per page where the kind lets the reader choose (CKAN `rows`); data.json's chunks. */
   pageSize?: number;
   /** Pages read at most before the listing is abandoned as incomplete. */
