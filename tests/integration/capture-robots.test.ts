@@ -93,19 +93,19 @@ describe('RobotsPolicy', () => {
   it('applies the rules of a robots.txt to the archive, and fetches it once per origin', async () => {
     const robots = new RobotsPolicy({ fetch });
     expect(await robots.allowed(at('rules.test', '/datos.csv'))).toBe(true);
-    expect(await robots.check(at('rules.test', '/privado/x.csv'))).toEqual({ allowed: false, reason: 'robots.txt lo prohíbe' });
+    expect(await robots.check(at('rules.test', '/privado/x.csv'))).toEqual({ allowed: false, reason: 'robots.txt lo prohíbe', crawlDelayMs: null });
     await Promise.all([robots.allowed(at('rules.test', '/a')), robots.allowed(at('rules.test', '/b'))]);
     expect(asked.get('rules.test')).toBe(1);
   });
 
   it('allows everything when robots.txt is missing (404)', async () => {
     const robots = new RobotsPolicy({ fetch });
-    expect(await robots.check(at('missing.test', '/x'))).toEqual({ allowed: true, reason: 'robots.txt no disponible (HTTP 404)' });
+    expect(await robots.check(at('missing.test', '/x'))).toEqual({ allowed: true, reason: 'robots.txt no disponible (HTTP 404)', crawlDelayMs: null });
   });
 
   it('disallows everything while robots.txt fails (5xx) or never answers', async () => {
     const robots = new RobotsPolicy({ fetch });
-    expect(await robots.check(at('broken.test', '/x'))).toEqual({ allowed: false, reason: 'robots.txt inalcanzable (HTTP 503)' });
+    expect(await robots.check(at('broken.test', '/x'))).toEqual({ allowed: false, reason: 'robots.txt inalcanzable (HTTP 503)', crawlDelayMs: null });
     const silent = await robots.check(at('silent.test', '/x'));
     expect(silent.allowed).toBe(false);
     expect(silent.reason).toContain('tiempo agotado esperando cabeceras');

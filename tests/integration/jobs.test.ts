@@ -26,6 +26,7 @@ import {
   type JobHandler,
   type WorkerOptions,
 } from '../../src/lib/server/jobs/index.ts';
+import { politenessKey } from '../../src/lib/server/jobs/hosts.ts';
 import { databaseUrl } from '../setup/database-templates.ts';
 import { createTestDatabase, testEngines, type TestDatabase } from '../helpers/database.ts';
 
@@ -54,6 +55,19 @@ const statusOf = async (db: Db, id: number) => (await db.select().from(jobsTable
 const allJobs = (db: Db) => db.select().from(jobsTable).orderBy(jobsTable.id);
 const ms = (later: Date | null, earlier: Date | null) => later!.getTime() - earlier!.getTime();
 
+describe('the politeness key of a URL', () => {
+  it('is the lower-cased host name without a trailing dot, with its port only when not the default', () => {
+    expect(politenessKey('https://EXAMPLE.org:443/datos.csv')).toBe('example.org');
+    expect(politenessKey('http://Example.ORG:80/a')).toBe('example.org');
+    expect(politenessKey('https://example.org./a')).toBe('example.org');
+    expect(politenessKey(new URL('https://datos.gob.do/dataset'))).toBe('datos.gob.do');
+    expect(politenessKey('https://example.org:8443/a')).toBe('example.org:8443');
+    expect(politenessKey('http://example.org:443/a')).toBe('example.org:443');
+    expect(politenessKey('http://[::1]:8080/a')).toBe('[::1]:8080');
+    expect(politenessKey('https://DATOS.gob.do:443/')).toBe(politenessKey('https://datos.gob.do/'));
+  });
+});
+
 describe.each(testEngines())('job queue on %s', (engine) => {
   let database: TestDatabase;
   let db: Db;
@@ -76,7 +90,8 @@ describe.each(testEngines())('job queue on %s', (engine) => {
     await database?.destroy();
   });
   beforeEach(async () => {
-    await db.execute(sql`truncate jobs, job_hosts`);
+    // Imports name the job that runs them (a harvest run): they go too, with whatever refers to them.
+    await db.execute(sql`truncate jobs, job_hosts cascade`);
   });
 
   /** Workers a test started: stopped after it even when it fails, so none outlives its database. */
@@ -288,6 +303,25 @@ describe.each(testEngines())('job queue on %s', (engine) => {
     const [host] = await db.select().from(jobHosts).where(eq(jobHosts.host, 'otro.example'));
     expect(ms(host!.nextAllowedAt, second!.startedAt)).toBeGreaterThan(50_000);
     expect(await claim(db, { ...paced, worker: 'A' })).toEqual([]);
+  });
+
+  it('holds a host back at most an hour, whatever it asks, and one host under all its spellings', async () => {
+    const week = 7 * 24 * 60 * 60_000;
+    await deferHost(db, politenessKey('https://EXAMPLE.org:443/datos.csv'), week);
+    const { rows } = (await db.execute(sql`select host, extract(epoch from next_allowed_at - now())::float8 as seconds from job_hosts`)) as unknown as {
+      rows: Array<{ host: string; seconds: number }>;
+    };
+    expect(rows.map((row) => row.host)).toEqual(['example.org']);
+    expect(Number(rows[0]!.seconds)).toBeGreaterThan(3590);
+    expect(Number(rows[0]!.seconds)).toBeLessThanOrEqual(3600);
+    // Jobs of the host, however their URL spelled it, wait; another port is another host.
+    await enqueueMany(db, [
+      { kind: 'capture', host: politenessKey('http://example.org/a.csv'), payload: 'a' },
+      { kind: 'capture', host: politenessKey('https://example.org./b.csv'), payload: 'b' },
+      { kind: 'capture', host: politenessKey('https://example.org:8443/c.csv'), payload: 'c' },
+    ]);
+    const claimed = await claim(db, { ...base, kinds: ['capture'], worker: 'A', perHostDelayMs: 0 });
+    expect(claimed.map((job) => [job.payload, job.host])).toEqual([['c', 'example.org:8443']]);
   });
 
   it('keeps the global concurrency limit across workers, counting only live leases of its kinds', async () => {

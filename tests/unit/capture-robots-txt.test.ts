@@ -3,7 +3,7 @@
  * for the archive's own product token.
  */
 import { describe, expect, it } from 'vitest';
-import { isAllowedByRobots, parseRobotsTxt } from '../../src/lib/server/capture/index.ts';
+import { crawlDelayFor, isAllowedByRobots, parseRobotsTxt } from '../../src/lib/server/capture/index.ts';
 
 const allowed = (text: string, path: string, token = 'ArchivoAbierto') => isAllowedByRobots(parseRobotsTxt(text), token, path);
 
@@ -68,5 +68,20 @@ describe('robots.txt', () => {
   it('allows everything when no group applies, or the file is empty', () => {
     expect(allowed('User-agent: otro\nDisallow: /\n', '/x')).toBe(true);
     expect(allowed('', '/x')).toBe(true);
+  });
+
+  it("keeps the Crawl-delay of the archive's groups, else of the * groups, in milliseconds", () => {
+    const delay = (text: string, token = 'ArchivoAbierto') => crawlDelayFor(parseRobotsTxt(text), token);
+    const text = 'User-agent: *\nCrawl-delay: 10\nDisallow: /tmp\n\nUser-agent: ArchivoAbierto\nCrawl-delay: 2.5\nAllow: /\n';
+    expect(delay(text)).toBe(2500);
+    expect(delay(text, 'OtroRobot')).toBe(10_000);
+    // A Crawl-delay line does not end the group's User-agent lines' effect on its rules.
+    expect(allowed(text, '/tmp/x', 'OtroRobot')).toBe(false);
+    expect(delay('User-agent: *\nDisallow: /x\n')).toBeNull();
+    // Unreadable values are ignored; of two groups naming the archive, the longer pause stands.
+    expect(delay('User-agent: *\nCrawl-delay: pronto\nCrawl-delay: -3\n')).toBeNull();
+    expect(delay('User-agent: ArchivoAbierto\nCrawl-delay: 1\n\nUser-agent: archivoabierto\nCrawl-delay: 30\n')).toBe(30_000);
+    // Before any User-agent it belongs to no group.
+    expect(delay('Crawl-delay: 5\nUser-agent: *\nDisallow:\n')).toBeNull();
   });
 });

@@ -14,5 +14,6 @@ export {
   type CaptureRedirect,
   type CaptureResponse,
 } from './safe-fetch.ts';
-export { isAllowedByRobots, parseRobotsTxt, type RobotsRules } from './robots-txt.ts';
-export { RobotsPolicy, type RobotsPolicyOptions } from './robots-policy.ts';
+export { retryAfterMs } from './retry-after.ts';
+export { crawlDelayFor, isAllowedByRobots, parseRobotsTxt, type RobotsRules } from './robots-txt.ts';
+export { RobotsPolicy, type RobotsPolicyOptions, type RobotsVerdict } from './robots-policy.ts';

@@ -7,10 +7,12 @@
  * - 5xx, or unreachable (timeout, refused address, cut connection): "unreachable", everything is
  *   disallowed for now, and asked again sooner (`failureTtlMs`) than a good answer (`ttlMs`).
  *
- * One fetch per origin at a time: captures from one host that ask together share it.
+ * One fetch per origin at a time: captures from one host that ask together share it. The verdict
+ * also carries the site's `Crawl-delay` for the archive, which the capture job turns into a pause
+ * of the host's queue (`deferHost`).
  */
 import { CaptureError } from './errors.ts';
-import { isAllowedByRobots, parseRobotsTxt, type RobotsRules } from './robots-txt.ts';
+import { crawlDelayFor, isAllowedByRobots, parseRobotsTxt, type RobotsRules } from './robots-txt.ts';
 import { CAPTURE_USER_AGENT_TOKEN, captureFetch, type CaptureFetchOptions } from './safe-fetch.ts';
 
 /** How much of a robots.txt is read; the rest is ignored, as RFC 9309 allows past 500 KiB. */
@@ -35,6 +37,8 @@ export interface RobotsPolicyOptions {
 export interface RobotsVerdict {
   allowed: boolean;
   reason: string;
+  /** The pause the site asks between two requests (`Crawl-delay`), in milliseconds; null when none. */
+  crawlDelayMs: number | null;
 }
 
 type OriginPolicy = { kind: 'rules'; rules: RobotsRules } | { kind: 'allow_all'; reason: string } | { kind: 'disallow_all'; reason: string };
@@ -78,9 +82,10 @@ export class RobotsPolicy {
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new CaptureError('unsupported_scheme', parsed.protocol);
     const policy = await this.#policyFor(parsed.origin);
-    if (policy.kind !== 'rules') return { allowed: policy.kind === 'allow_all', reason: policy.reason };
+    if (policy.kind !== 'rules') return { allowed: policy.kind === 'allow_all', reason: policy.reason, crawlDelayMs: null };
     const allowed = isAllowedByRobots(policy.rules, this.#options.token, `${parsed.pathname}${parsed.search}`);
-    return { allowed, reason: allowed ? 'robots.txt lo permite' : 'robots.txt lo prohíbe' };
+    const crawlDelayMs = crawlDelayFor(policy.rules, this.#options.token);
+    return { allowed, reason: allowed ? 'robots.txt lo permite' : 'robots.txt lo prohíbe', crawlDelayMs };
   }
 
   #policyFor(origin: string): Promise<OriginPolicy> {

@@ -3,6 +3,9 @@
  * followed by `Allow` and `Disallow` rules; the crawler obeys the groups naming its product token,
  * or else the `*` groups; among the rules that match a path, the longest pattern wins, and `Allow`
  * wins a tie. Patterns may use `*` (any characters) and a final `$` (end of the path).
+ *
+ * Beyond RFC 9309, a group's `Crawl-delay` (seconds between two requests, a de facto extension
+ * Bing, Yandex and most portals' robots.txt use) is kept, for the job queue to pace the host.
  */
 
 export interface RobotsRule {
@@ -17,6 +20,8 @@ export interface RobotsGroup {
   /** Product tokens, lower-cased (`*` for every crawler). */
   agents: string[];
   rules: RobotsRule[];
+  /** The group's `Crawl-delay`, in seconds (the first one a group states); null when none. */
+  crawlDelaySeconds: number | null;
 }
 
 export interface RobotsRules {
@@ -67,7 +72,10 @@ function productToken(value: string): string {
   return value === '*' ? '*' : (/^[A-Za-z_-]+/.exec(value)?.[0] ?? '').toLowerCase();
 }
 
-/** The groups of a robots.txt; lines it does not understand (Sitemap, Crawl-delay, typos) are skipped. */
+/** `Crawl-delay` values: seconds, possibly with decimals (`10`, `0.5`). */
+const CRAWL_DELAY = /^\d{1,9}(\.\d+)?$/;
+
+/** The groups of a robots.txt; lines it does not understand (Sitemap, typos) are skipped. */
 export function parseRobotsTxt(text: string): RobotsRules {
   const groups: RobotsGroup[] = [];
   let current: RobotsGroup | undefined;
@@ -80,7 +88,7 @@ export function parseRobotsTxt(text: string): RobotsRules {
     const value = line.slice(colon + 1).trim();
     if (key === 'user-agent') {
       if (!current || !lastWasAgent) {
-        current = { agents: [], rules: [] };
+        current = { agents: [], rules: [], crawlDelaySeconds: null };
         groups.push(current);
       }
       current.agents.push(productToken(value));
@@ -91,9 +99,28 @@ export function parseRobotsTxt(text: string): RobotsRules {
       if (!current || value === '') continue;
       const pattern = normalizePath(value);
       current.rules.push({ allow: key === 'allow', pattern, glob: toGlob(pattern) });
+    } else if (key === 'crawl-delay') {
+      lastWasAgent = false;
+      if (current && current.crawlDelaySeconds === null && CRAWL_DELAY.test(value)) current.crawlDelaySeconds = Number(value);
     }
   }
   return { groups };
+}
+
+/** The groups a crawler named `token` obeys: those naming it, else the `*` groups. */
+function groupsFor(robots: RobotsRules, token: string): RobotsGroup[] {
+  const own = token.toLowerCase();
+  const named = robots.groups.filter((group) => group.agents.includes(own));
+  return named.length > 0 ? named : robots.groups.filter((group) => group.agents.includes('*'));
+}
+
+/**
+ * The `Crawl-delay` a crawler named `token` is asked to keep between two requests, in
+ * milliseconds (the longest its groups state); null when they state none.
+ */
+export function crawlDelayFor(robots: RobotsRules, token: string): number | null {
+  const delays = groupsFor(robots, token).flatMap((group) => (group.crawlDelaySeconds === null ? [] : [group.crawlDelaySeconds]));
+  return delays.length > 0 ? Math.round(Math.max(...delays) * 1000) : null;
 }
 
 /**
@@ -103,11 +130,8 @@ export function parseRobotsTxt(text: string): RobotsRules {
 export function isAllowedByRobots(robots: RobotsRules, token: string, pathAndQuery: string): boolean {
   const path = normalizePath(pathAndQuery || '/');
   if (path === '/robots.txt') return true;
-  const own = token.toLowerCase();
-  const named = robots.groups.filter((group) => group.agents.includes(own));
-  const groups = named.length > 0 ? named : robots.groups.filter((group) => group.agents.includes('*'));
   let best: RobotsRule | undefined;
-  for (const rule of groups.flatMap((group) => group.rules)) {
+  for (const rule of groupsFor(robots, token).flatMap((group) => group.rules)) {
     if (!globMatches(rule.glob, path)) continue;
     const longer = !best || rule.pattern.length > best.pattern.length;
     const allowWinsTie = best && rule.pattern.length === best.pattern.length && rule.allow;

@@ -95,6 +95,8 @@ export interface CaptureResponse {
   contentEncoding: string | null;
   etag: string | null;
   lastModified: string | null;
+  /** `Retry-After` as sent (seconds or an HTTP date), with a 429 or 503 above all; see `retryAfterMs`. */
+  retryAfter: string | null;
   startedAt: Date;
   /** Milliseconds from the start to the final response's headers. */
   headersAfterMs: number;
@@ -363,6 +365,7 @@ function responseFacts(
     contentEncoding: header('content-encoding'),
     etag: header('etag'),
     lastModified: header('last-modified'),
+    retryAfter: header('retry-after'),
     startedAt,
     headersAfterMs: Date.now() - startedAt.getTime(),
     body,

@@ -8,21 +8,27 @@
  * `on_line` unless a moderator blocked it), moves the blocks into the store last (journalled) and pins them locally. A record
  * whose file the archive captured itself from a registered catalogue is `on_line` (DECISIONS.md).
  *
- * What the catalogue declared is compared with the bytes: a different SHA-256, size or type is
- * kept as the capture's `mismatch`, in Spanish; the file is kept anyway, since it is what the
+ * What the catalogue declared is compared with the bytes: a different checksum (SHA-256, or the
+ * MD5 or SHA-1 catalogues declare as often, computed in the same pass as the SHA-256), size or type
+ * is kept as the capture's `mismatch`, in Spanish; the file is kept anyway, since it is what the
  * publisher serves. A failed capture writes a capture row with its reason too, and fails its job:
  * at once (`PermanentJobError`) when trying again cannot help (a 404, a refused address, a file
  * over the limit), else with a retry and backoff.
+ *
+ * Politeness beyond the queue's own per-host delay: a site's robots.txt `Crawl-delay`, and the
+ * `Retry-After` of a 429 or 503, hold the job's host back for every worker on the database
+ * (`deferHost`, at most an hour, never less than the configured delay).
  */
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { ASSET_TYPES, type AssetType } from '../../domain/constants.ts';
-import { CaptureError, captureFetch, RobotsPolicy, type CaptureFetchOptions, type CaptureResponse } from '../capture/index.ts';
+import { CaptureError, captureFetch, retryAfterMs, RobotsPolicy, type CaptureFetchOptions, type CaptureResponse } from '../capture/index.ts';
 import { cleanFileName, detectContent, documentFormat, fileExtension, mediaType, type ContentKind } from '../content-type.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, captures, harvestedRecords, imports, statusHistory } from '../db/schema.ts';
 import { PayloadTooLargeError } from '../http/errors.ts';
-import { PermanentJobError, type JobHandler } from '../jobs/index.ts';
+import { DEFAULT_POLITENESS, deferHost, PermanentJobError, type JobHandler } from '../jobs/index.ts';
+import { politenessKey } from '../jobs/hosts.ts';
 import { localPinning, pinCid, type PinningProvider } from '../pinning/index.ts';
 import type { ContentStore, StagingArea } from '../storage/index.ts';
 import { inspect } from '../uploads/inspect.ts';
@@ -49,16 +55,45 @@ export interface CaptureContext {
   fetchOptions?: Omit<CaptureFetchOptions, 'allowPrivate' | 'maxBytes' | 'signal'>;
   /** Whose robots.txt is asked before each capture; by default one policy per handler, cached per site. */
   robots?: RobotsPolicy;
+  /**
+   * The queue's pause between two requests to one host (`config.worker.perHostDelayMs`), the least a
+   * host asking for a pause is held back; `DEFAULT_POLITENESS.perHostDelayMs` when not given.
+   */
+  hostDelayMs?: number;
 }
 
 /** Answers that say "not now" rather than "never": the job is retried. */
 const RETRYABLE_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504]);
 
+/** Answers whose `Retry-After` holds back the whole host (RFC 9110: "too many requests", "unavailable"). */
+const HOST_BUSY_STATUSES = new Set([429, 503]);
+
+/** A checksum algorithm a catalogue may declare (by `algorithmName`): its node:crypto name and its label. */
+const CHECKSUM_ALGORITHMS: Readonly<Record<string, { hash: string; label: string }>> = {
+  md5: { hash: 'md5', label: 'MD5' },
+  sha1: { hash: 'sha1', label: 'SHA-1' },
+  sha224: { hash: 'sha224', label: 'SHA-224' },
+  sha256: { hash: 'sha256', label: 'SHA-256' },
+  sha384: { hash: 'sha384', label: 'SHA-384' },
+  sha512: { hash: 'sha512', label: 'SHA-512' },
+};
+
+/** The declared checksum (`algorithm:value`) when the archive can check it, with its algorithm's hash and label. */
+function checkableChecksum(declared: string | null): { hash: string; label: string; value: string } | null {
+  const [algorithm, value] = declared?.split(':', 2) ?? [];
+  const known = algorithm ? CHECKSUM_ALGORITHMS[algorithm] : undefined;
+  return known && value ? { ...known, value } : null;
+}
+
 /** The handler of `capture` jobs, for `runWorker({ handlers: { [CAPTURE_JOB]: captureHandler(context) } })`. */
 export function captureHandler(context: CaptureContext): JobHandler {
   const robots = context.robots ?? new RobotsPolicy({ fetch: { ...context.fetchOptions, allowPrivate: context.allowPrivate } });
+  const hostDelayMs = context.hostDelayMs ?? DEFAULT_POLITENESS.perHostDelayMs;
   return async (job, { db, signal }) => {
     const payload = job.payload as CaptureJobPayload;
+    // The key its jobs were queued under, so the pause reaches them all.
+    const host = job.host ?? politenessKey(payload.url);
+    const holdHostBack = (delayMs: number) => deferHost(db, host, Math.max(delayMs, hostDelayMs));
     const [declared] = await db
       .select({ size: harvestedRecords.declaredSize, checksum: harvestedRecords.declaredChecksum, type: alexandrias.type, cid: alexandrias.cid })
       .from(alexandrias)
@@ -79,6 +114,8 @@ export function captureHandler(context: CaptureContext): JobHandler {
       // A site that asks crawlers to keep out of a path is obeyed (RFC 9309), and told why in the capture.
       const verdict = await robots.check(payload.url);
       if (!verdict.allowed) throw new PermanentJobError(`robots.txt del sitio no permite capturar esta dirección (${verdict.reason})`);
+      // Its Crawl-delay counts from this request: the host's next job waits it out.
+      if (verdict.crawlDelayMs !== null) await holdHostBack(verdict.crawlDelayMs);
       response = await captureFetch(payload.url, {
         ...context.fetchOptions,
         allowPrivate: context.allowPrivate,
@@ -87,7 +124,9 @@ export function captureHandler(context: CaptureContext): JobHandler {
       });
       if (response.status < 200 || response.status > 299) {
         response.body.destroy();
-        throw refusedStatus(response);
+        const wait = HOST_BUSY_STATUSES.has(response.status) ? retryAfterMs(response.retryAfter) : null;
+        if (wait !== null) await holdHostBack(wait);
+        throw refusedStatus(response, wait);
       }
       await keep(db, context, payload, declared, response, base, started);
     } catch (error) {
@@ -117,7 +156,9 @@ async function keep(
   started: number,
 ): Promise<void> {
   let kind: ContentKind = 'binary';
+  const checksum = checkableChecksum(declared.checksum);
   const inspection = inspect(response.body, {
+    digests: checksum ? [checksum.hash] : [],
     maxBytes: context.maxBytes,
     tooLargeMessage: `el archivo pasa del límite de ${context.maxBytes} bytes`,
     checkHead(head) {
@@ -128,11 +169,11 @@ async function keep(
   const staged = context.staging.begin();
   try {
     const stored = await staged.add(inspection.stream);
-    const { sha256, size } = inspection.result();
+    const { sha256, size, digests } = inspection.result();
     // `checkHead` set `kind` from a callback, which TypeScript's narrowing cannot see.
     const content = kind as ContentKind;
     const type = realType(declared.type, content);
-    const mismatch = mismatches({ declared, sha256, size, type, content });
+    const mismatch = mismatches({ declared, digests, size, type, content });
     // The archive vouches for bytes it captured only when they are a document: an empty answer or
     // an HTML page where data was declared waits for a moderator with its capture on record.
     const vouched = size > 0 && content !== 'markup';
@@ -198,20 +239,22 @@ function realType(declared: AssetType, content: ContentKind): AssetType {
 /** How the bytes differ from what the catalogue declared, in Spanish; null when they agree. */
 function mismatches({
   declared,
-  sha256,
+  digests,
   size,
   type,
   content,
 }: {
   declared: { size: number | null; checksum: string | null; type: AssetType };
-  sha256: string;
+  /** The file's digests (hex) by node:crypto name: SHA-256, and the declared checksum's algorithm. */
+  digests: Record<string, string>;
   size: number;
   type: AssetType;
   content: ContentKind;
 }): string | null {
   const found: string[] = [];
-  const [algorithm, value] = declared.checksum?.split(':', 2) ?? [];
-  if (algorithm === 'sha256' && value && value !== sha256) found.push(`el catálogo declara SHA-256 ${value} y el archivo tiene ${sha256}`);
+  const checksum = checkableChecksum(declared.checksum);
+  const actual = checksum ? digests[checksum.hash] : undefined;
+  if (checksum && actual && checksum.value !== actual) found.push(`el catálogo declara ${checksum.label} ${checksum.value} y el archivo tiene ${actual}`);
   if (declared.size !== null && declared.size !== size) found.push(`el catálogo declara ${declared.size} bytes y el archivo tiene ${size}`);
   const sameFamily = (a: AssetType, b: AssetType) => a === b || (['xls', 'xlsx'].includes(a) && ['xls', 'xlsx'].includes(b));
   if (declared.type !== 'other' && !sameFamily(declared.type, type)) {
@@ -245,10 +288,10 @@ function responseFields(response: CaptureResponse) {
 
 /**
  * The error a non-2xx answer fails its job with: retried with backoff for a 429 or a 5xx, at once
- * for the rest (a 404 will not mend).
+ * for the rest (a 404 will not mend). `waitMs` is what its Retry-After asked, when it did.
  */
-function refusedStatus(response: CaptureResponse): Error {
-  const message = `el servidor respondió HTTP ${response.status}`;
+function refusedStatus(response: CaptureResponse, waitMs: number | null): Error {
+  const message = `el servidor respondió HTTP ${response.status}${waitMs === null ? '' : ` y pidió esperar ${Math.ceil(waitMs / 1000)} s`}`;
   return RETRYABLE_STATUSES.has(response.status) ? new Error(message) : new PermanentJobError(message);
 }
 

@@ -1,7 +1,8 @@
 /**
  * Watching a file go by on its way to the store: its size against the limit, its SHA-256 (which
  * the contributor signed), and its first bytes, checked as soon as they have arrived so that a
- * file of the wrong type is refused before the rest of it is read.
+ * file of the wrong type is refused before the rest of it is read. Other digests a caller must
+ * check (a catalogue's declared MD5 or SHA-1) are computed in the same pass: a file is read once.
  */
 import { createHash } from 'node:crypto';
 import { PayloadTooLargeError } from '../http/errors.ts';
@@ -10,8 +11,11 @@ import { HEAD_BYTES } from '../content-type.ts';
 export interface Inspection {
   /** The bytes, passed through unchanged; throws the limit's or the check's error mid-stream. */
   stream: AsyncIterable<Uint8Array>;
-  /** Once the stream is exhausted: the SHA-256 (hex), the size and the leading bytes. */
-  result(): { sha256: string; size: number; head: Uint8Array };
+  /**
+   * Once the stream is exhausted: the SHA-256 (hex), the size, the leading bytes, and each digest
+   * of `InspectOptions.digests` (hex) by its algorithm's name.
+   */
+  result(): { sha256: string; size: number; head: Uint8Array; digests: Record<string, string> };
 }
 
 export interface InspectOptions {
@@ -20,10 +24,13 @@ export interface InspectOptions {
   tooLargeMessage: string;
   /** Called once with the first `HEAD_BYTES` (fewer for a shorter file); may throw to refuse it. */
   checkHead(head: Uint8Array): void;
+  /** Digests to compute besides SHA-256, by node:crypto name (`md5`, `sha1`, `sha512`). */
+  digests?: readonly string[];
 }
 
 export function inspect(content: AsyncIterable<Uint8Array>, options: InspectOptions): Inspection {
   const hash = createHash('sha256');
+  const others = [...new Set(options.digests ?? [])].filter((algorithm) => algorithm !== 'sha256').map((algorithm) => [algorithm, createHash(algorithm)] as const);
   let size = 0;
   const headParts: Uint8Array[] = [];
   let headSize = 0;
@@ -39,6 +46,7 @@ export function inspect(content: AsyncIterable<Uint8Array>, options: InspectOpti
       size += chunk.byteLength;
       if (size > options.maxBytes) throw new PayloadTooLargeError(options.tooLargeMessage);
       hash.update(chunk);
+      for (const [, other] of others) other.update(chunk);
       if (head === undefined) {
         const wanted = HEAD_BYTES - headSize;
         headParts.push(chunk.subarray(0, wanted));
@@ -54,7 +62,10 @@ export function inspect(content: AsyncIterable<Uint8Array>, options: InspectOpti
     stream: stream(),
     result() {
       if (head === undefined) throw new Error('The file has not been read to its end');
-      return { sha256: hash.digest('hex'), size, head };
+      const sha256 = hash.digest('hex');
+      const digests: Record<string, string> = { sha256 };
+      for (const [algorithm, other] of others) digests[algorithm] = other.digest('hex');
+      return { sha256, size, head, digests };
     },
   };
 }

@@ -1,0 +1,190 @@
+/**
+ * The capture job (issue #18) against a site of its own on 127.0.0.1, on both engines: the
+ * checksum a catalogue declares is checked whatever its algorithm (MD5 and SHA-1 as well as
+ * SHA-256), and the pauses a site asks for, a `Retry-After` with a 429 or 503 and a robots.txt
+ * `Crawl-delay`, hold back the job's host for every worker on the database: bounded to an hour,
+ * never shorter than the queue's own delay.
+ */
+import { createHash } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/lib/server/db/index.ts';
+import { alexandrias, captures, harvestedRecords } from '../../src/lib/server/db/schema.ts';
+import { CAPTURE_JOB, captureHandler, registerHarvestSource, type CaptureContext } from '../../src/lib/server/harvest/index.ts';
+import { politenessKey } from '../../src/lib/server/jobs/hosts.ts';
+import { claim, enqueue, PermanentJobError, type Job } from '../../src/lib/server/jobs/index.ts';
+import { createStagingArea } from '../../src/lib/server/storage/index.ts';
+import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
+
+const CSV = 'provincia,habitantes\nSanto Domingo,1000\nSantiago,800\n';
+const digestOf = (algorithm: string) => createHash(algorithm).update(CSV).digest('hex');
+
+/** What the site answers at each path; a test sets it. */
+interface Site {
+  origin: string;
+  robots: string;
+  answers: Map<string, { status: number; headers?: Record<string, string>; body?: string }>;
+  served: string[];
+  close(): Promise<void>;
+}
+
+async function startSite(): Promise<Site> {
+  const site: Omit<Site, 'origin' | 'close'> = { robots: 'User-agent: *\nAllow: /\n', answers: new Map(), served: [] };
+  const server = http.createServer((request, response) => {
+    const url = request.url ?? '/';
+    site.served.push(url);
+    if (url === '/robots.txt') return void response.writeHead(200, { 'Content-Type': 'text/plain' }).end(site.robots);
+    const answer = site.answers.get(url) ?? { status: 200, headers: { 'Content-Type': 'text/csv' }, body: CSV };
+    response.writeHead(answer.status, answer.headers).end(answer.body ?? '');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return Object.assign(site, {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
+}
+
+describe.each(testEngines())('the capture job on %s', (engine) => {
+  let database: TestDatabase;
+  let db: Db;
+  let site: Site;
+  let context: CaptureContext;
+  let harvestSourceId: number;
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    db = database.db;
+    site = await startSite();
+    const blocks = await createTestStore();
+    const stagingDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'archivo-staging-'));
+    context = {
+      store: blocks.store,
+      staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir }),
+      allowPrivate: true,
+      maxBytes: 1_000_000,
+      fetchOptions: { totalTimeoutMs: 10_000, idleTimeoutMs: 5_000, headersTimeoutMs: 5_000 },
+      hostDelayMs: 0,
+    };
+    ({ harvestSource: { id: harvestSourceId } } = await registerHarvestSource(db, { url: `${site.origin}/data.json`, kind: 'datajson' }));
+    cleanup = async () => {
+      await blocks.destroy();
+      await fsp.rm(stagingDir, { recursive: true, force: true });
+    };
+  });
+  afterAll(async () => {
+    await site?.close();
+    await database?.destroy();
+    await cleanup?.();
+  });
+  beforeEach(async () => {
+    await db.execute(sql`truncate jobs, job_hosts cascade`);
+    site.robots = 'User-agent: *\nAllow: /\n';
+    site.answers.clear();
+  });
+
+  /** A harvested CSV record waiting for its file at `path` of the site, with what its catalogue declared, and its capture job. */
+  async function recordToCapture(filePath: string, declaredChecksum: string | null = null): Promise<{ alexandriaId: number; job: Job }> {
+    const [record] = await db.insert(alexandrias).values({ title: `Archivo ${filePath}`, type: 'csv' }).returning({ id: alexandrias.id });
+    const url = `${site.origin}${filePath}`;
+    await db.insert(harvestedRecords).values({
+      alexandriaId: record!.id,
+      harvestSourceId,
+      datasetIdentifier: `conjunto-${record!.id}`,
+      distributionKey: url,
+      distributionUrl: url,
+      declaredFormat: 'CSV',
+      declaredChecksum,
+    });
+    const { job } = await enqueue(db, { kind: CAPTURE_JOB, host: politenessKey(url), payload: { alexandriaId: record!.id, url, importId: 0 } });
+    return { alexandriaId: record!.id, job };
+  }
+
+  const captureOf = async (alexandriaId: number) => (await db.select().from(captures).where(eq(captures.alexandriaId, alexandriaId)).orderBy(captures.id)).at(-1)!;
+  const run = (job: Job, options: Partial<CaptureContext> = {}) => captureHandler({ ...context, ...options })(job, { db, signal: new AbortController().signal });
+
+  /** Seconds from the database's now until the site's host may be asked again (negative when it may now). */
+  async function hostHeldFor(): Promise<number> {
+    const { rows } = (await db.execute(
+      sql`select extract(epoch from next_allowed_at - now())::float8 as seconds from job_hosts where host = ${politenessKey(site.origin)}`,
+    )) as unknown as { rows: Array<{ seconds: number }> };
+    return Number(rows[0]!.seconds);
+  }
+
+  it('checks a declared MD5 or SHA-1 as it checks a SHA-256, and reports a mismatch', async () => {
+    const cases: Array<[string, string | null]> = [
+      [`md5:${digestOf('md5')}`, null],
+      [`sha1:${digestOf('sha1')}`, null],
+      [`sha256:${digestOf('sha256')}`, null],
+      [`md5:${'0'.repeat(32)}`, `el catálogo declara MD5 ${'0'.repeat(32)} y el archivo tiene ${digestOf('md5')}`],
+      [`sha1:${'ab'.repeat(20)}`, `el catálogo declara SHA-1 ${'ab'.repeat(20)} y el archivo tiene ${digestOf('sha1')}`],
+      [`sha512:${'cd'.repeat(64)}`, `el catálogo declara SHA-512 ${'cd'.repeat(64)} y el archivo tiene ${digestOf('sha512')}`],
+      // An algorithm the archive does not compute is not held against the file.
+      [`crc32:${'0'.repeat(8)}`, null],
+    ];
+    for (const [index, [declared, mismatch]] of cases.entries()) {
+      const { alexandriaId, job } = await recordToCapture(`/datos-${index}.csv`, declared);
+      await run(job);
+      const capture = await captureOf(alexandriaId);
+      expect(capture, declared).toMatchObject({ status: 200, sha256: digestOf('sha256'), size: CSV.length, declaredChecksum: declared, mismatch });
+      const [record] = await db.select().from(alexandrias).where(eq(alexandrias.id, alexandriaId));
+      expect(record!.cid, declared).toBe(capture.cid);
+    }
+  });
+
+  it("holds the host back as long as a 429's Retry-After asks, for every job of the host", async () => {
+    site.answers.set('/limitado.csv', { status: 429, headers: { 'Retry-After': '120' } });
+    const { alexandriaId, job } = await recordToCapture('/limitado.csv');
+    const attempt = run(job);
+    await expect(attempt).rejects.toThrow('el servidor respondió HTTP 429 y pidió esperar 120 s');
+    await expect(attempt).rejects.not.toBeInstanceOf(PermanentJobError);
+    expect(await captureOf(alexandriaId)).toMatchObject({ status: 429, cid: null, errorReason: 'el servidor respondió HTTP 429 y pidió esperar 120 s' });
+    const held = await hostHeldFor();
+    expect(held).toBeGreaterThan(110);
+    expect(held).toBeLessThanOrEqual(120);
+    // Another file of the same host, spelt otherwise, waits too.
+    await enqueue(db, { kind: CAPTURE_JOB, host: politenessKey(`${site.origin.replace('127.0.0.1', '127.0.0.1.')}/otro.csv`), payload: {} });
+    expect(await claim(db, { worker: 'otro', kinds: [CAPTURE_JOB], limit: 5, leaseMs: 60_000, perHostDelayMs: 0 })).toEqual([]);
+  });
+
+  it("reads a 503's Retry-After as an HTTP date, and bounds what a host asks to an hour", async () => {
+    const inHalfAnHour = new Date(Date.now() + 30 * 60_000).toUTCString();
+    site.answers.set('/caido.csv', { status: 503, headers: { 'Retry-After': inHalfAnHour } });
+    await expect(run((await recordToCapture('/caido.csv')).job)).rejects.toThrow(/^el servidor respondió HTTP 503 y pidió esperar 1[78]\d\d s$/);
+    expect(await hostHeldFor()).toBeGreaterThan(1750);
+    expect(await hostHeldFor()).toBeLessThanOrEqual(1800);
+
+    site.answers.set('/semana.csv', { status: 429, headers: { 'Retry-After': String(7 * 24 * 3600) } });
+    await expect(run((await recordToCapture('/semana.csv')).job)).rejects.toThrow('el servidor respondió HTTP 429 y pidió esperar 604800 s');
+    expect(await hostHeldFor()).toBeGreaterThan(3590);
+    expect(await hostHeldFor()).toBeLessThanOrEqual(3600);
+  });
+
+  it('never holds a host back less than the configured delay, and not at all for a 500 or without Retry-After', async () => {
+    site.answers.set('/pronto.csv', { status: 429, headers: { 'Retry-After': '1' } });
+    await expect(run((await recordToCapture('/pronto.csv')).job, { hostDelayMs: 20_000 })).rejects.toThrow('HTTP 429 y pidió esperar 1 s');
+    expect(await hostHeldFor()).toBeGreaterThan(15);
+
+    await db.execute(sql`truncate jobs, job_hosts cascade`);
+    site.answers.set('/roto.csv', { status: 500, headers: { 'Retry-After': '600' } });
+    site.answers.set('/sin-aviso.csv', { status: 429 });
+    await expect(run((await recordToCapture('/roto.csv')).job)).rejects.toThrow(/^el servidor respondió HTTP 500$/);
+    await expect(run((await recordToCapture('/sin-aviso.csv')).job)).rejects.toThrow(/^el servidor respondió HTTP 429$/);
+    expect(await hostHeldFor()).toBeLessThanOrEqual(0);
+  });
+
+  it("paces the host by its robots.txt Crawl-delay for the archive's crawler", async () => {
+    site.robots = 'User-agent: *\nCrawl-delay: 5\n\nUser-agent: ArchivoAbierto\nCrawl-delay: 45\nDisallow: /privado/\n';
+    const { alexandriaId, job } = await recordToCapture('/datos.csv');
+    await run(job);
+    expect(await captureOf(alexandriaId)).toMatchObject({ status: 200, errorReason: null });
+    const held = await hostHeldFor();
+    expect(held).toBeGreaterThan(40);
+    expect(held).toBeLessThanOrEqual(45);
+  });
+});
