@@ -87,6 +87,17 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await expect(page.getByText('Ninguna captura ha fallado.')).toBeVisible();
   await screenshots(page, 'terminada');
 
+  // Paused, it stays out of the schedule; a theme map line naming no category is refused and kept.
+  await sources.getByRole('button', { name: 'Pausar' }).click();
+  await expect(page.getByRole('status')).toHaveText(/^Fuente pausada/);
+  await expect(sources).toContainText('Pausada');
+  await expect(sources.getByRole('button', { name: 'Reanudar' })).toBeVisible();
+  const themes = page.getByLabel(/^Temas del catálogo/);
+  await themes.fill('salud = Categoría que no existe');
+  await page.getByRole('button', { name: 'Guardar cambios' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Línea 1 del mapa de temas: no hay ninguna categoría «Categoría que no existe».');
+  await expect(themes).toHaveValue('salud = Categoría que no existe');
+
   // One of the new records, its CSV captured by the archive: search inside it.
   await page.getByRole('link', { name: 'Ver sus registros' }).click();
   const csvRow = page.locator('tr[data-record]').filter({ has: page.getByText('CSV', { exact: true }) }).first();

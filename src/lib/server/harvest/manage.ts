@@ -161,11 +161,6 @@ export interface HarvestSourceDetail extends HarvestSourceSummary {
   captures: CaptureQueue;
 }
 
-/** Whether a source has work under way: a run queued or running, or captures still to do. */
-export function isBusy(source: HarvestSourceSummary, captures?: CaptureQueue): boolean {
-  return source.activeRun !== null || source.lastRun?.status === 'in_progress' || (captures ? captures.counts.queued + captures.counts.running > 0 : false);
-}
-
 function intervalChoice(seconds: number): HarvestInterval | null {
   return INTERVAL_VALUES.find((choice) => HARVEST_INTERVALS[choice].seconds === seconds) ?? null;
 }
