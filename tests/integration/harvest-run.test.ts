@@ -334,8 +334,8 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     const [lostDetail, mismatchDetail] = await Promise.all(
       [lost!.alexandriaId, mismatch!.alexandriaId].map(async (id) => (await recordDetails(h.db, eq(alexandrias.id, id), { forModerators: true }))[0]!),
     );
-    expect(lostDetail.capture).toMatchObject({ cid: null, status: 404, errorReason: 'el servidor respondió HTTP 404' });
-    expect(mismatchDetail.capture!.mismatch).toContain(`SHA-256 ${'0'.repeat(64)}`);
+    expect(lostDetail!.capture).toMatchObject({ cid: null, status: 404, errorReason: 'el servidor respondió HTTP 404' });
+    expect(mismatchDetail!.capture!.mismatch).toContain(`SHA-256 ${'0'.repeat(64)}`);
     const [job] = await h.db.select().from(jobs).where(eq(jobs.dedupeKey, `capture:${report.importId}:${lost!.alexandriaId}`));
     // Failed at its first attempt: a 404 is not retried.
     expect(job).toMatchObject({ status: 'failed', attempts: 1, lastError: 'el servidor respondió HTTP 404' });

@@ -39,23 +39,46 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
     dataDir: config.databaseUrl ? undefined : embeddedDatabaseDir(config.dataDir),
     lockWaitMs,
   });
-  await migrateDatabase(handle, config.migrationsDir);
   const storeDir = path.join(config.dataDir, 'blocks');
   const store = createContentStore({ dir: storeDir });
   const staging = createStagingArea({ storeDir, dir: path.join(config.dataDir, 'staging') });
-  // Uploads cut short by a crash left a staging folder and an unfinished import: clear both.
-  // The embedded database has one owner, this process, so none of its uploads can still be running.
-  await staging.sweep(async (cid) => (await handle.db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.cid, cid)).limit(1)).length > 0);
-  await sweepInterruptedUploads(handle.db, { all: !config.databaseUrl });
-  if (seedIfEmpty && (await isArchiveEmpty(handle.db))) {
-    if (fs.existsSync(path.join(config.fixturesDir, 'catalog'))) {
-      await seedArchive({ db: handle.db, store, fixturesDir: config.fixturesDir });
-    } else {
-      // An archive without the seed material still serves (empty) and takes contributions.
-      console.warn(`Sin datos reales para la carga inicial en ${config.fixturesDir} (ARCHIVE_FIXTURES_DIR): el archivo arranca vacío.`);
+  await oneAtATime(config, async () => {
+    await migrateDatabase(handle, config.migrationsDir);
+    // Uploads cut short by a crash left a staging folder and an unfinished import: clear both.
+    // The embedded database has one owner, this process, so none of its uploads can still be running.
+    await staging.sweep(async (cid) => (await handle.db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.cid, cid)).limit(1)).length > 0);
+    await sweepInterruptedUploads(handle.db, { all: !config.databaseUrl });
+    if (seedIfEmpty && (await isArchiveEmpty(handle.db))) {
+      if (fs.existsSync(path.join(config.fixturesDir, 'catalog'))) {
+        await seedArchive({ db: handle.db, store, fixturesDir: config.fixturesDir });
+      } else {
+        // An archive without the seed material still serves (empty) and takes contributions.
+        console.warn(`Sin datos reales para la carga inicial en ${config.fixturesDir} (ARCHIVE_FIXTURES_DIR): el archivo arranca vacío.`);
+      }
     }
-  }
+  });
   return { ...handle, config, store, staging, pinning: pinningProviders(config, store) };
+}
+
+/**
+ * Runs `prepare` (migrations, start-up sweeps, the first seed) alone among every process on the
+ * same PostgreSQL: under a session advisory lock on a connection of its own, so servers started
+ * together wait for the first one to migrate and seed, then find the work done (issue #21). The
+ * embedded database has one owner and needs no lock. A process that dies holding the lock ends
+ * its session, and PostgreSQL releases the lock.
+ */
+async function oneAtATime(config: ArchiveConfig, prepare: () => Promise<void>): Promise<void> {
+  if (!config.databaseUrl) return prepare();
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: config.databaseUrl });
+  client.on('error', (error) => console.error('Base de datos: se perdió la conexión del cerrojo de preparación:', error.message));
+  await client.connect();
+  try {
+    await client.query(`select pg_advisory_lock(hashtext('archivo:preparar'))`);
+    await prepare();
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 let running: Promise<Archive> | undefined;
