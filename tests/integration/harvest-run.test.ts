@@ -98,7 +98,7 @@ async function runCaptures(h: Harness, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
-      const [left] = await h.db.select({ n: count() }).from(jobs).where(inArray(jobs.status, ['queued', 'running']));
+      const [left] = await h.db.select({ n: count() }).from(jobs).where(and(eq(jobs.kind, CAPTURE_JOB), inArray(jobs.status, ['queued', 'running'])));
       if (left!.n === 0) break;
       if (Date.now() > deadline) throw new Error(`Capture jobs still pending after ${timeoutMs} ms`);
       await sleep(25);
@@ -226,6 +226,11 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
       });
       expect(capture!.finalUrl).toBe(new URL(resource.url).href);
       expect(await h.capture.store.has(cid)).toBe(true);
+      // The note names the catalogue; the capture is told from its row.
+      expect(record.provenanceNote).toBe(`Metadatos cosechados del catálogo «Portal local» (${new URL(h.portal.urls.ckan).href}).`);
+      // A captured spreadsheet's sheets are queued for their previews with the file.
+      const previewJobs = await h.db.select().from(jobs).where(eq(jobs.dedupeKey, `sheet-previews:${record.id}:${cid}`));
+      expect(previewJobs, `${resource.id} (${record.type})`).toHaveLength(record.type === 'xlsx' || record.type === 'ods' ? 1 : 0);
     }
     const pinned = await h.db.select().from(pins).where(eq(pins.provider, 'local'));
     expect(pinned.every((pin) => pin.status === 'pinned')).toBe(true);

@@ -37,6 +37,7 @@ export function archiveJobHandlers(archive: Archive, options: Pick<BackgroundOpt
       pinning: archive.pinning,
       allowPrivate: config.captureAllowPrivate,
       maxBytes: config.captureMaxBytes,
+      hostDelayMs: config.worker.perHostDelayMs,
     }),
     [SHEET_PREVIEWS_JOB]: sheetPreviewsHandler(archive.store),
   };

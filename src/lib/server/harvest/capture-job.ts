@@ -25,13 +25,15 @@ import { ASSET_TYPES, type AssetType } from '../../domain/constants.ts';
 import { CaptureError, captureFetch, retryAfterMs, RobotsPolicy, type CaptureFetchOptions, type CaptureResponse } from '../capture/index.ts';
 import { cleanFileName, detectContent, documentFormat, fileExtension, mediaType, type ContentKind } from '../content-type.ts';
 import type { Db } from '../db/index.ts';
-import { alexandrias, captures, harvestedRecords, imports, statusHistory } from '../db/schema.ts';
+import { alexandrias, captures, harvestedRecords, harvestSources, imports, statusHistory } from '../db/schema.ts';
 import { PayloadTooLargeError } from '../http/errors.ts';
-import { DEFAULT_POLITENESS, deferHost, PermanentJobError, type JobHandler } from '../jobs/index.ts';
+import { DEFAULT_POLITENESS, deferHost, enqueue, PermanentJobError, type JobHandler } from '../jobs/index.ts';
 import { politenessKey } from '../jobs/hosts.ts';
 import { localPinning, pinCid, type PinningProvider } from '../pinning/index.ts';
 import type { ContentStore, StagingArea } from '../storage/index.ts';
+import { hasSheets, sheetPreviewsJob } from '../spreadsheets/preview-job.ts';
 import { inspect } from '../uploads/inspect.ts';
+import { catalogueNote } from './map.ts';
 
 /** The job kind `runHarvest` queues and `captureHandler` runs. */
 export const CAPTURE_JOB = 'capture';
@@ -188,7 +190,12 @@ async function keep(
         durationMs: Date.now() - started,
         mismatch,
       });
-      const [before] = await tx.select({ status: alexandrias.status }).from(alexandrias).where(eq(alexandrias.id, payload.alexandriaId));
+      const [before] = await tx
+        .select({ status: alexandrias.status, catalogue: { name: harvestSources.name, url: harvestSources.url } })
+        .from(alexandrias)
+        .leftJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
+        .leftJoin(harvestSources, eq(harvestSources.id, harvestedRecords.harvestSourceId))
+        .where(eq(alexandrias.id, payload.alexandriaId));
       await tx
         .update(alexandrias)
         .set({
@@ -203,7 +210,8 @@ async function keep(
           fileSize: size,
           fileSha256: sha256,
           mimeType: mediaType(content, type),
-          provenanceNote: `Capturado por el archivo desde ${response.finalUrl} (HTTP ${response.status}).`,
+          // The capture is told from its row on the record page; the note keeps the catalogue.
+          provenanceNote: before?.catalogue?.name ? catalogueNote(before.catalogue as { name: string; url: string }, 'captured') : null,
           updatedAt: sql`now()`,
         })
         .where(eq(alexandrias.id, payload.alexandriaId));
@@ -215,6 +223,8 @@ async function keep(
           reason: `Capturado por el archivo desde ${response.finalUrl} (HTTP ${response.status}).`,
         });
       }
+      // A spreadsheet's sheets become searchable previews, by a job committed with the file.
+      if (hasSheets(type)) await enqueue(tx as unknown as Db, sheetPreviewsJob(payload.alexandriaId, stored.cid));
       // The blocks join the store last, journalled: a failed commit or a crash takes them back.
       await staged.commit(stored.cid);
       await pinCid(tx, localPinning(context.store), stored.cid);

@@ -137,3 +137,14 @@ export function chooseCategory(themes: readonly CatalogTheme[], choice: Category
   }
   return choice.defaultCategoryId;
 }
+
+/**
+ * What a harvested record's provenance note says of its origin; the capture itself is shown from
+ * its own row (`captures`), so once captured the note names the catalogue alone.
+ */
+export function catalogueNote(source: { name: string; url: string }, file: 'pending' | 'no-url' | 'captured'): string {
+  const origin = `Metadatos cosechados del catálogo «${source.name}» (${source.url}).`;
+  if (file === 'pending') return `${origin} El archivo todavía no se ha capturado.`;
+  if (file === 'no-url') return `${origin} El catálogo no indica una dirección de descarga del archivo.`;
+  return origin;
+}

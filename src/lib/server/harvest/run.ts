@@ -33,9 +33,10 @@ import {
   type HarvestSource,
 } from '../db/schema.ts';
 import { enqueueMany, type NewJob } from '../jobs/index.ts';
+import { politenessKey } from '../jobs/hosts.ts';
 import { readCatalog, type CatalogDataset, type FetchPage, type ReadOptions } from './catalogs/index.ts';
 import { CAPTURE_JOB, type CaptureJobPayload } from './capture-job.ts';
-import { chooseCategory, foldLabel, mapDataset, type CategoryChoice, type MappedRecord } from './map.ts';
+import { catalogueNote, chooseCategory, foldLabel, mapDataset, type CategoryChoice, type MappedRecord } from './map.ts';
 import { PublisherMatcher } from './publishers.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -258,7 +259,7 @@ async function harvestDataset(db: Db, context: RunContext, dataset: CatalogDatas
         .where(eq(harvestedRecords.alexandriaId, alexandriaId));
       if (needsCapture && record.url) {
         const payload: CaptureJobPayload = { alexandriaId, url: record.url, importId };
-        jobs.push({ kind: CAPTURE_JOB, payload, host: new URL(record.url).host, dedupeKey: `capture:${importId}:${alexandriaId}` });
+        jobs.push({ kind: CAPTURE_JOB, payload, host: politenessKey(record.url), dedupeKey: `capture:${importId}:${alexandriaId}` });
       }
     }
     return jobs;
@@ -287,9 +288,7 @@ async function insertRecord(
       sourceId: source.sourceId,
       importId,
       ...catalogueFacts(record),
-      provenanceNote:
-        `Metadatos cosechados del catálogo «${source.name}» (${source.url}).` +
-        (record.url ? ' El archivo todavía no se ha capturado.' : ' El catálogo no indica una dirección de descarga del archivo.'),
+      provenanceNote: catalogueNote(source, record.url ? 'pending' : 'no-url'),
     })
     .returning({ id: alexandrias.id });
   const alexandriaId = row!.id;
