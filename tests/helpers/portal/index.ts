@@ -17,15 +17,20 @@
  *
  * `packages` is read on every request: a test edits it (a title, a removed package) and the next
  * harvest sees the change in every kind. `requests` lists every path asked, in order.
+ *
+ * For tests that need a harvest to take a while (a crash in its middle), `datasets` serves a
+ * generated catalogue of that many datasets instead of the five (`generatedPackages`), and `slow`
+ * delays each catalogue answer and drips each file's bytes over a time; both can be changed while
+ * the portal runs (fast again once the crash is over).
  */
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FetchPage } from '../../../src/lib/server/harvest/catalogs/index.ts';
 import { ckanAnswer, dataJson, dcatJsonLdPage, dcatTurtlePage, type DcatPage } from './documents.ts';
-import { localPackages, type CkanPackage, type PortalFile } from './packages.ts';
+import { generatedPackages, localPackages, portalFileBytes, type CkanPackage, type PortalFile } from './packages.ts';
 
-export { CKAN_SAMPLE_PATH, samplePackages, type CkanPackage, type CkanResource, type PortalFile } from './packages.ts';
+export { CKAN_SAMPLE_PATH, generatedPackages, samplePackages, type CkanPackage, type CkanResource, type PortalFile } from './packages.ts';
 
 export interface LocalPortal {
   /** `http://127.0.0.1:{port}`. */
@@ -46,10 +51,34 @@ export interface LocalPortal {
   files: Map<string, PortalFile>;
   /** Every request's path and query, in order. */
   requests: string[];
+  /** How slow the portal answers now; editable. */
+  slow: PortalSlowness;
   /** Fetches a page of this portal (or any URL) as the readers want it; rejects on an HTTP error. */
   fetchPage: FetchPage;
   close(): Promise<void>;
 }
+
+export interface PortalSlowness {
+  /** Wait before answering each catalogue page (CKAN, DCAT, data.json), in ms. */
+  catalogueMs: number;
+  /** Time over which each file's bytes are sent, in four pieces after the headers, in ms. */
+  fileMs: number;
+}
+
+export interface LocalPortalOptions {
+  /** Datasets per DCAT page (3: the five packages on two pages). */
+  dcatPageSize?: number;
+  /** Serve a generated catalogue of this many datasets (`generatedPackages`) instead of the sample's five. */
+  datasets?: number;
+  /** How slow to answer at first (not at all by default); `portal.slow` changes it later. */
+  slow?: Partial<PortalSlowness>;
+}
+
+/** The paths of the catalogue documents, which `slow.catalogueMs` delays. */
+const CATALOGUE_PATH = /^\/(api\/|dcat\/|data\.json$)/;
+
+/** Pieces a slow file is sent in. */
+const DRIP_PIECES = 4;
 
 const HOME_PAGE = '<!DOCTYPE html>\n<html lang="es"><head><title>Portal de datos abiertos</title></head><body><h1>Datos abiertos</h1></body></html>\n';
 
@@ -60,21 +89,46 @@ export const fetchCatalogPage: FetchPage = async (url) => {
   return { body: await response.text(), contentType: response.headers.get('content-type') };
 };
 
-/** Starts the portal; `dcatPageSize` datasets per DCAT page (3: the five packages on two pages). */
-export async function startLocalPortal({ dcatPageSize = 3 }: { dcatPageSize?: number } = {}): Promise<LocalPortal> {
+/** Starts the portal (see the module's header and `LocalPortalOptions`). */
+export async function startLocalPortal({ dcatPageSize = 3, datasets, slow = {} }: LocalPortalOptions = {}): Promise<LocalPortal> {
   const requests: string[] = [];
   const state = { packages: [] as CkanPackage[], files: new Map<string, PortalFile>() };
+  const slowness: PortalSlowness = { catalogueMs: slow.catalogueMs ?? 0, fileMs: slow.fileMs ?? 0 };
   const server = http.createServer((request, response) => {
     requests.push(request.url ?? '');
-    try {
-      route(new URL(request.url ?? '/', origin), response);
-    } catch (error) {
-      response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end(String(error));
-    }
+    const answer = () => {
+      try {
+        route(new URL(request.url ?? '/', origin), response);
+      } catch (error) {
+        response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end(String(error));
+      }
+    };
+    const delay = CATALOGUE_PATH.test(new URL(request.url ?? '/', origin).pathname) ? slowness.catalogueMs : 0;
+    if (delay <= 0) return answer();
+    const timer = setTimeout(answer, delay);
+    response.once('close', () => clearTimeout(timer));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  Object.assign(state, localPackages(origin));
+  Object.assign(state, datasets === undefined ? localPackages(origin) : generatedPackages(origin, datasets));
+
+  /** Sends `file`'s bytes in `DRIP_PIECES` pieces over `slowness.fileMs`, stopping if the client goes. */
+  function drip(response: http.ServerResponse, file: PortalFile): void {
+    const bytes = portalFileBytes(file);
+    const piece = Math.max(1, Math.ceil(bytes.length / DRIP_PIECES));
+    let offset = 0;
+    let timer: NodeJS.Timeout | undefined;
+    response.once('close', () => clearTimeout(timer));
+    const next = () => {
+      if (response.destroyed) return;
+      const chunk = bytes.subarray(offset, offset + piece);
+      offset += piece;
+      if (offset >= bytes.length) return void response.end(chunk);
+      response.write(chunk);
+      timer = setTimeout(next, slowness.fileMs / DRIP_PIECES);
+    };
+    next();
+  }
 
   const send = (response: http.ServerResponse, contentType: string, body: string): void => {
     response.writeHead(200, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) }).end(body);
@@ -122,7 +176,9 @@ export async function startLocalPortal({ dcatPageSize = 3 }: { dcatPageSize?: nu
     const served = file ? state.files.get(decodeURIComponent(file[1]!)) : undefined;
     if (served) {
       response.writeHead(200, { 'Content-Type': served.mediaType, 'Content-Length': served.size });
-      fs.createReadStream(served.path).pipe(response);
+      if (slowness.fileMs > 0) drip(response, served);
+      else if (served.suffix) response.end(portalFileBytes(served));
+      else fs.createReadStream(served.path).pipe(response);
       return;
     }
     response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('No encontrado');
@@ -147,6 +203,7 @@ export async function startLocalPortal({ dcatPageSize = 3 }: { dcatPageSize?: nu
     },
     files: state.files,
     requests,
+    slow: slowness,
     fetchPage: fetchCatalogPage,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -51,8 +51,11 @@ export interface CkanPackage {
 export interface PortalFile {
   path: string;
   mediaType: string;
+  /** Size and SHA-256 of what is served: the fixture's bytes, then `suffix` when there is one. */
   size: number;
   sha256: string;
+  /** Text served after the fixture's bytes (`generatedPackages`), so that a copy has a CID of its own. */
+  suffix?: string;
 }
 
 export const CKAN_SAMPLE_PATH = fixturePath('catalog', 'datos-gob-do-ckan-package-search-sample.json');
@@ -128,5 +131,71 @@ export function localPackages(origin: string): { packages: CkanPackage[]; files:
       };
     }),
   }));
+  return { packages, files };
+}
+
+/** The bytes served for `file`: the fixture's, then its `suffix`. */
+export function portalFileBytes(file: PortalFile): Buffer {
+  const bytes = fs.readFileSync(file.path);
+  return file.suffix ? Buffer.concat([bytes, Buffer.from(file.suffix)]) : bytes;
+}
+
+/**
+ * A CSV file's copy with one more row of its own (`copia N` in the first column, the rest empty,
+ * in the file's own separator), so that every copy is a different file with a different CID, as
+ * the files of a real catalogue are. Other formats are served as they are: their containers
+ * (zip, PDF) do not take a byte more without becoming something else.
+ */
+function distinctCopy(file: PortalFile, copy: number): PortalFile {
+  if (file.mediaType !== 'text/csv') return file;
+  const bytes = fs.readFileSync(file.path);
+  const header = bytes.subarray(0, Math.max(0, bytes.indexOf(10))).toString('utf8');
+  const separator = (header.match(/;/g)?.length ?? 0) > (header.match(/,/g)?.length ?? 0) ? ';' : ',';
+  const columns = header.split(separator).length;
+  const suffix = `${bytes.at(-1) === 10 ? '' : '\n'}copia ${copy}${separator.repeat(columns - 1)}\n`;
+  const sha256 = createHash('sha256').update(bytes).update(suffix).digest('hex');
+  return { ...file, size: bytes.length + Buffer.byteLength(suffix), sha256, suffix };
+}
+
+/** A UUID-shaped identifier of copy `copy` of `id`: its last twelve hex digits replaced by the copy's number. */
+const copyId = (id: string, copy: number) => `${id.slice(0, -12)}${copy.toString(16).padStart(12, '0')}`;
+
+/**
+ * A catalogue of `count` datasets shaped like the real sample: the sample's packages served from
+ * `origin` (`localPackages`) in turn, copy N of each with its own id, name, title and resource
+ * ids, and its CSV files made distinct (`distinctCopy`). The first copy is the sample itself.
+ * For tests that need a catalogue big enough to take a while (a crash in the middle of a harvest).
+ */
+export function generatedPackages(origin: string, count: number): { packages: CkanPackage[]; files: Map<string, PortalFile> } {
+  const sample = localPackages(origin);
+  const files = new Map(sample.files);
+  const packages: CkanPackage[] = [];
+  for (let n = 0; n < count; n++) {
+    const pkg = sample.packages[n % sample.packages.length]!;
+    const copy = Math.floor(n / sample.packages.length);
+    if (copy === 0) {
+      packages.push(pkg);
+      continue;
+    }
+    packages.push({
+      ...pkg,
+      id: copyId(pkg.id, copy),
+      name: `${pkg.name}-copia-${copy}`,
+      title: `${pkg.title} (copia ${copy})`,
+      resources: pkg.resources.map((resource) => {
+        const id = copyId(resource.id, copy);
+        const file = distinctCopy(sample.files.get(resource.id)!, copy);
+        files.set(id, file);
+        const name = resource.url.slice(resource.url.lastIndexOf('/') + 1);
+        return {
+          ...resource,
+          id,
+          url: `${origin}/files/${id}/${name}`,
+          size: resource.size === null ? null : file.size,
+          hash: resource.hash.startsWith('sha256:') ? `sha256:${file.sha256}` : resource.hash,
+        };
+      }),
+    });
+  }
   return { packages, files };
 }

@@ -9,6 +9,11 @@
  * - every record's, proof's and sheet preview's CID readable through the gateway, the bytes matching
  *   the record's SHA-256 and size;
  * - every block on disk belonging to one of those files (no orphans), and no staging folder left;
+ * - harvests and the job queue (issue #18; `harvestProblems`): one harvested record per identity,
+ *   each with its record; the last finished run of each harvest source counting what it wrote;
+ *   every capture that kept a file agreeing with its record, every harvested record's file from a
+ *   capture, every finished capture job's record with its file; no job running on an expired
+ *   lease; a `job_hosts` row for every job's host;
  * - PostgreSQL's own check of every table and B-tree index (amcheck), where the server has it.
  */
 import fs from 'node:fs/promises';
@@ -24,7 +29,7 @@ export interface IntegrityReport {
   /** Facts for the report: records checked, blocks on disk, and so on. */
   facts: Record<string, number>;
   /** Problems of the imports left in progress alone (a known failure is reported apart). */
-  importsInProgress: Array<{ id: number; wallet: string | null; updatedAt: Date }>;
+  importsInProgress: Array<{ id: number; type: string; wallet: string | null; updatedAt: Date }>;
 }
 
 async function rows<T>(client: pg.Client, sql: string): Promise<T[]> {
@@ -44,11 +49,11 @@ export async function checkIntegrity(origin: string, databaseUrl: string, dataDi
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const importsInProgress = await rows<{ id: number; wallet: string | null; updatedAt: Date }>(
+    const importsInProgress = await rows<{ id: number; type: string; wallet: string | null; updatedAt: Date }>(
       client,
-      `select id, wallet_address as wallet, updated_at as "updatedAt" from imports where status = 'in_progress' order by id`,
+      `select id, type, wallet_address as wallet, updated_at as "updatedAt" from imports where status = 'in_progress' order by id`,
     );
-    for (const row of importsInProgress) problems.push(`import ${row.id} (wallet ${row.wallet}) is still in_progress`);
+    for (const row of importsInProgress) problems.push(`import ${row.id} (${row.type}, wallet ${row.wallet}) is still in_progress`);
 
     const broken = await rows<{ id: number; problem: string }>(
       client,
@@ -63,7 +68,8 @@ export async function checkIntegrity(origin: string, databaseUrl: string, dataDi
         where a.wallet_address is not null and not exists (select 1 from status_history h where h.alexandria_id = a.id)
        union all
        select a.id, 'record with a CID but no local pin' from alexandrias a
-        where a.cid is not null and a.wallet_address is not null
+        where a.cid is not null
+          and (a.wallet_address is not null or exists (select 1 from harvested_records h where h.alexandria_id = a.id))
           and not exists (select 1 from pins p where p.cid = a.cid and p.provider = 'local')
        union all
        select i.id, 'finished upload import without its record' from imports i
@@ -151,11 +157,103 @@ export async function checkIntegrity(origin: string, databaseUrl: string, dataDi
     const staged = await fs.readdir(path.join(dataDir, 'staging')).catch(() => []);
     if (staged.length > 0) problems.push(`${staged.length} staging folder(s) left: ${staged.slice(0, 3).join(', ')}`);
 
+    problems.push(...(await harvestProblems(client, facts)));
     problems.push(...(await amcheck(client, facts)));
     return { problems, facts, importsInProgress };
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The harvest's tables and the job queue (see the module's header). A lease is "expired" here
+ * only 5 s past its end: a live worker takes such jobs back within a second (`reclaimExpired`),
+ * and the check must not race it.
+ */
+async function harvestProblems(client: pg.Client, facts: Record<string, number>): Promise<string[]> {
+  const problems: string[] = [];
+  const broken = await rows<{ id: string; problem: string }>(
+    client,
+    `select concat_ws('/', harvest_source_id, dataset_identifier, distribution_key) as id,
+            count(*) || ' harvested records share one identity' as problem
+       from harvested_records group by harvest_source_id, dataset_identifier, distribution_key having count(*) > 1
+     union all
+     select h.alexandria_id::text, 'harvested record without its record' from harvested_records h
+      where not exists (select 1 from alexandrias a where a.id = h.alexandria_id)
+     union all
+     select a.id::text, 'harvested record with a CID that no capture kept' from alexandrias a
+       join harvested_records h on h.alexandria_id = a.id
+      where a.cid is not null and not exists (select 1 from captures c where c.alexandria_id = a.id and c.cid = a.cid)
+     union all
+     select c.id::text, 'capture kept a file without its SHA-256 or size' from captures c
+      where c.cid is not null and (c.sha256 is null or c.size is null)
+     union all
+     select c.id::text, 'capture kept ' || c.cid || ' (' || c.size || ' bytes) but its record #' || a.id || ' says '
+            || coalesce(a.cid, 'no CID') || ' (' || coalesce(a.file_size::text, '?') || ' bytes)'
+       from captures c join alexandrias a on a.id = c.alexandria_id
+      where c.cid is not null
+        and (a.cid is distinct from c.cid or a.file_sha256 is distinct from c.sha256 or a.file_size is distinct from c.size)
+     union all
+     select j.id::text, 'finished capture job whose record #' || (j.payload->>'alexandriaId') || ' has no file kept by a capture'
+       from jobs j left join alexandrias a on a.id = (j.payload->>'alexandriaId')::int
+      where j.kind = 'capture' and j.status = 'done'
+        and (a.cid is null or not exists (select 1 from captures c where c.alexandria_id = a.id and c.cid = a.cid))
+     union all
+     select j.id::text, j.kind || ' job running on a lease that expired at ' || j.locked_until || ' (' || j.locked_by || ')'
+       from jobs j where j.status = 'running' and j.locked_until < now() - interval '5 seconds'
+     union all
+     select distinct j.host, 'job host without its job_hosts row' from jobs j
+      where j.host is not null and not exists (select 1 from job_hosts h where h.host = j.host)`,
+  );
+  for (const row of broken) problems.push(`${row.id}: ${row.problem}`);
+
+  // The last finished run of each harvest source against what it wrote: records it created, and,
+  // when no run came after it, the records it saw. Its counts: seen = new + updated + unchanged.
+  const runs = await rows<{
+    id: number;
+    source: number;
+    documents: number;
+    failedDocuments: number;
+    counts: { new: number; updated: number; unchanged: number; withdrawn: number; failed: number } | null;
+    latest: boolean;
+    created: number;
+    seen: number;
+    withdrawn: number;
+  }>(
+    client,
+    `select i.id, i.harvest_source_id as source, i.documents, i.documents_failed as "failedDocuments", i.harvest_counts as counts,
+            not exists (select 1 from imports later where later.harvest_source_id = i.harvest_source_id and later.id > i.id) as latest,
+            (select count(*)::int from alexandrias a where a.import_id = i.id) as created,
+            (select count(*)::int from harvested_records h where h.last_seen_import_id = i.id) as seen,
+            (select count(*)::int from harvested_records h where h.harvest_source_id = i.harvest_source_id and h.withdrawn_at is not null) as withdrawn
+       from imports i
+      where i.id = (select max(last.id) from imports last where last.harvest_source_id = i.harvest_source_id and last.status = 'done')`,
+  );
+  for (const run of runs) {
+    const counts = run.counts;
+    const name = `harvest run (import ${run.id}) of harvest source ${run.source}`;
+    if (!counts) {
+      problems.push(`${name}: finished without harvest_counts`);
+      continue;
+    }
+    const counted = counts.new + counts.updated + counts.unchanged;
+    if (run.documents !== counted) problems.push(`${name}: documents ${run.documents}, but new + updated + unchanged = ${counted}`);
+    if (run.failedDocuments !== counts.failed) problems.push(`${name}: documents_failed ${run.failedDocuments}, harvest_counts.failed ${counts.failed}`);
+    if (run.created !== counts.new) problems.push(`${name}: counts ${counts.new} new, but ${run.created} record(s) belong to its import`);
+    if (run.latest && run.seen !== counted) problems.push(`${name}: counts ${counted} seen, but ${run.seen} harvested record(s) were last seen by it`);
+    if (run.withdrawn < counts.withdrawn) problems.push(`${name}: counts ${counts.withdrawn} withdrawn, but ${run.withdrawn} harvested record(s) are`);
+  }
+
+  const [numbers] = await rows<{ harvested: number; captures: number; jobs: number }>(
+    client,
+    `select (select count(*)::int from harvested_records) as harvested, (select count(*)::int from captures) as captures,
+            (select count(*)::int from jobs) as jobs`,
+  );
+  facts.harvestedRecords = numbers?.harvested ?? 0;
+  facts.captures = numbers?.captures ?? 0;
+  facts.jobs = numbers?.jobs ?? 0;
+  facts.harvestRunsChecked = runs.length;
+  return problems;
 }
 
 /** PostgreSQL's amcheck over every table (heap) and B-tree index of the public schema. */
