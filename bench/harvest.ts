@@ -345,6 +345,9 @@ export async function benchHarvest(options: HarvestOptions): Promise<HarvestFigu
     if (child.harvest.report.status !== 'done') figures.over.push('cosecha fallida');
     if (captureFiles !== figures.files || child.captures.failed > 0 || child.captures.timedOut) figures.over.push('capturas incompletas');
     printHarvest(figures);
+    // Slow is a figure; not doing the work is a failure, so that the smoke run in `npm test` catches it.
+    const broken = figures.over.filter((verdict) => verdict === 'cosecha fallida' || verdict === 'capturas incompletas');
+    if (broken.length) throw new Error(`La cosecha del banco de pruebas no hizo su trabajo: ${broken.join(', ')}.`);
     return figures;
   } finally {
     await stopChild(archive);
