@@ -6,6 +6,7 @@
  * the cookie; pages, endpoints and guards read `locals`, never the request again.
  */
 import { defineMiddleware } from 'astro:middleware';
+import { preflight, publicReadMethods, withPublicReadCors } from './lib/server/api/rest.ts';
 import { getArchive } from './lib/server/archive.ts';
 import { accessRedirect } from './lib/server/auth/access.ts';
 import { resolveSession } from './lib/server/auth/sessions.ts';
@@ -49,7 +50,10 @@ function refuseUnfit(context: Context): void {
   if (/%00/i.test(context.url.pathname + context.url.search)) throw new HttpError(400, NUL_MESSAGE);
 }
 
-export const onRequest = defineMiddleware(async (context, next) => withSecurityHeaders(await route(context, next)));
+// Public reads answer any origin, their errors and 404s included (api/rest.ts).
+export const onRequest = defineMiddleware(async (context, next) =>
+  withSecurityHeaders(withPublicReadCors(context.request.method, context.url.pathname, await route(context, next))),
+);
 
 async function route(context: Context, next: () => Promise<Response>): Promise<Response> {
   context.locals.origin = config.publicUrl;
@@ -62,6 +66,9 @@ async function route(context: Context, next: () => Promise<Response>): Promise<R
   } catch (error) {
     return toResponse(error);
   }
+  // The preflight of a public read, for every path under the API (an unknown one too); no session.
+  const publicMethods = publicReadMethods(context.url.pathname);
+  if (publicMethods && context.request.method === 'OPTIONS') return preflight(publicMethods);
   context.locals.clientAddress = clientAddressOf(context.clientAddress, context.request.headers.get('x-forwarded-for'), config.trustedProxies);
 
   const user = await resolveSession(context.request, context.cookies, async () => (await getArchive()).db);

@@ -35,7 +35,7 @@ export const GRAPHQL_EXAMPLES: GraphqlExample[] = [
   },
   {
     title: 'Las últimas 5 importaciones',
-    query: '{ imports(limit: 5, sort: "updatedAt:desc") { id updatedAt documents status source { name } } }',
+    query: '{ imports(limit: 5, sort: "updatedAt:desc") { id updatedAt documents status source wallet } }',
   },
   {
     title: 'Una institución con sus primeros 10 archivos',

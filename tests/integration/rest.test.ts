@@ -91,7 +91,8 @@ describe.each(testEngines())('the REST API on %s', (engine) => {
     const [file] = await seeded.db.select({ cid: alexandrias.cid }).from(alexandrias).where(sql`${alexandrias.cid} is not null`).limit(1);
     const { status, json } = await call((r) => filecoinStatus(r, file!.cid!), `/v1/services/filecoin/${file!.cid}`);
     expect(status).toBe(200);
-    expect(json.body).toMatchObject({ pins: [{ status: 'pinned', provider: 'local' }], deals: [] });
+    // Spelled as the original's storage provider answered, which SPEC §4's rule ('Pinned') compares against.
+    expect(json.body).toMatchObject({ pins: [{ status: 'Pinned', provider: 'local' }], deals: [] });
   });
 
   it('refuses bad parameters with a real status and a clear Spanish message', async () => {
@@ -102,7 +103,7 @@ describe.each(testEngines())('the REST API on %s', (engine) => {
       [alexandriasGetAll, '/x?wallet_address=pepe', 400, /dirección de cartera/],
       [alexandriasGetAll, '/x?sort=precio:-1', 400, /sort debe ser/],
       [strapiAlexandrias, '/x?_start=-1', 400, /negativo/],
-      [strapiAlexandrias, '/x?_sort=DROP', 400, /_sort debe ser/],
+      [strapiAlexandrias, '/x?_sort=DROP', 400, /^_sort no válido: "DROP"/],
       [(r) => filecoinStatus(r, 'no-es-un-cid'), '/x', 400, /CID no es válido/],
       [(r) => filecoinStatus(r, 'bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku'), '/x', 404, /no conoce este CID/],
     ];

@@ -10,9 +10,10 @@ import { groupItemsByIds } from '../queries/groups.ts';
 import { recordDetails, storageStatus } from '../queries/records.ts';
 import { searchGroups, searchRecords } from '../queries/search.ts';
 import { parseCid } from '../storage/index.ts';
-import { alexandriasGetAllParams, categoriesGetAllParams, namedGetAllParams, strapiAlexandriasParams } from './params.ts';
-import { envelope, readQuery, PUBLIC_READ_HEADERS } from './rest.ts';
-import { assetShape, groupShape } from './shapes.ts';
+import { alexandriasGetAllParams, categoriesGetAllParams, namedGetAllParams } from './params.ts';
+import { envelope, readQuery } from './rest.ts';
+import { assetShape, groupShape, pinStatusShape } from './shapes.ts';
+import { strapiList } from './strapi.ts';
 
 /** Full records for `ids`, in that order. */
 async function findRecordsByIds(db: Db, ids: number[]) {
@@ -57,43 +58,38 @@ export async function alexandriasGetAll({ db, url, origin }: ApiRequest): Promis
 }
 
 /** GET /v2/open-data/{departments|sources}/getAll?name=: groups found by the search engine, then by substring. */
-export async function namedGetAll(entity: 'dep' | 'src', { db, url }: ApiRequest): Promise<Response> {
+export async function namedGetAll(entity: 'dep' | 'src', { db, url, origin }: ApiRequest): Promise<Response> {
   const params = readQuery(url, namedGetAllParams);
-  let items = await findGroups(db, entity, { name: params.name }, { limit: params.limit, start: 0, sort: { field: 'name', direction: 'asc' } });
-  if (params.name) {
-    const hits = await searchGroups(db, entity, params.name, params.limit);
-    items = topUp(await groupItemsByIds(db, entity, hits.map((hit) => hit.id)), items, params.limit);
+  // The original's group pages page this list Strapi's way (`_start=0&_limit=15`).
+  const limit = params._limit ?? params.limit;
+  let items = await findGroups(db, entity, { name: params.name }, { limit, start: params._start, sort: { field: 'name', direction: 'asc' } });
+  if (params.name && params._start === 0) {
+    const hits = await searchGroups(db, entity, params.name, limit);
+    items = topUp(await groupItemsByIds(db, entity, hits.map((hit) => hit.id)), items, limit);
   }
-  return envelope(items.map((item) => groupShape(entity, item)));
+  return envelope(items.map((item) => groupShape(entity, item, origin)));
 }
 
 /** GET /v2/open-data/categories/getAll: every category. */
-export async function categoriesGetAll({ db, url }: ApiRequest): Promise<Response> {
+export async function categoriesGetAll({ db, url, origin }: ApiRequest): Promise<Response> {
   const params = readQuery(url, categoriesGetAllParams);
   const items = await findGroups(db, 'cat', {}, { limit: params.limit, start: 0, sort: { field: 'name', direction: 'asc' } });
-  return envelope(items.map((item) => groupShape('cat', item)));
+  return envelope(items.map((item) => groupShape('cat', item, origin)));
 }
 
 /** The v1 paths' plurals (`/v1/api/sources/getAll`) and the entity each names. */
 export const V1_ENTITIES = byDimension('plural', (_dimension, entity) => entity);
 
 /** GET /v1/api/{sources|departments|categories}/getAll?limit=: the overview tabs, largest first. */
-export async function overviewGetAll(entity: GroupEntity, { db, url }: ApiRequest): Promise<Response> {
+export async function overviewGetAll(entity: GroupEntity, { db, url, origin }: ApiRequest): Promise<Response> {
   const params = readQuery(url, namedGetAllParams.pick({ limit: true }));
   const items = await findGroups(db, entity, {}, { limit: params.limit, start: 0, sort: { field: 'records', direction: 'desc' } });
-  return envelope(items.map((item) => groupShape(entity, item)));
+  return envelope(items.map((item) => groupShape(entity, item, origin)));
 }
 
-/** GET /alexandrias (the admin host, Strapi style): a plain JSON array, as Strapi answered. */
-export async function strapiAlexandrias({ db, url, origin }: ApiRequest): Promise<Response> {
-  const params = readQuery(url, strapiAlexandriasParams);
-  const [field, direction] = params._sort.split(':') as [RecordSortField, SortDirection];
-  const records = await findRecords(
-    db,
-    { walletAddress: params.wallet_address, cid: params.cid, status: params.status, type: params.type },
-    { limit: params._limit, start: params._start, sort: { field, direction } },
-  );
-  return new Response(JSON.stringify(records.map((record) => assetShape(record, origin))), { status: 200, headers: PUBLIC_READ_HEADERS });
+/** GET /alexandrias (the admin host, Strapi style): a plain JSON array, as Strapi answered (api/strapi.ts). */
+export function strapiAlexandrias(request: ApiRequest): Promise<Response> {
+  return strapiList('alexandrias', request);
 }
 
 /** GET /v1/services/filecoin/{cid}: what the archive knows of a CID's pins and deals. */
@@ -111,7 +107,7 @@ export async function filecoinStatus({ db }: ApiRequest, rawCid: string): Promis
   }
   return envelope(
     {
-      pins: status.pins.map((pin) => ({ status: pin.status, provider: pin.provider, updated: pin.updatedAt.toISOString() })),
+      pins: status.pins.map((pin) => ({ status: pinStatusShape(pin.status), provider: pin.provider, updated: pin.updatedAt.toISOString() })),
       deals: status.deals,
     },
     { stringify: false },

@@ -34,6 +34,23 @@ const signedSort = z
   .optional()
   .describe('Orden: campo:1 ascendente o campo:-1 descendente.');
 
+/**
+ * Strapi v3's `_limit`: a whole number, where -1 (and 0, which Strapi also left unapplied) meant
+ * "no limit". Unbounded lists are not served: those, and anything over the cap, answer the cap.
+ */
+export const strapiLimit = z.coerce
+  .number({ error: '_limit debe ser un número entero.' })
+  .int('_limit debe ser un número entero.')
+  .transform((value) => (value <= 0 || value > MAX_LIMIT ? MAX_LIMIT : value))
+  .describe(`Cuántos resultados devolver. Como en Strapi v3, -1 o 0 piden "sin límite": el archivo devuelve como mucho ${MAX_LIMIT} (también si se pide más); el resto, por páginas con _start.`);
+
+export const strapiStart = z.coerce
+  .number({ error: '_start debe ser un número entero.' })
+  .int('_start debe ser un número entero.')
+  .min(0, '_start no puede ser negativo.')
+  .max(1_000_000, '_start es demasiado grande.')
+  .describe('Cuántos resultados saltar.');
+
 export const alexandriasGetAllParams = z.object({
   wallet_address: wallet,
   title: text('title', 'Texto contenido en el título, sin distinguir mayúsculas ni acentos.'),
@@ -44,23 +61,39 @@ export const alexandriasGetAllParams = z.object({
 export const namedGetAllParams = z.object({
   name: text('name', 'Texto contenido en el nombre, sin distinguir mayúsculas ni acentos.'),
   limit: limit(5),
+  _limit: strapiLimit.optional().describe('Como limit, al estilo Strapi (la página de grupos del cliente original pide _limit=15); gana sobre limit.'),
+  _start: strapiStart.default(0).describe('Cuántos resultados saltar, al estilo Strapi.'),
 });
 
 export const categoriesGetAllParams = z.object({ limit: limit(MAX_LIMIT) });
 
-/** The admin host's Strapi-style listing: `_limit`, `_start`, `_sort=field:asc|desc`, field equality. */
-export const strapiAlexandriasParams = z.object({
-  wallet_address: wallet,
-  cid: z.string().trim().min(1).max(120).optional().describe('CID del archivo.'),
-  status: z.enum(ASSET_STATUS_VALUES, { error: 'status no es un estado válido.' }).optional().describe('Estado del registro.'),
-  type: z.enum(ASSET_TYPE_VALUES, { error: 'type no es un formato válido.' }).optional().describe('Formato del registro.'),
-  _limit: limit(3).describe(`Cuántos resultados devolver (1 a ${MAX_LIMIT}).`),
-  _start: z.coerce.number({ error: '_start debe ser un número entero.' }).int('_start debe ser un número entero.').min(0, '_start no puede ser negativo.').max(1_000_000, '_start es demasiado grande.').default(0).describe('Cuántos resultados saltar.'),
+/**
+ * The window of the admin host's Strapi-style lists (`/alexandrias`, `/departments`, `/sources`,
+ * `/categories`, `/imports`). Field filters are any other parameter (api/strapi.ts), checked by
+ * the same rules as GraphQL's `where`.
+ */
+export const strapiWindowParams = z.object({
+  _limit: strapiLimit.optional(),
+  _start: strapiStart.default(0),
   _sort: z
     .string()
-    .regex(/^(createdAt|updatedAt|title|id):(asc|desc)$/, '_sort debe ser campo:asc o campo:desc (createdAt, updatedAt, title o id).')
-    .default('createdAt:desc')
-    .describe('Orden, campo:asc o campo:desc.'),
+    .max(100, '_sort es demasiado largo.')
+    .optional()
+    .describe('Orden, campo:asc o campo:desc (por defecto asc). Solo asc o desc, como aceptaba el servicio original, ordena por id.'),
+});
+
+const relation = (description: string) => z.string().regex(/^\d{1,15}$/, 'Debe ser un id numérico.').optional().describe(description);
+
+/** `GET /alexandrias`, for the OpenAPI document: the window and the record filters. */
+export const strapiAlexandriasParams = strapiWindowParams.extend({
+  wallet_address: z.string().trim().max(200).optional().describe('Dirección de la cartera que contribuyó (sin distinguir mayúsculas).'),
+  cid: z.string().trim().min(1).max(120).optional().describe('CID del archivo.'),
+  status: z.enum(ASSET_STATUS_VALUES).optional().describe('Estado del registro.'),
+  type: z.enum(ASSET_TYPE_VALUES).optional().describe('Formato del registro.'),
+  title_contains: z.string().max(200).optional().describe('Texto contenido en el título, sin distinguir mayúsculas ni acentos.'),
+  source: relation('Id de la fuente.'),
+  department: relation('Id de la institución.'),
+  category: relation('Id de la categoría.'),
 });
 
 export const cidParam = z.string().trim().min(1).max(120).describe('CID (v0 o v1) del archivo.');

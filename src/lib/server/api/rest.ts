@@ -32,15 +32,62 @@ export async function rest(recipe: () => Promise<Response>): Promise<Response> {
   }
 }
 
-/** CORS preflight for the public reads. */
-export function preflight(): Response {
+/**
+ * Request headers a cross-origin reader may send: `Content-Type` (GraphQL's JSON posts) and the
+ * API-marketplace headers the original front end adds to its storage-status and latest-uploads
+ * reads (SPEC §7: "a hosted API-marketplace client sends JSON with an API-key header"). The archive
+ * ignores their values; without them in the preflight, the browser would not send the read at all.
+ */
+export const PUBLIC_READ_REQUEST_HEADERS = ['Content-Type', 'X-RapidAPI-Host', 'X-RapidAPI-Key'] as const;
+
+const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
+/** GraphQL is read-only (no mutations), so its POSTs are reads too. */
+const GRAPHQL_METHODS = ['GET', 'POST', 'OPTIONS'] as const;
+
+/**
+ * The paths of the public reads, which any origin may read without credentials (issue #22): the
+ * open-data API, the v1 overview and storage-status reads, GraphQL and the admin host's
+ * Strapi-style lists. Never the state-changing `/v2/ops/*` nor the per-user `/auth/*`.
+ */
+const PUBLIC_READ_PREFIXES = ['/v1/api/', '/v1/services/filecoin/', '/v2/open-data/'];
+const STRAPI_COLLECTIONS = ['/alexandrias', '/sources', '/departments', '/categories', '/imports'];
+
+/** The methods `path` answers to any origin, or null when it is not a public read. */
+export function publicReadMethods(path: string): readonly string[] | null {
+  if (path === '/graphql') return GRAPHQL_METHODS;
+  if (PUBLIC_READ_PREFIXES.some((prefix) => path.startsWith(prefix))) return READ_METHODS;
+  if (STRAPI_COLLECTIONS.some((collection) => path === collection || path.startsWith(`${collection}/`))) return READ_METHODS;
+  return null;
+}
+
+/** CORS preflight of a public read: any origin, no credentials, the methods of its path. */
+export function preflight(methods: readonly string[] = READ_METHODS): Response {
   return new Response(null, {
     status: 204,
     headers: {
       'Access-Control-Allow-Origin': '*',
-      'Access-Control-Allow-Methods': 'GET, OPTIONS',
-      'Access-Control-Allow-Headers': 'Content-Type',
+      'Access-Control-Allow-Methods': methods.join(', '),
+      'Access-Control-Allow-Headers': PUBLIC_READ_REQUEST_HEADERS.join(', '),
       'Access-Control-Max-Age': '86400',
     },
   });
+}
+
+/**
+ * `response` readable from any origin when it answers a public read, whatever it is: an error of
+ * the route, of the middleware's checks or a 404 of an unknown path under the API, so that a
+ * cross-origin client reads the error instead of failing with a CORS error.
+ */
+export function withPublicReadCors(method: string, path: string, response: Response): Response {
+  const methods = publicReadMethods(path);
+  if (!methods?.includes(method) || response.headers.has('Access-Control-Allow-Origin')) return response;
+  try {
+    response.headers.set('Access-Control-Allow-Origin', '*');
+    return response;
+  } catch {
+    // Immutable headers (a Response passed through as fetched): a copy takes them.
+    const copy = new Response(response.body, response);
+    copy.headers.set('Access-Control-Allow-Origin', '*');
+    return copy;
+  }
 }

@@ -4,7 +4,9 @@
  * `_id` repeats `id`; a department's description is `desciption`, as the original queries spelled it.
  */
 import type { GroupEntity } from '../../domain/groups.ts';
+import { storageStatusLabel } from '../../domain/storage.ts';
 import type { GroupItem } from '../queries/groups.ts';
+import type { ImportRow } from '../queries/imports.ts';
 import type { RecordDetail } from '../queries/records.ts';
 
 export interface AssetShape {
@@ -84,14 +86,39 @@ export interface GroupShape {
   url?: string | null;
   website?: string | null;
   acronym?: string | null;
-  icon?: { id: string; name: string; url: string | null } | null;
+  icon?: CategoryIcon;
   updatedAt: string;
   /** How many records the group holds, in all and per format (instead of every record's cid). */
   alexandriasCount: number;
   counts: GroupItem['byFormat'];
 }
 
-export function groupShape(entity: GroupEntity, item: GroupItem): GroupShape {
+/**
+ * The icons the archive serves for categories (public/icons/categories/{name}.svg), one per
+ * category of the seeded catalogue plus the folder that any other category shows.
+ */
+export const CATEGORY_ICON_NAMES = ['building', 'users', 'chart', 'heart', 'book', 'map', 'leaf', 'cpu', 'scale', 'ballot', 'globe', 'folder'] as const;
+const FALLBACK_ICON = 'folder';
+
+export interface CategoryIcon {
+  id: string;
+  name: string;
+  url: string;
+}
+
+/** A category's icon as the original's `icon { id name url }`: its own if the archive has it, else the folder. */
+export function categoryIcon(iconName: string | null, origin: string): CategoryIcon {
+  const name = iconName && (CATEGORY_ICON_NAMES as readonly string[]).includes(iconName) ? iconName : FALLBACK_ICON;
+  return { id: name, name: `${name}.svg`, url: `${origin}/icons/categories/${name}.svg` };
+}
+
+/** A pin's status spelled as the original's storage provider answered it (`Pinned`), which SPEC §4's rule compares against. */
+export function pinStatusShape(status: string): string {
+  return storageStatusLabel([{ status, updatedAt: new Date(0) }]);
+}
+
+/** `origin` is the archive's public origin, which the category icons' URLs are built on. */
+export function groupShape(entity: GroupEntity, item: GroupItem, origin: string): GroupShape {
   const common = {
     id: item.id,
     _id: item.id,
@@ -109,7 +136,43 @@ export function groupShape(entity: GroupEntity, item: GroupItem): GroupShape {
         ...common,
         title: item.name,
         description: item.description,
-        icon: item.iconName ? { id: item.iconName, name: item.iconName, url: null } : null,
+        icon: categoryIcon(item.iconName, origin),
       };
   }
+}
+
+/**
+ * An import (harvest, upload or batch) as the original read it: `source` a plain value, the
+ * source's name, and `wallet` a text; both are empty rather than null when there is none, since
+ * the original showed them as they came (a null wallet read "null" on its timeline).
+ */
+export interface ImportShape {
+  id: number;
+  _id: number;
+  type: string;
+  status: string;
+  documents: number;
+  documents_failed: number;
+  wallet: string;
+  source: string;
+  /** The source's id, to reach it as a group (`/sources/{id}`, GraphQL `sourceGroup`). */
+  source_id: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function importShape(row: ImportRow): ImportShape {
+  return {
+    id: row.id,
+    _id: row.id,
+    type: row.type,
+    status: row.status,
+    documents: row.documents,
+    documents_failed: row.documentsFailed,
+    wallet: row.walletAddress ?? '',
+    source: row.source?.name ?? '',
+    source_id: row.source?.id ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }

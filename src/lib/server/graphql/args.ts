@@ -30,6 +30,12 @@ export function badInput(message: string) {
   return createGraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
 }
 
+/** The message of a client mistake made by `badInput`, or null for any other error. */
+export function badInputMessage(error: unknown): string | null {
+  const code = (error as { extensions?: { code?: unknown } } | null)?.extensions?.code;
+  return code === 'BAD_USER_INPUT' && error instanceof Error ? error.message : null;
+}
+
 /** The longest text a `_contains` filter takes: longer is no title anyone is looking for. */
 const MAX_TEXT = 200;
 
@@ -40,45 +46,58 @@ export interface ListArgs {
   start?: number | null;
 }
 
+/**
+ * How messages name the arguments: '' for GraphQL (`limit`), '_' for the Strapi-style REST lists
+ * (`_limit`), which are read by these same rules (api/strapi.ts).
+ */
+export type ArgPrefix = '' | '_';
+
 /** `limit` and `start` checked; a missing limit is the field's default (declared in the schema). */
-function windowOf(args: ListArgs, defaultLimit: number): { limit: number; start: number } {
+function windowOf(args: ListArgs, defaultLimit: number, prefix: ArgPrefix): { limit: number; start: number } {
   const limit = args.limit ?? defaultLimit;
   const start = args.start ?? 0;
   if (limit < 0 || limit > MAX_LIMIT) {
-    throw badInput(`limit debe estar entre 0 y ${MAX_LIMIT} (se pidió ${limit}); para ver más filas, pida la página siguiente con start.`);
+    throw badInput(`${prefix}limit debe estar entre 0 y ${MAX_LIMIT} (se pidió ${limit}); para ver más filas, pida la página siguiente con ${prefix}start.`);
   }
-  if (start < 0) throw badInput(`start no puede ser negativo (se pidió ${start}).`);
+  if (start < 0) throw badInput(`${prefix}start no puede ser negativo (se pidió ${start}).`);
   return { limit, start };
 }
 
-/** `sort: "field:asc|desc"` (the direction defaults to asc), with the field named as the API names it. */
-function sortOf<F extends string>(sort: string | null | undefined, fields: Record<string, F>): Window<F>['sort'] {
+/**
+ * `sort: "field:asc|desc"` (the direction defaults to asc), with the field named as the API names
+ * it. A bare direction (`sort: "desc"`, which the original front end sends and the original
+ * service accepted) orders by id, the one order every list has and an index serves.
+ */
+function sortOf<F extends string>(sort: string | null | undefined, fields: Record<string, F>, prefix: ArgPrefix): Window<F>['sort'] {
   if (sort === null || sort === undefined || sort.trim() === '') return undefined;
+  const bare = /^\s*(asc|desc)\s*$/i.exec(sort);
+  if (bare && Object.hasOwn(fields, 'id')) return { field: fields.id!, direction: bare[1]!.toLowerCase() as SortDirection };
   const match = /^\s*([A-Za-z_]+)\s*(?::\s*(asc|desc))?\s*$/i.exec(sort);
   const field = match?.[1] !== undefined && Object.hasOwn(fields, match[1]) ? fields[match[1]] : undefined;
   if (!match || field === undefined) {
-    throw badInput(`sort no válido: "${sort}". Use "campo:asc" o "campo:desc", con campo uno de: ${Object.keys(fields).join(', ')}.`);
+    throw badInput(`${prefix}sort no válido: "${sort}". Use "campo:asc" o "campo:desc", con campo uno de: ${Object.keys(fields).join(', ')}.`);
   }
   return { field, direction: (match[2]?.toLowerCase() ?? 'asc') as SortDirection };
 }
 
 const RECORD_SORTS: Record<string, RecordSortField> = { createdAt: 'createdAt', updatedAt: 'updatedAt', title: 'title', id: 'id' };
-const IMPORT_SORTS: Record<string, ImportSortField> = { createdAt: 'createdAt', updatedAt: 'updatedAt', documents: 'documents', id: 'id' };
+/** `aletheias` (the original's list of an import's proofs, one per record it brought) orders by how many: `documents`. */
+const IMPORT_SORTS: Record<string, ImportSortField> = { createdAt: 'createdAt', updatedAt: 'updatedAt', documents: 'documents', aletheias: 'documents', id: 'id' };
 /** A group sorts by its name as the API calls it (a category's `title`) and, like every group, as `name`. */
 function groupSorts(entity: GroupEntity): Record<string, GroupSortField> {
   return { updatedAt: 'updatedAt', [DIMENSIONS[entity].nameField]: 'name', name: 'name', id: 'id', alexandrias: 'records' };
 }
 
-export function recordWindow(args: ListArgs, defaultLimit: number): Window<RecordSortField> {
-  return { ...windowOf(args, defaultLimit), sort: sortOf(args.sort, RECORD_SORTS) };
+export function recordWindow(args: ListArgs, defaultLimit: number, prefix: ArgPrefix = ''): Window<RecordSortField> {
+  return { ...windowOf(args, defaultLimit, prefix), sort: sortOf(args.sort, RECORD_SORTS, prefix) };
 }
 
-export function importWindow(args: ListArgs, defaultLimit: number): Window<ImportSortField> {
-  return { ...windowOf(args, defaultLimit), sort: sortOf(args.sort, IMPORT_SORTS) };
+export function importWindow(args: ListArgs, defaultLimit: number, prefix: ArgPrefix = ''): Window<ImportSortField> {
+  return { ...windowOf(args, defaultLimit, prefix), sort: sortOf(args.sort, IMPORT_SORTS, prefix) };
 }
 
-export function groupWindow(entity: GroupEntity, args: ListArgs, defaultLimit: number): Window<GroupSortField> {
-  return { ...windowOf(args, defaultLimit), sort: sortOf(args.sort, groupSorts(entity)) };
+export function groupWindow(entity: GroupEntity, args: ListArgs, defaultLimit: number, prefix: ArgPrefix = ''): Window<GroupSortField> {
+  return { ...windowOf(args, defaultLimit, prefix), sort: sortOf(args.sort, groupSorts(entity), prefix) };
 }
 
 /** A row id as clients send it: an integer or a string of digits. Anything else is refused. */
@@ -113,8 +132,11 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], name: st
 
 type Parsers<F> = Record<string, (value: unknown, name: string, filter: F) => void>;
 
-/** Applies each `where` key's parser; an unknown key is an error listing the known ones. */
-function whereOf<F>(where: unknown, parsers: Parsers<F>): F {
+/**
+ * Applies each `where` key's parser; an unknown key is an error listing the known ones. With the
+ * REST prefix, the keys are query parameters and messages name them so.
+ */
+function whereOf<F>(where: unknown, parsers: Parsers<F>, prefix: ArgPrefix): F {
   const filter = {} as F;
   if (where === null || where === undefined) return filter;
   if (typeof where !== 'object' || Array.isArray(where)) {
@@ -122,8 +144,11 @@ function whereOf<F>(where: unknown, parsers: Parsers<F>): F {
   }
   for (const [key, value] of Object.entries(where)) {
     const parse = Object.hasOwn(parsers, key) ? parsers[key] : undefined;
-    if (!parse) throw badInput(`where no admite "${key}". Campos admitidos: ${Object.keys(parsers).join(', ')}.`);
-    parse(value, `where.${key}`, filter);
+    if (!parse) {
+      const known = Object.keys(parsers).join(', ');
+      throw badInput(prefix ? `No se puede filtrar por "${key}". Parámetros admitidos: ${known}.` : `where no admite "${key}". Campos admitidos: ${known}.`);
+    }
+    parse(value, prefix ? key : `where.${key}`, filter);
   }
   return filter;
 }
@@ -140,8 +165,8 @@ const RECORD_WHERE: Parsers<RecordFilter> = {
   ...byDimension('field', (dimension) => (value: unknown, name: string, filter: RecordFilter) => (filter[dimension.filterKey] = relationIdOf(value, name))),
 };
 
-export function recordWhere(where: unknown): RecordFilter {
-  return whereOf(where, RECORD_WHERE);
+export function recordWhere(where: unknown, prefix: ArgPrefix = ''): RecordFilter {
+  return whereOf(where, RECORD_WHERE, prefix);
 }
 
 /** A group is found by id, or by part of its name as the API calls it (a category's `title`) or as `name`. */
@@ -155,8 +180,8 @@ function groupWhereParsers(entity: GroupEntity): Parsers<GroupFilter> {
   };
 }
 
-export function groupWhere(entity: GroupEntity, where: unknown): GroupFilter {
-  return whereOf(where, groupWhereParsers(entity));
+export function groupWhere(entity: GroupEntity, where: unknown, prefix: ArgPrefix = ''): GroupFilter {
+  return whereOf(where, groupWhereParsers(entity), prefix);
 }
 
 const IMPORT_WHERE: Parsers<ImportFilter> = {
@@ -168,6 +193,6 @@ const IMPORT_WHERE: Parsers<ImportFilter> = {
   wallet: (value, name, filter) => (filter.wallet = textOf(value, name)),
 };
 
-export function importWhere(where: unknown): ImportFilter {
-  return whereOf(where, IMPORT_WHERE);
+export function importWhere(where: unknown, prefix: ArgPrefix = ''): ImportFilter {
+  return whereOf(where, IMPORT_WHERE, prefix);
 }

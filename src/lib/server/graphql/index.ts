@@ -10,11 +10,13 @@
  * address (`/graphql?query=…`) is answered as JSON as before.
  */
 import { createGraphQLError, createSchema, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { PUBLIC_READ_REQUEST_HEADERS } from '../api/rest.ts';
 import type { Db } from '../db/index.ts';
 import { createContext, type GraphqlContext } from './context.ts';
 import { costLimitRule, depthLimitRule } from './limits.ts';
 import { expensiveQueryRateLimit } from './rate-limit.ts';
 import { resolvers } from './resolvers.ts';
+import { archiveSizes, type SizesSource } from './sizes.ts';
 import { typeDefs } from './typeDefs.ts';
 import { widthLimitRule } from './width.ts';
 
@@ -58,8 +60,10 @@ export interface ServerContext {
 
 export const graphqlSchema = createSchema<GraphqlContext>({ typeDefs, resolvers });
 
-/** The depth, width and cost rules, and a bounded parser. */
-const limits: Plugin = {
+/** The depth, width and cost rules (the cost priced by the archive's `sizes`), and a bounded parser. */
+const limits = (sizes: SizesSource): Plugin => ({
+  // The sizes are read (when old) before the request's document is validated by them.
+  onRequest: () => sizes.refresh(),
   onParse({ parseFn, setParseFn }) {
     // yoga's own parser (see limits.ts on why not ours), stopped after MAX_TOKENS tokens.
     setParseFn((source, options) => {
@@ -74,9 +78,9 @@ const limits: Plugin = {
   onValidate({ addValidationRule }) {
     addValidationRule(depthLimitRule);
     addValidationRule(widthLimitRule);
-    addValidationRule(costLimitRule);
+    addValidationRule(costLimitRule(sizes.current));
   },
-};
+});
 
 /** Where a browser opening /graphql is sent: the documentation's GraphQL section. */
 const GRAPHQL_DOCS = '/docs#graphql';
@@ -102,18 +106,22 @@ export function createGraphqlHandler(
   getDb: () => Promise<Db>,
   { logging = true }: { logging?: boolean } = {},
 ): YogaServerInstance<ServerContext, GraphqlContext> {
+  const sizes = archiveSizes(getDb);
   return createYoga<ServerContext, GraphqlContext>({
     logging,
     schema: graphqlSchema,
     graphqlEndpoint: '/graphql',
     context: async ({ request, origin }) => createContext(await getDb(), origin ?? new URL(request.url).origin),
-    cors: { origin: '*', credentials: false, methods: ['GET', 'POST', 'OPTIONS'] },
+    cors: { origin: '*', credentials: false, methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: [...PUBLIC_READ_REQUEST_HEADERS] },
     // Only the client's own mistakes (GraphQLErrors) are shown; anything else is this message,
     // never a stack or a database error, even in development.
     maskedErrors: { isDev: false, errorMessage: 'Error interno del archivo. Vuelva a intentarlo más tarde.' },
     graphiql: false,
     landingPage: false,
     maxRequestBodySize: MAX_BODY_BYTES,
-    plugins: [browserToDocs, limits, expensiveQueryRateLimit()],
+    // A document's cost depends on the archive's sizes, which change: its validation is not cached
+    // (parsing still is). Validating costs a fraction of a millisecond next to any query.
+    parserAndValidationCache: { validationCache: false },
+    plugins: [browserToDocs, limits(sizes), expensiveQueryRateLimit(sizes.current)],
   });
 }

@@ -22,9 +22,19 @@
  *   are read from the running counts (queries/connections.ts) and cost `QUERY_COST` like any
  *   indexed query. Without this, 250 aliased `title_contains` counts were reckoned at 11 points
  *   each and took seconds (issue #16, item 7).
+ * - What the archive holds (sizes.ts, issue #22): a list returns no more rows than there are (11
+ *   categories, not 100), a groupBy no more groups than its field has values (6 formats; the
+ *   sources there are), and records nested under a list of distinct groups (10 departments from
+ *   `departments(limit: 10)`) no more than the largest that many groups hold together; a nested
+ *   list's one batched query (context.ts's loaders) is priced once for all its siblings. Groups
+ *   reached from records (a record's category) may repeat, so each is priced at the largest
+ *   group's records. Until the sizes are read, the worst case above applies.
  *
- * So `categories(limit: 5) { alexandrias { cid } }` costs 10 + 5 + 5 × (10 + 10) = 115,
- * `categories(limit: 100) { alexandrias(limit: 100) { id } }` costs 11,110 and is refused, and
+ * So, by the worst case, `categories(limit: 5) { alexandrias { cid } }` costs 10 + 5 + 5 × (2 + 100) = 525;
+ * on the seeded archive (11 categories, the largest five holding 398, 251, 112, 65 and 39
+ * records: 404 rows at most 100 a category) it is 10 + 5 + 5 × (2 + 404 / 5) = 429.
+ * `alexandrias(limit: 100) { category { alexandrias(limit: 100) { id } } }` costs about 10,000
+ * either way and is refused, and
  * `alexandriasConnection(where: { title_contains: "agua" }) { aggregate { count } }` costs
  * 1 + 10 + 250 = 261: at most 19 of them fit in one query.
  */
@@ -44,7 +54,10 @@ import {
   type ValueNode,
 } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
+import { ASSET_STATUS_VALUES, ASSET_TYPE_VALUES, IMPORT_STATUS_VALUES, IMPORT_TYPES } from '../../domain/constants.ts';
+import type { GroupEntity } from '../../domain/groups.ts';
 import { MAX_LIMIT } from '../queries/find.ts';
+import type { ArchiveSizes } from './sizes.ts';
 import { widthProblem } from './width.ts';
 
 export const MAX_DEPTH = 10;
@@ -117,6 +130,14 @@ export function depthLimitRule(context: ValidationContext): ASTVisitor {
 interface Scope {
   /** The rows the `values` of the connection being costed can return. */
   connectionLimit: number;
+  /** How many objects this selection set is answered for (the product of the lists above it). */
+  parents: number;
+  /**
+   * The objects are that many distinct groups of one kind, from one list: their records together
+   * are at most those of the largest that many groups. Null when they may repeat (a record's
+   * department, reached from many records) or are not groups.
+   */
+  distinctGroups: GroupEntity | null;
   /** Under a groupBy key, whose counts are already known. */
   inGroup: boolean;
   /** The connection's filter needs the rows themselves: each of its queries is a scan. */
@@ -126,8 +147,8 @@ interface Scope {
 /**
  * Whether the `where` of `field` makes its queries read the rows: a text filter (`*_contains`), or
  * a filter not written out in the query (a variable) that may hold one. Anything else is equality
- * on indexed or counted columns. Validation must not depend on variables' values (yoga caches its
- * result per query text), so a variable is priced at the most it could cost.
+ * on indexed or counted columns. Validation does not see variables' values (it judges the query
+ * text), so a variable is priced at the most it could cost.
  */
 function whereScans(field: FieldNode): boolean {
   const where = field.arguments?.find((given) => given.name.value === 'where')?.value;
@@ -159,6 +180,56 @@ function scans(field: FieldNode): boolean {
   return whereScans(field) || windowScans(field);
 }
 
+/** The GraphQL types of groups, and the kind each is. */
+const GROUP_TYPES: Record<string, GroupEntity> = { Source: 'src', Department: 'dep', Category: 'cat' };
+
+/**
+ * The rows a list of `typeName` asking for `limit` can return: no more than the archive holds.
+ * Without the sizes, the limit.
+ */
+function rowsHeld(sizes: ArchiveSizes | null, typeName: string, limit: number): number {
+  if (!sizes) return limit;
+  const entity = GROUP_TYPES[typeName];
+  if (entity) return Math.min(limit, sizes.groups[entity].count);
+  if (typeName === 'Alexandria') return Math.min(limit, sizes.records);
+  if (typeName === 'Import') return Math.min(limit, sizes.imports);
+  return limit;
+}
+
+/** The values a groupBy field can take: its type's values where they are few, else the rows there are. */
+function groupsHeld(sizes: ArchiveSizes | null, groupByType: string, field: string): number {
+  const fixed = FIXED_DOMAINS[`${groupByType}.${field}`];
+  if (fixed !== undefined) return fixed;
+  if (!sizes) return GROUPS_ESTIMATE;
+  const entity = groupByType === 'AlexandriaGroupBy' ? GROUP_FIELDS[field] : GROUP_TYPES[groupByType.replace(/GroupBy$/, '')];
+  if (entity) return sizes.groups[entity].count;
+  return groupByType === 'ImportGroupBy' ? sizes.imports : sizes.records;
+}
+
+const GROUP_FIELDS: Record<string, GroupEntity> = { source: 'src', department: 'dep', category: 'cat' };
+const FIXED_DOMAINS: Record<string, number> = {
+  'AlexandriaGroupBy.type': ASSET_TYPE_VALUES.length,
+  'AlexandriaGroupBy.status': ASSET_STATUS_VALUES.length,
+  'ImportGroupBy.type': IMPORT_TYPES.length,
+  'ImportGroupBy.status': IMPORT_STATUS_VALUES.length,
+};
+
+/**
+ * The records each of `scope.parents` objects of `parentType` lists under itself, asking for
+ * `limit`: a group holds no more than the largest group does, and distinct groups from one list
+ * together no more than the largest that many do (10 departments: about 100 records, not 1,000).
+ */
+function nestedRecords(sizes: ArchiveSizes | null, parentType: string, limit: number, scope: Scope): number {
+  if (!sizes) return limit;
+  const entity = GROUP_TYPES[parentType];
+  if (!entity) return Math.min(limit, sizes.records);
+  const { largest } = sizes.groups[entity];
+  if (scope.distinctGroups !== entity) return Math.min(limit, largest[0] ?? 0);
+  const parents = Math.max(1, Math.ceil(scope.parents));
+  const together = largest.slice(0, parents).reduce((sum, records) => sum + Math.min(records, limit), 0);
+  return together / parents;
+}
+
 /**
  * The cost estimate of `operation`, as described at the top of this file. `fragmentOf` finds a
  * named fragment of the same document (validation and execution each have their own way).
@@ -167,6 +238,7 @@ export function operationCost(
   schema: GraphQLSchema,
   fragmentOf: (name: string) => FragmentDefinitionNode | null | undefined,
   operation: OperationDefinitionNode,
+  sizes: ArchiveSizes | null = null,
 ): number {
   const rootType = schema.getRootType(operation.operation);
   if (!rootType) return 0;
@@ -193,7 +265,7 @@ export function operationCost(
       }
       if (selection.kind === Kind.FRAGMENT_SPREAD) {
         const name = selection.name.value;
-        const key = `${name}:${parentType.name}:${scope.connectionLimit}:${scope.inGroup}:${scope.scans}`;
+        const key = `${name}:${parentType.name}:${scope.connectionLimit}:${scope.inGroup}:${scope.scans}:${scope.parents}:${scope.distinctGroups}`;
         if (!fragmentCost.has(key)) {
           fragmentCost.set(key, 0);
           const fragment = fragmentOf(name);
@@ -217,40 +289,53 @@ export function operationCost(
       }
       const limitArgument = definition.args.find((argument) => argument.name === 'limit');
       const listed = isList(definition.type);
+      const entity = GROUP_TYPES[type.name] ?? null;
       let rows = 1;
       let own = parentType === rootType ? QUERY_COST : 0;
-      let below = scope;
+      let below: Scope = { ...scope, distinctGroups: parentType === rootType ? entity : null };
       if (limitArgument && listed) {
         rows = limitOf(selection, limitArgument);
         own = QUERY_COST + (scans(selection) ? SCAN_COST : 0);
+        const nested = parentType !== rootType && type.name === 'Alexandria';
+        if (nested) {
+          rows = nestedRecords(sizes, parentType.name, rows, scope);
+          // Siblings asking alike share one query (context.ts's loaders): its price is split among them.
+          own /= Math.max(1, scope.parents);
+        } else rows = rowsHeld(sizes, type.name, rows);
+        below = { ...scope, distinctGroups: entity };
       } else if (limitArgument) {
-        below = { connectionLimit: limitOf(selection, limitArgument), inGroup: false, scans: scans(selection) };
+        below = { ...scope, connectionLimit: limitOf(selection, limitArgument), inGroup: false, scans: scans(selection), distinctGroups: null };
         own = 0;
       } else if (name === 'values' && parentType.name.endsWith('Connection')) {
-        rows = scope.connectionLimit;
+        rows = rowsHeld(sizes, type.name, scope.connectionLimit);
         own = QUERY_COST + (scope.scans ? SCAN_COST : 0);
+        below = { ...scope, distinctGroups: scope.inGroup ? null : entity };
       } else if (parentType.name.endsWith('GroupBy')) {
-        rows = GROUPS_ESTIMATE;
+        rows = Math.min(GROUPS_ESTIMATE, groupsHeld(sizes, parentType.name, name));
         const uncounted = parentType.name === 'AlexandriaGroupBy' && !COUNTED_RECORD_GROUPINGS.has(name);
         own = QUERY_COST + (scope.scans || uncounted ? SCAN_COST : 0);
         // Under a groupBy.id key the connection holds that one row.
         below = { ...scope, inGroup: true, connectionLimit: name === 'id' ? Math.min(scope.connectionLimit, 1) : scope.connectionLimit };
       }
+      below = { ...below, parents: scope.parents * rows };
       cost += own + rows + rows * costOf(selection.selectionSet, type, below);
     }
     return cost;
   };
-  return costOf(operation.selectionSet, rootType, { connectionLimit: MAX_LIMIT, inGroup: false, scans: false });
+  return costOf(operation.selectionSet, rootType, { connectionLimit: MAX_LIMIT, inGroup: false, scans: false, parents: 1, distinctGroups: null });
 }
 
-/** Refuses an operation whose cost estimate is over `MAX_COST`; a too wide one is left to width.ts. */
-export function costLimitRule(context: ValidationContext): ASTVisitor {
-  return {
+/**
+ * The rule refusing an operation whose cost estimate, by the archive's current sizes (null: the
+ * worst case), is over `MAX_COST`; a too wide one is left to width.ts.
+ */
+export function costLimitRule(sizes: () => ArchiveSizes | null): (context: ValidationContext) => ASTVisitor {
+  return (context) => ({
     OperationDefinition(operation) {
       const fragmentOf = (name: string) => context.getFragment(name);
       // One refusal at a time: a document with 60 root fields hears about those, not their cost.
       if (widthProblem(operation, fragmentOf)) return;
-      const cost = operationCost(context.getSchema(), fragmentOf, operation);
+      const cost = operationCost(context.getSchema(), fragmentOf, operation, sizes());
       if (cost > MAX_COST) {
         const shown = Number.isFinite(cost) ? Math.round(cost).toLocaleString('es') : 'incalculable';
         context.reportError(
@@ -263,5 +348,5 @@ export function costLimitRule(context: ValidationContext): ASTVisitor {
         );
       }
     },
-  };
+  });
 }

@@ -4,8 +4,9 @@
  * (limits.ts) is over `EXPENSIVE_COST` spends one of the address's `EXPENSIVE_ALLOWANCE` a minute,
  * kept in the database like every other rate limit (auth/rate-limit.ts); past it the answer is a
  * 429 with Retry-After and nothing runs. Cheaper documents are never counted: every document of
- * the original front end costs less (its heaviest, the side bar's categories with their counts,
- * about 1,710 points; a listing page about 1,250), as does a single text search (about 260 to 360).
+ * the original front end costs less, priced by what the archive holds (limits.ts; on the seeded
+ * archive its heaviest, the departments' listing with their counts, about 1,150 points), as does a
+ * single text search (about 260 to 360).
  *
  * Signed-in users get the same allowance on the same key: a session costs nothing but a free
  * wallet's signature, so it vouches for nothing that would justify more heavy work, and keying on
@@ -17,6 +18,7 @@ import { spend, type Limit } from '../auth/rate-limit.ts';
 import type { Db } from '../db/index.ts';
 import { TooManyRequestsError } from '../http/errors.ts';
 import { operationCost } from './limits.ts';
+import type { ArchiveSizes } from './sizes.ts';
 
 /** About seven text-filter scans (limits.ts), or a hundred groups with nineteen records each. */
 export const EXPENSIVE_COST = 2_000;
@@ -40,21 +42,26 @@ function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode
 }
 
 /** The cost estimate of the operation a request runs (0 when there is none to run). */
-export function requestCost(document: DocumentNode, operationName: string | null | undefined, schema: Parameters<typeof operationCost>[0]): number {
+export function requestCost(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  schema: Parameters<typeof operationCost>[0],
+  sizes: ArchiveSizes | null = null,
+): number {
   const operation = getOperationAST(document, operationName);
   if (!operation) return 0;
   const fragments = fragmentsOf(document);
-  return operationCost(schema, (name) => fragments.get(name), operation);
+  return operationCost(schema, (name) => fragments.get(name), operation, sizes);
 }
 
 /**
  * The yoga plugin: before an expensive document runs, spends one of its client's allowance, or
  * answers 429 with Retry-After and a Spanish message.
  */
-export function expensiveQueryRateLimit(): Plugin<RationedContext> {
+export function expensiveQueryRateLimit(sizes: () => ArchiveSizes | null = () => null): Plugin<RationedContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
-      if (requestCost(args.document, args.operationName, args.schema) <= EXPENSIVE_COST) return;
+      if (requestCost(args.document, args.operationName, args.schema, sizes()) <= EXPENSIVE_COST) return;
       const context = args.contextValue as RationedContext;
       try {
         await spend(context.db, `graphql:ip:${context.clientAddress ?? UNKNOWN_CLIENT}`, EXPENSIVE_ALLOWANCE);

@@ -4,7 +4,7 @@
  */
 import { Kind, valueFromASTUntyped, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode, type ValueNode } from 'graphql';
 import type { GroupEntity } from '../../domain/groups.ts';
-import { assetShape, groupShape, type AssetShape, type GroupShape } from '../api/shapes.ts';
+import { assetShape, groupShape, importShape, type AssetShape, type GroupShape, type ImportShape } from '../api/shapes.ts';
 import {
   countGroups,
   countRecordsFast,
@@ -25,7 +25,6 @@ import {
   IMPORT_GROUP_FIELDS,
   type ImportFilter,
   type ImportGroupField,
-  type ImportRow,
   type ImportSortField,
 } from '../queries/imports.ts';
 import type { RecordFilter } from '../queries/record-filter.ts';
@@ -56,7 +55,12 @@ interface GroupNode {
   partial: Partial<GroupShape>;
 }
 
-const groupNode = (entity: GroupEntity, item: GroupItem): GroupNode => ({ entity, id: item.id, shape: groupShape(entity, item), partial: {} });
+const groupNode = (entity: GroupEntity, item: GroupItem, origin: string): GroupNode => ({
+  entity,
+  id: item.id,
+  shape: groupShape(entity, item, origin),
+  partial: {},
+});
 const partialNode = (entity: GroupEntity, id: number, partial: Partial<GroupShape>): GroupNode => ({ entity, id, shape: null, partial });
 
 function groupField(field: keyof GroupShape) {
@@ -64,7 +68,7 @@ function groupField(field: keyof GroupShape) {
     if (node.shape) return node.shape[field];
     if (Object.hasOwn(node.partial, field)) return node.partial[field];
     const item = await context.loadGroup(node.entity, node.id);
-    return item ? groupShape(node.entity, item)[field] : null;
+    return item ? groupShape(node.entity, item, context.origin)[field] : null;
   };
 }
 
@@ -93,12 +97,12 @@ function groupTypeResolvers(fields: Array<keyof GroupShape>) {
 
 async function groupById(entity: GroupEntity, id: unknown, context: GraphqlContext): Promise<GroupNode | null> {
   const item = await getGroupItem(context.db, entity, idOf(id, 'id'));
-  return item ? groupNode(entity, item) : null;
+  return item ? groupNode(entity, item, context.origin) : null;
 }
 
 async function groupList(entity: GroupEntity, args: ListArgs, context: GraphqlContext): Promise<GroupNode[]> {
   const items = await findGroups(context.db, entity, groupWhere(entity, args.where), groupWindow(entity, args, DEFAULT_LIMIT));
-  return items.map((item) => groupNode(entity, item));
+  return items.map((item) => groupNode(entity, item, context.origin));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -202,7 +206,8 @@ const recordConnection = connectionResolvers('Alexandria', {
 
 const importConnection = connectionResolvers('Import', {
   name: 'imports',
-  values: (context, connection: Connection<ImportFilter, ImportSortField>) => findImports(context.db, connection.filter, connection.window),
+  values: async (context, connection: Connection<ImportFilter, ImportSortField>) =>
+    (await findImports(context.db, connection.filter, connection.window)).map(importShape),
   count: (context, filter) => countImports(context.db, filter),
   groupFields: IMPORT_GROUP_FIELDS,
   group: (context, filter, field) => groupImports(context.db, filter, field),
@@ -213,7 +218,7 @@ function groupConnection(entity: GroupEntity, type: string) {
   return connectionResolvers(type, {
     name: entity,
     values: async (context, connection: Connection<GroupFilter, GroupSortField>) =>
-      (await findGroups(context.db, entity, connection.filter, connection.window)).map((item) => groupNode(entity, item)),
+      (await findGroups(context.db, entity, connection.filter, connection.window)).map((item) => groupNode(entity, item, context.origin)),
     count: (context, filter) => countGroups(context.db, entity, filter),
     groupFields: ['id'] as const,
     group: (context, filter) => groupGroups(context.db, entity, filter, 'id'),
@@ -269,8 +274,9 @@ export const resolvers = {
     categories: (_root: unknown, args: Args, context: GraphqlContext) => groupList('cat', args, context),
     categoriesConnection: (_root: unknown, args: Args) => ({ filter: groupWhere('cat', args.where), window: groupWindow('cat', args, DEFAULT_LIMIT) }),
     import: async (_root: unknown, args: { id: unknown }, context: GraphqlContext) =>
-      (await findImports(context.db, { id: idOf(args.id, 'id') }, { limit: 1, start: 0 }))[0] ?? null,
-    imports: (_root: unknown, args: Args, context: GraphqlContext) => findImports(context.db, importWhere(args.where), importWindow(args, DEFAULT_LIMIT)),
+      (await findImports(context.db, { id: idOf(args.id, 'id') }, { limit: 1, start: 0 })).map(importShape)[0] ?? null,
+    imports: async (_root: unknown, args: Args, context: GraphqlContext) =>
+      (await findImports(context.db, importWhere(args.where), importWindow(args, DEFAULT_LIMIT))).map(importShape),
     importsConnection: (_root: unknown, args: Args) => ({ filter: importWhere(args.where), window: importWindow(args, DEFAULT_LIMIT) }),
   },
   Alexandria: {
@@ -288,12 +294,10 @@ export const resolvers = {
   Source: groupTypeResolvers(['name', 'description', 'url', 'website', 'updatedAt', 'alexandriasCount', 'counts']),
   Department: groupTypeResolvers(['name', 'desciption', 'website', 'url', 'acronym', 'updatedAt', 'alexandriasCount', 'counts']),
   Category: groupTypeResolvers(['title', 'description', 'icon', 'updatedAt', 'alexandriasCount', 'counts']),
+  // Imports are answered in the REST API's shape (`importShape`): `source` is the source's name.
   Import: {
-    _id: (row: ImportRow) => row.id,
-    wallet: (row: ImportRow) => row.walletAddress,
-    documents_failed: (row: ImportRow) => row.documentsFailed,
-    source: (row: ImportRow) => (row.source ? partialNode('src', row.source.id, { name: row.source.name }) : null),
-    alexandrias: (row: ImportRow, args: Args, context: GraphqlContext) => recordsOf('imp', row.id, args, context),
+    sourceGroup: (row: ImportShape) => (row.source_id !== null ? partialNode('src', row.source_id, { name: row.source }) : null),
+    alexandrias: (row: ImportShape, args: Args, context: GraphqlContext) => recordsOf('imp', row.id, args, context),
   },
   ...recordConnection,
   ...importConnection,

@@ -7,12 +7,17 @@ import { MAX_LIMIT } from '../queries/find.ts';
 
 /** Rows a list answers when no `limit` is given: Strapi's default, and this API's cap. */
 export const DEFAULT_LIMIT = MAX_LIMIT;
-/** Records a source, department, category or import lists under itself by default (SPEC §9: 10 a page). */
-export const DEFAULT_NESTED_LIMIT = 10;
+/**
+ * Records a source, department, category or import lists under itself when no `limit` is given:
+ * as many as a list may hold. The original front end counts a group's records as the length of
+ * this list and shows '+100' from 100 on (SPEC §9), so fewer would make every large group look
+ * small; more is what `limit`/`start` paging is for.
+ */
+export const DEFAULT_NESTED_LIMIT = MAX_LIMIT;
 
 const LIST_ARGS = (limit: number) =>
   `(
-    "Campo y dirección: \\"updatedAt:desc\\", \\"title:asc\\"…"
+    "Campo y dirección: \\"updatedAt:desc\\", \\"title:asc\\"… Solo \\"asc\\" o \\"desc\\" ordena por id, como aceptaba el servicio original."
     sort: String
     "Filas como mucho (0 a ${MAX_LIMIT})."
     limit: Int = ${limit}
@@ -58,7 +63,7 @@ type ${groupType(field)} {
 }
 
 const NESTED_RECORDS = `
-  "Sus registros, 10 por defecto."
+  "Sus registros, ${DEFAULT_NESTED_LIMIT} como mucho si no se da limit (el máximo de una lista); más, por páginas con start."
   alexandrias${LIST_ARGS(DEFAULT_NESTED_LIMIT)}: [Alexandria!]!`;
 
 const GROUP_COUNTS = `
@@ -73,6 +78,7 @@ scalar JSON
 "Fecha y hora en ISO 8601."
 scalar DateTime
 
+"Un archivo: el de un registro (en la pasarela IPFS del archivo) o el icono de una categoría."
 type UploadFile {
   id: ID!
   url: String
@@ -159,7 +165,8 @@ type Category {
   _id: ID!
   title: String!
   description: String
-  icon: UploadFile
+  "Su icono (SVG servido por el archivo)."
+  icon: UploadFile!
   updatedAt: DateTime!
   ${GROUP_COUNTS}
   ${NESTED_RECORDS}
@@ -174,8 +181,12 @@ type Import {
   "Documentos que trajo."
   documents: Int!
   documents_failed: Int!
-  wallet: String
-  source: Source
+  "La cartera que subió los registros, o un texto vacío (una cosecha no tiene)."
+  wallet: String!
+  "El nombre de la fuente, o un texto vacío: un valor, como lo leía el cliente original."
+  source: String!
+  "La fuente como grupo (id, nombre, url…), si la hay."
+  sourceGroup: Source
   createdAt: DateTime!
   updatedAt: DateTime!
   ${NESTED_RECORDS}

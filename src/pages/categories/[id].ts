@@ -1,0 +1,5 @@
+import { publicRead } from '../../lib/server/api/route.ts';
+import { strapiOne } from '../../lib/server/api/strapi.ts';
+
+/** The admin host's `GET /categories/{id}` (Strapi v3): one as a plain object, or a 404. */
+export const { GET, OPTIONS } = publicRead((request, { id }) => strapiOne('categories', request, id));
