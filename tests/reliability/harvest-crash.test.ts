@@ -118,13 +118,15 @@ const runsOf = (harvestSourceId: number) =>
     [harvestSourceId],
   );
 
+/** The queue as the test watches it: the harvest job, and every job of any kind (captures queue sheet previews). */
 interface QueueState {
   harvest: string | null;
   queued: number;
   running: number;
-  done: number;
   failed: number;
-  /** Running capture jobs whose lease ended more than 5 s ago (a live worker takes them back within 1 s). */
+  capturing: number;
+  captured: number;
+  /** Running jobs whose lease ended more than 5 s ago (a live worker takes them back within 1 s). */
   stuck: number;
 }
 
@@ -133,23 +135,24 @@ async function queueState(harvestJobId: number): Promise<QueueState> {
     `select (select status::text from jobs where id = $1) as harvest,
             count(*) filter (where status = 'queued')::int as queued,
             count(*) filter (where status = 'running')::int as running,
-            count(*) filter (where status = 'done')::int as done,
             count(*) filter (where status = 'failed')::int as failed,
+            count(*) filter (where kind = 'capture' and status = 'running')::int as capturing,
+            count(*) filter (where kind = 'capture' and status = 'done')::int as captured,
             count(*) filter (where status = 'running' and locked_until < now() - interval '5 seconds')::int as stuck
-       from jobs where kind = 'capture'`,
+       from jobs`,
     [harvestJobId],
   );
   return row!;
 }
 
-/** Waits until the harvest job `jobId` is done and no capture is queued or running; fails on a stuck capture. */
+/** Waits until the harvest job `jobId` is done and no job is queued or running; fails on a stuck job. */
 async function untilSettled(jobId: number, timeoutMs: number): Promise<QueueState> {
   let state = await queueState(jobId);
   await until(
-    `harvest job ${jobId} done and every capture finished`,
+    `harvest job ${jobId} done and every job finished`,
     async () => {
       state = await queueState(jobId);
-      if (state.stuck > 0) throw new Error(`${state.stuck} capture job(s) still running on an expired lease: ${JSON.stringify(state)}`);
+      if (state.stuck > 0) throw new Error(`${state.stuck} job(s) still running on an expired lease: ${JSON.stringify(state)}`);
       if (state.harvest === 'failed') throw new Error(`harvest job ${jobId} failed: ${JSON.stringify(state)}`);
       return state.harvest === 'done' && state.queued === 0 && state.running === 0;
     },
@@ -171,7 +174,7 @@ test('SIGKILL in the middle of a harvest on PostgreSQL: the queue finishes it, w
       const [run] = await runsOf(harvestSourceId);
       if (run && run.status !== 'in_progress') throw new Error(`the run ended before the kill (${run.status}): make the portal slower`);
       atKill = await queueState(jobId);
-      return (run?.documents ?? 0) > 0 && atKill.running >= 2 && atKill.done >= 1;
+      return (run?.documents ?? 0) > 0 && atKill.capturing >= 2 && atKill.captured >= 1;
     },
     60_000,
   );
@@ -183,7 +186,7 @@ test('SIGKILL in the middle of a harvest on PostgreSQL: the queue finishes it, w
   const [{ now: killedAtDb } = { now: new Date() }] = await query<{ now: Date }>('select now()');
   console.log(
     `Caída: cosecha ${killedRun!.id} con ${killedRun!.documents} de ${distributions} documentos, capturas ` +
-      `${atKill!.done} hechas, ${atKill!.running} en curso y ${atKill!.queued} en cola; ${stagedAtKill} carpetas en espera al caer.`,
+      `${atKill!.captured} hechas y ${atKill!.capturing} en curso, ${atKill!.queued} trabajos en cola; ${stagedAtKill} carpetas en espera al caer.`,
   );
 
   // 2. Restart on the same database and data folder, the portal fast again.
@@ -248,7 +251,8 @@ test('SIGKILL in the middle of a harvest on PostgreSQL: the queue finishes it, w
             (select count(*)::int from (select alexandria_id from captures where cid is not null group by 1 having count(*) > 1) t) as twice,
             (select count(*)::int from jobs where kind = 'capture' and status = 'failed') as "failedJobs"`,
   );
-  console.log(`Capturas: ${JSON.stringify(captureFacts)}`);
+  const byKind = await query<{ kind: string; status: string; n: number }>(`select kind, status::text, count(*)::int as n from jobs group by 1, 2 order by 1, 2`);
+  console.log(`Capturas: ${JSON.stringify(captureFacts)}; trabajos: ${byKind.map((row) => `${row.kind} ${row.status} ${row.n}`).join(', ')}`);
   expect(captureFacts!.failedJobs, 'capture jobs failed').toBe(0);
   expect(captureFacts!.failedRows, 'captures recorded as failed').toBe(0);
 
