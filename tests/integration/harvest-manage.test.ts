@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { APIContext } from 'astro';
-import { count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toUser, type User } from '../../src/lib/domain/user.ts';
 import { HARVEST_OPS_PATHS, openApiDocument } from '../../src/lib/server/api/openapi.ts';
@@ -121,7 +121,11 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     const deadline = Date.now() + timeoutMs;
     try {
       for (;;) {
-        const [left] = await db.select({ n: count() }).from(jobs).where(inArray(jobs.status, ['queued', 'running']));
+        // The harvest and its captures; the sheet previews they queue are another worker's.
+        const [left] = await db
+          .select({ n: count() })
+          .from(jobs)
+          .where(and(inArray(jobs.kind, [HARVEST_JOB, CAPTURE_JOB]), inArray(jobs.status, ['queued', 'running'])));
         if (left!.n === 0) break;
         if (Date.now() > deadline) throw new Error(`Jobs still pending after ${timeoutMs} ms`);
         await sleep(25);

@@ -55,6 +55,7 @@ describe.each(testEngines())('migrations on %s', (engine) => {
       'pins',
       'rate_limits',
       'record_counts',
+      'record_versions',
       'search_words',
       'sessions',
       'sheet_previews',

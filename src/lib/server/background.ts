@@ -1,6 +1,7 @@
 /**
  * The work a running archive does besides answering requests: a worker of the job queue (harvest
- * runs, the captures they queue, the sheet previews of spreadsheets) and the harvest schedule. Every server process on a database
+ * runs, the captures they queue and their later checks, the sheet previews of spreadsheets, the
+ * comparison of versions) and the schedule of harvests and checks. Every server process on a database
  * runs both, and they share the work through the database: the queue never runs a job twice, and
  * the schedule queues a source's run only when none is queued or running (`harvest/run-job.ts`).
  * `npm run harvest` runs the same worker while it waits for its run.
@@ -9,6 +10,8 @@ import type { Archive } from './archive.ts';
 import { CAPTURE_JOB, captureHandler, HARVEST_JOB, harvestRunHandler, queueDueHarvests, type HarvestRunReport } from './harvest/index.ts';
 import { runWorker, type Job, type JobHandler } from './jobs/index.ts';
 import { queueMissingSheetPreviews, SHEET_PREVIEWS_JOB, sheetPreviewsHandler } from './spreadsheets/preview-job.ts';
+import { queueDueRechecks } from './harvest/watch.ts';
+import { VERSION_DIFF_JOB, versionDiffHandler } from './versions/index.ts';
 
 /** How often the schedule looks for harvest sources that are due. */
 const SCHEDULE_EVERY_MS = 60_000;
@@ -38,8 +41,10 @@ export function archiveJobHandlers(archive: Archive, options: Pick<BackgroundOpt
       allowPrivate: config.captureAllowPrivate,
       maxBytes: config.captureMaxBytes,
       hostDelayMs: config.worker.perHostDelayMs,
+      watch: config.watch,
     }),
     [SHEET_PREVIEWS_JOB]: sheetPreviewsHandler(archive.store),
+    [VERSION_DIFF_JOB]: versionDiffHandler(archive.store),
   };
 }
 
@@ -64,7 +69,10 @@ export function startBackgroundWork(archive: Archive, options: BackgroundOptions
     // Spreadsheets that entered before previews were jobs, or whose job was lost, get theirs.
     scheduling = queueMissingSheetPreviews(db).catch(onError);
     const tick = () => {
-      scheduling = scheduling.then(() => queueDueHarvests(db)).catch(onError);
+      scheduling = scheduling
+        .then(() => queueDueHarvests(db))
+        .then(() => queueDueRechecks(db))
+        .catch(onError);
     };
     tick();
     timer = setInterval(tick, SCHEDULE_EVERY_MS);

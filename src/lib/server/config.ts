@@ -77,6 +77,13 @@ export interface ArchiveConfig {
    * harvest schedule. `ARCHIVE_WORKER=false` turns both off in this process (another server on the
    * same database then does the work); on by default.
    */
+  /**
+   * How captured URLs are watched (issue #19): the check interval grows from
+   * `ARCHIVE_RECHECK_MIN_DAYS` (1) while a file stays the same, up to `ARCHIVE_RECHECK_MAX_DAYS`
+   * (30); a URL failing for `ARCHIVE_GONE_AFTER_DAYS` (3; 0: the first failed check) is
+   * "desaparecido en origen".
+   */
+  watch: { minIntervalDays: number; maxIntervalDays: number; goneAfterDays: number };
   worker: {
     enabled: boolean;
     /** Jobs this process runs at once (`ARCHIVE_WORKER_CONCURRENCY`, 8). */
@@ -102,6 +109,17 @@ function positive(value: string | undefined, fallback: number): number {
 function nonNegative(value: string | undefined, fallback: number): number {
   const parsed = Number(value);
   return value && Number.isSafeInteger(parsed) && parsed >= 0 ? parsed : fallback;
+}
+
+/** A number of days and the like: fractions allowed (tests use minutes as fractions of a day). */
+function positiveNumber(value: string | undefined, fallback: number): number {
+  const parsed = Number(value);
+  return value && Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
+}
+
+function nonNegativeNumber(value: string | undefined, fallback: number): number {
+  const parsed = Number(value);
+  return value && Number.isFinite(parsed) && parsed >= 0 ? parsed : fallback;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -191,6 +209,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
     maxDocumentBytes: positive(env.ARCHIVE_MAX_DOCUMENT_BYTES, 200_000_000),
     captureAllowPrivate: flag(env.ARCHIVE_CAPTURE_ALLOW_PRIVATE, false),
     captureMaxBytes: positive(env.ARCHIVE_CAPTURE_MAX_BYTES, positive(env.ARCHIVE_MAX_DOCUMENT_BYTES, 200_000_000)),
+    watch: {
+      minIntervalDays: positiveNumber(env.ARCHIVE_RECHECK_MIN_DAYS, 1),
+      maxIntervalDays: Math.max(positiveNumber(env.ARCHIVE_RECHECK_MAX_DAYS, 30), positiveNumber(env.ARCHIVE_RECHECK_MIN_DAYS, 1)),
+      goneAfterDays: nonNegativeNumber(env.ARCHIVE_GONE_AFTER_DAYS, 3),
+    },
     worker: {
       enabled: flag(env.ARCHIVE_WORKER, true),
       concurrency: positive(env.ARCHIVE_WORKER_CONCURRENCY, 8),

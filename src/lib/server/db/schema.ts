@@ -660,11 +660,24 @@ export const harvestedRecords = pgTable(
     lastSeenImportId: integer('last_seen_import_id').references(() => imports.id, { onDelete: 'set null' }),
     /** When it left the catalogue ("retirado del catálogo"); null while the catalogue lists it. Never deleted. */
     withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+    /**
+     * The watch over the captured URL (issue #19, `harvest/recheck.ts`): when it is checked next, and
+     * the interval that grows while the file stays the same (daily up to 30 days).
+     */
+    nextCheckAt: timestamp('next_check_at', { withTimezone: true }),
+    checkInterval: interval('check_interval').notNull().default('1 day'),
+    lastCheckedAt: timestamp('last_checked_at', { withTimezone: true }),
+    /** Since when every check has failed with 404/410 or no answer at all; null after a success. */
+    failingSince: timestamp('failing_since', { withTimezone: true }),
+    /** "Desaparecido en origen desde": set once the failures have lasted the threshold; null after a success. */
+    goneSince: timestamp('gone_since', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('harvested_records_identity_key').on(t.harvestSourceId, t.datasetIdentifier, t.distributionKey),
     index('harvested_records_dataset_idx').on(t.harvestSourceId, t.datasetIdentifier),
+    index('harvested_records_next_check_idx').on(t.nextCheckAt).where(sql`${t.nextCheckAt} is not null`),
+    index('harvested_records_gone_idx').on(t.goneSince).where(sql`${t.goneSince} is not null`),
   ],
 );
 
@@ -701,8 +714,60 @@ export const captures = pgTable(
     mismatch: text('mismatch'),
     /** Why the capture failed, in Spanish; null when it succeeded. */
     errorReason: text('error_reason'),
+    /** A first capture, or a later check of the same URL (a 304, the same bytes, a new version, a failure). */
+    purpose: text('purpose', { enum: ['capture', 'recheck'] }).notNull().default('capture'),
   },
   (t) => [index('captures_alexandria_idx').on(t.alexandriaId, t.capturedAt), index('captures_cid_idx').on(t.cid)],
 );
 
 export type Capture = typeof captures.$inferSelect;
+
+/** What changed from a record's previous version, computed in the background (`versions/diff.ts`). */
+export interface VersionDiff {
+  /** `table` for CSV and spreadsheets (compared as their first sheet), `file` for the rest. */
+  kind: 'table' | 'file';
+  sizeBefore: number | null;
+  sizeAfter: number | null;
+  typeBefore: string | null;
+  typeAfter: string | null;
+  columnsAdded?: string[];
+  columnsRemoved?: string[];
+  rowsAdded?: number;
+  rowsRemoved?: number;
+  rowsChanged?: number;
+  /** A few changed rows, as the table diff shows them: a header, then rows. */
+  sample?: string[][];
+  /** Why a table comparison was not made (too large, unreadable), in Spanish. */
+  note?: string;
+}
+
+/**
+ * Every file a captured record has had (issue #19): v1 the first capture, then one per change of
+ * bytes at the origin. The record's own columns (cid, size…) are always its newest version's.
+ */
+export const recordVersions = pgTable(
+  'record_versions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    alexandriaId: integer('alexandria_id')
+      .notNull()
+      .references(() => alexandrias.id, { onDelete: 'cascade' }),
+    /** 1, 2, 3… in capture order. */
+    number: integer('number').notNull(),
+    cid: text('cid').notNull(),
+    sha256: text('sha256').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    type: assetType('type').notNull(),
+    mimeType: text('mime_type'),
+    fileName: text('file_name'),
+    /** The capture that brought these bytes (its URL, HTTP status and headers). */
+    captureId: integer('capture_id').references(() => captures.id, { onDelete: 'set null' }),
+    capturedAt: timestamp('captured_at', { withTimezone: true }).defaultNow().notNull(),
+    /** What changed from the version before; null for v1 and while `diffStatus` is pending. */
+    diff: jsonb('diff').$type<VersionDiff>(),
+    diffStatus: text('diff_status', { enum: ['none', 'pending', 'done', 'failed'] }).notNull().default('none'),
+  },
+  (t) => [uniqueIndex('record_versions_number_key').on(t.alexandriaId, t.number), index('record_versions_cid_idx').on(t.cid), index('record_versions_captured_idx').on(t.capturedAt)],
+);
+
+export type RecordVersion = typeof recordVersions.$inferSelect;

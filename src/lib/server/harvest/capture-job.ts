@@ -20,7 +20,7 @@
  * (`deferHost`, at most an hour, never less than the configured delay).
  */
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { ASSET_TYPES, type AssetType } from '../../domain/constants.ts';
 import { CaptureError, captureFetch, retryAfterMs, RobotsPolicy, type CaptureFetchOptions, type CaptureResponse } from '../capture/index.ts';
 import { cleanFileName, detectContent, documentFormat, fileExtension, mediaType, type ContentKind } from '../content-type.ts';
@@ -33,7 +33,9 @@ import { localPinning, pinCid, type PinningProvider } from '../pinning/index.ts'
 import type { ContentStore, StagingArea } from '../storage/index.ts';
 import { hasSheets, sheetPreviewsJob } from '../spreadsheets/preview-job.ts';
 import { inspect } from '../uploads/inspect.ts';
+import { addVersion } from '../versions/index.ts';
 import { catalogueNote } from './map.ts';
+import { DEFAULT_WATCH, postponeCheck, recordCheck, watchAfterCapture, type WatchSettings } from './watch.ts';
 
 /** The job kind `runHarvest` queues and `captureHandler` runs. */
 export const CAPTURE_JOB = 'capture';
@@ -41,8 +43,13 @@ export const CAPTURE_JOB = 'capture';
 export interface CaptureJobPayload {
   alexandriaId: number;
   url: string;
-  /** The harvest run (import) that queued it, told of a capture that fails for good. */
-  importId: number;
+  /** The harvest run (import) that queued a first capture, told of a capture that fails for good. */
+  importId?: number;
+  /**
+   * A later check of a record that has its file (`watch.ts`): a conditional request, a new
+   * version when the bytes changed, and a 404, 410 or silence counted towards a disappearance.
+   */
+  recheck?: boolean;
 }
 
 export interface CaptureContext {
@@ -62,7 +69,15 @@ export interface CaptureContext {
    * host asking for a pause is held back; `DEFAULT_POLITENESS.perHostDelayMs` when not given.
    */
   hostDelayMs?: number;
+  /** How captured URLs are checked again (`watch.ts`); `DEFAULT_WATCH` when not given. */
+  watch?: WatchSettings;
 }
+
+/** Answers of a recheck that say the file is gone from its URL. */
+const GONE_STATUSES = new Set([404, 410]);
+
+/** Failures of a recheck that say the origin does not answer at all. */
+const UNREACHABLE: ReadonlySet<string> = new Set(['dns_failed', 'connect_failed', 'connect_timeout']);
 
 /** Answers that say "not now" rather than "never": the job is retried. */
 const RETRYABLE_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504]);
@@ -91,6 +106,7 @@ function checkableChecksum(declared: string | null): { hash: string; label: stri
 export function captureHandler(context: CaptureContext): JobHandler {
   const robots = context.robots ?? new RobotsPolicy({ fetch: { ...context.fetchOptions, allowPrivate: context.allowPrivate } });
   const hostDelayMs = context.hostDelayMs ?? DEFAULT_POLITENESS.perHostDelayMs;
+  const watch = context.watch ?? DEFAULT_WATCH;
   return async (job, { db, signal }) => {
     const payload = job.payload as CaptureJobPayload;
     // The key its jobs were queued under, so the pause reaches them all.
@@ -102,14 +118,18 @@ export function captureHandler(context: CaptureContext): JobHandler {
       .leftJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
       .where(eq(alexandrias.id, payload.alexandriaId));
     if (!declared) throw new PermanentJobError(`El registro ${payload.alexandriaId} ya no existe.`);
+    // A recheck of a record whose first capture never came is that first capture.
+    const recheck = payload.recheck === true && declared.cid !== null ? { currentCid: declared.cid } : null;
     // Another run's job captured it already: its file is kept, not fetched and stored twice.
-    if (declared.cid) return;
+    if (declared.cid && !recheck) return;
     const base = {
       alexandriaId: payload.alexandriaId,
       requestedUrl: payload.url,
       declaredSize: declared.size,
       declaredChecksum: declared.checksum,
+      purpose: recheck ? ('recheck' as const) : ('capture' as const),
     };
+    const { purpose: _purpose, ...checkBase } = base;
     const started = Date.now();
     let response: CaptureResponse | undefined;
     try {
@@ -123,25 +143,45 @@ export function captureHandler(context: CaptureContext): JobHandler {
         allowPrivate: context.allowPrivate,
         maxBytes: context.maxBytes,
         signal,
+        ...(recheck ? await validatorsOf(db, payload.alexandriaId, recheck.currentCid) : {}),
       });
+      if (recheck && response.status === 304) {
+        response.body.destroy();
+        const check = { ...checkBase, ...responseFields(response), cid: recheck.currentCid, durationMs: Date.now() - started };
+        return await recordCheck(db, watch, check, { kind: 'unchanged' });
+      }
       if (response.status < 200 || response.status > 299) {
         response.body.destroy();
+        if (recheck && GONE_STATUSES.has(response.status)) {
+          const reason = `el servidor respondió HTTP ${response.status}`;
+          const check = { ...checkBase, ...responseFields(response), durationMs: Date.now() - started, errorReason: reason };
+          return await recordCheck(db, watch, check, { kind: 'missing', reason });
+        }
         const wait = HOST_BUSY_STATUSES.has(response.status) ? retryAfterMs(response.retryAfter) : null;
         if (wait !== null) await holdHostBack(wait);
         throw refusedStatus(response, wait);
       }
-      await keep(db, context, payload, declared, response, base, started);
+      await keep(db, context, payload, declared, response, base, started, recheck);
     } catch (error) {
       // The worker is stopping: the job goes back to the queue untried, with nothing to record.
       if (signal.aborted) throw error;
       const failure = asJobError(error);
+      // No answer at all from the origin: for a watched URL, a failed check, not a failed job.
+      if (recheck && error instanceof CaptureError && UNREACHABLE.has(error.reason)) {
+        const check = { ...checkBase, durationMs: Date.now() - started, errorReason: failure.message };
+        return await recordCheck(db, watch, check, { kind: 'missing', reason: failure.message });
+      }
       await db.insert(captures).values({
         ...base,
         ...(response ? responseFields(response) : {}),
         durationMs: Date.now() - started,
         errorReason: failure.message,
       });
-      if (failure instanceof PermanentJobError || job.attempts >= job.maxAttempts) await noteFailure(db, payload, failure.message);
+      if (failure instanceof PermanentJobError || job.attempts >= job.maxAttempts) {
+        if (payload.importId !== undefined) await noteFailure(db, payload.importId, payload.url, failure.message);
+        // Its next check must still come: the job's dedupe key names the due date it had.
+        if (recheck) await postponeCheck(db, watch, payload.alexandriaId);
+      }
       throw failure;
     }
   };
@@ -154,9 +194,11 @@ async function keep(
   payload: CaptureJobPayload,
   declared: { size: number | null; checksum: string | null; type: AssetType },
   response: CaptureResponse,
-  base: Record<string, unknown> & { alexandriaId: number; requestedUrl: string },
+  base: Record<string, unknown> & { alexandriaId: number; requestedUrl: string; purpose: 'capture' | 'recheck' },
   started: number,
+  recheck: { currentCid: string } | null,
 ): Promise<void> {
+  const watch = context.watch ?? DEFAULT_WATCH;
   let kind: ContentKind = 'binary';
   const checksum = checkableChecksum(declared.checksum);
   const inspection = inspect(response.body, {
@@ -176,20 +218,30 @@ async function keep(
     const content = kind as ContentKind;
     const type = realType(declared.type, content);
     const mismatch = mismatches({ declared, digests, size, type, content });
+    if (recheck && stored.cid === recheck.currentCid) {
+      // The same bytes again (a server that ignores conditional requests): only the check is kept.
+      await staged.discard();
+      const { purpose: _purpose, ...checkBase } = base;
+      const check = { ...checkBase, ...responseFields(response), cid: stored.cid, sha256, size, durationMs: Date.now() - started, mismatch };
+      return await recordCheck(db, watch, check, { kind: 'unchanged' });
+    }
     // The archive vouches for bytes it captured only when they are a document: an empty answer or
     // an HTML page where data was declared waits for a moderator with its capture on record.
     const vouched = size > 0 && content !== 'markup';
     const fileName = fileNameOf(response.finalUrl);
     await db.transaction(async (tx) => {
-      await tx.insert(captures).values({
-        ...base,
-        ...responseFields(response),
-        cid: stored.cid,
-        sha256,
-        size,
-        durationMs: Date.now() - started,
-        mismatch,
-      });
+      const [capture] = await tx
+        .insert(captures)
+        .values({
+          ...base,
+          ...responseFields(response),
+          cid: stored.cid,
+          sha256,
+          size,
+          durationMs: Date.now() - started,
+          mismatch,
+        })
+        .returning({ id: captures.id });
       const [before] = await tx
         .select({ status: alexandrias.status, catalogue: { name: harvestSources.name, url: harvestSources.url } })
         .from(alexandrias)
@@ -215,6 +267,25 @@ async function keep(
           updatedAt: sql`now()`,
         })
         .where(eq(alexandrias.id, payload.alexandriaId));
+      const version = await addVersion(tx, {
+        alexandriaId: payload.alexandriaId,
+        cid: stored.cid,
+        sha256,
+        size,
+        type,
+        mimeType: mediaType(content, type),
+        fileName,
+        captureId: capture!.id,
+      });
+      await watchAfterCapture(tx, watch, payload.alexandriaId);
+      if (version > 1) {
+        await tx.insert(statusHistory).values({
+          alexandriaId: payload.alexandriaId,
+          fromStatus: before?.status ?? null,
+          toStatus: before?.status ?? 'under_review',
+          reason: `Nueva versión (v${version}) capturada desde ${response.finalUrl} (HTTP ${response.status}): el archivo cambió en el origen; las versiones anteriores siguen disponibles.`,
+        });
+      }
       if (before?.status === 'under_review' && vouched) {
         await tx.insert(statusHistory).values({
           alexandriaId: payload.alexandriaId,
@@ -314,8 +385,8 @@ function asJobError(error: unknown): Error {
 }
 
 /** A capture that failed for good counts as a failure of the run that queued it, with its reason. */
-async function noteFailure(db: Db, payload: CaptureJobPayload, message: string): Promise<void> {
-  const entry = JSON.stringify([{ key: payload.url, message: `captura: ${message}` }]);
+async function noteFailure(db: Db, importId: number, url: string, message: string): Promise<void> {
+  const entry = JSON.stringify([{ key: url, message: `captura: ${message}` }]);
   await db
     .update(imports)
     .set({
@@ -324,5 +395,16 @@ async function noteFailure(db: Db, payload: CaptureJobPayload, message: string):
       harvestCounts: sql`jsonb_set(coalesce(${imports.harvestCounts}, '{}'::jsonb), '{failed}', to_jsonb(coalesce((${imports.harvestCounts} ->> 'failed')::int, 0) + 1))`,
       updatedAt: sql`now()`,
     })
-    .where(eq(imports.id, payload.importId));
+    .where(eq(imports.id, importId));
+}
+
+/** The validators of the last capture of the record's current file, for a conditional request. */
+async function validatorsOf(db: Db, alexandriaId: number, cid: string): Promise<{ ifNoneMatch?: string; ifModifiedSince?: string }> {
+  const [last] = await db
+    .select({ etag: captures.etag, lastModified: captures.lastModified })
+    .from(captures)
+    .where(and(eq(captures.alexandriaId, alexandriaId), eq(captures.cid, cid), sql`${captures.status} between 200 and 299`))
+    .orderBy(desc(captures.capturedAt), desc(captures.id))
+    .limit(1);
+  return { ...(last?.etag ? { ifNoneMatch: last.etag } : {}), ...(last?.lastModified ? { ifModifiedSince: last.lastModified } : {}) };
 }

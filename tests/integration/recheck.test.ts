@@ -1,0 +1,247 @@
+/**
+ * Watching what was captured (issue #19), on both engines, against a server on 127.0.0.1 that
+ * serves a real fixture CSV, then an edited copy (rows added and changed, a column renamed), then
+ * 404s: the unchanged check is a conditional request answered 304 and records only the check; the
+ * edited copy becomes v2, with v1 still stored and readable by its CID; failures spanning the
+ * threshold make the URL "desaparecido en origen" while the copy stays online and served; a later
+ * success clears it, each change in the record's history.
+ */
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { archiveJobHandlers } from '../../src/lib/server/background.ts';
+import type { Archive } from '../../src/lib/server/archive.ts';
+import { readConfig } from '../../src/lib/server/config.ts';
+import { alexandrias, captures, harvestedRecords, jobs, recordVersions, statusHistory } from '../../src/lib/server/db/schema.ts';
+import { catalogPageFetcher, registerHarvestSource, runHarvest } from '../../src/lib/server/harvest/index.ts';
+import { makeDueNow, queueDueRechecks } from '../../src/lib/server/harvest/watch.ts';
+import { runWorker } from '../../src/lib/server/jobs/index.ts';
+import { cidOf, createStagingArea } from '../../src/lib/server/storage/index.ts';
+import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
+import { FIXTURES_DIR } from '../helpers/fixtures.ts';
+
+const ORIGINAL = fs.readFileSync(path.join(FIXTURES_DIR, 'files/csv/empresas-servicios-turisticos-mitur-2018-2025.csv'));
+
+/** The edited copy: a column renamed, one row changed, two rows added. */
+function editedCopy(): Buffer {
+  const lines = ORIGINAL.toString('utf8').split(/\r?\n/);
+  lines[0] = lines[0]!.replace('Renovacion', 'Renovaciones');
+  lines[1] = lines[1]!.replace('Agencia de Viajes,9,11', 'Agencia de Viajes,90,11');
+  const end = lines.at(-1) === '' ? lines.length - 1 : lines.length;
+  lines.splice(end, 0, 'Hoteles,1,2,0,0,Octubre-Diciembre,2026', 'Gift Shop,3,4,0,0,Octubre-Diciembre,2026');
+  return Buffer.from(lines.join('\n'));
+}
+
+/** A one-dataset CKAN portal whose one file the test changes, honouring conditional requests. */
+interface Origin {
+  url: string;
+  catalog: string;
+  state: 'v1' | 'v2' | 'gone';
+  /** Every request for the file: its conditional headers and the status answered. */
+  requests: Array<{ ifNoneMatch: string | undefined; status: number }>;
+  close(): Promise<void>;
+}
+
+async function startOrigin(): Promise<Origin> {
+  const bodies = { v1: ORIGINAL, v2: editedCopy() };
+  const origin: Origin = {
+    url: '',
+    catalog: '',
+    state: 'v1',
+    requests: [],
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const server = http.createServer((request, response) => {
+    if (request.url === '/robots.txt') return response.writeHead(404).end();
+    if (request.url?.startsWith('/api/3/action/package_search')) {
+      const start = Number(new URL(request.url, origin.url).searchParams.get('start') ?? 0);
+      const results =
+        start > 0
+          ? []
+          : [
+              {
+                id: 'turismo',
+                name: 'turismo',
+                title: 'Licencias de empresas turísticas',
+                notes: null,
+                organization: { id: 'mitur', name: 'mitur', title: 'Ministerio de Turismo (MITUR)' },
+                groups: [],
+                tags: [],
+                resources: [{ id: 'csv', name: 'Licencias', format: 'CSV', url: `${origin.url}/files/licencias.csv` }],
+              },
+            ];
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      return response.end(JSON.stringify({ success: true, result: { count: 1, results } }));
+    }
+    if (request.url === '/files/licencias.csv') {
+      const ifNoneMatch = request.headers['if-none-match'];
+      if (origin.state === 'gone') {
+        origin.requests.push({ ifNoneMatch, status: 404 });
+        return response.writeHead(404).end();
+      }
+      const etag = `"${origin.state}"`;
+      const status = ifNoneMatch === etag ? 304 : 200;
+      origin.requests.push({ ifNoneMatch, status });
+      if (status === 304) return response.writeHead(304, { ETag: etag }).end();
+      const body = bodies[origin.state];
+      response.writeHead(200, { 'Content-Type': 'text/csv', 'Content-Length': body.length, ETag: etag });
+      return response.end(body);
+    }
+    response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin.catalog = `${origin.url}/api/3/action/package_search`;
+  return origin;
+}
+
+describe.each(testEngines())('watching a captured URL on %s', (engine) => {
+  let database: TestDatabase;
+  let archive: Archive;
+  let origin: Origin;
+  let cleanup: () => Promise<void>;
+  let recordId: number;
+  let v1Cid: string;
+  let v2Cid: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    origin = await startOrigin();
+    const blocks = await createTestStore();
+    const stagingDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'archivo-staging-'));
+    archive = {
+      ...database,
+      config: readConfig({ ...process.env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true', ARCHIVE_GONE_AFTER_DAYS: '3' }),
+      store: blocks.store,
+      staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir }),
+      pinning: [],
+    };
+    cleanup = async () => {
+      await origin.close();
+      await database.destroy();
+      await blocks.destroy();
+      await fsp.rm(stagingDir, { recursive: true, force: true });
+    };
+    const { harvestSource } = await registerHarvestSource(database.db, { url: origin.catalog, kind: 'ckan', name: 'Turismo' });
+    const report = await runHarvest(database.db, harvestSource.id, { fetchPage: catalogPageFetcher({ allowPrivate: true }) });
+    expect(report.status).toBe('done');
+    await work();
+    [{ id: recordId }] = await database.db.select({ id: alexandrias.id }).from(alexandrias);
+    v1Cid = (await cidOf(ORIGINAL)).cid;
+    v2Cid = (await cidOf(editedCopy())).cid;
+  });
+  afterAll(() => cleanup?.());
+
+  /** Runs the archive's handlers until no job is queued or running (bounded). */
+  async function work(timeoutMs = 30_000): Promise<void> {
+    const stop = new AbortController();
+    const errors: unknown[] = [];
+    const worker = runWorker({
+      db: database.db,
+      handlers: archiveJobHandlers(archive),
+      signal: stop.signal,
+      concurrency: 2,
+      perHostDelayMs: 0,
+      pollMs: 20,
+      backoff: { baseMs: 10, maxMs: 20 },
+      onError: (error) => errors.push(error),
+    });
+    const deadline = Date.now() + timeoutMs;
+    try {
+      for (;;) {
+        const [left] = await database.db.select({ n: count() }).from(jobs).where(inArray(jobs.status, ['queued', 'running']));
+        if (left!.n === 0) break;
+        if (Date.now() > deadline) throw new Error(`Jobs still pending after ${timeoutMs} ms`);
+        await sleep(25);
+      }
+    } finally {
+      stop.abort();
+      await worker;
+    }
+    expect(errors).toEqual([]);
+  }
+
+  /** Makes the record's check due now, queues it as the schedule would, and runs it. */
+  async function checkNow(): Promise<void> {
+    expect(await makeDueNow(database.db, [recordId])).toEqual([recordId]);
+    expect(await queueDueRechecks(database.db)).toBe(1);
+    await work();
+  }
+
+  const watched = async () => (await database.db.select().from(harvestedRecords).where(eq(harvestedRecords.alexandriaId, recordId)))[0]!;
+  const versions = () => database.db.select().from(recordVersions).where(eq(recordVersions.alexandriaId, recordId)).orderBy(asc(recordVersions.number));
+  const record = async () => (await database.db.select().from(alexandrias).where(eq(alexandrias.id, recordId)))[0]!;
+  const history = async () => (await database.db.select().from(statusHistory).where(eq(statusHistory.alexandriaId, recordId)).orderBy(asc(statusHistory.id))).map((row) => row.reason ?? '');
+  const bytesOf = async (cid: string) => {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of archive.store.cat(cid)) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  };
+  const interval = async () => (await database.db.execute(sql`select extract(epoch from check_interval)::int as s from harvested_records where alexandria_id = ${recordId}`)) as unknown as { rows: Array<{ s: number }> };
+
+  it('keeps the first capture as v1 and watches its URL from then on, daily', async () => {
+    expect(await versions()).toMatchObject([{ number: 1, cid: v1Cid, size: ORIGINAL.length, diffStatus: 'none' }]);
+    expect((await record()).cid).toBe(v1Cid);
+    const state = await watched();
+    expect(state.nextCheckAt).toBeInstanceOf(Date);
+    expect((await interval()).rows[0]!.s).toBe(86_400);
+  });
+
+  it('checks an unchanged file with a conditional request: a 304, only the check recorded, the interval doubled', async () => {
+    await checkNow();
+    expect(origin.requests.at(-1)).toEqual({ ifNoneMatch: '"v1"', status: 304 });
+    const [check] = await database.db.select().from(captures).where(eq(captures.purpose, 'recheck'));
+    expect(check).toMatchObject({ status: 304, cid: v1Cid, errorReason: null });
+    expect(await versions()).toHaveLength(1);
+    expect((await interval()).rows[0]!.s).toBe(2 * 86_400);
+  });
+
+  it('keeps different bytes as v2, the record pointing at the newest, v1 still stored, and says what changed', async () => {
+    origin.state = 'v2';
+    await checkNow();
+    const [first, second] = await versions();
+    expect(second).toMatchObject({ number: 2, cid: v2Cid, size: editedCopy().length, diffStatus: 'done' });
+    expect(second!.diff).toMatchObject({ sizeBefore: ORIGINAL.length, sizeAfter: editedCopy().length, typeBefore: 'csv', typeAfter: 'csv' });
+    expect((await record()).cid).toBe(v2Cid);
+    // Both stored, byte-identical.
+    expect(Buffer.compare(await bytesOf(first!.cid), ORIGINAL)).toBe(0);
+    expect(Buffer.compare(await bytesOf(second!.cid), editedCopy())).toBe(0);
+    expect((await history()).at(-1)).toMatch(/^Nueva versión \(v2\) capturada desde/);
+    // Back to daily after a change.
+    expect((await interval()).rows[0]!.s).toBe(86_400);
+  });
+
+  it('counts 404s towards a disappearance only once they span the threshold, and keeps serving the copy', async () => {
+    origin.state = 'gone';
+    await checkNow();
+    let state = await watched();
+    expect(state.failingSince).toBeInstanceOf(Date);
+    expect(state.goneSince).toBeNull();
+    // Three days and more of failures (the database's clock decides).
+    await database.db.update(harvestedRecords).set({ failingSince: sql`now() - interval '4 days'` }).where(eq(harvestedRecords.alexandriaId, recordId));
+    await checkNow();
+    state = await watched();
+    expect(state.goneSince).toEqual(state.failingSince);
+    expect((await history()).at(-1)).toMatch(/^Desaparecido en origen desde el .*: el servidor respondió HTTP 404\. El archivo conserva su copia/);
+    // The moderation status is another matter: the copy stays online, and its bytes are served.
+    expect(await record()).toMatchObject({ status: 'on_line', cid: v2Cid });
+    expect(Buffer.compare(await bytesOf(v2Cid), editedCopy())).toBe(0);
+    const failed = await database.db.select().from(captures).where(and(eq(captures.purpose, 'recheck'), eq(captures.status, 404)));
+    expect(failed).toHaveLength(2);
+  });
+
+  it('clears the disappearance at the next success, with history', async () => {
+    origin.state = 'v2';
+    await checkNow();
+    const state = await watched();
+    expect({ failing: state.failingSince, gone: state.goneSince }).toEqual({ failing: null, gone: null });
+    expect((await history()).at(-1)).toMatch(/^De nuevo disponible en el origen/);
+    expect(await versions()).toHaveLength(2);
+  });
+});
