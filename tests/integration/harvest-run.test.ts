@@ -403,6 +403,46 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     }
   });
 
+  it('keeps the failures of captures that failed while the run went on, and writes a page the database refuses dataset by dataset', async () => {
+    const template = h.portal.packages[1]!;
+    const lost = { ...template.resources[0]!, id: 'r-perdido-en-curso', name: 'Perdido', url: `${h.portal.origin}/files/r-perdido-en-curso/x.csv`, hash: '', size: null };
+    const broken = { ...template, id: 'conjunto-roto', name: 'conjunto-roto', title: 'Conjunto con un archivo perdido', resources: [lost] };
+    const refused = { ...template, id: 'conjunto-rechazado', name: 'conjunto-rechazado', title: 'Conjunto rechazado por la base', resources: [{ ...lost, id: 'r-rechazado' }] };
+    h.portal.packages.unshift(broken, refused);
+    // The database refuses one record of the first page: the page's multi-row insert fails, and its
+    // datasets are then written one by one, so that only that one fails.
+    await h.db.execute(sql`create function rechazar() returns trigger language plpgsql as $$
+      begin if new.title like 'Conjunto rechazado%' then raise exception 'registro rechazado por la prueba'; end if; return new; end $$`);
+    await h.db.execute(sql`create trigger rechazar before insert on alexandrias for each row execute function rechazar()`);
+    try {
+      let pagesRead = 0;
+      const report = await runHarvest(h.db, harvestSourceId, {
+        pageSize: 3,
+        fetchPage: async (url) => {
+          // Before the second page, the captures the first queued run (and the lost file fails for good).
+          if (pagesRead++ === 1) await runCaptures(h);
+          return fetchPage(url);
+        },
+      });
+      expect(pagesRead).toBeGreaterThan(2);
+      expect(report.status).toBe('done');
+      expect(report.errors).toEqual([{ key: 'conjunto-rechazado', message: expect.stringMatching(/rechazado por la prueba|Failed query/) }]);
+      expect(report.counts).toMatchObject({ new: 1, failed: 1 });
+      expect(await h.db.$count(harvestedRecords, eq(harvestedRecords.datasetIdentifier, 'conjunto-roto'))).toBe(1);
+      expect(await h.db.$count(harvestedRecords, eq(harvestedRecords.datasetIdentifier, 'conjunto-rechazado'))).toBe(0);
+      const [run] = await h.db.select().from(imports).where(eq(imports.id, report.importId));
+      // The run's saves after the capture's failure kept it, and counted it with the refused dataset.
+      expect(run!.errors).toContainEqual({ key: lost.url, message: 'captura: el servidor respondió HTTP 404' });
+      expect(run!.errors).toHaveLength(2);
+      expect(run!.documentsFailed).toBe(2);
+      expect(run!.harvestCounts!.failed).toBe(2);
+    } finally {
+      await h.db.execute(sql`drop trigger rechazar on alexandrias`);
+      await h.db.execute(sql`drop function rechazar()`);
+      h.portal.packages.splice(0, 2);
+    }
+  });
+
   it('runs one harvest of a source at a time, and closes a run whose process died', async () => {
     const [live] = await h.db
       .insert(imports)

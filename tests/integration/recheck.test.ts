@@ -132,7 +132,7 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
     const report = await runHarvest(database.db, harvestSource.id, { fetchPage: catalogPageFetcher({ allowPrivate: true }) });
     expect(report.status).toBe('done');
     await work();
-    [{ id: recordId }] = await database.db.select({ id: alexandrias.id }).from(alexandrias);
+    recordId = (await database.db.select({ id: alexandrias.id }).from(alexandrias))[0]!.id;
     v1Cid = (await cidOf(ORIGINAL)).cid;
     v2Cid = (await cidOf(editedCopy())).cid;
   });

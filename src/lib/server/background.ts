@@ -60,6 +60,7 @@ export function startBackgroundWork(archive: Archive, options: BackgroundOptions
     concurrency: config.worker.concurrency,
     perHostConcurrency: config.worker.perHostConcurrency,
     perHostDelayMs: config.worker.perHostDelayMs,
+    leaseMs: config.worker.leaseMs,
     onError,
   });
 

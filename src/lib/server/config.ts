@@ -92,6 +92,11 @@ export interface ArchiveConfig {
     perHostConcurrency: number;
     /** Pause between two requests to one remote host, in ms (`ARCHIVE_CAPTURE_HOST_DELAY_MS`, 1000). */
     perHostDelayMs: number;
+    /**
+     * How long a running job stays this process's without a heartbeat (`ARCHIVE_JOB_LEASE_MS`,
+     * 60 s): after a crash, its jobs go to another worker once it has passed.
+     */
+    leaseMs: number;
   };
 }
 
@@ -219,6 +224,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
       concurrency: positive(env.ARCHIVE_WORKER_CONCURRENCY, 8),
       perHostConcurrency: positive(env.ARCHIVE_CAPTURE_HOST_CONCURRENCY, 2),
       perHostDelayMs: nonNegative(env.ARCHIVE_CAPTURE_HOST_DELAY_MS, 1000),
+      leaseMs: positive(env.ARCHIVE_JOB_LEASE_MS, 60_000),
     },
     maxProofBytes: positive(env.ARCHIVE_MAX_PROOF_BYTES, 10_000_000),
     uploadsPerHour: {

@@ -63,6 +63,9 @@ export interface HarvestRunReport {
   capturesQueued: number;
 }
 
+/** Failures an Import keeps in full. */
+const MAX_ERRORS = 500;
+
 /** The `errors` key of the failure that ended a run. */
 export const RUN_ERROR_KEY = 'catálogo';
 
@@ -121,36 +124,43 @@ export async function runHarvest(db: Db, harvestSourceId: number, options: RunHa
   const importId = await startRun(db, source.sourceId, harvestSourceId, counts, options.jobId ?? null);
   let capturesQueued = 0;
 
-  const save = (status: 'in_progress' | 'done' | 'failed') =>
-    db
+  /** Failures kept in full; past `MAX_ERRORS`, only counted (a broken catalogue may fail every entry). */
+  let untold = 0;
+  const noteError = (key: string, message: string) => {
+    if (errors.length < MAX_ERRORS) errors.push({ key, message });
+    else untold += 1;
+  };
+  // Captures that fail for good while the run goes on add themselves to its Import (`noteFailure`
+  // in capture-job.ts): each save keeps them, and counts them as failed.
+  const captureErrors = sql`coalesce((select jsonb_agg(e) from jsonb_array_elements(${imports.errors}) e where e->>'message' like 'captura:%'), '[]'::jsonb)`;
+  const captureFailures = sql`(select count(*) from jsonb_array_elements(${imports.errors}) e where e->>'message' like 'captura:%')::int`;
+  const save = (status: 'in_progress' | 'done' | 'failed') => {
+    const told = untold > 0 ? [...errors, { key: 'más', message: `y ${untold} error(es) más` }] : errors;
+    return db
       .update(imports)
       .set({
         status,
         documents: counts.new + counts.updated + counts.unchanged,
-        documentsFailed: counts.failed,
-        harvestCounts: { ...counts },
-        errors: [...errors],
+        documentsFailed: sql`${counts.failed} + ${captureFailures}`,
+        harvestCounts: sql`jsonb_set(${JSON.stringify(counts)}::jsonb, '{failed}', to_jsonb(${counts.failed} + ${captureFailures}))`,
+        errors: sql`${JSON.stringify(told)}::jsonb || ${captureErrors}`,
         updatedAt: sql`now()`,
       })
       .where(eq(imports.id, importId));
+  };
 
   try {
     const context = await runContext(db, source, importId);
     for await (const page of readCatalog(source.kind, source.url, options.fetchPage, options)) {
       for (const reason of page.skipped) {
         counts.failed += 1;
-        errors.push({ key: page.url, message: reason });
+        noteError(page.url, reason);
       }
-      const jobs: NewJob[] = [];
-      for (const dataset of page.datasets) {
-        if (options.signal?.aborted) throw new Error('Cosecha interrumpida.');
-        try {
-          jobs.push(...(await harvestDataset(db, context, dataset, counts)));
-        } catch (error) {
-          counts.failed += 1;
-          errors.push({ key: dataset.identifier, message: error instanceof Error ? error.message : String(error) });
-        }
-      }
+      if (options.signal?.aborted) throw new Error('Cosecha interrumpida.');
+      const jobs = await harvestPage(db, context, page.datasets, counts, (dataset, error) => {
+        counts.failed += 1;
+        noteError(dataset.identifier, error instanceof Error ? error.message : String(error));
+      });
       capturesQueued += (await enqueueMany(db, jobs)).filter((job) => job.created).length;
       await save('in_progress');
     }
@@ -160,6 +170,7 @@ export async function runHarvest(db: Db, harvestSourceId: number, options: RunHa
     await save('done');
     return { importId, status: 'done', counts, errors, capturesQueued };
   } catch (error) {
+    // The reason the run ended is always told, whatever the cap.
     errors.push({ key: RUN_ERROR_KEY, message: error instanceof Error ? error.message : String(error) });
     await save('failed');
     return { importId, status: 'failed', counts, errors, capturesQueued };
@@ -187,125 +198,207 @@ async function runContext(db: Db, source: HarvestSource, importId: number): Prom
   };
 }
 
-/** Brings one dataset's records up to date; returns the capture jobs they need. */
-async function harvestDataset(db: Db, context: RunContext, dataset: CatalogDataset, counts: HarvestCounts): Promise<NewJob[]> {
-  const mapped = mapDataset(dataset);
-  if (mapped.length === 0) return [];
-  const departmentId = dataset.publisher ? await context.publishers.findOrCreate(db, dataset.publisher) : null;
-  const categoryId = chooseCategory(dataset.themes, context.categories);
-  const { source, importId } = context;
+/** A dataset ready to be written: its records, and its department and category found. */
+interface PreparedDataset {
+  dataset: CatalogDataset;
+  records: MappedRecord[];
+  departmentId: number | null;
+  categoryId: number | null;
+}
 
-  return db.transaction(async (tx) => {
-    const existing = await tx
-      .select({
-        harvested: harvestedRecords,
-        record: {
-          id: alexandrias.id,
-          title: alexandrias.title,
-          description: alexandrias.description,
-          status: alexandrias.status,
-          cid: alexandrias.cid,
-          issued: alexandrias.issued,
-          modified: alexandrias.modified,
-          licenseTitle: alexandrias.licenseTitle,
-          licenseUrl: alexandrias.licenseUrl,
-          keywords: alexandrias.keywords,
-        },
-      })
-      .from(harvestedRecords)
-      .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
-      .where(and(eq(harvestedRecords.harvestSourceId, source.id), eq(harvestedRecords.datasetIdentifier, dataset.identifier)));
-    const byKey = new Map(existing.map((row) => [row.harvested.distributionKey, row]));
+/** What writing some datasets did: counted only once their transaction has committed. */
+interface Written {
+  counts: Pick<HarvestCounts, 'new' | 'updated' | 'unchanged'>;
+  jobs: NewJob[];
+}
+
+/** Rows per multi-row INSERT: well under PostgreSQL's 65,535 parameters at about 20 a record. */
+const INSERT_BATCH = 500;
+
+/**
+ * Brings one page's datasets up to date, in one transaction and a few multi-row statements (the
+ * statement-level triggers on records then run once a page, not once a record). If the page fails
+ * as a whole, its datasets are written one by one, each in its own transaction, so that only the
+ * dataset at fault fails. Returns the capture jobs the records need.
+ */
+async function harvestPage(
+  db: Db,
+  context: RunContext,
+  datasets: readonly CatalogDataset[],
+  counts: HarvestCounts,
+  fail: (dataset: CatalogDataset, error: unknown) => void,
+): Promise<NewJob[]> {
+  const prepared: PreparedDataset[] = [];
+  for (const dataset of datasets) {
+    try {
+      const records = mapDataset(dataset);
+      if (records.length === 0) continue;
+      // Departments are found or created outside the page's transaction: one shared by many
+      // datasets is created once, and stays for the next page even if this one fails.
+      const departmentId = dataset.publisher ? await context.publishers.findOrCreate(db, dataset.publisher) : null;
+      prepared.push({ dataset, records, departmentId, categoryId: chooseCategory(dataset.themes, context.categories) });
+    } catch (error) {
+      fail(dataset, error);
+    }
+  }
+  const add = (written: Written) => {
+    counts.new += written.counts.new;
+    counts.updated += written.counts.updated;
+    counts.unchanged += written.counts.unchanged;
+    return written.jobs;
+  };
+  try {
+    return add(await db.transaction((tx) => writeDatasets(tx, context, prepared)));
+  } catch {
     const jobs: NewJob[] = [];
-
-    for (const record of mapped) {
-      const found = byKey.get(record.distributionKey);
-      let alexandriaId: number;
-      let needsCapture: boolean;
-      if (!found) {
-        alexandriaId = await insertRecord(tx, context, dataset, record, { departmentId, categoryId });
-        counts.new += 1;
-        needsCapture = true;
-      } else {
-        alexandriaId = found.record.id;
-        const changes = describeChanges(found.record, record);
-        if (changes.length > 0) {
-          await tx
-            .update(alexandrias)
-            .set({ title: record.title, description: record.description, ...catalogueFacts(record), updatedAt: sql`now()` })
-            .where(eq(alexandrias.id, alexandriaId));
-          await tx.insert(statusHistory).values({
-            alexandriaId,
-            fromStatus: found.record.status,
-            toStatus: found.record.status,
-            reason: `Actualizado desde el catálogo: ${changes.join('; ')}`,
-          });
-          counts.updated += 1;
-        } else {
-          counts.unchanged += 1;
-        }
-        needsCapture = found.record.cid === null;
-      }
-      await tx
-        .update(harvestedRecords)
-        .set({
-          distributionUrl: record.url,
-          declaredFormat: record.declaredFormat,
-          declaredSize: record.declaredSize,
-          declaredChecksum: record.declaredChecksum,
-          lastSeenImportId: importId,
-          withdrawnAt: null,
-        })
-        .where(eq(harvestedRecords.alexandriaId, alexandriaId));
-      if (needsCapture && record.url) {
-        const payload: CaptureJobPayload = { alexandriaId, url: record.url, importId };
-        jobs.push({ kind: CAPTURE_JOB, payload, host: politenessKey(record.url), dedupeKey: `capture:${importId}:${alexandriaId}` });
+    for (const item of prepared) {
+      try {
+        jobs.push(...add(await db.transaction((tx) => writeDatasets(tx, context, [item]))));
+      } catch (error) {
+        fail(item.dataset, error);
       }
     }
     return jobs;
-  });
+  }
 }
 
-async function insertRecord(
-  tx: Tx,
-  { source, importId }: RunContext,
-  dataset: CatalogDataset,
-  record: MappedRecord,
-  { departmentId, categoryId }: { departmentId: number | null; categoryId: number | null },
-): Promise<number> {
-  const [row] = await tx
-    .insert(alexandrias)
-    .values({
-      title: record.title,
-      description: record.description,
-      type: record.type,
-      formats: [record.type],
-      status: 'under_review',
-      sourceUrl: record.sourceUrl,
-      originalUrl: record.url,
-      departmentId,
-      categoryId,
-      sourceId: source.sourceId,
-      importId,
-      ...catalogueFacts(record),
-      provenanceNote: catalogueNote(source, record.url ? 'pending' : 'no-url'),
+/** Writes `items` in the transaction `tx`: new records inserted together, changed ones updated with history. */
+async function writeDatasets(tx: Tx, context: RunContext, items: readonly PreparedDataset[]): Promise<Written> {
+  const { source, importId } = context;
+  const written: Written = { counts: { new: 0, updated: 0, unchanged: 0 }, jobs: [] };
+  if (items.length === 0) return written;
+  const existing = await tx
+    .select({
+      harvested: harvestedRecords,
+      record: {
+        id: alexandrias.id,
+        title: alexandrias.title,
+        description: alexandrias.description,
+        status: alexandrias.status,
+        cid: alexandrias.cid,
+        issued: alexandrias.issued,
+        modified: alexandrias.modified,
+        licenseTitle: alexandrias.licenseTitle,
+        licenseUrl: alexandrias.licenseUrl,
+        keywords: alexandrias.keywords,
+      },
     })
-    .returning({ id: alexandrias.id });
-  const alexandriaId = row!.id;
-  await tx.insert(harvestedRecords).values({
-    alexandriaId,
-    harvestSourceId: source.id,
-    datasetIdentifier: dataset.identifier,
-    distributionKey: record.distributionKey,
-    lastSeenImportId: importId,
-  });
-  await tx.insert(statusHistory).values({
-    alexandriaId,
-    fromStatus: null,
-    toStatus: 'under_review',
-    reason: `Cosechado del catálogo «${source.name}»; el archivo queda en revisión hasta que el archivo lo capture.`,
-  });
-  return alexandriaId;
+    .from(harvestedRecords)
+    .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
+    .where(
+      and(
+        eq(harvestedRecords.harvestSourceId, source.id),
+        inArray(harvestedRecords.datasetIdentifier, [...new Set(items.map((item) => item.dataset.identifier))]),
+      ),
+    );
+  const identity = (datasetIdentifier: string, distributionKey: string) => `${datasetIdentifier}\u0000${distributionKey}`;
+  const byIdentity = new Map(existing.map((row) => [identity(row.harvested.datasetIdentifier, row.harvested.distributionKey), row]));
+
+  const fresh: Array<{ item: PreparedDataset; record: MappedRecord }> = [];
+  const seen: number[] = [];
+  const capture = (alexandriaId: number, url: string | null) => {
+    if (!url) return;
+    const payload: CaptureJobPayload = { alexandriaId, url, importId };
+    written.jobs.push({ kind: CAPTURE_JOB, payload, host: politenessKey(url), dedupeKey: `capture:${importId}:${alexandriaId}` });
+  };
+
+  for (const item of items) {
+    for (const record of item.records) {
+      const found = byIdentity.get(identity(item.dataset.identifier, record.distributionKey));
+      if (!found) {
+        fresh.push({ item, record });
+        continue;
+      }
+      const alexandriaId = found.record.id;
+      const changes = describeChanges(found.record, record);
+      if (changes.length > 0) {
+        await tx
+          .update(alexandrias)
+          .set({ title: record.title, description: record.description, ...catalogueFacts(record), updatedAt: sql`now()` })
+          .where(eq(alexandrias.id, alexandriaId));
+        await tx.insert(statusHistory).values({
+          alexandriaId,
+          fromStatus: found.record.status,
+          toStatus: found.record.status,
+          reason: `Actualizado desde el catálogo: ${changes.join('; ')}`,
+        });
+        written.counts.updated += 1;
+      } else {
+        written.counts.unchanged += 1;
+      }
+      const { harvested } = found;
+      if (
+        harvested.distributionUrl !== record.url ||
+        harvested.declaredFormat !== record.declaredFormat ||
+        harvested.declaredSize !== record.declaredSize ||
+        harvested.declaredChecksum !== record.declaredChecksum
+      ) {
+        await tx
+          .update(harvestedRecords)
+          .set({ distributionUrl: record.url, declaredFormat: record.declaredFormat, declaredSize: record.declaredSize, declaredChecksum: record.declaredChecksum })
+          .where(eq(harvestedRecords.alexandriaId, alexandriaId));
+      }
+      seen.push(alexandriaId);
+      if (found.record.cid === null) capture(alexandriaId, record.url);
+    }
+  }
+
+  // Seen again: one statement for the whole page.
+  for (let start = 0; start < seen.length; start += INSERT_BATCH) {
+    await tx
+      .update(harvestedRecords)
+      .set({ lastSeenImportId: importId, withdrawnAt: null, updatedAt: sql`now()` })
+      .where(inArray(harvestedRecords.alexandriaId, seen.slice(start, start + INSERT_BATCH)));
+  }
+
+  for (let start = 0; start < fresh.length; start += INSERT_BATCH) {
+    const batch = fresh.slice(start, start + INSERT_BATCH);
+    // RETURNING gives the new rows in the order of VALUES (PostgreSQL inserts them in turn).
+    const ids = await tx
+      .insert(alexandrias)
+      .values(
+        batch.map(({ item, record }) => ({
+          title: record.title,
+          description: record.description,
+          type: record.type,
+          formats: [record.type],
+          status: 'under_review' as const,
+          sourceUrl: record.sourceUrl,
+          originalUrl: record.url,
+          departmentId: item.departmentId,
+          categoryId: item.categoryId,
+          sourceId: source.sourceId,
+          importId,
+          ...catalogueFacts(record),
+          provenanceNote: catalogueNote(source, record.url ? 'pending' : 'no-url'),
+        })),
+      )
+      .returning({ id: alexandrias.id });
+    await tx.insert(harvestedRecords).values(
+      batch.map(({ item, record }, index) => ({
+        alexandriaId: ids[index]!.id,
+        harvestSourceId: source.id,
+        datasetIdentifier: item.dataset.identifier,
+        distributionKey: record.distributionKey,
+        distributionUrl: record.url,
+        declaredFormat: record.declaredFormat,
+        declaredSize: record.declaredSize,
+        declaredChecksum: record.declaredChecksum,
+        lastSeenImportId: importId,
+      })),
+    );
+    await tx.insert(statusHistory).values(
+      ids.map(({ id }) => ({
+        alexandriaId: id,
+        fromStatus: null,
+        toStatus: 'under_review' as const,
+        reason: `Cosechado del catálogo «${source.name}»; el archivo queda en revisión hasta que el archivo lo capture.`,
+      })),
+    );
+    batch.forEach(({ record }, index) => capture(ids[index]!.id, record.url));
+    written.counts.new += batch.length;
+  }
+  return written;
 }
 
 /** The catalogue's facts about the original that a record keeps (dates, licence, keywords). */

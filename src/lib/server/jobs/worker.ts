@@ -76,6 +76,8 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   const running = new Map<number, Running>();
   /** Ends the loop's wait early: a job ended (a slot is free) or the worker stops. */
   let wake = () => {};
+  /** A job ended since the last claim began: a slot it freed may have gone unseen by that claim. */
+  let endedSinceClaim = false;
 
   let renewing = false;
   const heartbeats = setInterval(() => void renewAll(), Math.max(10, Math.floor(leaseMs / 3)));
@@ -118,13 +120,15 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
       .finally(() => {
         signal.removeEventListener('abort', stop);
         running.delete(job.id);
+        endedSinceClaim = true;
         wake();
       });
   }
 
   /** One turn: take back expired jobs now and then, and claim as many as there is room for. */
   let lastReclaim = 0;
-  async function claimFreeSlots(): Promise<'full' | 'idle'> {
+  async function claimFreeSlots(): Promise<'full' | 'partial' | 'idle'> {
+    endedSinceClaim = false;
     if (Date.now() - lastReclaim >= pollMs) {
       lastReclaim = Date.now();
       await reclaimExpired(db, { backoff: options.backoff });
@@ -143,7 +147,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     // Stopped while claiming: hand them back rather than start them.
     if (signal.aborted) await Promise.all(claimed.map((job) => release(db, job)));
     else claimed.forEach(start);
-    return claimed.length === free ? 'full' : 'idle';
+    return claimed.length === free ? 'full' : claimed.length > 0 ? 'partial' : 'idle';
   }
 
   function pause(ms: number): Promise<void> {
@@ -161,18 +165,22 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   }
 
   try {
+    const perHostDelayMs = options.perHostDelayMs ?? 0;
     while (!signal.aborted && kinds.length > 0) {
-      let turn: 'full' | 'idle' = 'idle';
+      let turn: 'full' | 'partial' | 'idle' = 'idle';
       try {
         turn = await claimFreeSlots();
       } catch (error) {
         onError(error);
       }
+      // A job ended while claiming: its slot, and more due jobs, may be there now; look at once.
+      if (endedSinceClaim && running.size < concurrency) continue;
       // All slots filled: wait for one to free up (or pollMs, to take back expired jobs). Too few
-      // due jobs: look again after pollMs, or as soon as a job ends. A slot free after a full
-      // claim (a job ended meanwhile): more may be due, look at once.
+      // due jobs: look again after pollMs, or as soon as a job ends. Some claimed but not all: a
+      // host's pause may be what held the rest back, so look again once it has passed.
       if (turn === 'full' && running.size < concurrency) continue;
-      await pause(pollMs);
+      const wait = turn === 'partial' && perHostDelayMs > 0 ? Math.min(pollMs, perHostDelayMs) : pollMs;
+      await pause(wait);
     }
     const stopGraceMs = options.stopGraceMs ?? 5000;
     const allFinished = Promise.all([...running.values()].map((entry) => entry.finished));
