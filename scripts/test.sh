@@ -44,7 +44,7 @@ npm run -s build
 npm run -s test:e2e
 # A smoke run of the benchmark on a small catalogue, so that `npm run bench` cannot rot (issue #10).
 BENCH_RECORDS=3000 BENCH_RUNS=3 BENCH_WARMUP=1 BENCH_ROUTE_SECONDS=1 BENCH_CONCURRENCY=2 BENCH_CSV_ROWS=3000 \
-  BENCH_UPLOAD_BYTES=5000000 BENCH_OUT="${TMPDIR:-/tmp}/archivo-bench-smoke.json" npm run -s bench >/dev/null
+  BENCH_UPLOAD_BYTES=5000000 BENCH_HARVEST_DATASETS=300 BENCH_HARVEST_FILES=100 BENCH_OUT="${TMPDIR:-/tmp}/archivo-bench-smoke.json" npm run -s bench >/dev/null
 echo "Benchmark (prueba de humo) completo."
 # Load, crash and hostile input against the built server on PostgreSQL (issue #10).
 RELIABILITY_DATABASE_URL="$TEST_DATABASE_URL" npm run -s test:reliability
