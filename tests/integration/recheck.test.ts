@@ -22,6 +22,7 @@ import { alexandrias, captures, harvestedRecords, jobs, recordVersions, statusHi
 import { catalogPageFetcher, registerHarvestSource, runHarvest } from '../../src/lib/server/harvest/index.ts';
 import { makeDueNow, queueDueRechecks } from '../../src/lib/server/harvest/watch.ts';
 import { runWorker } from '../../src/lib/server/jobs/index.ts';
+import { readGatewayRequest, serveFile } from '../../src/lib/server/gateway/index.ts';
 import { cidOf, createStagingArea } from '../../src/lib/server/storage/index.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
 import { FIXTURES_DIR } from '../helpers/fixtures.ts';
@@ -213,6 +214,12 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
     expect(Buffer.compare(await bytesOf(first!.cid), ORIGINAL)).toBe(0);
     expect(Buffer.compare(await bytesOf(second!.cid), editedCopy())).toBe(0);
     expect((await history()).at(-1)).toMatch(/^Nueva versión \(v2\) capturada desde/);
+    // The gateway serves the older version by its CID, as the file it is (type and name declared).
+    const url = new URL(`http://archivo.test/ipfs/${v1Cid}`);
+    const served = await serveFile(database.db, archive.store, readGatewayRequest(v1Cid, new Request(url), url));
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(Buffer.compare(Buffer.from(await served.arrayBuffer()), ORIGINAL)).toBe(0);
     // Back to daily after a change.
     expect((await interval()).rows[0]!.s).toBe(86_400);
   });
@@ -243,5 +250,10 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
     expect({ failing: state.failingSince, gone: state.goneSince }).toEqual({ failing: null, gone: null });
     expect((await history()).at(-1)).toMatch(/^De nuevo disponible en el origen/);
     expect(await versions()).toHaveLength(2);
+    // A record a moderator blocks withdraws every version of its file from the gateway.
+    await database.db.update(alexandrias).set({ status: 'blocked' }).where(eq(alexandrias.id, recordId));
+    const url = new URL(`http://archivo.test/ipfs/${v1Cid}`);
+    await expect(serveFile(database.db, archive.store, readGatewayRequest(v1Cid, new Request(url), url))).rejects.toMatchObject({ status: 410 });
+    await database.db.update(alexandrias).set({ status: 'on_line' }).where(eq(alexandrias.id, recordId));
   });
 });

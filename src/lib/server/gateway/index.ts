@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { aletheias, alexandrias, sheetPreviews } from '../db/schema.ts';
+import { aletheias, alexandrias, recordVersions, sheetPreviews } from '../db/schema.ts';
 import { HttpError } from '../http/errors.ts';
 import { ASSET_TYPES } from '../../domain/constants.ts';
 import { recordPath } from '../../paths.ts';
@@ -42,7 +42,7 @@ interface CatalogueEntry {
 
 /**
  * One lookup for both questions the gateway asks of a CID. Every record that holds the file (as its
- * document, a proof, or a sheet extracted from a spreadsheet) is found; the first by that order
+ * document, a proof, a sheet extracted from a spreadsheet, or an earlier version of its file) is found; the first by that order
  * declares its type and name.
  *
  * A file is withdrawn when every record holding it is blocked: blocking withdraws a record's links,
@@ -63,6 +63,9 @@ async function catalogueEntry(db: Db, cid: string): Promise<CatalogueEntry> {
       union all
       select ${sheetPreviews.alexandriaId}, 'text/csv', ${sheetPreviews.name} || '.csv', 3
         from ${sheetPreviews} where ${sheetPreviews.cid} = ${cid}
+      union all
+      select ${recordVersions.alexandriaId}, ${recordVersions.mimeType}, ${recordVersions.fileName}, 4
+        from ${recordVersions} where ${recordVersions.cid} = ${cid}
     )
     select count(*)::int as holders,
            (array_agg(h.mime_type order by h.rank, a.id))[1] as mime_type,
