@@ -46,6 +46,8 @@ describe.each(testEngines())('migrations on %s', (engine) => {
       'deals',
       'department_reviews',
       'departments',
+      'fixity_failures',
+      'fixity_runs',
       'harvest_sources',
       'harvested_records',
       'import_format_counts',

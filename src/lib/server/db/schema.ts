@@ -771,3 +771,55 @@ export const recordVersions = pgTable(
 );
 
 export type RecordVersion = typeof recordVersions.$inferSelect;
+
+/**
+ * The fixity audit (issue #19, `fixity/`): one row per pass over every stored file, each block
+ * re-read and checked against its hash. A pass is cut into slices spread over
+ * `ARCHIVE_FIXITY_PERIOD_DAYS`; the row is where the next slice resumes (files in CID order).
+ */
+export const fixityRuns = pgTable(
+  'fixity_runs',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** 1, 2, 3…: unique, so two servers starting the next pass at once make one. */
+    number: integer('number').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).defaultNow().notNull(),
+    /** Null while the pass is under way. */
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** The last CID audited; null before the first slice. */
+    cursor: text('cursor'),
+    /** What the pass had to read when it began: paces its slices over the period. */
+    filesTotal: integer('files_total').notNull().default(0),
+    bytesTotal: bigint('bytes_total', { mode: 'number' }).notNull().default(0),
+    filesChecked: integer('files_checked').notNull().default(0),
+    /** Bytes of blocks read and hashed (file bytes and the DAG's own nodes). */
+    bytesChecked: bigint('bytes_checked', { mode: 'number' }).notNull().default(0),
+    failures: integer('failures').notNull().default(0),
+    /** Slices done so far: the next slice's job is named by it, so it is queued once. */
+    slices: integer('slices').notNull().default(0),
+    nextSliceAt: timestamp('next_slice_at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (t) => [uniqueIndex('fixity_runs_number_key').on(t.number)],
+);
+
+export type FixityRun = typeof fixityRuns.$inferSelect;
+
+/** A stored file that failed the audit: which block, and why, in Spanish (shown on /preservacion). */
+export const fixityFailures = pgTable(
+  'fixity_failures',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    runId: integer('run_id')
+      .notNull()
+      .references(() => fixityRuns.id, { onDelete: 'cascade' }),
+    cid: text('cid').notNull(),
+    /** The block that failed (the file's root or one of its chunks). */
+    blockCid: text('block_cid'),
+    kind: text('kind', { enum: ['corrupt', 'missing', 'unreadable'] }).notNull(),
+    reason: text('reason').notNull(),
+    foundAt: timestamp('found_at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (t) => [index('fixity_failures_run_idx').on(t.runId), index('fixity_failures_found_idx').on(t.foundAt)],
+);
+
+export type FixityFailure = typeof fixityFailures.$inferSelect;
