@@ -19,10 +19,9 @@
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, count, desc, eq, like } from 'drizzle-orm';
-import { openArchive, type Archive } from '../src/lib/server/archive.ts';
 import { startBackgroundWork } from '../src/lib/server/background.ts';
+import { openArchiveForCommand } from '../src/lib/server/commands.ts';
 import { readConfig } from '../src/lib/server/config.ts';
-import { readEmbeddedAddress } from '../src/lib/server/db/embedded-address.ts';
 import { imports, jobs, type HarvestCounts } from '../src/lib/server/db/schema.ts';
 import { CATALOG_KINDS, type CatalogKind } from '../src/lib/server/harvest/catalogs/index.ts';
 import { queueHarvestRun, registerHarvestSource, RUN_ERROR_KEY } from '../src/lib/server/harvest/index.ts';
@@ -66,30 +65,7 @@ if (values['host-delay'] !== undefined) {
   if (!Number.isSafeInteger(hostDelayMs) || hostDelayMs < 0) usage('--host-delay debe ser un número entero de milisegundos.');
   config.worker.perHostDelayMs = hostDelayMs;
 }
-// A running `npm start` serves the embedded database over its socket: go through it.
-const served = config.databaseUrl ? undefined : readEmbeddedAddress(config.dataDir);
-if (served) {
-  config.databaseUrl = served;
-  config.databasePoolMax = 1;
-  console.log('El servidor en marcha sirve la base de datos embebida: la cosecha pasa por él.');
-}
-
-let archive: Archive;
-try {
-  archive = await openArchive({ config });
-} catch (error) {
-  const message = error instanceof Error ? error.message : String(error);
-  if (message.includes('está en uso')) {
-    console.error(
-      `${message}\nOtro proceso tiene abierta la base de datos embebida (PGlite) sin servirla, como \`npm run dev\` o una migración: ` +
-        'espere a que termine, o detenga `npm run dev` y use `npm start`, junto al que la cosecha sí funciona.',
-    );
-  } else {
-    console.error(`No se pudo abrir el archivo: ${message}`);
-  }
-  process.exit(1);
-}
-
+const archive = await openArchiveForCommand(config, 'la cosecha');
 const { db } = archive;
 const stop = new AbortController();
 process.once('SIGINT', () => {

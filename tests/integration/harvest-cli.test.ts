@@ -14,14 +14,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
 
 const SCRIPT = path.resolve('scripts/harvest.ts');
+const RECHECK = path.resolve('scripts/recheck.ts');
 /** The local portal needs no politeness: no pause between two files. */
 const FAST = ['--host-delay', '0'];
 
 /** Runs the script to its end (killed after `timeoutMs`), with `env` over a clean environment. */
-function harvest(args: string[], env: Record<string, string>, timeoutMs = 90_000): Promise<{ code: number | null; output: string }> {
+function harvest(args: string[], env: Record<string, string>, timeoutMs = 90_000, script = SCRIPT): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const { DATABASE_URL: _ignored, ...inherited } = process.env;
-    const child = spawn(process.execPath, [SCRIPT, ...args], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -62,6 +63,27 @@ describe('npm run harvest', () => {
     expect(second.output).toContain(`0 nuevo(s), 0 actualizado(s), ${total()} sin cambios, 0 retirado(s) del catálogo, 0 con error.`);
     expect(second.output).toContain('Capturas: 0 hecha(s), 0 fallida(s), 0 en curso, 0 en cola.');
     expect(second.code).toBe(0);
+  }, 200_000);
+
+  it('npm run recheck checks a captured URL now: the same bytes are unchanged, new bytes a new version', async () => {
+    const allowed = { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' };
+    const resource = portal.packages[0]!.resources[0]!;
+    const unchanged = await harvest([resource.url, ...FAST], allowed, 90_000, RECHECK);
+    expect(unchanged.output).toMatch(/Registro \d+: sin cambios \(HTTP 200\)\./);
+    expect(unchanged.code).toBe(0);
+    // The publisher replaces the file at the same address.
+    const original = portal.files.get(resource.id)!;
+    portal.files.set(resource.id, [...portal.files.values()].find((file) => file.sha256 !== original.sha256)!);
+    try {
+      const changed = await harvest([resource.url, ...FAST], allowed, 90_000, RECHECK);
+      expect(changed.output, changed.output).toMatch(/Registro \d+: nueva versión \(v2\) capturada \(HTTP 200\)\./);
+      expect(changed.code).toBe(0);
+    } finally {
+      portal.files.set(resource.id, original);
+    }
+    const unknown = await harvest(['999999', ...FAST], allowed, 90_000, RECHECK);
+    expect(unknown.output).toContain('Registro 999999: no es un archivo capturado');
+    expect(unknown.code).toBe(1);
   }, 200_000);
 
   it('fails, and says why, when private addresses are refused (the default)', async () => {

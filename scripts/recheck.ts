@@ -1,0 +1,144 @@
+/**
+ * `npm run recheck [-- <record id | URL> ...]`: checks captured URLs now instead of waiting for
+ * their turn (issue #19), for operators and tests. With no argument, every watched record; a URL
+ * names the records captured from it. The checks go through the database and the job queue like
+ * `npm run harvest` (and beside a running `npm start`, on PGlite too), with the same politeness,
+ * and the command runs a worker itself so they happen whether or not a server is up. It prints
+ * what each check found: unchanged, a new version, a failure, a disappearance. Exits with 1 when
+ * a check could not be made, 2 on a usage error.
+ */
+import { parseArgs } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { and, desc, eq, inArray, like, or, sql } from 'drizzle-orm';
+import { startBackgroundWork } from '../src/lib/server/background.ts';
+import { openArchiveForCommand } from '../src/lib/server/commands.ts';
+import { readConfig } from '../src/lib/server/config.ts';
+import { alexandrias, captures, harvestedRecords, jobs, recordVersions } from '../src/lib/server/db/schema.ts';
+import { makeDueNow, queueDueRechecks } from '../src/lib/server/harvest/watch.ts';
+import { formatDate } from '../src/lib/format.ts';
+
+const USAGE = 'Uso: npm run recheck [-- <id de registro | URL> ...] [--timeout minutos] [--host-delay ms]';
+
+function usage(message: string): never {
+  console.error(`${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { timeout: { type: 'string', default: '30' }, 'host-delay': { type: 'string' } },
+});
+const timeoutMinutes = Number(values.timeout);
+if (!(timeoutMinutes > 0)) usage('--timeout debe ser un número de minutos mayor que cero.');
+const ids = positionals.filter((value) => /^\d+$/.test(value)).map(Number);
+const urls = positionals.filter((value) => !/^\d+$/.test(value));
+for (const url of urls) if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) usage(`«${url}» no es un id de registro ni una URL http(s).`);
+
+const config = readConfig();
+if (values['host-delay'] !== undefined) {
+  const hostDelayMs = Number(values['host-delay']);
+  if (!Number.isSafeInteger(hostDelayMs) || hostDelayMs < 0) usage('--host-delay debe ser un número entero de milisegundos.');
+  config.worker.perHostDelayMs = hostDelayMs;
+}
+const archive = await openArchiveForCommand(config, 'la comprobación');
+const { db } = archive;
+
+let exitCode = 0;
+let work: ReturnType<typeof startBackgroundWork> | undefined;
+try {
+  // The records asked for: by id, and by the URL their file was captured from.
+  let targets: number[] | undefined;
+  if (positionals.length > 0) {
+    const byUrl = urls.length
+      ? await db
+          .select({ id: harvestedRecords.alexandriaId })
+          .from(harvestedRecords)
+          .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
+          .where(or(inArray(harvestedRecords.distributionUrl, urls.map((url) => new URL(url).href)), inArray(alexandrias.originalUrl, urls)))
+      : [];
+    targets = [...new Set([...ids, ...byUrl.map((row) => row.id)])];
+  }
+  const due = await makeDueNow(db, targets);
+  if (targets) {
+    const missing = targets.filter((id) => !due.includes(id));
+    for (const id of missing) console.log(`Registro ${id}: no es un archivo capturado de un catálogo con dirección que comprobar.`);
+    if (missing.length > 0) exitCode = 1;
+  }
+  if (due.length === 0) {
+    console.log('Nada que comprobar.');
+  } else {
+    const before = await snapshot(due);
+    const queued = await queueDueRechecks(db, due.length);
+    console.log(`Comprobando ${due.length} dirección(es) (${queued} en cola)…`);
+    work = startBackgroundWork(archive, { schedule: false });
+    const deadline = Date.now() + timeoutMinutes * 60_000;
+    for (;;) {
+      const [left] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(jobs)
+        .where(and(like(jobs.dedupeKey, 'recheck:%'), inArray(jobs.status, ['queued', 'running']), inArray(sql`(${jobs.payload}->>'alexandriaId')::int`, due)));
+      if (Number(left!.n) === 0) break;
+      if (Date.now() > deadline) {
+        console.log(`Se agotó el tiempo (${timeoutMinutes} min): las comprobaciones que faltan siguen en la cola.`);
+        exitCode = 1;
+        break;
+      }
+      await sleep(500);
+    }
+    const after = await snapshot(due);
+    for (const id of due) {
+      const line = describe(id, before.get(id), after.get(id));
+      console.log(line.text);
+      if (line.failed) exitCode = 1;
+    }
+  }
+} finally {
+  await work?.stop();
+  await archive.close();
+}
+process.exit(exitCode);
+
+interface State {
+  versions: number;
+  goneSince: Date | null;
+  lastCheck: { status: number | null; errorReason: string | null; capturedAt: Date } | null;
+}
+
+/** Each record's versions, disappearance and last check. */
+async function snapshot(records: number[]): Promise<Map<number, State>> {
+  const state = new Map<number, State>();
+  const watched = await db
+    .select({ id: harvestedRecords.alexandriaId, goneSince: harvestedRecords.goneSince })
+    .from(harvestedRecords)
+    .where(inArray(harvestedRecords.alexandriaId, records));
+  const versionCounts = await db
+    .select({ id: recordVersions.alexandriaId, n: sql<number>`count(*)::int` })
+    .from(recordVersions)
+    .where(inArray(recordVersions.alexandriaId, records))
+    .groupBy(recordVersions.alexandriaId);
+  const versionsOf = new Map(versionCounts.map((row) => [row.id, Number(row.n)]));
+  for (const row of watched) state.set(row.id, { versions: versionsOf.get(row.id) ?? 0, goneSince: row.goneSince, lastCheck: null });
+  const checks = await db
+    .selectDistinctOn([captures.alexandriaId], { id: captures.alexandriaId, status: captures.status, errorReason: captures.errorReason, capturedAt: captures.capturedAt })
+    .from(captures)
+    .where(inArray(captures.alexandriaId, records))
+    .orderBy(captures.alexandriaId, desc(captures.capturedAt), desc(captures.id));
+  for (const check of checks) {
+    const entry = state.get(check.id);
+    if (entry) entry.lastCheck = { status: check.status, errorReason: check.errorReason, capturedAt: check.capturedAt };
+  }
+  return state;
+}
+
+/** What one record's check found, in a line of Spanish. */
+function describe(id: number, before: State | undefined, after: State | undefined): { text: string; failed: boolean } {
+  const check = after?.lastCheck;
+  if (!before || !after || !check || (before.lastCheck && check.capturedAt.getTime() === before.lastCheck.capturedAt.getTime())) {
+    return { text: `Registro ${id}: no se llegó a comprobar.`, failed: true };
+  }
+  if (after.versions > before.versions) return { text: `Registro ${id}: nueva versión (v${after.versions}) capturada (HTTP ${check.status}).`, failed: false };
+  if (after.goneSince) return { text: `Registro ${id}: desaparecido en origen desde el ${formatDate(after.goneSince)} (${check.errorReason ?? 'sin respuesta'}).`, failed: false };
+  if (check.errorReason) return { text: `Registro ${id}: la comprobación falló: ${check.errorReason}.`, failed: check.status === null || check.status >= 500 };
+  if (before.goneSince) return { text: `Registro ${id}: de nuevo disponible en el origen, sin cambios (HTTP ${check.status}).`, failed: false };
+  return { text: `Registro ${id}: sin cambios (HTTP ${check.status}).`, failed: false };
+}
