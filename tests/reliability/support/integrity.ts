@@ -9,6 +9,8 @@
  * - every record's, proof's and sheet preview's CID readable through the gateway, the bytes matching
  *   the record's SHA-256 and size;
  * - every block on disk belonging to one of those files (no orphans), and no staging folder left;
+ * - every version of a captured file readable with its SHA-256 and size, numbered 1..n, the record's
+ *   file its newest (issue #19);
  * - harvests and the job queue (issue #18; `harvestProblems`): one harvested record per identity,
  *   each with its record; the last finished run of each harvest source counting what it wrote;
  *   every capture that kept a file agreeing with its record, every harvested record's file from a
@@ -115,12 +117,30 @@ export async function checkIntegrity(origin: string, databaseUrl: string, dataDi
     const previews = (await rows<{ table: string | null }>(client, `select to_regclass('sheet_previews')::text as table`))[0]?.table
       ? `union all select alexandria_id, cid, null, null, 'sheet preview' from sheet_previews`
       : '';
+    // Every version of a captured record's file (issue #19), the current one and the older ones.
+    const hasVersions = (await rows<{ table: string | null }>(client, `select to_regclass('record_versions')::text as table`))[0]?.table;
+    const versions = hasVersions ? `union all select alexandria_id, cid, sha256, size::float8, 'version ' || number from record_versions` : '';
+    if (hasVersions) {
+      const notNewest = await rows<{ id: number; cid: string | null; newest: string }>(
+        client,
+        `select a.id, a.cid, v.cid as newest from alexandrias a
+           join lateral (select cid from record_versions where alexandria_id = a.id order by number desc limit 1) v on true
+          where a.cid is distinct from v.cid`,
+      );
+      for (const row of notNewest) problems.push(`#${row.id}: its file ${row.cid} is not its newest version's (${row.newest})`);
+      const gaps = await rows<{ id: number }>(
+        client,
+        `select alexandria_id as id from record_versions group by alexandria_id having max(number) <> count(*) or min(number) <> 1`,
+      );
+      for (const row of gaps) problems.push(`#${row.id}: its versions are not numbered 1..n`);
+    }
     const files = await rows<{ id: number; cid: string; sha: string | null; size: number | null; kind: string }>(
       client,
       `select id, cid, file_sha256 as sha, file_size::float8 as size, 'record' as kind from alexandrias where cid is not null
        union all
        select alexandria_id, cid, null, file_size::float8, 'proof' from aletheias
-       ${previews}`,
+       ${previews}
+       ${versions}`,
     );
     facts.filesChecked = files.length;
     const queue = [...files];
