@@ -8,6 +8,7 @@ import type { Db } from '../db/index.ts';
 import { recordVersions, type VersionDiff } from '../db/schema.ts';
 import type { JobHandler, NewJob } from '../jobs/index.ts';
 import type { ContentStore } from '../storage/index.ts';
+import { compareTables, DEFAULT_TABLE_DIFF_BOUNDS, isTable, type TableDiffBounds } from './table-diff.ts';
 
 export const VERSION_DIFF_JOB = 'version-diff';
 
@@ -46,9 +47,22 @@ export function versionDiffHandler(store: ContentStore): JobHandler {
 
 type VersionRow = typeof recordVersions.$inferSelect;
 
-/** What changed from `before` to `after`: their sizes and types. */
-export async function compareVersions(_store: ContentStore, before: VersionRow, after: VersionRow): Promise<VersionDiff> {
-  return { kind: 'file', sizeBefore: before.size, sizeAfter: after.size, typeBefore: before.type, typeAfter: after.type };
+/**
+ * What changed from `before` to `after`: their sizes and types, and for two tables (CSV, XLSX,
+ * ODS) their columns and rows (`table-diff.ts`); a table that could not be compared says why in
+ * `note`.
+ */
+export async function compareVersions(
+  store: ContentStore,
+  before: VersionRow,
+  after: VersionRow,
+  bounds: TableDiffBounds = DEFAULT_TABLE_DIFF_BOUNDS,
+): Promise<VersionDiff> {
+  const file: VersionDiff = { kind: 'file', sizeBefore: before.size, sizeAfter: after.size, typeBefore: before.type, typeAfter: after.type };
+  if (!isTable(before.type) || !isTable(after.type)) return file;
+  const table = await compareTables(store, before, after, bounds);
+  if (!table.compared) return { ...file, note: table.note };
+  return { ...file, kind: 'table', ...table.changes };
 }
 
 /** Marks a comparison that could not be made, so the page stops saying it is pending. */
