@@ -10,7 +10,7 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import jsonld from 'jsonld';
 import { DataFactory, Parser, Store, Writer, type Quad, type Term } from 'n3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alexandrias, categories, departments } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, categories, departments, recordVersions } from '../../src/lib/server/db/schema.ts';
 import { catalogResponse, type CatalogFormat } from '../../src/lib/server/dcat/response.ts';
 import { webIri } from '../../src/lib/server/dcat/rdf.ts';
 import { createSeededDatabase, testEngines } from '../helpers/database.ts';
@@ -60,8 +60,9 @@ async function canonical(quads: Quad[]): Promise<string> {
 const objects = (graph: Graph, subject: Term | string, predicate: string): Term[] =>
   graph.getObjects(typeof subject === 'string' ? namedNode(subject) : subject, namedNode(predicate), null);
 
-function one(graph: Graph, subject: Term | string, predicate: string): Term {
-  const found = objects(graph, subject, predicate);
+/** The one object of `predicate` (among those `which` keeps, when given). */
+function one(graph: Graph, subject: Term | string, predicate: string, which: (term: Term) => boolean = () => true): Term {
+  const found = objects(graph, subject, predicate).filter(which);
   expect(found, `${String(typeof subject === 'string' ? subject : subject.value)} ${predicate}`).toHaveLength(1);
   return found[0]!;
 }
@@ -84,7 +85,16 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
   const documents = {} as Record<CatalogFormat, { text: string; headers: Headers; graph: Graph }>;
   let published: Array<typeof alexandrias.$inferSelect>;
   let hidden: number[];
-  const special = {} as { tricky: number; noDescription: number; badSource: number; noChecksum: number };
+  const special = {} as {
+    tricky: number;
+    noDescription: number;
+    badSource: number;
+    noChecksum: number;
+    versioned: number;
+    earlierCid: string;
+    earlierSize: number;
+    earlierSha: string;
+  };
 
   async function fetchCatalog(format: CatalogFormat, init: RequestInit = {}, pageSize?: number) {
     const path = format === 'jsonld' ? '/catalog.jsonld' : '/catalog.ttl';
@@ -106,6 +116,15 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     hidden = [blocked, broken, archived[0]!.id];
     await db.update(alexandrias).set({ status: 'blocked' }).where(inArray(alexandrias.id, [blocked, archived[0]!.id]));
     await db.update(alexandrias).set({ status: 'broken' }).where(eq(alexandrias.id, broken));
+    // A captured record whose file changed at its origin (issue #19): v1 was another file, v2 is its own.
+    const versioned = archived[2]!.id;
+    const [earlier] = await db.select().from(alexandrias).where(eq(alexandrias.id, archived[3]!.id));
+    const [current] = await db.select().from(alexandrias).where(eq(alexandrias.id, versioned));
+    Object.assign(special, { versioned, earlierCid: earlier!.cid, earlierSize: earlier!.fileSize, earlierSha: earlier!.fileSha256 });
+    await db.insert(recordVersions).values([
+      { alexandriaId: versioned, number: 1, cid: earlier!.cid!, sha256: earlier!.fileSha256!, size: earlier!.fileSize!, type: earlier!.type, mimeType: earlier!.mimeType, fileName: 'anterior.csv', capturedAt: new Date('2026-01-02T03:04:05Z') },
+      { alexandriaId: versioned, number: 2, cid: current!.cid!, sha256: current!.fileSha256!, size: current!.fileSize!, type: current!.type, mimeType: current!.mimeType, fileName: current!.fileName },
+    ]);
     published = await db.select().from(alexandrias).where(inArray(alexandrias.status, ['on_line', 'under_review'])).orderBy(asc(alexandrias.id));
 
     // JSON-LD in the default pages, Turtle in many small ones: the same graph proves the paging.
@@ -229,7 +248,8 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
         const notation = one(graph(), one(graph(), dataset, `${ADMS}identifier`), `${SKOS}notation`);
         expect(literal(notation, { language: '' })).toBe(cid);
 
-        const distribution = one(graph(), dataset, `${DCAT}distribution`);
+        // Its current file (a record whose file changed lists its earlier versions beside it).
+        const distribution = one(graph(), dataset, `${DCAT}distribution`, (term) => term.value === `${dataset}/distribution`);
         expect(isA(graph(), distribution, `${DCAT}Distribution`)).toBe(true);
         expect(literal(one(graph(), distribution, `${DCT}identifier`), { language: '' })).toBe(`ipfs://${cid}`);
         const download = one(graph(), distribution, `${DCAT}downloadURL`).value;
@@ -260,6 +280,21 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       }
     });
 
+    it('lists every earlier version of a captured file as a distribution of its own, issued when captured, a version of the dataset', () => {
+      const dataset = datasetIri(special.versioned);
+      const distributions = objects(graph(), dataset, `${DCAT}distribution`).map((term) => term.value);
+      expect(distributions.sort()).toEqual([`${dataset}/distribution`, `${dataset}/distribution/v1`]);
+      const older = `${dataset}/distribution/v1`;
+      expect(isA(graph(), older, `${DCAT}Distribution`)).toBe(true);
+      expect(literal(one(graph(), older, `${DCT}identifier`), { language: '' })).toBe(`ipfs://${special.earlierCid}`);
+      expect(one(graph(), older, `${DCAT}downloadURL`).value).toBe(`${ORIGIN}/ipfs/${special.earlierCid}`);
+      expect(literal(one(graph(), older, `${DCT}issued`), { datatype: `${XSD}dateTime` })).toBe('2026-01-02T03:04:05.000Z');
+      expect(one(graph(), older, `${DCT}isVersionOf`).value).toBe(dataset);
+      expect(Number(literal(one(graph(), older, `${DCAT}byteSize`), { datatype: `${XSD}decimal` }))).toBe(special.earlierSize);
+      const checksum = one(graph(), older, `${SPDX}checksum`);
+      expect(literal(one(graph(), checksum, `${SPDX}checksumValue`), { datatype: `${XSD}hexBinary` })).toBe(special.earlierSha);
+    });
+
     it('leaves records without a file as datasets without distribution, landing on their origin', () => {
       const waiting = published.filter((record) => record.cid === null);
       for (const record of waiting) {
@@ -270,7 +305,8 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
         else if (record.id === special.tricky) expect(landing).toEqual([webIri(TRICKY_SOURCE)]);
         else expect(landing).toEqual([record.sourceUrl]);
       }
-      expect(graph().getSubjects(namedNode(`${RDF}type`), namedNode(`${DCAT}Distribution`), null)).toHaveLength(10);
+      // One per archived file, and one for the versioned record's earlier version.
+      expect(graph().getSubjects(namedNode(`${RDF}type`), namedNode(`${DCAT}Distribution`), null)).toHaveLength(10 + 1);
     });
 
     it('leaves blocked and broken records out entirely', () => {

@@ -137,21 +137,38 @@ export function publisherResources(publishers: Array<{ id: number; name: string;
   });
 }
 
-/** The archived file of a record, served by the archive's gateway. */
-function distributionResource(record: CatalogRecord & { cid: string }, iris: CatalogIris): Resource {
-  const file = iri(iris.file(record.cid));
-  const mediaType = mediaTypeIri(record.mimeType, record.type);
-  const format = fileTypeIri(record.type);
-  const sha256 = record.fileSha256?.toLowerCase();
-  return resource(iris.distribution(record.id), [dcat.Distribution], {
-    [dct.identifier]: plain(`ipfs://${record.cid}`),
-    [dct.title]: text(record.fileName ?? record.title),
-    [dct.description]: text(DISTRIBUTION_DESCRIPTION),
-    [dcat.accessURL]: file,
-    [dcat.downloadURL]: file,
+/** A file of a record as a distribution: its current file, or an earlier version of it. */
+interface DistributedFile {
+  cid: string;
+  title: string;
+  description: string;
+  mimeType: string | null;
+  type: CatalogRecord['type'];
+  size: number | null;
+  sha256: string | null;
+  /** When the archive captured it (versions only: an upload's date is the dataset's). */
+  issued?: Date;
+  /** The dataset it is an earlier version of. */
+  versionOf?: string;
+}
+
+/** An archived file, served by the archive's gateway. */
+function distributionResource(id: string, file: DistributedFile, iris: CatalogIris): Resource {
+  const url = iri(iris.file(file.cid));
+  const mediaType = mediaTypeIri(file.mimeType, file.type);
+  const format = fileTypeIri(file.type);
+  const sha256 = file.sha256?.toLowerCase();
+  return resource(id, [dcat.Distribution], {
+    [dct.identifier]: plain(`ipfs://${file.cid}`),
+    [dct.title]: text(file.title),
+    [dct.description]: text(file.description),
+    [dct.issued]: file.issued ? dateTime(file.issued) : undefined,
+    [dct.isVersionOf]: file.versionOf ? iri(file.versionOf) : undefined,
+    [dcat.accessURL]: url,
+    [dcat.downloadURL]: url,
     [dcat.mediaType]: mediaType ? iri(mediaType) : undefined,
     [dct.format]: format ? iri(format) : undefined,
-    [dcat.byteSize]: record.fileSize !== null ? typed(String(record.fileSize), xsd.decimal) : undefined,
+    [dcat.byteSize]: file.size !== null ? typed(String(file.size), xsd.decimal) : undefined,
     [spdx.checksum]:
       sha256 && /^[0-9a-f]{64}$/.test(sha256)
         ? resource(null, [spdx.Checksum], {
@@ -160,6 +177,44 @@ function distributionResource(record: CatalogRecord & { cid: string }, iris: Cat
           })
         : undefined,
   });
+}
+
+/**
+ * A record's distributions: its current file, then every earlier version of it (issue #19), each
+ * its own distribution with the date it was captured, a version of the dataset.
+ */
+function distributionResources(record: CatalogRecord & { cid: string }, iris: CatalogIris): Resource[] {
+  const current = distributionResource(
+    iris.distribution(record.id),
+    {
+      cid: record.cid,
+      title: record.fileName ?? record.title,
+      description: DISTRIBUTION_DESCRIPTION,
+      mimeType: record.mimeType,
+      type: record.type,
+      size: record.fileSize,
+      sha256: record.fileSha256,
+    },
+    iris,
+  );
+  const older = record.olderVersions.map((version) =>
+    distributionResource(
+      `${iris.distribution(record.id)}/v${version.number}`,
+      {
+        cid: version.cid,
+        title: `${version.fileName ?? record.title} (v${version.number})`,
+        description: `Versión anterior (v${version.number}) del archivo, tal como la publicaba su origen cuando el archivo la capturó; ${DISTRIBUTION_DESCRIPTION.charAt(0).toLowerCase()}${DISTRIBUTION_DESCRIPTION.slice(1)}`,
+        mimeType: version.mimeType,
+        type: version.type,
+        size: version.size,
+        sha256: version.sha256,
+        issued: version.capturedAt,
+        versionOf: iris.dataset(record.id),
+      },
+      iris,
+    ),
+  );
+  return [current, ...older];
 }
 
 /** One published record as a dataset, with its distribution when the archive holds the file. */
@@ -182,7 +237,7 @@ export function datasetResource(record: CatalogRecord, iris: CatalogIris): Resou
     [dct.language]: iri(SPANISH),
     [dct.spatial]: iri(DOMINICAN_REPUBLIC),
     [dct.accessRights]: iri(PUBLIC_ACCESS),
-    [dcat.distribution]: cid ? distributionResource({ ...record, cid }, iris) : undefined,
+    [dcat.distribution]: cid ? distributionResources({ ...record, cid }, iris) : undefined,
   });
 }
 

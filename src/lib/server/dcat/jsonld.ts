@@ -36,6 +36,7 @@ const TERMS: readonly Term[] = [
   { name: 'accessRights', iri: dct.accessRights, coercion: IRI },
   { name: 'rights', iri: dct.rights, coercion: NONE },
   { name: 'format', iri: dct.format, coercion: IRI },
+  { name: 'isVersionOf', iri: dct.isVersionOf, coercion: IRI },
   { name: 'dataset', iri: dcat.dataset, coercion: NONE },
   { name: 'distribution', iri: dcat.distribution, coercion: NONE },
   { name: 'themeTaxonomy', iri: dcat.themeTaxonomy, coercion: IRI },

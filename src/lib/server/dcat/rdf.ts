@@ -50,6 +50,7 @@ export const dct = {
   accessRights: `${NS.dct}accessRights`,
   rights: `${NS.dct}rights`,
   format: `${NS.dct}format`,
+  isVersionOf: `${NS.dct}isVersionOf`,
   RightsStatement: `${NS.dct}RightsStatement`,
 } as const;
 export const foaf = {
