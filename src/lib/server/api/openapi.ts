@@ -80,6 +80,17 @@ export const REST_PATHS = {
   '/v2/open-data/alexandrias/{id}/sheets': read('Las hojas de un XLSX u ODS, extraídas como CSV (cada una con su CID)', null, envelope('Lista de hojas'), [
     { name: 'id', in: 'path', required: true, description: 'Id del registro.', schema: { type: 'integer', minimum: 1 } },
   ]),
+  '/v2/open-data/alexandrias/{id}/versions': read(
+    'Las versiones de un archivo capturado, de la primera a la actual, y qué cambió en cada una',
+    null,
+    envelope(
+      'Lista de versiones: { number, cid, sha256, size, type, capturedAt, url, capture: { finalUrl, status, etag, lastModified }, diff, diffStatus }. ' +
+        '`diff` (null en la v1 y mientras `diffStatus` es "pending"): { kind: "table" | "file", sizeBefore, sizeAfter, typeBefore, typeAfter, ' +
+        'columnsAdded, columnsRemoved, rowsAdded, rowsRemoved, rowsChanged, sample, note }; `sample` es una tabla en el formato de daff: ' +
+        'una cabecera "@@" y filas cuya primera celda dice la acción ("+++" añadida, "---" quitada, "->" cambiada, con celdas "antes->después").',
+    ),
+    [{ name: 'id', in: 'path', required: true, description: 'Id del registro.', schema: { type: 'integer', minimum: 1 } }],
+  ),
   '/v1/services/filecoin/{cid}': read('Anclajes y acuerdos de almacenamiento de un CID', null, envelope('Anclajes y acuerdos', false), [
     { name: 'cid', in: 'path', required: true, description: cidParam.description, schema: { type: 'string' } },
   ]),

@@ -1,0 +1,61 @@
+/** A record's versions (issue #19): every file it has had, for its page and the versions API. */
+import { asc, eq } from 'drizzle-orm';
+import type { AssetType } from '../../domain/constants.ts';
+import type { Db } from '../db/index.ts';
+import { alexandrias, captures, recordVersions, type VersionDiff } from '../db/schema.ts';
+import { isRowId } from './paging.ts';
+
+export interface VersionItem {
+  /** 1, 2, 3… in capture order; the highest is the record's current file. */
+  number: number;
+  cid: string;
+  sha256: string;
+  size: number;
+  type: AssetType;
+  mimeType: string | null;
+  fileName: string | null;
+  capturedAt: Date;
+  /** The HTTP facts of the capture that brought these bytes; null when its row is gone. */
+  capture: { finalUrl: string | null; status: number | null; etag: string | null; lastModified: string | null } | null;
+  /** What changed from the version before; null for v1 and while the comparison is pending. */
+  diff: VersionDiff | null;
+  diffStatus: 'none' | 'pending' | 'done' | 'failed';
+}
+
+/** A record's versions, oldest first; none for a record never captured. */
+export async function versionsOf(db: Db, alexandriaId: number): Promise<VersionItem[]> {
+  if (!isRowId(alexandriaId)) return [];
+  const rows = await db
+    .select({
+      number: recordVersions.number,
+      cid: recordVersions.cid,
+      sha256: recordVersions.sha256,
+      size: recordVersions.size,
+      type: recordVersions.type,
+      mimeType: recordVersions.mimeType,
+      fileName: recordVersions.fileName,
+      capturedAt: recordVersions.capturedAt,
+      diff: recordVersions.diff,
+      diffStatus: recordVersions.diffStatus,
+      captureId: captures.id,
+      finalUrl: captures.finalUrl,
+      status: captures.status,
+      etag: captures.etag,
+      lastModified: captures.lastModified,
+    })
+    .from(recordVersions)
+    .leftJoin(captures, eq(captures.id, recordVersions.captureId))
+    .where(eq(recordVersions.alexandriaId, alexandriaId))
+    .orderBy(asc(recordVersions.number));
+  return rows.map(({ captureId, finalUrl, status, etag, lastModified, ...version }) => ({
+    ...version,
+    capture: captureId === null ? null : { finalUrl, status, etag, lastModified },
+  }));
+}
+
+/** Like `versionsOf`, but null when there is no such record. */
+export async function recordVersionsOf(db: Db, alexandriaId: number): Promise<VersionItem[] | null> {
+  if (!isRowId(alexandriaId)) return null;
+  const [record] = await db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.id, alexandriaId));
+  return record ? versionsOf(db, alexandriaId) : null;
+}
