@@ -49,6 +49,7 @@ function record(overrides: Partial<RecordDetail> = {}): RecordDetail {
     keywords: [],
     capture: null,
     withdrawnFromCatalogAt: null,
+    goneFromOriginSince: null,
     ...overrides,
   };
 }

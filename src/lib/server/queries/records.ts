@@ -67,6 +67,8 @@ export interface RecordDetail extends RecordRow {
   capture: CaptureFacts | null;
   /** When the record's catalogue stopped listing it ("retirado del catálogo"), or null. */
   withdrawnFromCatalogAt: Date | null;
+  /** Since when its source URL is "desaparecido en origen" (`harvest/watch.ts`), or null. */
+  goneFromOriginSince: Date | null;
 }
 
 /** A capture as the record page tells it. */
@@ -230,11 +232,11 @@ export async function recordDetails(db: Db, where: SQL | undefined, options: Det
     .where(inArray(captures.alexandriaId, ids))
     .orderBy(captures.alexandriaId, desc(captures.capturedAt), desc(captures.id));
   const captureOf = new Map(captureRows.map(({ alexandriaId, ...capture }) => [alexandriaId, capture]));
-  const withdrawn = await db
-    .select({ alexandriaId: harvestedRecords.alexandriaId, withdrawnAt: harvestedRecords.withdrawnAt })
+  const harvested = await db
+    .select({ alexandriaId: harvestedRecords.alexandriaId, withdrawnAt: harvestedRecords.withdrawnAt, goneSince: harvestedRecords.goneSince })
     .from(harvestedRecords)
-    .where(and(inArray(harvestedRecords.alexandriaId, ids), sql`${harvestedRecords.withdrawnAt} is not null`));
-  const withdrawnOf = new Map(withdrawn.map((row) => [row.alexandriaId, row.withdrawnAt]));
+    .where(and(inArray(harvestedRecords.alexandriaId, ids), sql`(${harvestedRecords.withdrawnAt} is not null or ${harvestedRecords.goneSince} is not null)`));
+  const harvestedOf = new Map(harvested.map((row) => [row.alexandriaId, row]));
   return rows.map(({ record, department, source, category, ...review }) => ({
     id: record.id,
     cid: record.cid,
@@ -271,7 +273,8 @@ export async function recordDetails(db: Db, where: SQL | undefined, options: Det
     licenseUrl: record.licenseUrl,
     keywords: record.keywords,
     capture: captureOf.get(record.id) ?? null,
-    withdrawnFromCatalogAt: withdrawnOf.get(record.id) ?? null,
+    withdrawnFromCatalogAt: harvestedOf.get(record.id)?.withdrawnAt ?? null,
+    goneFromOriginSince: harvestedOf.get(record.id)?.goneSince ?? null,
   }));
 }
 

@@ -1,0 +1,76 @@
+/**
+ * The change feeds as Atom 1.0 (RFC 4287), written by the `feed` library. Every URL is absolute on
+ * the configured public origin (`config.publicUrl`), never the request's: a feed is copied into
+ * readers and aggregators, and its links must lead back to the archive whatever Host was asked.
+ */
+import { Feed } from 'feed';
+import { formatBytes, formatDate } from '../../format.ts';
+import { t } from '../../i18n/index.ts';
+import { absoluteUrl, recordPath } from '../../paths.ts';
+import { CHANGES_FEED_PATH, departmentFeedPath, disappearedPath } from '../../watch-paths.ts';
+import type { ChangeEvent } from './changes.ts';
+
+export const ATOM_HEADERS = {
+  'Content-Type': 'application/atom+xml; charset=utf-8',
+  'Cache-Control': 'public, max-age=300',
+} as const;
+
+const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/**
+ * `feed` writes every title and summary as `type="html"`: plain text (a record's title may hold
+ * `<` or `&`) is escaped so a reader shows it as written instead of reading it as markup.
+ */
+function html(text: string): string {
+  return text.replace(/[&<>]/g, (char) => HTML_ENTITIES[char] ?? char);
+}
+
+export interface AtomFeedOptions {
+  /** The archive's public origin. */
+  origin: string;
+  events: readonly ChangeEvent[];
+  /** One institution's feed; the archive's when absent. */
+  department?: { id: number; name: string };
+}
+
+/** The Atom document of `events` (already newest first). */
+export function changesAtom({ origin, events, department }: AtomFeedOptions): string {
+  const self = absoluteUrl(origin, department ? departmentFeedPath(department.id) : CHANGES_FEED_PATH);
+  const feed = new Feed({
+    id: self,
+    title: department ? t('feed.department.title', { name: department.name }) : t('feed.changes.title'),
+    description: t('feed.changes.description'),
+    link: absoluteUrl(origin, disappearedPath(department ? { dep: department.id } : {})),
+    language: 'es',
+    // An empty feed is as old as nothing in it: the Unix epoch keeps the document stable.
+    updated: events[0]?.at ?? new Date(0),
+    generator: t('site.name'),
+    copyright: t('footer.license'),
+    feedLinks: { atom: self },
+    favicon: absoluteUrl(origin, '/favicon.svg'),
+  });
+  for (const event of events) {
+    const page = absoluteUrl(origin, recordPath({ cid: event.recordCid, id: event.alexandriaId }));
+    if (event.kind === 'version') {
+      const file = absoluteUrl(origin, `/ipfs/${encodeURIComponent(event.cid)}`);
+      feed.addItem({
+        id: `${page}#v${event.number}`,
+        title: html(t('feed.entry.version', { number: event.number, title: event.title })),
+        link: page,
+        date: event.at,
+        description: html(t('feed.entry.versionBody', { number: event.number, title: event.title, date: formatDate(event.at), size: formatBytes(event.size), cid: event.cid })),
+        // The type is given: left out, the library guesses an image type from the URL.
+        enclosure: { url: file, length: event.size, type: event.mimeType ?? 'application/octet-stream' },
+      });
+    } else {
+      feed.addItem({
+        id: `${page}#desaparecido-${event.at.toISOString()}`,
+        title: html(t('feed.entry.gone', { title: event.title })),
+        link: page,
+        date: event.at,
+        description: html(t('feed.entry.goneBody', { title: event.title, date: formatDate(event.at), url: event.url ?? '—' })),
+      });
+    }
+  }
+  return feed.atom1();
+}

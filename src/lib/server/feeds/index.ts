@@ -1,0 +1,23 @@
+/**
+ * The change feeds (issue #19): `/feeds/cambios.atom` for the whole archive and
+ * `/feeds/instituciones/{id}.atom` for one institution, each the newest `FEED_ENTRIES` new
+ * versions and disappearances (`changes.ts`), written as Atom (`atom.ts`).
+ */
+import type { Db } from '../db/index.ts';
+import { changesAtom } from './atom.ts';
+import { latestChanges, publicDepartmentName } from './changes.ts';
+
+export { ATOM_HEADERS } from './atom.ts';
+export { FEED_ENTRIES, latestChanges, type ChangeEvent } from './changes.ts';
+
+/** The archive's feed, with absolute links on `origin`. */
+export async function archiveChangesFeed(db: Db, origin: string): Promise<string> {
+  return changesAtom({ origin, events: await latestChanges(db) });
+}
+
+/** One institution's feed, or null when the public sees no such institution. */
+export async function departmentChangesFeed(db: Db, origin: string, departmentId: number): Promise<string | null> {
+  const name = await publicDepartmentName(db, departmentId);
+  if (name === null) return null;
+  return changesAtom({ origin, department: { id: departmentId, name }, events: await latestChanges(db, { departmentId }) });
+}

@@ -1,0 +1,139 @@
+/**
+ * What the public reads of the watch (issue #19), on both engines, over the real seeded catalogue:
+ * /desaparecidos' list (newest disappearance first, filters by institution and category, only
+ * public institutions named, blocked records left out), the dashboard's count, the record page's
+ * `goneFromOriginSince`, and the Atom feeds, parsed with a real XML parser: entries for a new
+ * version and a disappearance, newest first, absolute links on the configured origin, and one
+ * institution's feed.
+ */
+import { eq } from 'drizzle-orm';
+import { xml2js, type Element } from 'xml-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alexandrias, departments } from '../../src/lib/server/db/schema.ts';
+import { archiveChangesFeed, departmentChangesFeed } from '../../src/lib/server/feeds/index.ts';
+import { countDisappeared, listDisappeared } from '../../src/lib/server/queries/disappeared.ts';
+import { getRecord, loadDashboard } from '../../src/lib/server/queries/index.ts';
+import { createSeededDatabase, testEngines } from '../helpers/database.ts';
+import { addSecondVersion, markGone, recordsWithFiles, setGoneSince, watchRecords, type SeededRecord } from '../helpers/watched-records.ts';
+
+const ORIGIN = 'https://archivo.example.org';
+
+/** The `<entry>` elements of an Atom document, as { id, title, link, updated }. */
+function atomEntries(xml: string) {
+  const document = xml2js(xml) as Element;
+  const feed = document.elements?.find((element) => element.name === 'feed');
+  if (!feed) throw new Error('not an Atom feed');
+  // Titles are `type="html"`: their text is HTML, entities and all.
+  const text = (element: Element | undefined) =>
+    String(element?.elements?.[0]?.text ?? element?.elements?.[0]?.cdata ?? '').replace(/&(lt|gt|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', amp: '&' })[name]!);
+  const child = (element: Element, name: string) => element.elements?.find((item) => item.name === name);
+  return {
+    namespace: feed.attributes?.xmlns,
+    id: text(child(feed, 'id')),
+    title: text(child(feed, 'title')),
+    self: feed.elements?.find((item) => item.name === 'link' && item.attributes?.rel === 'self')?.attributes?.href,
+    entries: (feed.elements ?? [])
+      .filter((element) => element.name === 'entry')
+      .map((entry) => ({
+        id: text(child(entry, 'id')),
+        title: text(child(entry, 'title')),
+        link: String(child(entry, 'link')?.attributes?.href ?? ''),
+        updated: new Date(text(child(entry, 'updated'))),
+      })),
+  };
+}
+
+describe.each(testEngines())('disappeared documents and change feeds on %s', (engine) => {
+  let archive: Awaited<ReturnType<typeof createSeededDatabase>>;
+  let records: SeededRecord[];
+  /** Gone, in this order of disappearance: `older`, then `newer` (most recent). */
+  let older: SeededRecord;
+  let newer: SeededRecord;
+  let blocked: SeededRecord;
+  let changed: SeededRecord;
+
+  beforeAll(async () => {
+    archive = await createSeededDatabase(engine);
+    records = await recordsWithFiles(archive.db);
+    // Two gone records of different institutions and categories, one blocked, one with a new version.
+    const withDepartment = records.filter((record) => record.departmentId !== null && record.categoryId !== null);
+    older = withDepartment[0]!;
+    newer = withDepartment.find((record) => record.departmentId !== older.departmentId && record.categoryId !== older.categoryId)!;
+    blocked = records.find((record) => record !== older && record !== newer)!;
+    changed = records.find((record) => ![older, newer, blocked].includes(record))!;
+    expect(newer).toBeDefined();
+    await watchRecords(archive.db, [older, newer, blocked, changed]);
+    for (const record of [older, newer, blocked]) await markGone(archive.db, record);
+    await setGoneSince(archive.db, older, new Date('2026-03-01T12:00:00Z'));
+    await setGoneSince(archive.db, newer, new Date('2026-05-01T12:00:00Z'));
+    await archive.db.update(alexandrias).set({ status: 'blocked' }).where(eq(alexandrias.id, blocked.id));
+    await addSecondVersion(archive.db, changed, older.cid, 1234);
+  });
+  afterAll(() => archive?.destroy());
+
+  it('lists the documents whose source disappeared, newest first, blocked ones left out', async () => {
+    const page = await listDisappeared(archive.db);
+    expect(page.items.map((item) => item.id)).toEqual([newer.id, older.id]);
+    expect(page.total).toBe(2);
+    expect(page.items[0]).toMatchObject({
+      title: newer.title,
+      cid: newer.cid,
+      goneSince: new Date('2026-05-01T12:00:00Z'),
+      url: `http://127.0.0.1:9/portal/files/${newer.id}.csv`,
+      department: { id: newer.departmentId },
+      category: { id: newer.categoryId },
+    });
+    expect(await countDisappeared(archive.db)).toBe(2);
+    expect((await loadDashboard(archive.db)).disappeared).toBe(2);
+  });
+
+  it('filters by institution and by category, and offers only the choices that have documents', async () => {
+    expect((await listDisappeared(archive.db, { departmentId: older.departmentId! })).items.map((item) => item.id)).toEqual([older.id]);
+    expect((await listDisappeared(archive.db, { categoryId: newer.categoryId! })).items.map((item) => item.id)).toEqual([newer.id]);
+    expect((await listDisappeared(archive.db, { departmentId: older.departmentId!, categoryId: newer.categoryId! })).total).toBe(0);
+    const { choices } = await listDisappeared(archive.db);
+    expect(choices.departments.map((choice) => [choice.id, choice.count]).sort()).toEqual([[older.departmentId, 1], [newer.departmentId, 1]].sort());
+    expect(choices.categories.map((choice) => choice.id).sort()).toEqual([older.categoryId, newer.categoryId].sort());
+  });
+
+  it('names only institutions the public sees, and cannot be filtered on one it does not', async () => {
+    await archive.db.update(departments).set({ reviewStatus: 'under_review' }).where(eq(departments.id, older.departmentId!));
+    try {
+      const page = await listDisappeared(archive.db);
+      expect(page.items.find((item) => item.id === older.id)?.department).toBeNull();
+      expect(page.choices.departments.map((choice) => choice.id)).not.toContain(older.departmentId);
+      expect((await listDisappeared(archive.db, { departmentId: older.departmentId! })).total).toBe(0);
+      expect(await departmentChangesFeed(archive.db, ORIGIN, older.departmentId!)).toBeNull();
+    } finally {
+      await archive.db.update(departments).set({ reviewStatus: 'on_line' }).where(eq(departments.id, older.departmentId!));
+    }
+  });
+
+  it('tells the record page since when its source disappeared', async () => {
+    expect((await getRecord(archive.db, newer.id))?.goneFromOriginSince).toEqual(new Date('2026-05-01T12:00:00Z'));
+    expect((await getRecord(archive.db, changed.id))?.goneFromOriginSince).toBeNull();
+  });
+
+  it('publishes new versions and disappearances as Atom, newest first, with absolute links on the public origin', async () => {
+    const feed = atomEntries(await archiveChangesFeed(archive.db, ORIGIN));
+    expect(feed.namespace).toBe('http://www.w3.org/2005/Atom');
+    expect(feed.self).toBe(`${ORIGIN}/feeds/cambios.atom`);
+    expect(feed.title).toBe('Cambios en Archivo Abierto');
+    const titles = feed.entries.map((entry) => entry.title);
+    // The new version was recorded now, after both disappearances (2026-05 and 2026-03).
+    expect(titles).toEqual([`Nueva versión (v2): ${changed.title}`, `Desaparecido en origen: ${newer.title}`, `Desaparecido en origen: ${older.title}`]);
+    const times = feed.entries.map((entry) => entry.updated.getTime());
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(feed.entries[1]!.link).toBe(`${ORIGIN}/single/src/${newer.cid}?assetId=${newer.id}`);
+    expect(new Set(feed.entries.map((entry) => entry.id)).size).toBe(3);
+    expect(feed.entries.every((entry) => entry.link.startsWith(`${ORIGIN}/`))).toBe(true);
+  });
+
+  it("gives each public institution a feed of its own records' changes", async () => {
+    const feed = atomEntries((await departmentChangesFeed(archive.db, ORIGIN, newer.departmentId!))!);
+    expect(feed.self).toBe(`${ORIGIN}/feeds/instituciones/${newer.departmentId}.atom`);
+    expect(feed.entries.map((entry) => entry.title)).toContain(`Desaparecido en origen: ${newer.title}`);
+    expect(feed.entries.map((entry) => entry.title)).not.toContain(`Desaparecido en origen: ${older.title}`);
+    expect(await departmentChangesFeed(archive.db, ORIGIN, 2_000_000)).toBeNull();
+  });
+});
