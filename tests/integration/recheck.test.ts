@@ -26,6 +26,7 @@ import { readGatewayRequest, serveFile } from '../../src/lib/server/gateway/inde
 import { cidOf, createStagingArea } from '../../src/lib/server/storage/index.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
 import { FIXTURES_DIR } from '../helpers/fixtures.ts';
+import { expectedChanges } from '../helpers/table-changes.ts';
 
 const ORIGINAL = fs.readFileSync(path.join(FIXTURES_DIR, 'files/csv/empresas-servicios-turisticos-mitur-2018-2025.csv'));
 
@@ -209,6 +210,9 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
     const [first, second] = await versions();
     expect(second).toMatchObject({ number: 2, cid: v2Cid, size: editedCopy().length, diffStatus: 'done' });
     expect(second!.diff).toMatchObject({ sizeBefore: ORIGINAL.length, sizeAfter: editedCopy().length, typeBefore: 'csv', typeAfter: 'csv' });
+    // What changed, as a table, equal to an independent computation on the two texts.
+    expect(second!.diff).toMatchObject({ kind: 'table', ...expectedChanges(ORIGINAL.toString('utf8'), editedCopy().toString('utf8')) });
+    expect(second!.diff).toMatchObject({ columnsAdded: ['Renovaciones'], columnsRemoved: ['Renovacion'], rowsAdded: 2, rowsChanged: 1, rowsRemoved: 0 });
     expect((await record()).cid).toBe(v2Cid);
     // Both stored, byte-identical.
     expect(Buffer.compare(await bytesOf(first!.cid), ORIGINAL)).toBe(0);

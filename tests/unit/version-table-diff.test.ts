@@ -7,13 +7,13 @@
  */
 import fs from 'node:fs';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContentStore } from '../../src/lib/server/storage/index.ts';
 import { KEYED_NOTE } from '../../src/lib/server/versions/keyed-comparison.ts';
 import { compareTables, DEFAULT_TABLE_DIFF_BOUNDS, type TableChanges } from '../../src/lib/server/versions/table-diff.ts';
 import { createTestStore } from '../helpers/database.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
+import { expectedChanges } from '../helpers/table-changes.ts';
 
 const csvFixture = (name: string) => fs.readFileSync(fixturePath('files/csv', name));
 
@@ -40,50 +40,6 @@ function edited(original: Buffer): Buffer {
   lines.splice(end, 0, ...added);
   lines.splice(12, 1);
   return Buffer.from(lines.join(newline), 'latin1');
-}
-
-/**
- * The changes by an independent computation: papaparse's rows (blank ones skipped), the columns
- * by their trimmed names, each row reduced to the columns both versions share; rows found in both
- * (as many times as they occur) are unchanged, and the others are paired by the value of the first
- * shared column: a pair is a changed row, the rest added or removed.
- */
-function expectedChanges(before: string, after: string): Omit<TableChanges, 'sample' | 'note'> {
-  const parse = (text: string) => Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy' }).data;
-  const [beforeHeader, ...beforeRows] = parse(before);
-  const [afterHeader, ...afterRows] = parse(after);
-  const beforeNames = beforeHeader!.map((name) => name.trim());
-  const afterNames = afterHeader!.map((name) => name.trim());
-  const shared = afterNames.filter((name) => beforeNames.includes(name));
-  const project = (row: string[], names: string[]) => shared.map((name) => row[names.indexOf(name)] ?? '');
-  const unmatched = new Map<string, string[][]>();
-  for (const row of beforeRows) {
-    const key = JSON.stringify(project(row, beforeNames));
-    unmatched.set(key, [...(unmatched.get(key) ?? []), row]);
-  }
-  const addedRows: string[][] = [];
-  for (const row of afterRows) {
-    const key = JSON.stringify(project(row, afterNames));
-    const same = unmatched.get(key);
-    if (same?.length) same.pop();
-    else addedRows.push(project(row, afterNames));
-  }
-  const removedKeys = [...unmatched.values()].flat().map((row) => project(row, beforeNames)[0]);
-  let changed = 0;
-  for (const row of addedRows) {
-    const at = removedKeys.indexOf(row[0]);
-    if (at !== -1) {
-      removedKeys.splice(at, 1);
-      changed += 1;
-    }
-  }
-  return {
-    columnsAdded: afterNames.filter((name) => !beforeNames.includes(name)),
-    columnsRemoved: beforeNames.filter((name) => !afterNames.includes(name)),
-    rowsAdded: addedRows.length - changed,
-    rowsRemoved: removedKeys.length,
-    rowsChanged: changed,
-  };
 }
 
 const counts = ({ columnsAdded, columnsRemoved, rowsAdded, rowsRemoved, rowsChanged }: TableChanges) => ({

@@ -9,6 +9,7 @@ import { recordHistory, type HistoryEntry } from './moderation.ts';
 import { isRowId, type Page } from './paging.ts';
 import { listRecords, recordsByCid, storageStatus, uploadsOf, type RecordDetail, type RecordRow, type StorageStatus } from './records.ts';
 import { sheetPreviewsOf, type SheetPreviewItem } from './sheets.ts';
+import { versionsOf, type VersionItem } from './versions.ts';
 
 /** A page number from `?page=`; anything that is not a positive integer is page 1. */
 export function parsePage(value: string | null): number {
@@ -47,6 +48,8 @@ export interface RecordPage {
   history: HistoryEntry[];
   /** A spreadsheet's sheets as searchable CSV previews (issue #7); none for other records. */
   sheets: SheetPreviewItem[];
+  /** The files a captured record has had, oldest first (issue #19); none for other records. */
+  versions: VersionItem[];
 }
 
 /** The record with `cid`; `assetId` picks one when several share the CID (SPEC §2). */
@@ -60,6 +63,7 @@ export async function loadRecord(db: Db, cid: string, assetId: number | null): P
     storage: await storageStatus(db, cid),
     history: await recordHistory(db, record.id),
     sheets: record.type === 'xlsx' || record.type === 'ods' ? await sheetPreviewsOf(db, record.id) : [],
+    versions: await versionsOf(db, record.id),
   };
 }
 

@@ -1,0 +1,159 @@
+/**
+ * A record's versions as the public reads them (issue #19), on both engines: a seeded CSV record
+ * gets a second version (a real fixture, then an edited copy: a column renamed, rows changed and
+ * added, one removed), the archive's `version-diff` job compares them, and the record page's data
+ * and GET /v2/open-data/alexandrias/{id}/versions list both versions, with what changed equal to
+ * an independent computation; an unknown record is a 404, a record never captured has none.
+ */
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { and, count, eq, inArray, isNotNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rest } from '../../src/lib/server/api/rest.ts';
+import { alexandrias, captures, jobs } from '../../src/lib/server/db/schema.ts';
+import { runWorker } from '../../src/lib/server/jobs/index.ts';
+import { loadRecord } from '../../src/lib/server/queries/pages.ts';
+import { cidOf } from '../../src/lib/server/storage/index.ts';
+import { alexandriaVersions } from '../../src/lib/server/versions/endpoint.ts';
+import { addVersion, VERSION_DIFF_JOB, versionDiffHandler } from '../../src/lib/server/versions/index.ts';
+import { createSeededDatabase, testEngines } from '../helpers/database.ts';
+import { expectedChanges } from '../helpers/table-changes.ts';
+
+const ORIGIN = 'https://archivo.test';
+const FILE_NAME = 'empresas-servicios-turisticos-mitur-2018-2025.csv';
+
+/** The edited copy: a column renamed, two rows changed, one removed, two added. */
+function editedCopy(original: string): string {
+  const lines = original.split('\n');
+  lines[0] = lines[0]!.replace('Licencias Nuevas', 'Licencias nuevas otorgadas');
+  lines[3] = lines[3]!.replace('Hoteles,0,8', 'Hoteles,0,80');
+  lines[7] = lines[7]!.replace(/,\d+,0,0,/, ',123,0,0,');
+  lines.splice(10, 1);
+  const end = lines.at(-1) === '' ? lines.length - 1 : lines.length;
+  lines.splice(end, 0, 'Hoteles,1,2,0,0,Octubre-Diciembre,2026', 'Gift Shop,3,4,0,0,Octubre-Diciembre,2026');
+  return lines.join('\n');
+}
+
+describe.each(testEngines())('a record’s versions on %s', (engine) => {
+  let seeded: Awaited<ReturnType<typeof createSeededDatabase>>;
+  let record: { id: number; cid: string };
+  let other: { id: number; cid: string };
+  let original: Buffer;
+  let edited: Buffer;
+  let v2Cid: string;
+
+  beforeAll(async () => {
+    seeded = await createSeededDatabase(engine);
+    const [found] = await seeded.db.select({ id: alexandrias.id, cid: alexandrias.cid }).from(alexandrias).where(eq(alexandrias.fileName, FILE_NAME));
+    record = { id: found!.id, cid: found!.cid! };
+    const [another] = await seeded.db
+      .select({ id: alexandrias.id, cid: alexandrias.cid })
+      .from(alexandrias)
+      .where(and(eq(alexandrias.type, 'pdf'), eq(alexandrias.status, 'on_line'), isNotNull(alexandrias.cid)))
+      .limit(1);
+    other = { id: another!.id, cid: another!.cid! };
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of seeded.store.cat(record.cid)) chunks.push(chunk);
+    original = Buffer.concat(chunks);
+    edited = Buffer.from(editedCopy(original.toString('utf8')));
+    v2Cid = (await seeded.store.add([edited])).cid;
+    expect(v2Cid).toBe((await cidOf(edited)).cid);
+    // v1 the seeded file, v2 the edited copy from a capture, the record pointing at the newest: as a recheck leaves them.
+    await seeded.db.transaction(async (tx) => {
+      const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+      await addVersion(tx, { alexandriaId: record.id, cid: record.cid, sha256: sha256(original), size: original.length, type: 'csv', mimeType: 'text/csv', fileName: FILE_NAME, captureId: null });
+      const [capture] = await tx
+        .insert(captures)
+        .values({ alexandriaId: record.id, requestedUrl: 'https://datos.example.do/licencias.csv', finalUrl: 'https://datos.example.do/licencias.csv', status: 200, etag: '"v2"', lastModified: 'Tue, 24 Nov 2026 10:00:00 GMT', cid: v2Cid })
+        .returning({ id: captures.id });
+      await addVersion(tx, { alexandriaId: record.id, cid: v2Cid, sha256: sha256(edited), size: edited.length, type: 'csv', mimeType: 'text/csv', fileName: FILE_NAME, captureId: capture!.id });
+      await tx.update(alexandrias).set({ cid: v2Cid, fileSize: edited.length }).where(eq(alexandrias.id, record.id));
+    });
+  });
+  afterAll(() => seeded?.destroy());
+
+  /** Runs the `version-diff` jobs until none is queued or running (bounded). */
+  async function compareQueued(timeoutMs = 30_000): Promise<void> {
+    const stop = new AbortController();
+    const errors: unknown[] = [];
+    const worker = runWorker({
+      db: seeded.db,
+      handlers: { [VERSION_DIFF_JOB]: versionDiffHandler(seeded.store) },
+      signal: stop.signal,
+      pollMs: 20,
+      perHostDelayMs: 0,
+      backoff: { baseMs: 10, maxMs: 20 },
+      onError: (error) => errors.push(error),
+    });
+    const deadline = Date.now() + timeoutMs;
+    try {
+      for (;;) {
+        const [left] = await seeded.db.select({ n: count() }).from(jobs).where(inArray(jobs.status, ['queued', 'running']));
+        if (left!.n === 0) break;
+        if (Date.now() > deadline) throw new Error(`Jobs still pending after ${timeoutMs} ms`);
+        await sleep(25);
+      }
+    } finally {
+      stop.abort();
+      await worker;
+    }
+    expect(errors).toEqual([]);
+  }
+
+  const versionsRead = async (id: number | string) => {
+    const response = await rest(() => alexandriaVersions({ db: seeded.db, origin: ORIGIN }, String(id)));
+    const envelope = (await response.json()) as { code: number; body: string; message?: string };
+    return { status: response.status, envelope, versions: envelope.code === 200 ? (JSON.parse(envelope.body) as Array<Record<string, unknown>>) : null };
+  };
+
+  it('says the comparison is pending until the job has run', async () => {
+    const page = await loadRecord(seeded.db, v2Cid, record.id);
+    expect(page?.versions.map((version) => [version.number, version.diffStatus])).toEqual([
+      [1, 'none'],
+      [2, 'pending'],
+    ]);
+    const { versions } = await versionsRead(record.id);
+    expect(versions?.[1]).toMatchObject({ number: 2, diff: null, diffStatus: 'pending' });
+  });
+
+  it('lists both versions on the record page, with what changed equal to an independent computation', async () => {
+    await compareQueued();
+    const page = await loadRecord(seeded.db, v2Cid, record.id);
+    const [first, second] = page!.versions;
+    expect(first).toMatchObject({ number: 1, cid: record.cid, size: original.length, diff: null, capture: null });
+    const expected = expectedChanges(original.toString('utf8'), edited.toString('utf8'));
+    expect(expected).toEqual({ columnsAdded: ['Licencias nuevas otorgadas'], columnsRemoved: ['Licencias Nuevas'], rowsAdded: 2, rowsRemoved: 1, rowsChanged: 2 });
+    expect(second).toMatchObject({ number: 2, cid: v2Cid, size: edited.length, diffStatus: 'done', diff: { kind: 'table', typeBefore: 'csv', typeAfter: 'csv', sizeBefore: original.length, sizeAfter: edited.length, ...expected } });
+    // The sample: daff's header, then the five rows that changed, the edited cells as "before->after".
+    const [header, ...rows] = second!.diff!.sample!;
+    expect(header).toEqual(expect.arrayContaining(['@@', 'Empresa o Servicio', 'Licencias nuevas otorgadas', 'Licencias Nuevas']));
+    expect(rows.map((row) => row[0]).sort()).toEqual(['+++', '+++', '---', '->', '->']);
+    expect(rows.find((row) => row[0] === '->' && row[1] === 'Hoteles')).toContain('8->80');
+  });
+
+  it('answers the versions in REST, oldest first, each with its download by CID and its capture', async () => {
+    const { status, versions } = await versionsRead(record.id);
+    expect(status).toBe(200);
+    expect(versions).toHaveLength(2);
+    expect(versions![0]).toMatchObject({ number: 1, cid: record.cid, size: original.length, type: 'csv', url: `${ORIGIN}/ipfs/${record.cid}`, capture: null, diff: null, diffStatus: 'none' });
+    expect(versions![1]).toMatchObject({
+      number: 2,
+      cid: v2Cid,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      url: `${ORIGIN}/ipfs/${v2Cid}`,
+      capture: { finalUrl: 'https://datos.example.do/licencias.csv', status: 200, etag: '"v2"', lastModified: 'Tue, 24 Nov 2026 10:00:00 GMT' },
+      diffStatus: 'done',
+      diff: { kind: 'table', rowsAdded: 2, rowsRemoved: 1, rowsChanged: 2 },
+    });
+    expect(new Date(versions![1]!.capturedAt as string).getTime()).not.toBeNaN();
+  });
+
+  it('answers [] for a record never captured, and 404 for one that does not exist', async () => {
+    expect((await versionsRead(other.id)).versions).toEqual([]);
+    expect((await loadRecord(seeded.db, other.cid, other.id))?.versions).toEqual([]);
+    const missing = await versionsRead(999_999);
+    expect(missing.status).toBe(404);
+    expect(missing.envelope).toMatchObject({ code: 404, message: 'Ese registro no existe.' });
+    expect((await versionsRead('abc')).status).toBe(404);
+  });
+});
