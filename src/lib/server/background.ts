@@ -1,7 +1,7 @@
 /**
  * The work a running archive does besides answering requests: a worker of the job queue (harvest
  * runs, the captures they queue and their later checks, the sheet previews of spreadsheets, the
- * comparison of versions) and the schedule of harvests and checks. Every server process on a database
+ * comparison of versions, the fixity audit's slices) and the schedule of harvests and checks. Every server process on a database
  * runs both, and they share the work through the database: the queue never runs a job twice, and
  * the schedule queues a source's run only when none is queued or running (`harvest/run-job.ts`).
  * `npm run harvest` runs the same worker while it waits for its run.
@@ -12,6 +12,7 @@ import { runWorker, type Job, type JobHandler } from './jobs/index.ts';
 import { queueMissingSheetPreviews, SHEET_PREVIEWS_JOB, sheetPreviewsHandler } from './spreadsheets/preview-job.ts';
 import { queueDueRechecks } from './harvest/watch.ts';
 import { VERSION_DIFF_JOB, versionDiffHandler } from './versions/index.ts';
+import { FIXITY_JOB, fixityHandler, queueDueFixity } from './fixity/index.ts';
 
 /** How often the schedule looks for harvest sources that are due. */
 const SCHEDULE_EVERY_MS = 60_000;
@@ -45,6 +46,7 @@ export function archiveJobHandlers(archive: Archive, options: Pick<BackgroundOpt
     }),
     [SHEET_PREVIEWS_JOB]: sheetPreviewsHandler(archive.store),
     [VERSION_DIFF_JOB]: versionDiffHandler(archive.store),
+    [FIXITY_JOB]: fixityHandler({ store: archive.store, settings: config.fixity }),
   };
 }
 
@@ -73,6 +75,8 @@ export function startBackgroundWork(archive: Archive, options: BackgroundOptions
       scheduling = scheduling
         .then(() => queueDueHarvests(db))
         .then(() => queueDueRechecks(db))
+        // A slice of the fixity audit when one is due (a few MB every ten minutes).
+        .then(() => queueDueFixity(db, config.fixity))
         .catch(onError);
     };
     tick();

@@ -84,6 +84,11 @@ export interface ArchiveConfig {
    * "desaparecido en origen".
    */
   watch: { minIntervalDays: number; maxIntervalDays: number; goneAfterDays: number };
+  /**
+   * The fixity audit (issue #19, `fixity/`): every stored block read again and checked against its
+   * hash, one pass spread over `ARCHIVE_FIXITY_PERIOD_DAYS` (30).
+   */
+  fixity: { periodDays: number };
   worker: {
     enabled: boolean;
     /** Jobs this process runs at once (`ARCHIVE_WORKER_CONCURRENCY`, 8). */
@@ -219,6 +224,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
       maxIntervalDays: Math.max(positiveNumber(env.ARCHIVE_RECHECK_MAX_DAYS, 30), positiveNumber(env.ARCHIVE_RECHECK_MIN_DAYS, 1)),
       goneAfterDays: nonNegativeNumber(env.ARCHIVE_GONE_AFTER_DAYS, 3),
     },
+    fixity: { periodDays: positiveNumber(env.ARCHIVE_FIXITY_PERIOD_DAYS, 30) },
     worker: {
       enabled: flag(env.ARCHIVE_WORKER, true),
       concurrency: positive(env.ARCHIVE_WORKER_CONCURRENCY, 8),

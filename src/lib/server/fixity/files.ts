@@ -1,0 +1,42 @@
+/**
+ * The files the fixity audit reads: every CID the archive keeps in its store and names in the
+ * database (a record's current file, its older versions, proofs and sheet previews), each once,
+ * in CID order so a pass can stop anywhere and resume after the last one it read.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/index.ts';
+import { alexandrias, aletheias, recordVersions, sheetPreviews } from '../db/schema.ts';
+
+export interface StoredFileEntry {
+  cid: string;
+  /** The size the database knows (bytes), or 0 when none is recorded (a sheet preview). */
+  size: number;
+}
+
+/** Every stored file with its known size, one row per CID (a subquery to select from). */
+const storedFiles = sql`(
+  select cid, max(size) as size from (
+    select ${alexandrias.cid} as cid, ${alexandrias.fileSize} as size from ${alexandrias} where ${alexandrias.cid} is not null
+    union all select ${recordVersions.cid}, ${recordVersions.size} from ${recordVersions}
+    union all select ${aletheias.cid}, ${aletheias.fileSize} from ${aletheias}
+    union all select ${sheetPreviews.cid}, null from ${sheetPreviews}
+  ) as kept group by cid
+) as stored_files`;
+
+/** How many files, and how many bytes, a pass starting now has to read. */
+export async function storedFileTotals(db: Db): Promise<{ files: number; bytes: number }> {
+  // Both drivers answer `execute` with `rows` (PGlite and node-postgres alike); drizzle types it per driver.
+  const result = (await db.execute(sql`select count(*)::int as files, coalesce(sum(size), 0)::bigint as bytes from ${storedFiles}`)) as unknown as {
+    rows: Array<{ files: number; bytes: string | number }>;
+  };
+  const row = result.rows[0];
+  return { files: Number(row?.files ?? 0), bytes: Number(row?.bytes ?? 0) };
+}
+
+/** The next `limit` files after `cursor` (from the first when null), in CID order. */
+export async function storedFilesAfter(db: Db, cursor: string | null, limit: number): Promise<StoredFileEntry[]> {
+  const result = (await db.execute(
+    sql`select cid, size from ${storedFiles} where ${cursor === null ? sql`true` : sql`cid > ${cursor}`} order by cid limit ${limit}`,
+  )) as unknown as { rows: Array<{ cid: string; size: string | number | null }> };
+  return result.rows.map((row) => ({ cid: row.cid, size: Number(row.size ?? 0) }));
+}
