@@ -79,8 +79,9 @@ describe.each(testEngines())('findability on %s', (engine) => {
     }
 
     it('lists every source, department and category page, and every archived record once', async () => {
+      // The watch's two pages (/desaparecidos, /preservacion), then the groups and the records.
       const expected =
-        (await db().$count(sources)) + (await db().$count(departments)) + (await db().$count(categories)) + (await recordsWithCid()).length;
+        2 + (await db().$count(sources)) + (await db().$count(departments)) + (await db().$count(categories)) + (await recordsWithCid()).length;
       expect(await sitemapSize(db())).toBe(expected);
       const entries = await wholeList();
       expect(entries).toHaveLength(expected);
@@ -91,6 +92,7 @@ describe.each(testEngines())('findability on %s', (engine) => {
       for (const record of records) {
         expect(paths.filter((path) => path === recordPath({ cid: record.cid!, id: record.id }))).toHaveLength(1);
       }
+      expect(paths).toEqual(expect.arrayContaining(['/desaparecidos', '/preservacion']));
       for (const entity of ['src', 'dep', 'cat']) {
         expect(paths.some((path) => path.startsWith(`/collection/${entity}/`))).toBe(true);
       }

@@ -1,13 +1,14 @@
 /**
- * What the sitemap lists: the page of every source, department and category, then every record
+ * What the sitemap lists: the watch's two pages, the page of every source, department and category, then every record
  * the archive holds a file of (a CID). One fixed order, so `offset` and `limit` cut the same list
  * into the 50,000-URL files of a sitemap index however many records there are.
  */
-import { and, asc, count, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, isNotNull, max, ne, sql } from 'drizzle-orm';
 import type { GroupEntity } from '../../domain/groups.ts';
 import { collectionPath, recordPath } from '../../paths.ts';
 import type { Db } from '../db/index.ts';
-import { alexandrias } from '../db/schema.ts';
+import { alexandrias, fixityRuns, harvestedRecords } from '../db/schema.ts';
+import { disappearedPath, PRESERVATION_PATH } from '../../watch-paths.ts';
 import { DIMENSIONS, GROUP_ENTITY_LIST } from './dimensions.ts';
 
 export interface SitemapEntry {
@@ -69,7 +70,24 @@ const recordPages: Segment = {
   },
 };
 
-const SEGMENTS: readonly Segment[] = [...GROUP_ENTITY_LIST.map(collectionPages), recordPages];
+/**
+ * The watch's public pages (issue #19): /desaparecidos changes with each disappearance,
+ * /preservacion with each slice of the fixity audit (the epoch while nothing has happened).
+ */
+const watchPages: Segment = {
+  size: async () => 2,
+  async read(db, offset, limit) {
+    const [gone] = await db.select({ at: max(harvestedRecords.goneSince) }).from(harvestedRecords);
+    const [audited] = await db.select({ at: max(fixityRuns.nextSliceAt) }).from(fixityRuns);
+    const pages: SitemapEntry[] = [
+      { path: disappearedPath(), lastmod: gone?.at ?? new Date(0) },
+      { path: PRESERVATION_PATH, lastmod: audited?.at ?? new Date(0) },
+    ];
+    return pages.slice(offset, offset + limit);
+  },
+};
+
+const SEGMENTS: readonly Segment[] = [watchPages, ...GROUP_ENTITY_LIST.map(collectionPages), recordPages];
 
 async function segmentSizes(db: Db): Promise<number[]> {
   const sizes: number[] = [];
