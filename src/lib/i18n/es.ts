@@ -113,7 +113,7 @@ export const es = {
   'versions.type': 'Formato: {before} → {after}.',
   'versions.columnsAdded': 'Columnas añadidas: {names}.',
   'versions.columnsRemoved': 'Columnas quitadas: {names}.',
-  'versions.rows': 'Filas: {added} añadidas, {changed} cambiadas, {removed} quitadas.',
+  'versions.rows': 'Filas añadidas: {added} · cambiadas: {changed} · quitadas: {removed}.',
   'versions.sample': 'Muestra de las filas que cambiaron',
   'versions.sampleHint': 'Desliza la tabla para ver más columnas.',
   'versions.action': 'Fila',
@@ -455,7 +455,7 @@ export const es = {
   'preservation.description':
     'Cómo comprueba el archivo que lo que guarda sigue intacto: la auditoría de integridad, las versiones conservadas y las fuentes vigiladas.',
   'preservation.intro':
-    'Cada bloque guardado se vuelve a leer y se compara con su hash SHA-256 una vez cada {days} días, poco a poco para no cargar el servidor. Un archivo dañado se marca como roto, con el motivo en su historial, y se vuelve a capturar si sigue disponible en su origen.',
+    'Cada bloque guardado se vuelve a leer y se compara con su hash SHA-256 una vez cada {days} días, poco a poco para no cargar el servidor. Un archivo dañado se marca como roto, con el motivo en su historial, y se vuelve a pedir a su origen si este aún lo ofrece.',
   'preservation.audit': 'Auditoría de integridad',
   'preservation.never': 'La primera pasada de la auditoría aún no ha comenzado.',
   'preservation.underWay': 'Pasada {number} en curso desde el {date}: {checked} de {total} archivos comprobados.',
@@ -466,6 +466,8 @@ export const es = {
   'preservation.failures': 'Fallos encontrados',
   'preservation.failuresEver': 'Fallos desde el inicio',
   'preservation.inLastPass': 'en la última pasada',
+  'preservation.inCurrentPass': 'en la pasada en curso',
+  'preservation.ofTotal': 'de {total} en esta pasada',
   'preservation.watch': 'Vigilancia de las fuentes',
   'preservation.versions': 'Versiones conservadas',
   'preservation.olderVersions': '{count} anteriores a la actual',

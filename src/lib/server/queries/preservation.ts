@@ -3,9 +3,9 @@
  * last read, files and bytes checked, failures) and what the watch keeps (versions, URLs watched,
  * sources gone). All public: an archive's claim to keep documents intact is worth what it shows.
  */
-import { count, desc, isNotNull, and, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { fixityFailures, fixityRuns, harvestedRecords, recordVersions } from '../db/schema.ts';
+import { alexandrias, fixityFailures, fixityRuns, harvestedRecords, recordVersions } from '../db/schema.ts';
 import { SLICE_EVERY_MINUTES } from '../fixity/index.ts';
 import { countDisappeared } from './disappeared.ts';
 
@@ -64,10 +64,12 @@ export async function loadPreservation(db: Db): Promise<Preservation> {
   const [versions] = await db
     .select({ total: count(), records: sql<number>`count(distinct ${recordVersions.alexandriaId})::int` })
     .from(recordVersions);
+  // What `harvest/watch.ts` checks: a harvested URL whose file the archive holds, not blocked.
   const [watched] = await db
     .select({ n: count() })
     .from(harvestedRecords)
-    .where(and(isNotNull(harvestedRecords.distributionUrl), isNotNull(harvestedRecords.nextCheckAt)));
+    .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
+    .where(and(isNotNull(harvestedRecords.distributionUrl), isNotNull(alexandrias.cid), ne(alexandrias.status, 'blocked')));
   return {
     latestPass: latestPass ?? null,
     lastCompletePass: lastCompletePass ?? null,

@@ -1,0 +1,130 @@
+/**
+ * Disappearances in public (issue #19), in Chromium, against the harvesting archive that
+ * playwright.config.ts starts (`HARVEST_ARCHIVE_URL`). /desaparecidos starts empty; then one of the
+ * seeded records becomes a watched, harvested one whose URL is "desaparecido en origen" (written
+ * through the archive's embedded database socket while the server runs, as a check would leave
+ * it), and the list shows it, filters by its institution in the URL, and leads to the record page,
+ * which tells since when with its copy still offered. /preservacion shows the audit. Everything the
+ * test wrote is removed at the end. Screenshots at 1366 and 390 px go to test-results/screenshots/.
+ */
+import pg from 'pg';
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_DATA_DIR, HARVEST_ARCHIVE_URL } from '../../playwright.config.ts';
+import { readEmbeddedAddress } from '../../src/lib/server/db/embedded-address.ts';
+
+test.use({ baseURL: HARVEST_ARCHIVE_URL });
+
+const WIDTHS = [
+  { name: 'escritorio', width: 1366, height: 900 },
+  { name: 'movil', width: 390, height: 844 },
+];
+
+/** Full-page screenshots at both widths, back at the desktop width after. */
+async function screenshots(page: Page, name: string): Promise<void> {
+  for (const { name: size, width, height } of WIDTHS) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: `test-results/screenshots/${name}-${size}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
+/** One statement on the harvesting archive's embedded database, on a connection of its own. */
+async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
+  const url = readEmbeddedAddress(`${E2E_DATA_DIR}-harvest`);
+  if (!url) throw new Error('the harvesting archive serves no embedded database');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+const CATALOGUE = 'http://127.0.0.1:9/desaparecidos-e2e/api/3/action/package_search';
+
+test.afterAll(async () => {
+  // The harvesting spec starts from an archive without harvest sources.
+  await sql('delete from harvest_sources where url = $1', [CATALOGUE]);
+});
+
+test('a document gone from its source is listed, filtered, and told on its page, its copy still offered', async ({ page, request }) => {
+  await page.goto('/desaparecidos');
+  await expect(page.getByRole('heading', { level: 1, name: 'Desaparecidos en origen' })).toBeVisible();
+  await expect(page.locator('[data-disappeared-empty]')).toHaveText('Ningún documento del archivo ha desaparecido de su origen por ahora.');
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${HARVEST_ARCHIVE_URL}/desaparecidos`);
+  // The first page of a visit shows the splash for half a second: the picture is of the page.
+  await expect(page.locator('.splash')).toBeHidden({ timeout: 2000 });
+  await screenshots(page, 'desaparecidos-vacia');
+
+  // A seeded record with an institution and a category, its URL gone since two days ago.
+  const [record] = await sql<{ id: number; cid: string; title: string; source_id: number; department: string; department_id: number }>(
+    `select a.id, a.cid, a.title, a.source_id, d.name as department, d.id as department_id
+       from alexandrias a join departments d on d.id = a.department_id
+      where a.cid is not null and a.category_id is not null and a.source_id is not null and a.status = 'on_line'
+      order by a.id limit 1`,
+  );
+  expect(record).toBeDefined();
+  const [harvestSource] = await sql<{ id: number }>(
+    `insert into harvest_sources (url, kind, name, source_id) values ($1, 'ckan', 'Portal de prueba', $2) returning id`,
+    [CATALOGUE, record!.source_id],
+  );
+  await sql(
+    `insert into harvested_records (alexandria_id, harvest_source_id, dataset_identifier, distribution_key, distribution_url, failing_since, gone_since)
+     values ($1, $2, 'dataset', 'file', 'http://127.0.0.1:9/desaparecidos-e2e/files/documento.csv', now() - interval '2 days', now() - interval '2 days')`,
+    [record!.id, harvestSource!.id],
+  );
+
+  // A reload: the list is cacheable for a minute, and the browser would show the empty one again.
+  await page.reload();
+  await expect(page.locator('[data-disappeared-count]')).toHaveText('Documentos desaparecidos: 1');
+  const row = page.locator(`tr[data-disappeared="${record!.id}"]`);
+  await expect(row).toContainText(record!.department.slice(0, 20));
+  await expect(row).toContainText('127.0.0.1:9/desaparecidos-e2e/files/documento.csv');
+  await expect(page.locator('link[rel="alternate"][type="application/atom+xml"]').first()).toHaveAttribute('href', `${HARVEST_ARCHIVE_URL}/feeds/cambios.atom`);
+  await screenshots(page, 'desaparecidos-lista');
+
+  // Filtered by its institution: the choice lives in the URL, and the institution's feed is offered.
+  await page.getByLabel('Institución').selectOption(String(record!.department_id));
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await expect(page).toHaveURL(new RegExp(`/desaparecidos\\?dep=${record!.department_id}&cat=$|/desaparecidos\\?dep=${record!.department_id}$`));
+  await expect(row).toBeVisible();
+  await expect(page.locator(`link[rel="alternate"][href="${HARVEST_ARCHIVE_URL}/feeds/instituciones/${record!.department_id}.atom"]`)).toHaveCount(1);
+  await page.getByRole('link', { name: 'Quitar filtros' }).click();
+  await expect(page).toHaveURL(/\/desaparecidos$/);
+
+  // The feed tells the disappearance.
+  const feed = await request.get('/feeds/cambios.atom');
+  expect(feed.headers()['content-type']).toContain('application/atom+xml');
+  expect(await feed.text()).toContain(`Desaparecido en origen: ${record!.title.replace(/&/g, '&amp;').replace(/</g, '&lt;')}`);
+
+  // The record page: the notice, apart from the status, and the copy still downloadable.
+  await row.getByRole('link').first().click();
+  await expect(page).toHaveURL(new RegExp(`assetId=${record!.id}`));
+  const notice = page.locator('[data-gone-from-origin]');
+  await expect(notice).toContainText(/Desaparecido en origen desde el \d\d\/\d\d\/\d{4}/);
+  await expect(notice).toContainText('El archivo conserva su copia');
+  await expect(page.locator('[data-record-status]')).toContainText('online');
+  await expect(page.getByRole('link', { name: 'Descargar', exact: true })).toBeVisible();
+  await notice.scrollIntoViewIfNeeded();
+  await screenshots(page, 'desaparecido-ficha');
+
+  // The dashboard counts it and links the list.
+  await page.goto('/dashboard');
+  await expect(page.locator('[data-stat="dashboard.disappeared"]')).toHaveText('1');
+  await page.locator('[data-disappeared-summary]').getByRole('link', { name: 'Ver la lista' }).click();
+  await expect(page).toHaveURL(/\/desaparecidos$/);
+});
+
+test('the preservation record shows the audit and what is watched', async ({ page }) => {
+  await page.goto('/preservacion');
+  await expect(page.getByRole('heading', { level: 1, name: 'Registro de preservación' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Auditoría de integridad' })).toBeVisible();
+  // The server's schedule starts the first pass when it starts: its first slice has read by now.
+  await expect(async () => {
+    await page.reload();
+    await expect(page.locator('[data-audit-pass]')).toHaveText(/Pasada 1 (en curso|completada)/);
+  }).toPass({ timeout: 30_000 });
+  await expect(page.locator('[data-no-failures]')).toHaveText('Ningún archivo ha fallado la auditoría.');
+  await screenshots(page, 'preservacion');
+});
