@@ -1,0 +1,191 @@
+/**
+ * A record's versions on its page (issue #19), in Chromium, against the harvesting archive that
+ * playwright.config.ts starts (`HARVEST_ARCHIVE_URL`: captures of 127.0.0.1 allowed). The test
+ * serves a one-dataset CKAN portal on 127.0.0.1 whose CSV is a real fixture, harvests it with
+ * `npm run harvest` (v1), edits the file at the origin (a column renamed, a row changed, two rows
+ * added) and checks it again with `npm run recheck` (v2), both through the archive's embedded
+ * database while the server runs. The record page then lists both versions, newest first, each
+ * with its download by CID, and what changed: the counts and the changed rows as a table, whose
+ * first column stays in view on a phone. Screenshots at 1366 and 390 px go to
+ * test-results/screenshots/.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_DATA_DIR, HARVEST_ARCHIVE_URL } from '../../playwright.config.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
+
+test.use({ baseURL: HARVEST_ARCHIVE_URL });
+
+const run = promisify(execFile);
+const TITLE = 'Licencias de empresas turísticas, por versiones';
+const ORIGINAL = fs.readFileSync(fixturePath('files/csv/empresas-servicios-turisticos-mitur-2018-2025.csv'));
+
+/** The edited copy: a column renamed, one row changed, two rows added. */
+function editedCopy(): Buffer {
+  const lines = ORIGINAL.toString('utf8').split(/\r?\n/);
+  lines[0] = lines[0]!.replace('Renovacion', 'Renovaciones');
+  lines[1] = lines[1]!.replace('Agencia de Viajes,9,11', 'Agencia de Viajes,90,11');
+  const end = lines.at(-1) === '' ? lines.length - 1 : lines.length;
+  lines.splice(end, 0, 'Hoteles,1,2,0,0,Octubre-Diciembre,2026', 'Gift Shop,3,4,0,0,Octubre-Diciembre,2026');
+  return Buffer.from(lines.join('\n'));
+}
+
+/** A one-dataset CKAN portal whose CSV the test switches from v1 to v2. */
+function startOrigin(): Promise<{ url: string; state: { version: 'v1' | 'v2' }; close(): Promise<void> }> {
+  const state = { version: 'v1' as 'v1' | 'v2' };
+  const bodies = { v1: ORIGINAL, v2: editedCopy() };
+  let base = '';
+  const server = http.createServer((request, response) => {
+    if (request.url?.startsWith('/api/3/action/package_search')) {
+      const start = Number(new URL(request.url, base).searchParams.get('start') ?? 0);
+      const dataset = {
+        id: 'turismo-versiones',
+        name: 'turismo-versiones',
+        title: TITLE,
+        notes: 'Licencias nuevas y renovaciones por trimestre.',
+        organization: { id: 'mitur', name: 'mitur', title: 'Ministerio de Turismo (MITUR)' },
+        groups: [],
+        tags: [],
+        resources: [{ id: 'csv', name: 'Licencias', format: 'CSV', url: `${base}/files/licencias.csv` }],
+      };
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      return response.end(JSON.stringify({ success: true, result: { count: 1, results: start > 0 ? [] : [dataset] } }));
+    }
+    if (request.url === '/files/licencias.csv') {
+      const body = bodies[state.version];
+      response.writeHead(200, { 'Content-Type': 'text/csv', 'Content-Length': body.length, ETag: `"${state.version}"` });
+      return response.end(body);
+    }
+    response.writeHead(404).end();
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      resolve({ url: base, state, close: () => new Promise((done) => server.close(() => done())) });
+    }),
+  );
+}
+
+/** `npm run <script>` on the harvesting archive's embedded database, beside its running server. */
+async function archiveCommand(script: 'harvest' | 'recheck', args: string[]): Promise<string> {
+  const env = {
+    ...process.env,
+    ARCHIVE_DATA_DIR: `${E2E_DATA_DIR}-harvest`,
+    DATABASE_URL: '',
+    ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true',
+    ARCHIVE_CAPTURE_HOST_DELAY_MS: '0',
+  };
+  const { stdout } = await run(process.execPath, [path.join('scripts', `${script}.ts`), ...args], { env, timeout: 120_000 });
+  return stdout;
+}
+
+const WIDTHS = [
+  { name: 'escritorio', width: 1366, height: 900 },
+  { name: 'movil', width: 390, height: 844 },
+];
+
+async function screenshots(page: Page): Promise<void> {
+  for (const { name, width, height } of WIDTHS) {
+    await page.setViewportSize({ width, height });
+    await page.locator('[data-versions]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/screenshots/versiones-${name}.png`, fullPage: true });
+    await page.locator('[data-versions]').screenshot({ path: `test-results/screenshots/versiones-seccion-${name}.png` });
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
+test('a record changed at its origin lists both versions and what changed', async ({ page }) => {
+  test.setTimeout(240_000);
+  const origin = await startOrigin();
+  try {
+    const harvested = await archiveCommand('harvest', [`${origin.url}/api/3/action/package_search`, '--kind', 'ckan', '--source-name', 'Portal de versiones', '--host-delay', '0', '--timeout', '3']);
+    expect(harvested).toMatch(/Capturas: 1 hecha\(s\), 0 fallida\(s\), 0 en curso, 0 en cola\./);
+    origin.state.version = 'v2';
+    const checked = await archiveCommand('recheck', [`${origin.url}/files/licencias.csv`, '--host-delay', '0', '--timeout', '2']);
+    expect(checked).toMatch(/nueva versión \(v2\) capturada/);
+  } finally {
+    await origin.close();
+  }
+
+  // The record, found by its title through the public API.
+  const found = await page.request.get(`/v2/open-data/alexandrias/getAll?title=${encodeURIComponent('por versiones')}`);
+  const [record] = JSON.parse(((await found.json()) as { body: string }).body) as Array<{ id: number; cid: string }>;
+  expect(record).toBeDefined();
+
+  // The comparison runs in the background: the page says so until it is done (bounded).
+  await page.goto(`/single/src/${encodeURIComponent(record!.cid)}?assetId=${record!.id}`);
+  const section = page.getByRole('region', { name: 'Versiones' });
+  const second = section.locator('[data-version="2"]');
+  await expect(async () => {
+    await page.reload();
+    await expect(second.locator('[data-version-changes]')).toHaveAttribute('data-version-changes', 'done', { timeout: 1_000 });
+  }).toPass({ timeout: 60_000 });
+
+  // Newest first, each with its date, size, CID and download by CID.
+  await expect(section.locator('[data-version]')).toHaveCount(2);
+  await expect(section.locator('[data-version]').first()).toHaveAttribute('data-version', '2');
+  await expect(second).toContainText('actual');
+  await expect(second).toContainText(/Capturada el \d{2}\/\d{2}\/\d{4}/);
+  await expect(second.locator('[data-version-cid]')).toHaveText(record!.cid);
+  const first = section.locator('[data-version="1"]');
+  const v1Cid = ((await first.locator('[data-version-cid]').textContent()) ?? '').trim();
+  expect(v1Cid).not.toBe(record!.cid);
+  await expect(first).toContainText('Primera captura del documento.');
+  const download = first.getByRole('link', { name: 'Descargar v1' });
+  await expect(download).toHaveAttribute('href', new RegExp(`^/ipfs/${v1Cid}\\?download=`));
+  const v1 = await page.request.get((await download.getAttribute('href'))!);
+  expect(Buffer.compare(Buffer.from(await v1.body()), ORIGINAL)).toBe(0);
+
+  // What changed: the counts, then the changed rows as a table.
+  await expect(second).toContainText('Columnas añadidas: «Renovaciones».');
+  await expect(second).toContainText('Columnas quitadas: «Renovacion».');
+  await expect(second).toContainText('Filas añadidas: 2 · cambiadas: 1 · quitadas: 0.');
+  const sample = second.locator('[data-version-sample]');
+  await expect(sample.getByRole('columnheader', { name: 'Renovaciones' })).toBeVisible();
+  await expect(sample.locator('[data-sample-action="added"]')).toHaveCount(2);
+  const changed = sample.locator('[data-sample-action="changed"]');
+  await expect(changed).toHaveCount(1);
+  await expect(changed).toContainText('Agencia de Viajes');
+  await expect(changed.locator('del')).toHaveText('9');
+  await expect(changed.locator('ins')).toHaveText('90');
+
+  // On a phone the table scrolls sideways, says so, and keeps the row's name and action in view.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(sample.locator('[data-sample-scroll-hint]')).toBeVisible();
+  const nameCell = changed.locator('td').first();
+  await expect(nameCell).toContainText('cambiada');
+  const scroller = sample.locator('.overflow-x-auto');
+  await scroller.scrollIntoViewIfNeeded();
+  const scrolled = await scroller.evaluate((element) => {
+    element.scrollLeft = element.scrollWidth;
+    return element.scrollLeft;
+  });
+  expect(scrolled).toBeGreaterThan(0);
+  await expect(nameCell).toBeInViewport();
+  const [cellBox, scrollerBox] = [await nameCell.boundingBox(), await scroller.boundingBox()];
+  expect(cellBox!.x).toBeGreaterThanOrEqual(scrollerBox!.x - 1);
+  expect(cellBox!.x + cellBox!.width).toBeLessThanOrEqual(scrollerBox!.x + scrollerBox!.width + 1);
+  // On a desktop the hint is there only if the table is still wider than its box; the sideways
+  // scroll back at its start for the screenshots.
+  await page.setViewportSize({ width: 1366, height: 900 });
+  const fits = await scroller.evaluate((element) => {
+    element.scrollLeft = 0;
+    return element.scrollWidth - element.clientWidth <= 2;
+  });
+  await expect(sample.locator('[data-sample-scroll-hint]')).toBeVisible({ visible: !fits });
+
+  await screenshots(page);
+
+  // The same versions in REST.
+  const api = await page.request.get(`/v2/open-data/alexandrias/${record!.id}/versions`);
+  const versions = JSON.parse(((await api.json()) as { body: string }).body) as Array<{ number: number; cid: string; diffStatus: string }>;
+  expect(versions.map((version) => [version.number, version.cid, version.diffStatus])).toEqual([
+    [1, v1Cid, 'none'],
+    [2, record!.cid, 'done'],
+  ]);
+});
