@@ -37,7 +37,8 @@ function atomEntries(xml: string) {
       .map((entry) => ({
         id: text(child(entry, 'id')),
         title: text(child(entry, 'title')),
-        link: String(child(entry, 'link')?.attributes?.href ?? ''),
+        link: String(entry.elements?.find((item) => item.name === 'link' && !item.attributes?.rel)?.attributes?.href ?? ''),
+        summary: text(child(entry, 'summary')),
         updated: new Date(text(child(entry, 'updated'))),
       })),
   };
@@ -125,6 +126,8 @@ describe.each(testEngines())('disappeared documents and change feeds on %s', (en
     const times = feed.entries.map((entry) => entry.updated.getTime());
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     expect(feed.entries[1]!.link).toBe(`${ORIGIN}/single/src/${newer.cid}?assetId=${newer.id}`);
+    // The new version's file, downloadable by its CID.
+    expect(feed.entries[0]!.summary).toContain(`CID ${older.cid}), descargable en ${ORIGIN}/ipfs/${older.cid}.`);
     expect(new Set(feed.entries.map((entry) => entry.id)).size).toBe(3);
     expect(feed.entries.every((entry) => entry.link.startsWith(`${ORIGIN}/`))).toBe(true);
   });

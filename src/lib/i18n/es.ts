@@ -446,7 +446,7 @@ export const es = {
   'feed.changes.description': 'Nuevas versiones de documentos y documentos desaparecidos en su origen, los más recientes primero.',
   'feed.entry.version': 'Nueva versión (v{number}): {title}',
   'feed.entry.versionBody':
-    'El archivo capturó la versión {number} de «{title}» el {date} ({size}, CID {cid}). Las versiones anteriores siguen disponibles.',
+    'El archivo capturó la versión {number} de «{title}» el {date} ({size}, CID {cid}), descargable en {url}. Las versiones anteriores siguen disponibles.',
   'feed.entry.gone': 'Desaparecido en origen: {title}',
   'feed.entry.goneBody': '«{title}» ya no está en {url} desde el {date}. El archivo conserva su copia y la sigue ofreciendo.',
 

@@ -52,15 +52,16 @@ export function changesAtom({ origin, events, department }: AtomFeedOptions): st
   for (const event of events) {
     const page = absoluteUrl(origin, recordPath({ cid: event.recordCid, id: event.alexandriaId }));
     if (event.kind === 'version') {
+      // No enclosure for the version's file: feed 5.1 writes an Atom enclosure's type as
+      // `image/<the URL's last path segment>`, whatever type it is given. The summary names the CID
+      // and its download address instead; the record page lists every version.
       const file = absoluteUrl(origin, `/ipfs/${encodeURIComponent(event.cid)}`);
       feed.addItem({
         id: `${page}#v${event.number}`,
         title: html(t('feed.entry.version', { number: event.number, title: event.title })),
         link: page,
         date: event.at,
-        description: html(t('feed.entry.versionBody', { number: event.number, title: event.title, date: formatDate(event.at), size: formatBytes(event.size), cid: event.cid })),
-        // The type is given: left out, the library guesses an image type from the URL.
-        enclosure: { url: file, length: event.size, type: event.mimeType ?? 'application/octet-stream' },
+        description: html(t('feed.entry.versionBody', { number: event.number, title: event.title, date: formatDate(event.at), size: formatBytes(event.size), cid: event.cid, url: file })),
       });
     } else {
       feed.addItem({

@@ -22,7 +22,7 @@ interface ChangeBase {
 }
 
 export type ChangeEvent =
-  | (ChangeBase & { kind: 'version'; number: number; cid: string; size: number; mimeType: string | null })
+  | (ChangeBase & { kind: 'version'; number: number; cid: string; size: number })
   | (ChangeBase & { kind: 'gone'; url: string | null });
 
 /** The records a feed may name: with a file, not blocked, of `departmentId` when given. */
@@ -43,7 +43,6 @@ export async function latestChanges(db: Db, options: { departmentId?: number; li
       number: recordVersions.number,
       cid: recordVersions.cid,
       size: recordVersions.size,
-      mimeType: recordVersions.mimeType,
     })
     .from(recordVersions)
     .innerJoin(alexandrias, eq(alexandrias.id, recordVersions.alexandriaId))

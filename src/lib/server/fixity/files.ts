@@ -40,3 +40,11 @@ export async function storedFilesAfter(db: Db, cursor: string | null, limit: num
   )) as unknown as { rows: Array<{ cid: string; size: string | number | null }> };
   return result.rows.map((row) => ({ cid: row.cid, size: Number(row.size ?? 0) }));
 }
+
+/** The bytes of the files after `cursor` (all of them when null): what a pass still has to read. */
+export async function storedBytesAfter(db: Db, cursor: string | null): Promise<number> {
+  const result = (await db.execute(
+    sql`select coalesce(sum(size), 0)::bigint as bytes from ${storedFiles} where ${cursor === null ? sql`true` : sql`cid > ${cursor}`}`,
+  )) as unknown as { rows: Array<{ bytes: string | number }> };
+  return Number(result.rows[0]?.bytes ?? 0);
+}

@@ -5,7 +5,8 @@
  *
  * So that it never loads the machine, a pass is cut into slices, one every `SLICE_EVERY_MINUTES`,
  * each reading about the pass's bytes divided by its slices (at least one file): 100 GB over 30
- * days is some 23 MB every ten minutes. Slices are `fixity` jobs of the durable queue, queued by
+ * days is some 23 MB every ten minutes. A store that grows during a pass gets larger slices, so
+ * the pass still ends within its period. Slices are `fixity` jobs of the durable queue, queued by
  * the schedule (`queueDueFixity`, from `background.ts`); a pass's row in `fixity_runs` holds where
  * the next slice resumes (the last CID read, files go in CID order) and its counts, and
  * `fixity_failures` what failed. What a failure does to its records is in `audit.ts`.
@@ -18,7 +19,7 @@ import { fixityRuns, jobs } from '../db/schema.ts';
 import { enqueue, type JobHandler } from '../jobs/index.ts';
 import type { ContentStore } from '../storage/index.ts';
 import { auditFile, recordFailure } from './audit.ts';
-import { storedFilesAfter, storedFileTotals } from './files.ts';
+import { storedBytesAfter, storedFilesAfter, storedFileTotals } from './files.ts';
 
 export { auditFile, recordFailure, type FileAudit, type FailureOutcome } from './audit.ts';
 
@@ -129,9 +130,13 @@ export interface SliceOptions {
  * or a pass finished, is left alone and null returned).
  */
 export async function auditSlice(db: Db, store: ContentStore, settings: FixitySettings, payload: FixityJobPayload, options: SliceOptions = {}): Promise<SliceReport | null> {
-  const [run] = await db.select().from(fixityRuns).where(eq(fixityRuns.id, payload.runId));
+  const [row] = await db
+    .select({ run: fixityRuns, secondsLeft: sql<number>`extract(epoch from ${fixityRuns.startedAt} + ${seconds(settings.periodDays * 86_400)} - now())::float8` })
+    .from(fixityRuns)
+    .where(eq(fixityRuns.id, payload.runId));
+  const run = row?.run;
   if (!run || run.finishedAt || run.slices !== payload.slice) return null;
-  const budget = options.budgetBytes ?? sliceBudget(run.bytesTotal, settings);
+  const budget = options.budgetBytes ?? (await pacedBudget(db, settings, run, Number(row.secondsLeft)));
   let cursor = run.cursor;
   const report: SliceReport = { files: 0, bytes: 0, failures: 0, finished: false };
   reading: while (report.bytes < budget && report.files < MAX_FILES_PER_SLICE) {
@@ -168,6 +173,16 @@ export async function auditSlice(db: Db, store: ContentStore, settings: FixitySe
     })
     .where(and(eq(fixityRuns.id, run.id), eq(fixityRuns.slices, payload.slice)));
   return report;
+}
+
+/**
+ * A slice's share: the pass's bytes over its slices, or more when the archive grew since the pass
+ * began (its totals were measured then) so that what is left still fits in the time left.
+ */
+async function pacedBudget(db: Db, settings: FixitySettings, run: typeof fixityRuns.$inferSelect, secondsLeft: number): Promise<number> {
+  const slicesLeft = Math.max(1, Math.floor(secondsLeft / (SLICE_EVERY_MINUTES * 60)));
+  const left = await storedBytesAfter(db, run.cursor);
+  return Math.max(sliceBudget(run.bytesTotal, settings), Math.ceil(left / slicesLeft));
 }
 
 /** The handler of `fixity` jobs, for `runWorker`. */
