@@ -150,7 +150,7 @@ describe.each(testEngines())('the fixity audit on %s', (engine) => {
 
     const recaptures = await archive.db.select().from(jobs).where(eq(jobs.kind, 'capture'));
     expect(recaptures).toHaveLength(1);
-    expect(recaptures[0]).toMatchObject({ status: 'queued', payload: { alexandriaId: damaged.id, url: `http://127.0.0.1:9/portal/files/${damaged.id}.csv`, recheck: true } });
+    expect(recaptures[0]).toMatchObject({ status: 'queued', payload: { alexandriaId: damaged.id, url: `http://127.0.0.1:9/portal/files/${damaged.id}.csv`, repair: true } });
 
     // Every other record is untouched.
     const others = await archive.db.select({ status: alexandrias.status }).from(alexandrias).where(inArray(alexandrias.id, records.filter((item) => item.id !== damaged.id).map((item) => item.id)));

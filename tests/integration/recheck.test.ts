@@ -21,7 +21,12 @@ import { readConfig } from '../../src/lib/server/config.ts';
 import { alexandrias, captures, harvestedRecords, jobs, recordVersions, statusHistory } from '../../src/lib/server/db/schema.ts';
 import { catalogPageFetcher, registerHarvestSource, runHarvest } from '../../src/lib/server/harvest/index.ts';
 import { makeDueNow, queueDueRechecks } from '../../src/lib/server/harvest/watch.ts';
-import { runWorker } from '../../src/lib/server/jobs/index.ts';
+import { enqueue, runWorker } from '../../src/lib/server/jobs/index.ts';
+import { NextToLast } from 'blockstore-fs/sharding';
+import { CID } from 'multiformats/cid';
+import { auditFile } from '../../src/lib/server/fixity/audit.ts';
+import { AUDIT_REASON_PREFIX } from '../../src/lib/server/fixity/reasons.ts';
+import { CAPTURE_JOB, type CaptureJobPayload } from '../../src/lib/server/harvest/index.ts';
 import { readGatewayRequest, serveFile } from '../../src/lib/server/gateway/index.ts';
 import { cidOf, createStagingArea } from '../../src/lib/server/storage/index.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
@@ -111,6 +116,7 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
   let recordId: number;
   let v1Cid: string;
   let v2Cid: string;
+  let storeDir: string;
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
@@ -124,6 +130,7 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
       staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir }),
       pinning: [],
     };
+    storeDir = blocks.dir;
     cleanup = async () => {
       await origin.close();
       await database.destroy();
@@ -259,5 +266,29 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
     const url = new URL(`http://archivo.test/ipfs/${v1Cid}`);
     await expect(serveFile(database.db, archive.store, readGatewayRequest(v1Cid, new Request(url), url))).rejects.toMatchObject({ status: 410 });
     await database.db.update(alexandrias).set({ status: 'on_line' }).where(eq(alexandrias.id, recordId));
+  });
+
+  it('repairs a copy the fixity audit found damaged when the origin sends the same bytes again, giving back its status', async () => {
+    // The audit's verdict: a block altered on disk, the record broken with the audit's reason.
+    const { dir, file } = new NextToLast().encode(CID.parse(v2Cid));
+    const blockPath = path.join(storeDir, dir, file);
+    const good = await fsp.readFile(blockPath);
+    const bad = Buffer.from(good);
+    bad[bad.length >> 1]! ^= 0xff;
+    await fsp.writeFile(blockPath, bad);
+    expect((await auditFile(archive.store, v2Cid)).ok).toBe(false);
+    await database.db.update(alexandrias).set({ status: 'broken' }).where(eq(alexandrias.id, recordId));
+    await database.db.insert(statusHistory).values({ alexandriaId: recordId, fromStatus: 'on_line', toStatus: 'broken', reason: `${AUDIT_REASON_PREFIX} de prueba: bloque alterado.` });
+
+    // What the audit queues: an unconditional capture of the same URL.
+    await enqueue(database.db, { kind: CAPTURE_JOB, payload: { alexandriaId: recordId, url: `${origin.url}/files/licencias.csv`, repair: true } satisfies CaptureJobPayload, host: '127.0.0.1' });
+    const asked = origin.requests.length;
+    await work();
+    expect(origin.requests.slice(asked)).toEqual([{ ifNoneMatch: undefined, status: 200 }]);
+    expect((await auditFile(archive.store, v2Cid)).ok).toBe(true);
+    expect(Buffer.compare(await bytesOf(v2Cid), editedCopy())).toBe(0);
+    expect(await record()).toMatchObject({ status: 'on_line', cid: v2Cid });
+    expect((await history()).at(-1)).toMatch(/^Copia reparada: el origen volvió a servir los mismos bytes/);
+    expect(await versions()).toHaveLength(2);
   });
 });

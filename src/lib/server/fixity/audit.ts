@@ -16,6 +16,7 @@ import { CAPTURE_JOB, type CaptureJobPayload } from '../harvest/capture-job.ts';
 import { politenessKey } from '../jobs/hosts.ts';
 import { enqueueMany } from '../jobs/index.ts';
 import { CorruptBlockError, MissingBlockError, NotAFileError, NotInStoreError, type ContentStore } from '../storage/index.ts';
+import { AUDIT_REASON_PREFIX } from './reasons.ts';
 
 export type FixityFailureKind = (typeof fixityFailures.$inferInsert)['kind'];
 
@@ -89,7 +90,7 @@ export async function recordFailure(db: Db, runId: number, cid: string, audit: E
         alexandriaId: record.id,
         fromStatus: record.status,
         toStatus,
-        reason: `Auditoría de integridad del ${date}: ${audit.reason}. La copia del archivo está dañada y no se ofrece hasta repararla.`,
+        reason: `${AUDIT_REASON_PREFIX} del ${date}: ${audit.reason}. La copia del archivo está dañada y no se ofrece hasta repararla.`,
       });
     }
 
@@ -111,7 +112,7 @@ export async function recordFailure(db: Db, runId: number, cid: string, audit: E
           alexandriaId: record.id,
           fromStatus: record.status,
           toStatus: record.status,
-          reason: `Auditoría de integridad del ${date}: un archivo del registro (CID ${cid}, una versión anterior, una prueba o una vista de hoja) está dañado: ${audit.reason}.`,
+          reason: `${AUDIT_REASON_PREFIX} del ${date}: un archivo del registro (CID ${cid}, una versión anterior, una prueba o una vista de hoja) está dañado: ${audit.reason}.`,
         })),
       );
     }
@@ -146,7 +147,7 @@ async function queueRecaptures(db: Db, runId: number, alexandriaIds: readonly nu
       ? [
           {
             kind: CAPTURE_JOB,
-            payload: { alexandriaId, url, recheck: true } satisfies CaptureJobPayload,
+            payload: { alexandriaId, url, repair: true } satisfies CaptureJobPayload,
             host: politenessKey(url),
             dedupeKey: `fixity-recapture:${runId}:${alexandriaId}`,
             maxAttempts: 3,

@@ -30,12 +30,13 @@ import { PayloadTooLargeError } from '../http/errors.ts';
 import { DEFAULT_POLITENESS, deferHost, enqueue, PermanentJobError, type JobHandler } from '../jobs/index.ts';
 import { politenessKey } from '../jobs/hosts.ts';
 import { localPinning, pinCid, type PinningProvider } from '../pinning/index.ts';
-import type { ContentStore, StagingArea } from '../storage/index.ts';
+import type { ContentStore, StagedUpload, StagingArea } from '../storage/index.ts';
 import { hasSheets, sheetPreviewsJob } from '../spreadsheets/preview-job.ts';
 import { inspect } from '../uploads/inspect.ts';
+import { AUDIT_REASON_PREFIX } from '../fixity/reasons.ts';
 import { addVersion } from '../versions/index.ts';
 import { catalogueNote } from './map.ts';
-import { DEFAULT_WATCH, postponeCheck, recordCheck, watchAfterCapture, type WatchSettings } from './watch.ts';
+import { DEFAULT_WATCH, postponeCheck, recordCheck, watchAfterCapture, type CheckCapture, type WatchSettings } from './watch.ts';
 
 /** The job kind `runHarvest` queues and `captureHandler` runs. */
 export const CAPTURE_JOB = 'capture';
@@ -50,6 +51,11 @@ export interface CaptureJobPayload {
    * version when the bytes changed, and a 404, 410 or silence counted towards a disappearance.
    */
   recheck?: boolean;
+  /**
+   * A check asked by the fixity audit (`fixity/`), whose stored copy is damaged: unconditional,
+   * and the same bytes again rewrite the copy's blocks and give back the status the audit took.
+   */
+  repair?: boolean;
 }
 
 export interface CaptureContext {
@@ -119,7 +125,7 @@ export function captureHandler(context: CaptureContext): JobHandler {
       .where(eq(alexandrias.id, payload.alexandriaId));
     if (!declared) throw new PermanentJobError(`El registro ${payload.alexandriaId} ya no existe.`);
     // A recheck of a record whose first capture never came is that first capture.
-    const recheck = payload.recheck === true && declared.cid !== null ? { currentCid: declared.cid } : null;
+    const recheck = (payload.recheck === true || payload.repair === true) && declared.cid !== null ? { currentCid: declared.cid, repair: payload.repair === true } : null;
     // Another run's job captured it already: its file is kept, not fetched and stored twice.
     if (declared.cid && !recheck) return;
     const base = {
@@ -143,7 +149,8 @@ export function captureHandler(context: CaptureContext): JobHandler {
         allowPrivate: context.allowPrivate,
         maxBytes: context.maxBytes,
         signal,
-        ...(recheck ? await validatorsOf(db, payload.alexandriaId, recheck.currentCid) : {}),
+        // A repair needs the bytes themselves: a 304 would leave the damaged copy as it is.
+        ...(recheck && !recheck.repair ? await validatorsOf(db, payload.alexandriaId, recheck.currentCid) : {}),
       });
       if (recheck && response.status === 304) {
         response.body.destroy();
@@ -196,7 +203,7 @@ async function keep(
   response: CaptureResponse,
   base: Record<string, unknown> & { alexandriaId: number; requestedUrl: string; purpose: 'capture' | 'recheck' },
   started: number,
-  recheck: { currentCid: string } | null,
+  recheck: { currentCid: string; repair: boolean } | null,
 ): Promise<void> {
   const watch = context.watch ?? DEFAULT_WATCH;
   let kind: ContentKind = 'binary';
@@ -219,10 +226,11 @@ async function keep(
     const type = realType(declared.type, content);
     const mismatch = mismatches({ declared, digests, size, type, content });
     if (recheck && stored.cid === recheck.currentCid) {
-      // The same bytes again (a server that ignores conditional requests): only the check is kept.
-      await staged.discard();
       const { purpose: _purpose, ...checkBase } = base;
       const check = { ...checkBase, ...responseFields(response), cid: stored.cid, sha256, size, durationMs: Date.now() - started, mismatch };
+      if (recheck.repair) return await repairCopy(db, staged, watch, check, response);
+      // The same bytes again (a server that ignores conditional requests): only the check is kept.
+      await staged.discard();
       return await recordCheck(db, watch, check, { kind: 'unchanged' });
     }
     // The archive vouches for bytes it captured only when they are a document: an empty answer or
@@ -309,6 +317,37 @@ async function keep(
     await staged.discard().catch((cause: unknown) => console.error('No se pudo limpiar una captura fallida', cause));
     throw error;
   }
+}
+
+/**
+ * The origin sent the very bytes of a copy the fixity audit found damaged: their blocks replace
+ * the damaged ones in the store (the staged move overwrites), the check is recorded, and a record
+ * the audit marked `broken` gets back the status it had, with a line of history. A status a
+ * moderator set after the audit stands.
+ */
+async function repairCopy(db: Db, staged: StagedUpload, watch: WatchSettings, check: CheckCapture, response: CaptureResponse): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [last] = await tx
+      .select({ fromStatus: statusHistory.fromStatus, toStatus: statusHistory.toStatus, reason: statusHistory.reason })
+      .from(statusHistory)
+      .where(eq(statusHistory.alexandriaId, check.alexandriaId))
+      .orderBy(desc(statusHistory.id))
+      .limit(1);
+    const [record] = await tx.select({ status: alexandrias.status }).from(alexandrias).where(eq(alexandrias.id, check.alexandriaId));
+    const brokenByAudit = record?.status === 'broken' && last?.toStatus === 'broken' && last.reason?.startsWith(AUDIT_REASON_PREFIX);
+    const restored = brokenByAudit ? (last!.fromStatus ?? 'on_line') : null;
+    if (restored) await tx.update(alexandrias).set({ status: restored, updatedAt: sql`now()` }).where(eq(alexandrias.id, check.alexandriaId));
+    await tx.insert(statusHistory).values({
+      alexandriaId: check.alexandriaId,
+      fromStatus: record?.status ?? null,
+      toStatus: restored ?? record?.status ?? 'broken',
+      reason: `Copia reparada: el origen volvió a servir los mismos bytes (HTTP ${response.status}, ${response.finalUrl}), que sustituyen a los bloques dañados.`,
+    });
+    // The blocks overwrite the damaged ones; journalled, as every commit.
+    await staged.commit(check.cid!);
+  });
+  await staged.settle();
+  await recordCheck(db, watch, check, { kind: 'unchanged' });
 }
 
 /** The record's format from its bytes: the declared one when the bytes agree with it. */
