@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { assetPayloadSchema, CONFIRMATION_SENTENCE } from '../../domain/upload.ts';
 import { harvestSourceEdit, newHarvestSourceInput } from '../harvest/manage.ts';
-import { alexandriasGetAllParams, categoriesGetAllParams, cidParam, namedGetAllParams, strapiAlexandriasParams } from './params.ts';
+import { alexandriasGetAllParams, categoriesGetAllParams, cidParam, namedGetAllParams, strapiAlexandriasParams, strapiWindowParams } from './params.ts';
 
 type ZodObject = z.ZodObject<Record<string, z.ZodType>>;
 
@@ -64,6 +64,27 @@ const read = (summary: string, schema: ZodObject | null, ok: object, extra: Para
   },
 });
 
+/** The admin host's other Strapi-style paths (api/strapi.ts): each collection's list, one by id, and its count. */
+function strapiPaths(): Record<string, ReturnType<typeof read>> {
+  const plain = (description: string, schema: object) => ({ description, content: { 'application/json': { schema } } });
+  const capitalized = (text: string) => text[0]!.toUpperCase() + text.slice(1);
+  const collections = { sources: 'fuentes', departments: 'instituciones', categories: 'categorías', imports: 'importaciones', alexandrias: 'archivos' } as const;
+  const paths: Array<[string, ReturnType<typeof read>]> = [];
+  for (const [collection, named] of Object.entries(collections)) {
+    // `/alexandrias` is described above, with its record filters.
+    if (collection !== 'alexandrias') {
+      const list = plain(`Lista de ${named} (un arreglo JSON, sin sobre)`, { type: 'array', items: { type: 'object' } });
+      paths.push([`/${collection}`, read(`Listado de ${named} al estilo Strapi (_limit, _start, _sort, igualdad de campos)`, strapiWindowParams, list)]);
+    }
+    const id: Parameter = { name: 'id', in: 'path', required: true, description: 'Id.', schema: { type: 'integer', minimum: 0 } };
+    paths.push(
+      [`/${collection}/{id}`, read(`${capitalized(named)} por id, al estilo Strapi`, null, plain('Un objeto JSON, sin sobre', { type: 'object' }), [id])],
+      [`/${collection}/count`, read(`Cuenta de ${named} que cumplen los filtros (los parámetros de la lista)`, null, plain('Un número JSON, sin sobre', { type: 'integer' }))],
+    );
+  }
+  return Object.fromEntries(paths);
+}
+
 /** The REST paths the archive serves, with the zod schema of each one's query. */
 export const REST_PATHS = {
   '/v2/open-data/alexandrias/getAll': read('Archivos de una cartera, o por título', alexandriasGetAllParams, envelope('Lista de archivos')),
@@ -77,6 +98,7 @@ export const REST_PATHS = {
     description: 'Lista de archivos (un arreglo JSON, sin sobre)',
     content: { 'application/json': { schema: { type: 'array', items: { type: 'object' } } } },
   }),
+  ...strapiPaths(),
   '/v2/open-data/alexandrias/{id}/sheets': read('Las hojas de un XLSX u ODS, extraídas como CSV (cada una con su CID)', null, envelope('Lista de hojas'), [
     { name: 'id', in: 'path', required: true, description: 'Id del registro.', schema: { type: 'integer', minimum: 1 } },
   ]),
