@@ -36,13 +36,16 @@ const signedSort = z
 
 /**
  * Strapi v3's `_limit`: a whole number, where -1 (and 0, which Strapi also left unapplied) meant
- * "no limit". Unbounded lists are not served: those, and anything over the cap, answer the cap.
+ * "no limit". Unbounded lists are not served: those answer `MAX_LIMIT` rows. A larger number
+ * written out is refused, as GraphQL's `limit` is: the client asked for more than it will get.
  */
 export const strapiLimit = z.coerce
   .number({ error: '_limit debe ser un número entero.' })
   .int('_limit debe ser un número entero.')
-  .transform((value) => (value <= 0 || value > MAX_LIMIT ? MAX_LIMIT : value))
-  .describe(`Cuántos resultados devolver. Como en Strapi v3, -1 o 0 piden "sin límite": el archivo devuelve como mucho ${MAX_LIMIT} (también si se pide más); el resto, por páginas con _start.`);
+  .min(-1, '_limit debe ser -1, 0 o un número positivo.')
+  .max(MAX_LIMIT, `_limit no puede pasar de ${MAX_LIMIT}; pida las siguientes con _start.`)
+  .transform((value) => (value <= 0 ? MAX_LIMIT : value))
+  .describe(`Cuántos resultados devolver, hasta ${MAX_LIMIT}. Como en Strapi v3, -1 o 0 piden "sin límite": el archivo devuelve ${MAX_LIMIT}; el resto, por páginas con _start.`);
 
 export const strapiStart = z.coerce
   .number({ error: '_start debe ser un número entero.' })
@@ -82,18 +85,18 @@ export const strapiWindowParams = z.object({
     .describe('Orden, campo:asc o campo:desc (por defecto asc). Solo asc o desc, como aceptaba el servicio original, ordena por id.'),
 });
 
-const relation = (description: string) => z.string().regex(/^\d{1,15}$/, 'Debe ser un id numérico.').optional().describe(description);
+const relation = (name: string, description: string) => z.string().regex(/^\d{1,15}$/, `${name} debe ser un id numérico.`).optional().describe(description);
 
 /** `GET /alexandrias`, for the OpenAPI document: the window and the record filters. */
 export const strapiAlexandriasParams = strapiWindowParams.extend({
-  wallet_address: z.string().trim().max(200).optional().describe('Dirección de la cartera que contribuyó (sin distinguir mayúsculas).'),
-  cid: z.string().trim().min(1).max(120).optional().describe('CID del archivo.'),
-  status: z.enum(ASSET_STATUS_VALUES).optional().describe('Estado del registro.'),
-  type: z.enum(ASSET_TYPE_VALUES).optional().describe('Formato del registro.'),
-  title_contains: z.string().max(200).optional().describe('Texto contenido en el título, sin distinguir mayúsculas ni acentos.'),
-  source: relation('Id de la fuente.'),
-  department: relation('Id de la institución.'),
-  category: relation('Id de la categoría.'),
+  wallet_address: z.string().trim().max(200, 'wallet_address es demasiado largo.').optional().describe('Dirección de la cartera que contribuyó (sin distinguir mayúsculas).'),
+  cid: z.string().trim().min(1, 'cid no puede estar vacío.').max(120, 'cid es demasiado largo para ser un CID.').optional().describe('CID del archivo.'),
+  status: z.enum(ASSET_STATUS_VALUES, { error: `status debe ser uno de: ${ASSET_STATUS_VALUES.join(', ')}.` }).optional().describe('Estado del registro.'),
+  type: z.enum(ASSET_TYPE_VALUES, { error: `type debe ser uno de: ${ASSET_TYPE_VALUES.join(', ')}.` }).optional().describe('Formato del registro.'),
+  title_contains: z.string().max(200, 'title_contains es demasiado largo.').optional().describe('Texto contenido en el título, sin distinguir mayúsculas ni acentos.'),
+  source: relation('source', 'Id de la fuente.'),
+  department: relation('department', 'Id de la institución.'),
+  category: relation('category', 'Id de la categoría.'),
 });
 
 export const cidParam = z.string().trim().min(1).max(120).describe('CID (v0 o v1) del archivo.');

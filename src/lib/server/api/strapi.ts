@@ -19,7 +19,7 @@ import { getGroupItem } from '../queries/groups.ts';
 import { countImports, findImports } from '../queries/imports.ts';
 import { getRecord } from '../queries/records.ts';
 import type { ApiRequest } from './endpoints.ts';
-import { strapiWindowParams } from './params.ts';
+import { strapiAlexandriasParams, strapiWindowParams } from './params.ts';
 import { PUBLIC_READ_HEADERS, readQuery } from './rest.ts';
 import { assetShape, groupShape, importShape } from './shapes.ts';
 
@@ -45,9 +45,12 @@ function checked<T>(read: () => T): T {
 /** `_where[field]=…` and `_where[0][field]=…`: Strapi's explicit form of a field filter. */
 const WHERE_PARAMETER = /^_where(?:\[\d+\])?\[([A-Za-z_]+)\]$/;
 
-/** The list arguments a Strapi query string asks for (see the top of this file). */
-export function strapiArgs(url: URL): ListArgs & { where: Record<string, string> } {
-  const window = readQuery(url, strapiWindowParams);
+/**
+ * The list arguments a Strapi query string asks for (see the top of this file), its documented
+ * parameters checked first by `params` (the schema the OpenAPI document shows).
+ */
+export function strapiArgs(url: URL, params: typeof strapiWindowParams = strapiWindowParams): ListArgs & { where: Record<string, string> } {
+  const window = readQuery(url, params);
   const where: Record<string, string> = {};
   for (const [key, value] of url.searchParams) {
     const explicit = WHERE_PARAMETER.exec(key);
@@ -58,6 +61,8 @@ export function strapiArgs(url: URL): ListArgs & { where: Record<string, string>
 }
 
 interface CollectionOps {
+  /** The documented parameters (params.ts), checked before the filters are read. */
+  params?: typeof strapiWindowParams;
   list(request: ApiRequest, args: ListArgs): Promise<unknown[]>;
   count(request: ApiRequest, where: Record<string, string>): Promise<number>;
   one(request: ApiRequest, id: number): Promise<unknown>;
@@ -67,6 +72,7 @@ interface CollectionOps {
 const RECORD_DEFAULT_SORT = 'createdAt:desc';
 
 const records: CollectionOps = {
+  params: strapiAlexandriasParams,
   list: async ({ db, origin }, args) => {
     const filter = checked(() => recordWhere(args.where, '_'));
     const window = checked(() => recordWindow({ ...args, sort: args.sort ?? RECORD_DEFAULT_SORT }, MAX_LIMIT, '_'));
@@ -114,12 +120,14 @@ const COLLECTIONS: Record<StrapiCollection, CollectionOps> = {
 
 /** GET /{collection}: a plain JSON array. */
 export async function strapiList(collection: StrapiCollection, request: ApiRequest): Promise<Response> {
-  return plain(await COLLECTIONS[collection].list(request, strapiArgs(request.url)));
+  const ops = COLLECTIONS[collection];
+  return plain(await ops.list(request, strapiArgs(request.url, ops.params)));
 }
 
 /** GET /{collection}/count: how many rows match the filters, as a bare number. */
 export async function strapiCount(collection: StrapiCollection, request: ApiRequest): Promise<Response> {
-  return plain(await COLLECTIONS[collection].count(request, strapiArgs(request.url).where));
+  const ops = COLLECTIONS[collection];
+  return plain(await ops.count(request, strapiArgs(request.url, ops.params).where));
 }
 
 /** GET /{collection}/{id}: one row as a plain object, or a 404. */
