@@ -56,7 +56,7 @@ export const COMPAT_ACCEPTED: CompatNote[] = [
 export const COMPAT_DIFFERENCES: CompatNote[] = [
   {
     call: '_limit=-1, _limit=0',
-    text: `Strapi los leía como «sin límite»; aquí, como cualquier _limit mayor que ${MAX_LIMIT}, devuelven ${MAX_LIMIT} filas: el resto se pide por páginas con _start. Una lista sin tope dejaría a un solo cliente leer el archivo entero en cada petición.`,
+    text: `Strapi los leía como «sin límite»; aquí devuelven ${MAX_LIMIT} filas, y el resto se pide por páginas con _start: una lista sin tope dejaría a un solo cliente leer el archivo entero en cada petición. Un _limit mayor que ${MAX_LIMIT} se rechaza con un 400 que lo explica.`,
   },
   {
     call: 'GraphQL limit',
