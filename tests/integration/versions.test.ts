@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { and, count, eq, inArray, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../../src/lib/server/api/rest.ts';
+import { createGraphqlHandler } from '../../src/lib/server/graphql/index.ts';
 import { alexandrias, captures, jobs } from '../../src/lib/server/db/schema.ts';
 import { runWorker } from '../../src/lib/server/jobs/index.ts';
 import { loadRecord } from '../../src/lib/server/queries/pages.ts';
@@ -146,6 +147,31 @@ describe.each(testEngines())('a record’s versions on %s', (engine) => {
       diff: { kind: 'table', rowsAdded: 2, rowsRemoved: 1, rowsChanged: 2 },
     });
     expect(new Date(versions![1]!.capturedAt as string).getTime()).not.toBeNaN();
+  });
+
+  it('answers the versions in GraphQL, for several records in one query', async () => {
+    const yoga = createGraphqlHandler(async () => seeded.db);
+    const response = await yoga.fetch(
+      new Request(`${ORIGIN}/graphql`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({
+          query: `fragment V on Alexandria { id versions { number cid url size capture { status etag } diffStatus diff { kind rowsAdded rowsRemoved rowsChanged columnsAdded columnsRemoved sample } } }
+            query ($a: ID!, $b: ID!) { a: alexandrias(where: { id: $a }) { ...V } b: alexandrias(where: { id: $b }) { ...V } }`,
+          variables: { a: String(record.id), b: String(other.id) },
+        }),
+      }),
+    );
+    type Rows = Array<{ id: string; versions: Array<Record<string, any>> }>;
+    const answer = (await response.json()) as { data?: { a: Rows; b: Rows }; errors?: unknown };
+    expect(answer.errors).toBeUndefined();
+    const byId = new Map([...answer.data!.a, ...answer.data!.b].map((row) => [Number(row.id), row.versions]));
+    expect(byId.get(other.id)).toEqual([]);
+    const versions = byId.get(record.id)!;
+    expect(versions.map((version) => version.number)).toEqual([1, 2]);
+    expect(versions[0]).toMatchObject({ cid: record.cid, url: `${ORIGIN}/ipfs/${record.cid}`, capture: null, diff: null, diffStatus: 'none' });
+    expect(versions[1]).toMatchObject({ cid: v2Cid, capture: { status: 200, etag: '"v2"' }, diffStatus: 'done', diff: { kind: 'table', rowsAdded: 2, rowsRemoved: 1, rowsChanged: 2 } });
+    expect(versions[1]!.diff.sample[0]).toContain('@@');
   });
 
   it('answers [] for a record never captured, and 404 for one that does not exist', async () => {

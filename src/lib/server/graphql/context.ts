@@ -8,6 +8,7 @@ import { dealsOfCids, findRecordsOfParents, type RecordParent } from '../queries
 import type { RecordFilter, RecordSortField, Window } from '../queries/find.ts';
 import { groupItemsByIds, type GroupItem } from '../queries/groups.ts';
 import type { RecordDetail } from '../queries/records.ts';
+import { versionsOfRecords, type VersionItem } from '../queries/versions.ts';
 
 export interface GraphqlContext {
   db: Db;
@@ -15,6 +16,8 @@ export interface GraphqlContext {
   origin: string;
   loadGroup(entity: GroupEntity, id: number): Promise<GroupItem | null>;
   loadDeals(cid: string): Promise<Array<{ dealId: string; storageProvider: string }>>;
+  /** A captured record's versions (issue #19), oldest first. */
+  loadVersions(alexandriaId: number): Promise<VersionItem[]>;
   /** The records of one source, department, category or import; siblings asking alike share a query. */
   loadRecordsOf(parent: RecordParent, id: number, filter: RecordFilter, window: Window<RecordSortField>): Promise<RecordDetail[]>;
   /** Values computed once per request (the unfiltered totals). */
@@ -61,6 +64,7 @@ export function createContext(db: Db, origin: string): GraphqlContext {
     ]),
   ) as Record<GroupEntity, (id: number) => Promise<GroupItem | null>>;
   const loadDeals = batchLoader((cids: string[]) => dealsOfCids(db, cids), []);
+  const loadVersions = batchLoader((ids: number[]) => versionsOfRecords(db, ids), [] as VersionItem[]);
   // One loader per kind of parent and arguments: the 10 categories of a list ask alike.
   const recordLoaders = new Map<string, (id: number) => Promise<RecordDetail[]>>();
   const computed = new Map<string, Promise<unknown>>();
@@ -69,6 +73,7 @@ export function createContext(db: Db, origin: string): GraphqlContext {
     origin,
     loadGroup: (entity, id) => groupLoaders[entity](id),
     loadDeals,
+    loadVersions,
     loadRecordsOf(parent, id, filter, window) {
       const key = JSON.stringify([parent, filter, window]);
       let load = recordLoaders.get(key);

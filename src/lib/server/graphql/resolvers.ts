@@ -287,6 +287,8 @@ export const resolvers = {
         : null,
     source: ({ source }: AssetShape) => (source ? partialNode('src', source.id, { name: source.name, url: source.url, website: source.url }) : null),
     deals: (record: AssetShape, _args: unknown, context: GraphqlContext) => (record.cid ? context.loadDeals(record.cid) : []),
+    versions: async (record: AssetShape, _args: unknown, context: GraphqlContext) =>
+      (await context.loadVersions(Number(record.id))).map((version) => ({ ...version, url: `${context.origin}/ipfs/${version.cid}` })),
   },
   Aletheia: {
     _id: (proof: { id: number }) => proof.id,

@@ -129,8 +129,52 @@ type Alexandria {
   source: Source
   wallet_address: String
   deals: [Deal!]!
+  "Cada archivo que el registro ha tenido (v1 su primera captura, una más por cada cambio en el origen), de la más antigua a la actual."
+  versions: [RecordVersion!]!
   createdAt: DateTime!
   updatedAt: DateTime!
+}
+
+"Una versión del archivo de un registro capturado, descargable por su CID."
+type RecordVersion {
+  number: Int!
+  cid: String!
+  sha256: String!
+  size: Float!
+  type: String!
+  "La dirección del archivo en la pasarela del archivo."
+  url: String!
+  capturedAt: DateTime!
+  "Lo que respondió el origen al capturarla."
+  capture: VersionCapture
+  "Qué cambió respecto de la versión anterior; nulo para v1 y mientras se compara."
+  diff: VersionDiff
+  "none, pending, done o failed."
+  diffStatus: String!
+}
+
+type VersionCapture {
+  finalUrl: String
+  status: Int
+  etag: String
+  lastModified: String
+}
+
+type VersionDiff {
+  "table (CSV y hojas de cálculo) o file."
+  kind: String!
+  sizeBefore: Float
+  sizeAfter: Float
+  typeBefore: String
+  typeAfter: String
+  columnsAdded: [String!]
+  columnsRemoved: [String!]
+  rowsAdded: Int
+  rowsRemoved: Int
+  rowsChanged: Int
+  "Unas filas cambiadas: la cabecera y luego filas."
+  sample: [[String]!]
+  note: String
 }
 
 "Dónde se encontró un registro: un portal o una institución."

@@ -1,5 +1,5 @@
 /** A record's versions (issue #19): every file it has had, for its page and the versions API. */
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import type { AssetType } from '../../domain/constants.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, captures, recordVersions, type VersionDiff } from '../db/schema.ts';
@@ -25,8 +25,17 @@ export interface VersionItem {
 /** A record's versions, oldest first; none for a record never captured. */
 export async function versionsOf(db: Db, alexandriaId: number): Promise<VersionItem[]> {
   if (!isRowId(alexandriaId)) return [];
+  return (await versionsOfRecords(db, [alexandriaId])).get(alexandriaId) ?? [];
+}
+
+/** The versions of several records in one query (GraphQL's batch loader), each oldest first. */
+export async function versionsOfRecords(db: Db, alexandriaIds: readonly number[]): Promise<Map<number, VersionItem[]>> {
+  const answer = new Map<number, VersionItem[]>();
+  const ids = alexandriaIds.filter(isRowId);
+  if (ids.length === 0) return answer;
   const rows = await db
     .select({
+      alexandriaId: recordVersions.alexandriaId,
       number: recordVersions.number,
       cid: recordVersions.cid,
       sha256: recordVersions.sha256,
@@ -45,12 +54,13 @@ export async function versionsOf(db: Db, alexandriaId: number): Promise<VersionI
     })
     .from(recordVersions)
     .leftJoin(captures, eq(captures.id, recordVersions.captureId))
-    .where(eq(recordVersions.alexandriaId, alexandriaId))
-    .orderBy(asc(recordVersions.number));
-  return rows.map(({ captureId, finalUrl, status, etag, lastModified, ...version }) => ({
-    ...version,
-    capture: captureId === null ? null : { finalUrl, status, etag, lastModified },
-  }));
+    .where(inArray(recordVersions.alexandriaId, ids))
+    .orderBy(asc(recordVersions.alexandriaId), asc(recordVersions.number));
+  for (const { alexandriaId, captureId, finalUrl, status, etag, lastModified, ...version } of rows) {
+    const item: VersionItem = { ...version, capture: captureId === null ? null : { finalUrl, status, etag, lastModified } };
+    answer.set(alexandriaId, [...(answer.get(alexandriaId) ?? []), item]);
+  }
+  return answer;
 }
 
 /** Like `versionsOf`, but null when there is no such record. */
