@@ -194,7 +194,7 @@ describe.each(testEngines())('remote pinning on %s', (engine) => {
     await refreshPins(database.db, pinningProviders({ pinningService: { endpoint: service.endpoint, token: TOKEN, name: 'servicio' } }, blocks.store), cid);
     const response = await rest(() => filecoinStatus({ db: database.db, url: new URL(`https://archivo.test/v1/services/filecoin/${cid}`), origin: 'https://archivo.test' }, cid));
     const json = (await response.json()) as { body: { pins: Array<{ provider: string; status: string }> } };
-    expect(json.body.pins).toEqual([expect.objectContaining({ provider: 'servicio', status: 'pinned' })]);
+    expect(json.body.pins).toEqual([expect.objectContaining({ provider: 'servicio', status: 'Pinned' })]);
   });
 
   it('records a refused token as failed, without throwing and without logging the token', async () => {
