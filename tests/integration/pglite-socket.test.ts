@@ -106,6 +106,49 @@ describe('PGlite over its socket', () => {
     expect((await embedded.client.query('select n from cortes')).rows).toEqual([{ n: 2 }]);
   });
 
+  it('undoes what a session left open when it says goodbye inside a transaction: the next one never commits it', async () => {
+    const setup = client();
+    await setup.connect();
+    await setup.query('create table despedidas (n int)');
+    await setup.end();
+    const leaving = client();
+    await leaving.connect();
+    await leaving.query('begin');
+    await leaving.query('insert into despedidas values (1)');
+    // A clean goodbye (Terminate) with the transaction still open.
+    await leaving.end();
+    const next = client();
+    await next.connect();
+    expect((await next.query('select count(*)::int as n from despedidas')).rows).toEqual([{ n: 0 }]);
+    await next.query('insert into despedidas values (2)');
+    await next.end();
+    expect(embedded.client.isInTransaction()).toBe(false);
+    expect((await embedded.client.query('select n from despedidas')).rows).toEqual([{ n: 2 }]);
+  });
+
+  it('cuts off a session that holds the backend silently while another waits, and rolls it back', async () => {
+    const quick = await servePglite(embedded.client, { ownerIdleMs: 200 });
+    try {
+      const holder = new pg.Client({ connectionString: quick.url });
+      holder.on('error', () => {});
+      await holder.connect();
+      await holder.query('create table retenidas (n int)');
+      await holder.query('begin');
+      await holder.query('insert into retenidas values (1)');
+      // The holder now sleeps (a suspended process); another session asks.
+      const started = Date.now();
+      const waiter = new pg.Client({ connectionString: quick.url });
+      await waiter.connect();
+      expect((await waiter.query('select count(*)::int as n from retenidas')).rows).toEqual([{ n: 0 }]);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+      const commit = await holder.query('commit').then(() => null, (error: unknown) => error);
+      expect(commit).toBeInstanceOf(Error);
+      await waiter.end();
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('refuses encryption, which a local socket does not need, without failing the server', async () => {
     const secure = new pg.Client({ connectionString: served.url, ssl: true });
     await expect(secure.connect()).rejects.toThrow(/does not support SSL/);

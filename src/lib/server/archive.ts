@@ -77,6 +77,8 @@ async function oneAtATime(config: ArchiveConfig, prepare: () => Promise<void>): 
     await client.query(`select pg_advisory_lock(hashtext('archivo:preparar'))`);
     await prepare();
   } finally {
+    // Let go explicitly: over the embedded database's socket, the session behind it outlives us.
+    await client.query(`select pg_advisory_unlock(hashtext('archivo:preparar'))`).catch(() => undefined);
     await client.end().catch(() => undefined);
   }
 }

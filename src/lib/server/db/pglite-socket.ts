@@ -29,12 +29,21 @@ export interface PgliteSocketServer {
   close(): Promise<void>;
 }
 
+export interface ServeOptions {
+  /**
+   * How long a session may hold the backend (inside a transaction, or a query half-sent) without
+   * sending anything while others wait, before it is cut off and its transaction rolled back
+   * (60 s): a suspended process must not stop every other one.
+   */
+  ownerIdleMs?: number;
+}
+
 /** Serves `db` on a new Unix socket in a private temporary folder. */
-export async function servePglite(db: PGlite): Promise<PgliteSocketServer> {
+export async function servePglite(db: PGlite, options: ServeOptions = {}): Promise<PgliteSocketServer> {
   // Short on purpose: a Unix socket path must fit in 107 bytes, and the data folder may be deep.
   const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'archivo-db-'));
   const socketPath = path.join(folder, '.s.PGSQL.5432');
-  const sessions = new SessionQueue(db);
+  const sessions = new SessionQueue(db, options.ownerIdleMs ?? 60_000);
   const server = net.createServer((socket) => sessions.add(socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -77,9 +86,12 @@ class SessionQueue {
    */
   private pumping = false;
   private pumped: Promise<void> = Promise.resolve();
+  private readonly ownerIdleMs: number;
+  private ownerTimer: NodeJS.Timeout | undefined;
 
-  constructor(db: PGlite) {
+  constructor(db: PGlite, ownerIdleMs: number) {
     this.db = db;
+    this.ownerIdleMs = ownerIdleMs;
   }
 
   add(socket: net.Socket): void {
@@ -134,13 +146,22 @@ class SessionQueue {
       }
       const session = this.owner;
       const message = session.inbox.shift();
-      // The owner is in the middle of a transaction or a query: wait for its next message.
-      if (!message) return;
-      const idle = await answer(this.db, session, message).catch(() => {
+      if (!message) {
+        // The owner is in the middle of a transaction or a query: wait for its next message.
+        this.watchIdleOwner(session);
+        return;
+      }
+      clearTimeout(this.ownerTimer);
+      this.ownerTimer = undefined;
+      const outcome = await answer(this.db, session, message).catch(() => {
         session.socket.destroy();
-        return false;
+        return 'ended' as const;
       });
-      if (idle) {
+      if (outcome === 'ended') {
+        // Gone (Terminate, or its socket destroyed) while it held the backend: what it left open is undone.
+        session.closed = true;
+        await this.release(session);
+      } else if (outcome === 'idle') {
         this.owner = undefined;
         // Its other messages wait their turn behind the sessions that were already waiting.
         if (session.inbox.length > 0 && !session.closed) this.ready.push(session);
@@ -148,10 +169,30 @@ class SessionQueue {
     }
   }
 
-  /** A session gone while it held the backend: its open transaction must not stay for the next one. */
+  /** Cuts off an owner that holds the backend silently while others wait (see `ServeOptions`). */
+  private watchIdleOwner(session: Session): void {
+    if (this.ownerTimer) return;
+    this.ownerTimer = setTimeout(() => {
+      this.ownerTimer = undefined;
+      if (this.owner !== session || session.inbox.length > 0) return;
+      if (this.ready.length === 0) return this.watchIdleOwner(session);
+      // Its close ends its ownership through `release` (an open transaction rolled back).
+      session.socket.destroy();
+    }, this.ownerIdleMs);
+    this.ownerTimer.unref();
+  }
+
+  /**
+   * A session gone while it held the backend: a query it left half-sent is closed (a Sync) and an
+   * open transaction rolled back, so the next session starts clean, never inside what it left.
+   */
   private async release(session: Session): Promise<void> {
+    if (this.owner !== session) return;
+    clearTimeout(this.ownerTimer);
+    this.ownerTimer = undefined;
+    await this.db.execProtocolRaw(SYNC).catch(() => undefined);
     if (this.db.isInTransaction()) await this.db.exec('ROLLBACK').catch(() => undefined);
-    if (this.owner === session) this.owner = undefined;
+    this.owner = undefined;
   }
 }
 
@@ -208,31 +249,35 @@ const TERMINATE = 'X'.charCodeAt(0);
 const READY_FOR_QUERY = 'Z'.charCodeAt(0);
 const IDLE = 'I'.charCodeAt(0);
 
+/** A Sync message: ends an extended query a client left half-sent. */
+const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
+
 /**
- * Runs one message of `session` and sends the reply. Returns whether the backend is free again
- * for another session: the reply ended with ReadyForQuery `I` (idle, no transaction open), or the
- * message needed no backend at all.
+ * Runs one message of `session` and sends the reply. Returns `idle` when the backend is free again
+ * for another session (the reply ended with ReadyForQuery `I`: no transaction open), `busy` while
+ * the session's query or transaction goes on, and `ended` when the session is gone (its goodbye,
+ * or its socket closed): what it left open must then be undone.
  */
-async function answer(db: PGlite, session: Session, { bytes, untyped }: Message): Promise<boolean> {
+async function answer(db: PGlite, session: Session, { bytes, untyped }: Message): Promise<'idle' | 'busy' | 'ended'> {
   const { socket } = session;
-  if (socket.destroyed) return true;
+  if (socket.destroyed) return 'ended';
   if (untyped) {
     const code = codeOf(bytes);
     // No encryption over a local socket: "N", and the client goes on in the clear (or gives up).
     if (code === SSL_REQUEST || code === GSS_REQUEST) {
       socket.write('N');
-      return true;
+      return 'idle';
     }
     if (code !== PROTOCOL_3) {
       // A CancelRequest (there is no other backend to cancel) or something that is not
       // PostgreSQL: PostgreSQL too closes such a connection without an answer.
       socket.destroy();
-      return true;
+      return 'ended';
     }
   } else if (bytes[0] === TERMINATE) {
     // The client's goodbye ends its connection, not the backend the others share.
     socket.end();
-    return true;
+    return 'ended';
   }
   const reply = await db.execProtocolRaw(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
     syncToFs: !untyped && ENDS_QUERY.has(bytes[0]!),
@@ -240,5 +285,5 @@ async function answer(db: PGlite, session: Session, { bytes, untyped }: Message)
   if (reply.length > 0) socket.write(reply);
   // ReadyForQuery is the last message of a reply: 'Z', length 5, status.
   const tail = reply.length >= 6 ? reply.length - 6 : -1;
-  return tail >= 0 && reply[tail] === READY_FOR_QUERY && reply[tail + 5] === IDLE;
+  return tail >= 0 && reply[tail] === READY_FOR_QUERY && reply[tail + 5] === IDLE ? 'idle' : 'busy';
 }
