@@ -174,6 +174,19 @@ describe.each(testEngines())('a record’s versions on %s', (engine) => {
     expect(versions[1]!.diff.sample[0]).toContain('@@');
   });
 
+  it('quotes nothing of a blocked record\'s file in what changed: counts only', async () => {
+    await seeded.db.update(alexandrias).set({ status: 'blocked' }).where(eq(alexandrias.id, record.id));
+    try {
+      const { versions } = await versionsRead(record.id);
+      expect(versions![1]!.diff).toMatchObject({ kind: 'table', rowsAdded: 2, rowsRemoved: 1, rowsChanged: 2 });
+      expect(versions![1]!.diff).not.toHaveProperty('sample');
+      expect(versions![1]!.diff).not.toHaveProperty('columnsAdded');
+      expect(versions![1]!.diff).not.toHaveProperty('columnsRemoved');
+    } finally {
+      await seeded.db.update(alexandrias).set({ status: 'on_line' }).where(eq(alexandrias.id, record.id));
+    }
+  });
+
   it('answers [] for a record never captured, and 404 for one that does not exist', async () => {
     expect((await versionsRead(other.id)).versions).toEqual([]);
     expect((await loadRecord(seeded.db, other.cid, other.id))?.versions).toEqual([]);

@@ -51,13 +51,19 @@ export async function versionsOfRecords(db: Db, alexandriaIds: readonly number[]
       status: captures.status,
       etag: captures.etag,
       lastModified: captures.lastModified,
+      recordStatus: alexandrias.status,
     })
     .from(recordVersions)
+    .innerJoin(alexandrias, eq(alexandrias.id, recordVersions.alexandriaId))
     .leftJoin(captures, eq(captures.id, recordVersions.captureId))
     .where(inArray(recordVersions.alexandriaId, ids))
     .orderBy(asc(recordVersions.alexandriaId), asc(recordVersions.number));
-  for (const { alexandriaId, captureId, finalUrl, status, etag, lastModified, ...version } of rows) {
-    const item: VersionItem = { ...version, capture: captureId === null ? null : { finalUrl, status, etag, lastModified } };
+  for (const { alexandriaId, captureId, finalUrl, status, etag, lastModified, recordStatus, diff, ...version } of rows) {
+    const item: VersionItem = {
+      ...version,
+      diff: recordStatus === 'blocked' ? withoutContents(diff) : diff,
+      capture: captureId === null ? null : { finalUrl, status, etag, lastModified },
+    };
     answer.set(alexandriaId, [...(answer.get(alexandriaId) ?? []), item]);
   }
   return answer;
@@ -68,4 +74,14 @@ export async function recordVersionsOf(db: Db, alexandriaId: number): Promise<Ve
   if (!isRowId(alexandriaId)) return null;
   const [record] = await db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.id, alexandriaId));
   return record ? versionsOf(db, alexandriaId) : null;
+}
+
+/**
+ * What changed, without anything of the file's contents (its changed rows, its column names): a
+ * blocked record's file is withdrawn, and so is what a comparison quotes of it (DECISIONS.md).
+ */
+function withoutContents(diff: VersionDiff | null): VersionDiff | null {
+  if (!diff) return diff;
+  const { sample: _sample, columnsAdded: _added, columnsRemoved: _removed, ...counts } = diff;
+  return counts;
 }
