@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archiveJobHandlers } from '../../src/lib/server/background.ts';
 import type { Archive } from '../../src/lib/server/archive.ts';
@@ -49,7 +49,7 @@ function editedCopy(): Buffer {
 interface Origin {
   url: string;
   catalog: string;
-  state: 'v1' | 'v2' | 'gone';
+  state: 'v1' | 'v2' | 'gone' | 'soft404';
   /** Every request for the file: its conditional headers and the status answered. */
   requests: Array<{ ifNoneMatch: string | undefined; status: number }>;
   close(): Promise<void>;
@@ -91,6 +91,12 @@ async function startOrigin(): Promise<Origin> {
       if (origin.state === 'gone') {
         origin.requests.push({ ifNoneMatch, status: 404 });
         return response.writeHead(404).end();
+      }
+      if (origin.state === 'soft404') {
+        // A portal's "page not found" served with a 200.
+        origin.requests.push({ ifNoneMatch, status: 200 });
+        response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        return response.end('<!doctype html><html><head><title>No encontrado</title></head><body><h1>La página no existe</h1></body></html>');
       }
       const etag = `"${origin.state}"`;
       const status = ifNoneMatch === etag ? 304 : 200;
@@ -268,6 +274,20 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
     await database.db.update(alexandrias).set({ status: 'on_line' }).where(eq(alexandrias.id, recordId));
   });
 
+  it('takes an error page served with a 200 where the file was for a failed check, not a new version', async () => {
+    origin.state = 'soft404';
+    await checkNow();
+    const state = await watched();
+    expect(state.failingSince).toBeInstanceOf(Date);
+    expect(await versions()).toHaveLength(2);
+    expect((await record()).cid).toBe(v2Cid);
+    const [last] = await database.db.select().from(captures).where(eq(captures.alexandriaId, recordId)).orderBy(desc(captures.id)).limit(1);
+    expect(last).toMatchObject({ purpose: 'recheck', status: 200, cid: null, errorReason: 'el origen respondió una página web donde estaba el archivo' });
+    origin.state = 'v2';
+    await checkNow();
+    expect((await watched()).failingSince).toBeNull();
+  });
+
   it('repairs a copy the fixity audit found damaged when the origin sends the same bytes again, giving back its status', async () => {
     // The audit's verdict: a block altered on disk, the record broken with the audit's reason.
     const { dir, file } = new NextToLast().encode(CID.parse(v2Cid));
@@ -279,6 +299,8 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
     expect((await auditFile(archive.store, v2Cid)).ok).toBe(false);
     await database.db.update(alexandrias).set({ status: 'broken' }).where(eq(alexandrias.id, recordId));
     await database.db.insert(statusHistory).values({ alexandriaId: recordId, fromStatus: 'on_line', toStatus: 'broken', reason: `${AUDIT_REASON_PREFIX} de prueba: bloque alterado.` });
+    // A line that changes no status may come after it (a harvest's update): the audit's verdict stands.
+    await database.db.insert(statusHistory).values({ alexandriaId: recordId, fromStatus: 'broken', toStatus: 'broken', reason: 'Actualizado desde el catálogo: descripción cambiada' });
 
     // What the audit queues: an unconditional capture of the same URL.
     await enqueue(database.db, { kind: CAPTURE_JOB, payload: { alexandriaId: recordId, url: `${origin.url}/files/licencias.csv`, repair: true } satisfies CaptureJobPayload, host: '127.0.0.1' });

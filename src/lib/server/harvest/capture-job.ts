@@ -225,6 +225,15 @@ async function keep(
     const content = kind as ContentKind;
     const type = realType(declared.type, content);
     const mismatch = mismatches({ declared, digests, size, type, content });
+    // A page (HTML) or nothing where the archive holds data is the origin's error page served with
+    // a 200, a "soft 404": a failed check that counts towards a disappearance, never a new version.
+    if (recheck && !recheck.repair && (size === 0 || content === 'markup') && declared.type !== 'other') {
+      await staged.discard();
+      const { purpose: _purpose, ...checkBase } = base;
+      const reason = size === 0 ? 'el origen respondió un archivo vacío' : 'el origen respondió una página web donde estaba el archivo';
+      const check = { ...checkBase, ...responseFields(response), durationMs: Date.now() - started, errorReason: reason };
+      return await recordCheck(db, watch, check, { kind: 'missing', reason });
+    }
     if (recheck && stored.cid === recheck.currentCid) {
       const { purpose: _purpose, ...checkBase } = base;
       const check = { ...checkBase, ...responseFields(response), cid: stored.cid, sha256, size, durationMs: Date.now() - started, mismatch };
@@ -327,10 +336,11 @@ async function keep(
  */
 async function repairCopy(db: Db, staged: StagedUpload, watch: WatchSettings, check: CheckCapture, response: CaptureResponse): Promise<void> {
   await db.transaction(async (tx) => {
+    // The last change of status (lines that change none, harvest updates and notes, come between).
     const [last] = await tx
       .select({ fromStatus: statusHistory.fromStatus, toStatus: statusHistory.toStatus, reason: statusHistory.reason })
       .from(statusHistory)
-      .where(eq(statusHistory.alexandriaId, check.alexandriaId))
+      .where(and(eq(statusHistory.alexandriaId, check.alexandriaId), sql`${statusHistory.fromStatus} is distinct from ${statusHistory.toStatus}`))
       .orderBy(desc(statusHistory.id))
       .limit(1);
     const [record] = await tx.select({ status: alexandrias.status }).from(alexandrias).where(eq(alexandrias.id, check.alexandriaId));
