@@ -113,6 +113,19 @@ it('says why the rows were not compared past the largest table', async () => {
   expect(comparison).toEqual({ compared: false, note: expect.stringMatching(/^Tabla de .*: demasiado grande para comparar sus filas/) });
 });
 
+it('keeps a bounded quote of the file: long cells cut, at most 50 column names', async () => {
+  const wide = (suffix: string, value: string) => {
+    const names = Array.from({ length: 80 }, (_, column) => `columna_${suffix}_${column}`);
+    return new TextEncoder().encode(`clave,${names.join(',')}\nfila,${names.map(() => value).join(',')}\n`);
+  };
+  const comparison = await compareTables(store, await stored(wide('a', 'x'.repeat(1_000)), 'csv'), await stored(wide('b', 'y'.repeat(1_000)), 'csv'));
+  expect(comparison.compared).toBe(true);
+  if (!comparison.compared) return;
+  expect(comparison.changes.columnsAdded).toHaveLength(50);
+  expect(comparison.changes.columnsRemoved).toHaveLength(50);
+  for (const row of comparison.changes.sample) for (const cell of row) expect(cell.length).toBeLessThanOrEqual(200);
+});
+
 describe.each([
   ['cnss-recaudos-sfs-2003-2023.xlsx', 'xlsx'],
   ['cnss-recaudos-sfs-2003-2023.ods', 'ods'],

@@ -46,9 +46,14 @@ export class KeyedComparison {
   constructor(beforeHeader: readonly string[], afterHeader: readonly string[]) {
     this.#beforeNames = columnNames(beforeHeader);
     this.#afterNames = columnNames(afterHeader);
-    const shared = this.#afterNames.filter((name) => this.#beforeNames.includes(name));
-    this.#beforeColumns = shared.map((name) => this.#beforeNames.indexOf(name));
-    this.#afterColumns = shared.map((name) => this.#afterNames.indexOf(name));
+    // Indexed by name: a header of many thousand columns must not cost their square.
+    const beforeIndex = new Map<string, number>();
+    this.#beforeNames.forEach((name, index) => beforeIndex.has(name) || beforeIndex.set(name, index));
+    const afterIndex = new Map<string, number>();
+    this.#afterNames.forEach((name, index) => afterIndex.has(name) || afterIndex.set(name, index));
+    const shared = [...afterIndex.keys()].filter((name) => beforeIndex.has(name));
+    this.#beforeColumns = shared.map((name) => beforeIndex.get(name)!);
+    this.#afterColumns = shared.map((name) => afterIndex.get(name)!);
   }
 
   /** A row of the older version (after its header); all of them before the newer version's. */

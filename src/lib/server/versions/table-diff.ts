@@ -39,13 +39,36 @@ export interface TableDiffBounds {
   workerHeapMb: number;
 }
 
+/**
+ * By default every comparison of rows runs in the worker thread, under its heap and time limits:
+ * tables past 20 MB get sizes and types only, since the streamed comparison (for callers that
+ * raise `maxTableBytes`) runs on the calling thread, which in the server is the web server's.
+ */
 export const DEFAULT_TABLE_DIFF_BOUNDS: TableDiffBounds = {
   maxDaffRows: 50_000,
   maxDaffBytes: 20_000_000,
-  maxTableBytes: 500_000_000,
+  maxTableBytes: 20_000_000,
   timeoutMs: 120_000,
-  workerHeapMb: 1_024,
+  workerHeapMb: 512,
 };
+
+/** What a comparison keeps of the file's text: it is stored and served with every read of the versions. */
+const MAX_CELL_CHARS = 200;
+const MAX_COLUMN_NAMES = 50;
+
+function bounded(changes: TableChanges): TableChanges {
+  const cut = (text: string) => (text.length > MAX_CELL_CHARS ? `${text.slice(0, MAX_CELL_CHARS - 1)}…` : text);
+  const names = (list: string[]) => list.slice(0, MAX_COLUMN_NAMES).map(cut);
+  return {
+    ...changes,
+    columnsAdded: names(changes.columnsAdded),
+    columnsRemoved: names(changes.columnsRemoved),
+    sample: changes.sample.map((row) => row.map((cell) => cut(String(cell ?? '')))),
+  };
+}
+
+/** Comparisons one at a time in this process: each may hold a worker thread of `workerHeapMb`. */
+let queue: Promise<unknown> = Promise.resolve();
 
 /** The worker's entry, found from the working directory, as the spreadsheet reader's is (see `WORKER_ENTRY` there). */
 const WORKER_ENTRY = path.resolve(process.cwd(), 'src/lib/server/versions/table-diff-worker.ts');
@@ -183,6 +206,12 @@ async function compareStreaming(before: CsvSource, after: CsvSource): Promise<Ta
  * worker stopped) gives `compared: false` and a note in Spanish; a failure to read the store
  * throws, for the job to try again.
  */
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const run = queue.then(work, work);
+  queue = run.catch(() => undefined);
+  return run;
+}
+
 export async function compareTables(
   store: ContentStore,
   before: TableVersion,
@@ -195,7 +224,7 @@ export async function compareTables(
     if (largest > bounds.maxTableBytes) {
       return { compared: false, note: `Tabla de ${formatBytes(largest)}: demasiado grande para comparar sus filas; solo se comparan tamaño y tipo.` };
     }
-    const changes = largest <= bounds.maxDaffBytes ? await compareInWorker(left, right, bounds) : await compareStreaming(left, right);
+    const changes = bounded(largest <= bounds.maxDaffBytes ? await oneAtATime(() => compareInWorker(left, right, bounds)) : await compareStreaming(left, right));
     const note = [right.note, changes.note].filter(Boolean).join(' ');
     return { compared: true, changes: { ...changes, ...(note ? { note } : {}) } };
   } catch (error) {
