@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toUser, type User } from '../../src/lib/domain/user.ts';
 import { HARVEST_OPS_PATHS, openApiDocument } from '../../src/lib/server/api/openapi.ts';
 import type { Db, Engine } from '../../src/lib/server/db/index.ts';
-import { alexandrias, categories, harvestSources, jobs } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, categories, harvestedRecords, harvestSources, jobs } from '../../src/lib/server/db/schema.ts';
 import { CAPTURE_JOB, captureHandler, HARVEST_JOB, harvestRunHandler } from '../../src/lib/server/harvest/index.ts';
 import {
   harvestSourceEditFromForm,
@@ -30,7 +30,7 @@ import {
   type HarvestSourceSummary,
   type RunDetail,
 } from '../../src/lib/server/harvest/manage.ts';
-import { runWorker } from '../../src/lib/server/jobs/index.ts';
+import { enqueue, runWorker } from '../../src/lib/server/jobs/index.ts';
 import { isModerator } from '../../src/lib/server/moderation/index.ts';
 import { createStagingArea } from '../../src/lib/server/storage/index.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
@@ -265,8 +265,12 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     expect(runs[0]!.errors).toHaveLength(2);
     for (const error of runs[0]!.errors) expect(error).toEqual({ key: expect.stringContaining('/files/'), message: expect.stringMatching(/^captura: .*404/) });
 
+    // A later check of a captured URL (the watch's, issue #19) is not a capture of the harvest.
+    const [watchedRecord] = await db.select({ id: harvestedRecords.alexandriaId, url: harvestedRecords.distributionUrl }).from(harvestedRecords).limit(1);
+    await enqueue(db, { kind: CAPTURE_JOB, payload: { alexandriaId: watchedRecord!.id, url: watchedRecord!.url, recheck: true }, dedupeKey: `recheck:${watchedRecord!.id}:1` });
     const queue = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
     expect(queue.counts).toEqual({ queued: 0, running: 0, done: files - 2, failed: 2 });
+    await db.delete(jobs).where(eq(jobs.dedupeKey, `recheck:${watchedRecord!.id}:1`));
     expect(queue.failedTotal).toBe(2);
     const missingUrls = [...missing.keys()].map((id) => expect.stringContaining(`/files/${id}/`));
     expect(queue.failed.map((failure) => failure.url)).toEqual(expect.arrayContaining(missingUrls));

@@ -10,7 +10,7 @@
  * in that queue (`jobs/outcomes.ts`). A paused source is only left out of the schedule; "Cosechar
  * ahora" still queues a run for it.
  */
-import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, like, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/index.ts';
 import { alexandrias, categories, harvestedRecords, harvestSources, imports, jobs, type HarvestCounts } from '../db/schema.ts';
@@ -297,10 +297,15 @@ function parseJsonArray(value: unknown): Array<{ key: string; message: string }>
   return Array.isArray(parsed) ? (parsed as Array<{ key: string; message: string }>) : [];
 }
 
-/** Capture jobs whose record belongs to `harvestSourceId`. */
+/**
+ * First captures (keyed `capture:<run>:<record>`, `run.ts`) whose record belongs to
+ * `harvestSourceId`. The later checks of the same URLs (`recheck:…`, `watch.ts`; the audit's
+ * repairs) are the watch's, not the harvest's: counting them would keep a source "capturing" for good.
+ */
 function capturesOf(harvestSourceId: number) {
   return and(
     eq(jobs.kind, CAPTURE_JOB),
+    like(jobs.dedupeKey, 'capture:%'),
     sql`exists (select 1 from ${harvestedRecords} where ${harvestedRecords.alexandriaId} = (${jobs.payload}->>'alexandriaId')::int and ${harvestedRecords.harvestSourceId} = ${harvestSourceId})`,
   );
 }
