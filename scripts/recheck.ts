@@ -17,6 +17,9 @@ import { alexandrias, captures, harvestedRecords, jobs, recordVersions } from '.
 import { makeDueNow, queueDueRechecks } from '../src/lib/server/harvest/watch.ts';
 import { formatDate } from '../src/lib/format.ts';
 
+/** Records per statement: well under PostgreSQL's 65,535 parameters. */
+const BATCH = 5_000;
+
 const USAGE = 'Uso: npm run recheck [-- <id de registro | URL> ...] [--timeout minutos] [--host-delay ms]';
 
 function usage(message: string): never {
@@ -68,15 +71,19 @@ try {
     console.log('Nada que comprobar.');
   } else {
     const before = await snapshot(due);
+    // By the database's clock: the checks queued from here on are this command's.
+    const since = await db.execute(sql`select now() as at`);
+    const queuedSince = (since as unknown as { rows: Array<{ at: Date | string }> }).rows[0]!.at;
     const queued = await queueDueRechecks(db, due.length);
     console.log(`Comprobando ${due.length} dirección(es) (${queued} en cola)…`);
     work = startBackgroundWork(archive, { schedule: false });
     const deadline = Date.now() + timeoutMinutes * 60_000;
     for (;;) {
+      // The checks this command queued (made since it began), however many.
       const [left] = await db
         .select({ n: sql<number>`count(*)::int` })
         .from(jobs)
-        .where(and(like(jobs.dedupeKey, 'recheck:%'), inArray(jobs.status, ['queued', 'running']), inArray(sql`(${jobs.payload}->>'alexandriaId')::int`, due)));
+        .where(and(like(jobs.dedupeKey, 'recheck:%'), inArray(jobs.status, ['queued', 'running']), sql`${jobs.createdAt} >= ${queuedSince}`));
       if (Number(left!.n) === 0) break;
       if (Date.now() > deadline) {
         console.log(`Se agotó el tiempo (${timeoutMinutes} min): las comprobaciones que faltan siguen en la cola.`);
@@ -106,6 +113,14 @@ interface State {
 
 /** Each record's versions, disappearance and last check. */
 async function snapshot(records: number[]): Promise<Map<number, State>> {
+  const state = new Map<number, State>();
+  for (let start = 0; start < records.length; start += BATCH) {
+    for (const [id, entry] of await snapshotOf(records.slice(start, start + BATCH))) state.set(id, entry);
+  }
+  return state;
+}
+
+async function snapshotOf(records: number[]): Promise<Map<number, State>> {
   const state = new Map<number, State>();
   const watched = await db
     .select({ id: harvestedRecords.alexandriaId, goneSince: harvestedRecords.goneSince })

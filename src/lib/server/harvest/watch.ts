@@ -206,7 +206,8 @@ export async function makeDueNow(db: Db, alexandriaIds?: readonly number[]): Pro
     .where(
       and(
         isNotNull(harvestedRecords.distributionUrl),
-        sql`exists (select 1 from ${alexandrias} a where a.id = ${harvestedRecords.alexandriaId} and a.cid is not null)`,
+        // What `queueDueRechecks` would check: a file, and a record no moderator blocked.
+        sql`exists (select 1 from ${alexandrias} a where a.id = ${harvestedRecords.alexandriaId} and a.cid is not null and a.status <> 'blocked')`,
         alexandriaIds ? sql`${harvestedRecords.alexandriaId} in ${alexandriaIds.length ? alexandriaIds : [-1]}` : undefined,
       ),
     )
