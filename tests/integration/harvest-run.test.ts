@@ -275,6 +275,8 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     for (const { harvested, record } of rows) {
       expect(harvested.withdrawnAt).toBeInstanceOf(Date);
       expect(record.cid).not.toBeNull();
+      const lines = await h.db.select({ reason: statusHistory.reason }).from(statusHistory).where(eq(statusHistory.alexandriaId, record.id));
+      expect(lines.filter((line) => line.reason?.startsWith('Retirado del catálogo'))).toHaveLength(1);
     }
     // The record page says so, with its capture, and keeps serving the copy.
     const [detail] = await recordDetails(h.db, eq(alexandrias.id, rows[0]!.record.id));

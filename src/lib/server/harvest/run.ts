@@ -452,16 +452,12 @@ async function withdrawUnseen(db: Db, harvestSourceId: number, importId: number)
       )
       .returning({ alexandriaId: harvestedRecords.alexandriaId });
     if (gone.length === 0) return 0;
-    const ids = gone.map((row) => row.alexandriaId);
-    const records = await tx.select({ id: alexandrias.id, status: alexandrias.status }).from(alexandrias).where(inArray(alexandrias.id, ids));
-    await tx.insert(statusHistory).values(
-      records.map((record) => ({
-        alexandriaId: record.id,
-        fromStatus: record.status,
-        toStatus: record.status,
-        reason: 'Retirado del catálogo: la fuente ya no lo lista. El archivo conserva el registro y su copia.',
-      })),
-    );
+    // One statement, whatever their number: those withdrawn just now carry this transaction's now().
+    await tx.execute(sql`
+      insert into ${statusHistory} (alexandria_id, from_status, to_status, reason)
+      select a.id, a.status, a.status, ${'Retirado del catálogo: la fuente ya no lo lista. El archivo conserva el registro y su copia.'}
+        from ${alexandrias} a join ${harvestedRecords} h on h.alexandria_id = a.id
+       where h.harvest_source_id = ${harvestSourceId} and h.withdrawn_at = now()`);
     return gone.length;
   });
 }
