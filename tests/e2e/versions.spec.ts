@@ -188,4 +188,9 @@ test('a record changed at its origin lists both versions and what changed', asyn
     [1, v1Cid, 'none'],
     [2, record!.cid, 'done'],
   ]);
+
+  // A link shared while v1 was the file leads to the record as it is now.
+  const old = await page.request.get(`/single/src/${encodeURIComponent(v1Cid)}?assetId=${record!.id}`, { maxRedirects: 0 });
+  expect(old.status()).toBe(301);
+  expect(old.headers().location).toBe(`/single/src/${encodeURIComponent(record!.cid)}?assetId=${record!.id}`);
 });

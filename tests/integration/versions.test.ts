@@ -14,6 +14,7 @@ import { createGraphqlHandler } from '../../src/lib/server/graphql/index.ts';
 import { alexandrias, captures, jobs } from '../../src/lib/server/db/schema.ts';
 import { runWorker } from '../../src/lib/server/jobs/index.ts';
 import { loadRecord } from '../../src/lib/server/queries/pages.ts';
+import { currentRecordOfVersion } from '../../src/lib/server/queries/versions.ts';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
 import { alexandriaVersions } from '../../src/lib/server/versions/endpoint.ts';
 import { addVersion, VERSION_DIFF_JOB, versionDiffHandler } from '../../src/lib/server/versions/index.ts';
@@ -185,6 +186,13 @@ describe.each(testEngines())('a record’s versions on %s', (engine) => {
     } finally {
       await seeded.db.update(alexandrias).set({ status: 'on_line' }).where(eq(alexandrias.id, record.id));
     }
+  });
+
+  it('finds the record of an earlier version\'s CID, for the links shared before its file changed', async () => {
+    expect(await currentRecordOfVersion(seeded.db, record.cid, record.id)).toEqual({ id: record.id, cid: v2Cid });
+    expect(await currentRecordOfVersion(seeded.db, record.cid, null)).toEqual({ id: record.id, cid: v2Cid });
+    expect(await currentRecordOfVersion(seeded.db, record.cid, other.id)).toBeNull();
+    expect(await currentRecordOfVersion(seeded.db, 'bafkqaaa', null)).toBeNull();
   });
 
   it('answers [] for a record never captured, and 404 for one that does not exist', async () => {

@@ -1,5 +1,5 @@
 /** A record's versions (issue #19): every file it has had, for its page and the versions API. */
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { AssetType } from '../../domain/constants.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, captures, recordVersions, type VersionDiff } from '../db/schema.ts';
@@ -84,4 +84,19 @@ function withoutContents(diff: VersionDiff | null): VersionDiff | null {
   if (!diff) return diff;
   const { sample: _sample, columnsAdded: _added, columnsRemoved: _removed, ...counts } = diff;
   return counts;
+}
+
+/**
+ * Where a record page asked by an earlier version's CID lives now: the record's current page.
+ * Links shared before its file changed keep working (`/single/src/{old cid}?assetId=…`).
+ */
+export async function currentRecordOfVersion(db: Db, cid: string, assetId: number | null): Promise<{ id: number; cid: string } | null> {
+  const [found] = await db
+    .select({ id: alexandrias.id, cid: alexandrias.cid })
+    .from(recordVersions)
+    .innerJoin(alexandrias, eq(alexandrias.id, recordVersions.alexandriaId))
+    .where(assetId !== null && isRowId(assetId) ? and(eq(recordVersions.cid, cid), eq(recordVersions.alexandriaId, assetId)) : eq(recordVersions.cid, cid))
+    .orderBy(asc(recordVersions.alexandriaId))
+    .limit(1);
+  return found?.cid ? { id: found.id, cid: found.cid } : null;
 }
