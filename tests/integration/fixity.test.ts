@@ -12,7 +12,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { alexandrias, fixityFailures, fixityRuns, jobs, statusHistory } from '../../src/lib/server/db/schema.ts';
 import { auditSlice, FIXITY_JOB, fixityHandler, queueDueFixity, sliceBudget, type FixityJobPayload } from '../../src/lib/server/fixity/index.ts';
-import { storedFileTotals } from '../../src/lib/server/fixity/files.ts';
+import { storedFilesAfter, storedFileTotals } from '../../src/lib/server/fixity/files.ts';
 import { runWorker } from '../../src/lib/server/jobs/index.ts';
 import { loadPreservation } from '../../src/lib/server/queries/preservation.ts';
 import type { ContentStore } from '../../src/lib/server/storage/index.ts';
@@ -89,6 +89,24 @@ describe.each(testEngines())('the fixity audit on %s', (engine) => {
     const failed = await archive.db.select().from(jobs).where(and(eq(jobs.kind, FIXITY_JOB), eq(jobs.status, 'failed')));
     expect(failed).toEqual([]);
   }
+
+  it('lists every stored file once, in CID order, whatever the batch size', async () => {
+    const totals = await storedFileTotals(archive.db);
+    const whole = await storedFilesAfter(archive.db, null, 100_000);
+    expect(whole).toHaveLength(totals.files);
+    expect(whole.reduce((sum, file) => sum + file.size, 0)).toBe(totals.bytes);
+    for (const size of [1, 3, 7]) {
+      const paged: typeof whole = [];
+      for (let cursor: string | null = null; ; ) {
+        const batch = await storedFilesAfter(archive.db, cursor, size);
+        if (batch.length === 0) break;
+        paged.push(...batch);
+        cursor = batch.at(-1)!.cid;
+      }
+      expect(paged, `batches of ${size}`).toEqual(whole);
+    }
+    expect(whole.map((file) => file.cid)).toEqual([...whole.map((file) => file.cid)].sort());
+  });
 
   it('paces a pass: a slice reads its share of the bytes, and the next waits its turn', async () => {
     const settings = { periodDays: 30 };

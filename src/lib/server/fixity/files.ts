@@ -3,7 +3,7 @@
  * database (a record's current file, its older versions, proofs and sheet previews), each once,
  * in CID order so a pass can stop anywhere and resume after the last one it read.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { alexandrias, aletheias, recordVersions, sheetPreviews } from '../db/schema.ts';
 
@@ -33,11 +33,22 @@ export async function storedFileTotals(db: Db): Promise<{ files: number; bytes: 
   return { files: Number(row?.files ?? 0), bytes: Number(row?.bytes ?? 0) };
 }
 
-/** The next `limit` files after `cursor` (from the first when null), in CID order. */
+/**
+ * The next `limit` files after `cursor` (from the first when null), in CID order. Each table is
+ * read from the cursor on, by its CID index, and only for its first `limit` CIDs: the first
+ * `limit` of the whole set are among them, so a batch costs its own size, not the archive's.
+ */
 export async function storedFilesAfter(db: Db, cursor: string | null, limit: number): Promise<StoredFileEntry[]> {
-  const result = (await db.execute(
-    sql`select cid, size from ${storedFiles} where ${cursor === null ? sql`true` : sql`cid > ${cursor}`} order by cid limit ${limit}`,
-  )) as unknown as { rows: Array<{ cid: string; size: string | number | null }> };
+  const after = (column: SQL) => (cursor === null ? sql`${column} is not null` : sql`${column} > ${cursor}`);
+  const firstOf = (cid: SQL, size: SQL, table: SQL) =>
+    sql`(select ${cid} as cid, max(${size}) as size from ${table} where ${after(cid)} group by ${cid} order by ${cid} limit ${limit})`;
+  const result = (await db.execute(sql`
+    select cid, max(size) as size from (
+      ${firstOf(sql`${alexandrias.cid}`, sql`${alexandrias.fileSize}`, sql`${alexandrias}`)}
+      union all ${firstOf(sql`${recordVersions.cid}`, sql`${recordVersions.size}`, sql`${recordVersions}`)}
+      union all ${firstOf(sql`${aletheias.cid}`, sql`${aletheias.fileSize}`, sql`${aletheias}`)}
+      union all ${firstOf(sql`${sheetPreviews.cid}`, sql`null::bigint`, sql`${sheetPreviews}`)}
+    ) as firsts group by cid order by cid limit ${limit}`)) as unknown as { rows: Array<{ cid: string; size: string | number | null }> };
   return result.rows.map((row) => ({ cid: row.cid, size: Number(row.size ?? 0) }));
 }
 
