@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, count, desc, eq, like } from 'drizzle-orm';
 import { startBackgroundWork } from '../src/lib/server/background.ts';
-import { openArchiveForCommand } from '../src/lib/server/commands.ts';
+import { openArchiveForCommand, withHostDelay } from '../src/lib/server/commands.ts';
 import { readConfig } from '../src/lib/server/config.ts';
 import { imports, jobs, type HarvestCounts } from '../src/lib/server/db/schema.ts';
 import { CATALOG_KINDS, type CatalogKind } from '../src/lib/server/harvest/catalogs/index.ts';
@@ -58,13 +58,7 @@ if (!Object.hasOwn(CATALOG_KINDS, kind)) usage(`Tipo de catálogo desconocido: �
 const timeoutMinutes = Number(values.timeout);
 if (!(timeoutMinutes > 0)) usage('--timeout debe ser un número de minutos mayor que cero.');
 
-const config = readConfig();
-if (values['host-delay'] !== undefined) {
-  // The pause between two requests to one host (ARCHIVE_CAPTURE_HOST_DELAY_MS, 1 s): be polite to public portals.
-  const hostDelayMs = Number(values['host-delay']);
-  if (!Number.isSafeInteger(hostDelayMs) || hostDelayMs < 0) usage('--host-delay debe ser un número entero de milisegundos.');
-  config.worker.perHostDelayMs = hostDelayMs;
-}
+const config = withHostDelay(readConfig(), values['host-delay'], usage);
 const archive = await openArchiveForCommand(config, 'la cosecha');
 const { db } = archive;
 const stop = new AbortController();

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, desc, eq, inArray, like, or, sql } from 'drizzle-orm';
 import { startBackgroundWork } from '../src/lib/server/background.ts';
-import { openArchiveForCommand } from '../src/lib/server/commands.ts';
+import { openArchiveForCommand, withHostDelay } from '../src/lib/server/commands.ts';
 import { readConfig } from '../src/lib/server/config.ts';
 import { alexandrias, captures, harvestedRecords, jobs, recordVersions } from '../src/lib/server/db/schema.ts';
 import { makeDueNow, queueDueRechecks } from '../src/lib/server/harvest/watch.ts';
@@ -37,12 +37,7 @@ const ids = positionals.filter((value) => /^\d+$/.test(value)).map(Number);
 const urls = positionals.filter((value) => !/^\d+$/.test(value));
 for (const url of urls) if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) usage(`«${url}» no es un id de registro ni una URL http(s).`);
 
-const config = readConfig();
-if (values['host-delay'] !== undefined) {
-  const hostDelayMs = Number(values['host-delay']);
-  if (!Number.isSafeInteger(hostDelayMs) || hostDelayMs < 0) usage('--host-delay debe ser un número entero de milisegundos.');
-  config.worker.perHostDelayMs = hostDelayMs;
-}
+const config = withHostDelay(readConfig(), values['host-delay'], usage);
 const archive = await openArchiveForCommand(config, 'la comprobación');
 const { db } = archive;
 

@@ -18,6 +18,7 @@ import { promisify } from 'node:util';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_DATA_DIR, HARVEST_ARCHIVE_URL } from '../../playwright.config.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
+import { editedTourismLicences } from '../helpers/table-changes.ts';
 
 test.use({ baseURL: HARVEST_ARCHIVE_URL });
 
@@ -26,14 +27,7 @@ const TITLE = 'Licencias de empresas turísticas, por versiones';
 const ORIGINAL = fs.readFileSync(fixturePath('files/csv/empresas-servicios-turisticos-mitur-2018-2025.csv'));
 
 /** The edited copy: a column renamed, one row changed, two rows added. */
-function editedCopy(): Buffer {
-  const lines = ORIGINAL.toString('utf8').split(/\r?\n/);
-  lines[0] = lines[0]!.replace('Renovacion', 'Renovaciones');
-  lines[1] = lines[1]!.replace('Agencia de Viajes,9,11', 'Agencia de Viajes,90,11');
-  const end = lines.at(-1) === '' ? lines.length - 1 : lines.length;
-  lines.splice(end, 0, 'Hoteles,1,2,0,0,Octubre-Diciembre,2026', 'Gift Shop,3,4,0,0,Octubre-Diciembre,2026');
-  return Buffer.from(lines.join('\n'));
-}
+const editedCopy = () => editedTourismLicences(ORIGINAL);
 
 /** A one-dataset CKAN portal whose CSV the test switches from v1 to v2. */
 function startOrigin(): Promise<{ url: string; state: { version: 'v1' | 'v2' }; close(): Promise<void> }> {

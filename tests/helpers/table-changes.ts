@@ -56,3 +56,16 @@ export function expectedChanges(before: string, after: string): ExpectedChanges 
   };
 }
 
+/**
+ * The fixture of the tourism licences (`files/csv/empresas-servicios-turisticos-mitur-2018-2025.csv`)
+ * as its publisher might edit it: a column renamed, one row changed, two rows added. The tests of
+ * versions serve it as the file's second version.
+ */
+export function editedTourismLicences(original: Buffer): Buffer {
+  const lines = original.toString('utf8').split(/\r?\n/);
+  lines[0] = lines[0]!.replace('Renovacion', 'Renovaciones');
+  lines[1] = lines[1]!.replace('Agencia de Viajes,9,11', 'Agencia de Viajes,90,11');
+  const end = lines.at(-1) === '' ? lines.length - 1 : lines.length;
+  lines.splice(end, 0, 'Hoteles,1,2,0,0,Octubre-Diciembre,2026', 'Gift Shop,3,4,0,0,Octubre-Diciembre,2026');
+  return Buffer.from(lines.join('\n'));
+}

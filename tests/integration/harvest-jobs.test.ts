@@ -16,8 +16,9 @@ import type { Archive } from '../../src/lib/server/archive.ts';
 import { readConfig } from '../../src/lib/server/config.ts';
 import { alexandrias, harvestedRecords, harvestSources, imports, jobs } from '../../src/lib/server/db/schema.ts';
 import { HARVEST_JOB, queueDueHarvests, queueHarvestRun, registerHarvestSource } from '../../src/lib/server/harvest/index.ts';
-import { claim, runWorker } from '../../src/lib/server/jobs/index.ts';
+import { claim } from '../../src/lib/server/jobs/index.ts';
 import { createStagingArea } from '../../src/lib/server/storage/index.ts';
+import { drainJobs } from '../helpers/jobs.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
 import { startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
 
@@ -56,34 +57,9 @@ describe.each(testEngines())('harvest runs on the job queue, on %s', (engine) =>
   const activeRuns = async () =>
     (await database.db.select({ n: count() }).from(jobs).where(and(eq(jobs.kind, HARVEST_JOB), inArray(jobs.status, ['queued', 'running']))))[0]!.n;
 
-  /** Runs the archive's worker until no job is queued or running (bounded), then stops it. */
+  /** Runs the archive's worker until no job is queued or running (bounded). */
   async function work(timeoutMs = 30_000): Promise<void> {
-    const stop = new AbortController();
-    const errors: unknown[] = [];
-    const worker = runWorker({
-      db: database.db,
-      handlers: archiveJobHandlers(archive),
-      signal: stop.signal,
-      concurrency: 4,
-      perHostConcurrency: 4,
-      perHostDelayMs: 0,
-      pollMs: 20,
-      backoff: { baseMs: 10, maxMs: 20 },
-      onError: (error) => errors.push(error),
-    });
-    const deadline = Date.now() + timeoutMs;
-    try {
-      for (;;) {
-        const [left] = await database.db.select({ n: count() }).from(jobs).where(inArray(jobs.status, ['queued', 'running']));
-        if (left!.n === 0) break;
-        if (Date.now() > deadline) throw new Error(`Jobs still pending after ${timeoutMs} ms`);
-        await sleep(25);
-      }
-    } finally {
-      stop.abort();
-      await worker;
-    }
-    expect(errors).toEqual([]);
+    expect(await drainJobs(database.db, archiveJobHandlers(archive), { timeoutMs })).toEqual([]);
   }
 
   it('queues one run however many times it is asked, and the schedule adds none while it waits', async () => {

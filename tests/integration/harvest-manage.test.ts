@@ -10,9 +10,8 @@
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { APIContext } from 'astro';
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toUser, type User } from '../../src/lib/domain/user.ts';
 import { HARVEST_OPS_PATHS, openApiDocument } from '../../src/lib/server/api/openapi.ts';
@@ -30,9 +29,10 @@ import {
   type HarvestSourceSummary,
   type RunDetail,
 } from '../../src/lib/server/harvest/manage.ts';
-import { enqueue, runWorker } from '../../src/lib/server/jobs/index.ts';
+import { enqueue } from '../../src/lib/server/jobs/index.ts';
 import { isModerator } from '../../src/lib/server/moderation/index.ts';
 import { createStagingArea } from '../../src/lib/server/storage/index.ts';
+import { drainJobs } from '../helpers/jobs.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
 import { startLocalPortal, type LocalPortal, type PortalFile } from '../helpers/portal/index.ts';
 import { ALICE, MALLORY } from '../helpers/siwe.ts';
@@ -97,43 +97,18 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
 
   /** Runs the queue's harvest and capture jobs until none is queued or running, as the server's worker does. */
   async function drainQueue(timeoutMs = 30_000): Promise<void> {
-    const stop = new AbortController();
-    const worker = runWorker({
-      db,
-      handlers: {
-        [HARVEST_JOB]: harvestRunHandler({ allowPrivate: true }),
-        [CAPTURE_JOB]: captureHandler({
-          store: blocks.store,
-          staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir }),
-          allowPrivate: true,
-          maxBytes: 50_000_000,
-          fetchOptions: { totalTimeoutMs: 15_000, idleTimeoutMs: 5_000, headersTimeoutMs: 5_000 },
-        }),
-      },
-      signal: stop.signal,
-      concurrency: 4,
-      perHostConcurrency: 4,
-      perHostDelayMs: 0,
-      pollMs: 20,
-      backoff: { baseMs: 10, maxMs: 20 },
-      onError: () => {},
-    });
-    const deadline = Date.now() + timeoutMs;
-    try {
-      for (;;) {
-        // The harvest and its captures; the sheet previews they queue are another worker's.
-        const [left] = await db
-          .select({ n: count() })
-          .from(jobs)
-          .where(and(inArray(jobs.kind, [HARVEST_JOB, CAPTURE_JOB]), inArray(jobs.status, ['queued', 'running'])));
-        if (left!.n === 0) break;
-        if (Date.now() > deadline) throw new Error(`Jobs still pending after ${timeoutMs} ms`);
-        await sleep(25);
-      }
-    } finally {
-      stop.abort();
-      await worker;
-    }
+    const handlers = {
+      [HARVEST_JOB]: harvestRunHandler({ allowPrivate: true }),
+      [CAPTURE_JOB]: captureHandler({
+        store: blocks.store,
+        staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir }),
+        allowPrivate: true,
+        maxBytes: 50_000_000,
+        fetchOptions: { totalTimeoutMs: 15_000, idleTimeoutMs: 5_000, headersTimeoutMs: 5_000 },
+      }),
+    };
+    // The harvest and its captures; the sheet previews they queue are another worker's.
+    await drainJobs(db, handlers, { kinds: [HARVEST_JOB, CAPTURE_JOB], timeoutMs });
   }
 
   it('refuses anyone who is not a moderator: 401 signed out, 403 for another wallet', async () => {

@@ -13,8 +13,7 @@ import type { AddressInfo } from 'node:net';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { and, count, eq, inArray, isNull, like, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/lib/server/db/index.ts';
 import {
@@ -37,9 +36,10 @@ import {
   type CaptureContext,
 } from '../../src/lib/server/harvest/index.ts';
 import type { CatalogKind } from '../../src/lib/server/harvest/catalogs/index.ts';
-import { enqueue, PermanentJobError, runWorker } from '../../src/lib/server/jobs/index.ts';
-import { recordDetails } from '../../src/lib/server/queries/records.ts';
+import { enqueue, PermanentJobError } from '../../src/lib/server/jobs/index.ts';
+import { recordDetails, withOriginFacts } from '../../src/lib/server/queries/records.ts';
 import { cidOf, createStagingArea } from '../../src/lib/server/storage/index.ts';
+import { drainJobs } from '../helpers/jobs.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
 import { startLocalPortal, type CkanPackage, type LocalPortal } from '../helpers/portal/index.ts';
 
@@ -80,34 +80,9 @@ async function harness(engine: Parameters<typeof createTestDatabase>[0]): Promis
 /** The pages of the local portal, through the archive's own safe fetcher (127.0.0.1 allowed). */
 const fetchPage = catalogPageFetcher({ allowPrivate: true });
 
-/** Runs the capture jobs until none is queued or running (at most `timeoutMs`), then stops the worker. */
+/** Runs the capture jobs until none is queued or running (at most `timeoutMs`). */
 async function runCaptures(h: Harness, timeoutMs = 20_000): Promise<void> {
-  const stop = new AbortController();
-  const errors: unknown[] = [];
-  const worker = runWorker({
-    db: h.db,
-    handlers: { [CAPTURE_JOB]: captureHandler(h.capture) },
-    signal: stop.signal,
-    concurrency: 4,
-    perHostConcurrency: 4,
-    perHostDelayMs: 0,
-    pollMs: 20,
-    backoff: { baseMs: 10, maxMs: 20 },
-    onError: (error) => errors.push(error),
-  });
-  const deadline = Date.now() + timeoutMs;
-  try {
-    for (;;) {
-      const [left] = await h.db.select({ n: count() }).from(jobs).where(and(eq(jobs.kind, CAPTURE_JOB), inArray(jobs.status, ['queued', 'running'])));
-      if (left!.n === 0) break;
-      if (Date.now() > deadline) throw new Error(`Capture jobs still pending after ${timeoutMs} ms`);
-      await sleep(25);
-    }
-  } finally {
-    stop.abort();
-    await worker;
-  }
-  expect(errors).toEqual([]);
+  expect(await drainJobs(h.db, { [CAPTURE_JOB]: captureHandler(h.capture) }, { kinds: [CAPTURE_JOB], timeoutMs })).toEqual([]);
 }
 
 /** The sample's publishers the first test's archive already knows, under its own names. */
@@ -279,7 +254,7 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
       expect(lines.filter((line) => line.reason?.startsWith('Retirado del catálogo'))).toHaveLength(1);
     }
     // The record page says so, with its capture, and keeps serving the copy.
-    const [detail] = await recordDetails(h.db, eq(alexandrias.id, rows[0]!.record.id));
+    const [detail] = await withOriginFacts(h.db, await recordDetails(h.db, eq(alexandrias.id, rows[0]!.record.id)));
     expect(detail!.withdrawnFromCatalogAt).toEqual(rows[0]!.harvested.withdrawnAt);
     expect(detail!.capture).toMatchObject({ status: 200, cid: rows[0]!.record.cid, mismatch: null, errorReason: null });
     const others = await h.db.select({ n: count() }).from(harvestedRecords).where(and(eq(harvestedRecords.harvestSourceId, harvestSourceId), isNull(harvestedRecords.withdrawnAt)));
@@ -339,7 +314,7 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     const [lostRecord] = await h.db.select().from(alexandrias).where(eq(alexandrias.id, lost!.alexandriaId));
     expect(lostRecord).toMatchObject({ cid: null, status: 'under_review' });
     const [lostDetail, mismatchDetail] = await Promise.all(
-      [lost!.alexandriaId, mismatch!.alexandriaId].map(async (id) => (await recordDetails(h.db, eq(alexandrias.id, id), { forModerators: true }))[0]!),
+      [lost!.alexandriaId, mismatch!.alexandriaId].map(async (id) => (await withOriginFacts(h.db, await recordDetails(h.db, eq(alexandrias.id, id), { forModerators: true })))[0]!),
     );
     expect(lostDetail!.capture).toMatchObject({ cid: null, status: 404, errorReason: 'el servidor respondió HTTP 404' });
     expect(mismatchDetail!.capture!.mismatch).toContain(`SHA-256 ${'0'.repeat(64)}`);

@@ -12,16 +12,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archiveJobHandlers } from '../../src/lib/server/background.ts';
 import type { Archive } from '../../src/lib/server/archive.ts';
 import { readConfig } from '../../src/lib/server/config.ts';
-import { alexandrias, captures, harvestedRecords, jobs, recordVersions, statusHistory } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, captures, harvestedRecords, recordVersions, statusHistory } from '../../src/lib/server/db/schema.ts';
 import { catalogPageFetcher, registerHarvestSource, runHarvest } from '../../src/lib/server/harvest/index.ts';
 import { makeDueNow, queueDueRechecks } from '../../src/lib/server/harvest/watch.ts';
-import { enqueue, runWorker } from '../../src/lib/server/jobs/index.ts';
+import { enqueue } from '../../src/lib/server/jobs/index.ts';
 import { NextToLast } from 'blockstore-fs/sharding';
 import { CID } from 'multiformats/cid';
 import { auditFile } from '../../src/lib/server/fixity/audit.ts';
@@ -29,21 +28,15 @@ import { AUDIT_REASON_PREFIX } from '../../src/lib/server/fixity/reasons.ts';
 import { CAPTURE_JOB, type CaptureJobPayload } from '../../src/lib/server/harvest/index.ts';
 import { readGatewayRequest, serveFile } from '../../src/lib/server/gateway/index.ts';
 import { cidOf, createStagingArea } from '../../src/lib/server/storage/index.ts';
+import { drainJobs } from '../helpers/jobs.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
 import { FIXTURES_DIR } from '../helpers/fixtures.ts';
-import { expectedChanges } from '../helpers/table-changes.ts';
+import { editedTourismLicences, expectedChanges } from '../helpers/table-changes.ts';
 
 const ORIGINAL = fs.readFileSync(path.join(FIXTURES_DIR, 'files/csv/empresas-servicios-turisticos-mitur-2018-2025.csv'));
 
 /** The edited copy: a column renamed, one row changed, two rows added. */
-function editedCopy(): Buffer {
-  const lines = ORIGINAL.toString('utf8').split(/\r?\n/);
-  lines[0] = lines[0]!.replace('Renovacion', 'Renovaciones');
-  lines[1] = lines[1]!.replace('Agencia de Viajes,9,11', 'Agencia de Viajes,90,11');
-  const end = lines.at(-1) === '' ? lines.length - 1 : lines.length;
-  lines.splice(end, 0, 'Hoteles,1,2,0,0,Octubre-Diciembre,2026', 'Gift Shop,3,4,0,0,Octubre-Diciembre,2026');
-  return Buffer.from(lines.join('\n'));
-}
+const editedCopy = () => editedTourismLicences(ORIGINAL);
 
 /** A one-dataset CKAN portal whose one file the test changes, honouring conditional requests. */
 interface Origin {
@@ -155,31 +148,7 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
 
   /** Runs the archive's handlers until no job is queued or running (bounded). */
   async function work(timeoutMs = 30_000): Promise<void> {
-    const stop = new AbortController();
-    const errors: unknown[] = [];
-    const worker = runWorker({
-      db: database.db,
-      handlers: archiveJobHandlers(archive),
-      signal: stop.signal,
-      concurrency: 2,
-      perHostDelayMs: 0,
-      pollMs: 20,
-      backoff: { baseMs: 10, maxMs: 20 },
-      onError: (error) => errors.push(error),
-    });
-    const deadline = Date.now() + timeoutMs;
-    try {
-      for (;;) {
-        const [left] = await database.db.select({ n: count() }).from(jobs).where(inArray(jobs.status, ['queued', 'running']));
-        if (left!.n === 0) break;
-        if (Date.now() > deadline) throw new Error(`Jobs still pending after ${timeoutMs} ms`);
-        await sleep(25);
-      }
-    } finally {
-      stop.abort();
-      await worker;
-    }
-    expect(errors).toEqual([]);
+    expect(await drainJobs(database.db, archiveJobHandlers(archive), { timeoutMs, concurrency: 2 })).toEqual([]);
   }
 
   /** Makes the record's check due now, queues it as the schedule would, and runs it. */

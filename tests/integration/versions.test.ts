@@ -6,18 +6,17 @@
  * an independent computation; an unknown record is a 404, a record never captured has none.
  */
 import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { and, count, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../../src/lib/server/api/rest.ts';
 import { createGraphqlHandler } from '../../src/lib/server/graphql/index.ts';
-import { alexandrias, captures, jobs } from '../../src/lib/server/db/schema.ts';
-import { runWorker } from '../../src/lib/server/jobs/index.ts';
+import { alexandrias, captures } from '../../src/lib/server/db/schema.ts';
 import { loadRecord } from '../../src/lib/server/queries/pages.ts';
 import { currentRecordOfVersion } from '../../src/lib/server/queries/versions.ts';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
 import { alexandriaVersions } from '../../src/lib/server/versions/endpoint.ts';
 import { addVersion, VERSION_DIFF_JOB, versionDiffHandler } from '../../src/lib/server/versions/index.ts';
+import { drainJobs } from '../helpers/jobs.ts';
 import { createSeededDatabase, testEngines } from '../helpers/database.ts';
 import { expectedChanges } from '../helpers/table-changes.ts';
 
@@ -76,30 +75,7 @@ describe.each(testEngines())('a record’s versions on %s', (engine) => {
 
   /** Runs the `version-diff` jobs until none is queued or running (bounded). */
   async function compareQueued(timeoutMs = 30_000): Promise<void> {
-    const stop = new AbortController();
-    const errors: unknown[] = [];
-    const worker = runWorker({
-      db: seeded.db,
-      handlers: { [VERSION_DIFF_JOB]: versionDiffHandler(seeded.store) },
-      signal: stop.signal,
-      pollMs: 20,
-      perHostDelayMs: 0,
-      backoff: { baseMs: 10, maxMs: 20 },
-      onError: (error) => errors.push(error),
-    });
-    const deadline = Date.now() + timeoutMs;
-    try {
-      for (;;) {
-        const [left] = await seeded.db.select({ n: count() }).from(jobs).where(inArray(jobs.status, ['queued', 'running']));
-        if (left!.n === 0) break;
-        if (Date.now() > deadline) throw new Error(`Jobs still pending after ${timeoutMs} ms`);
-        await sleep(25);
-      }
-    } finally {
-      stop.abort();
-      await worker;
-    }
-    expect(errors).toEqual([]);
+    expect(await drainJobs(seeded.db, { [VERSION_DIFF_JOB]: versionDiffHandler(seeded.store) }, { timeoutMs })).toEqual([]);
   }
 
   const versionsRead = async (id: number | string) => {

@@ -47,9 +47,6 @@ function record(overrides: Partial<RecordDetail> = {}): RecordDetail {
     licenseTitle: null,
     licenseUrl: null,
     keywords: [],
-    capture: null,
-    withdrawnFromCatalogAt: null,
-    goneFromOriginSince: null,
     ...overrides,
   };
 }

@@ -32,3 +32,16 @@ export async function openArchiveForCommand(config: ArchiveConfig, what: string)
     process.exit(1);
   }
 }
+
+/**
+ * The configuration with a command's `--host-delay` (ms) as the pause between two requests to one
+ * host (`ARCHIVE_CAPTURE_HOST_DELAY_MS`, 1 s by default: be polite to public portals); a value that
+ * is not a whole number of milliseconds is a usage error, told through `usage`.
+ */
+export function withHostDelay(config: ArchiveConfig, value: string | undefined, usage: (message: string) => never): ArchiveConfig {
+  if (value === undefined) return config;
+  const hostDelayMs = Number(value);
+  if (!Number.isSafeInteger(hostDelayMs) || hostDelayMs < 0) usage('--host-delay debe ser un número entero de milisegundos.');
+  config.worker.perHostDelayMs = hostDelayMs;
+  return config;
+}

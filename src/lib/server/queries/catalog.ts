@@ -5,10 +5,11 @@
  * blocked, or marked broken, is left out of both. A record's source or institution is named only
  * once a moderator accepted it (see `visibility.ts`): until then the record is published without it.
  */
-import { and, asc, count, eq, exists, gt, inArray, lte, max, min, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, exists, gt, inArray, lte, max, min, sql } from 'drizzle-orm';
 import type { AssetStatus, AssetType } from '../../domain/constants.ts';
 import type { Db } from '../db/index.ts';
-import { alexandrias, categories, departments, recordVersions, sources } from '../db/schema.ts';
+import { alexandrias, categories, departments, sources } from '../db/schema.ts';
+import { versionsOfRecords, type VersionItem } from './versions.ts';
 import { PUBLIC_REVIEW_STATUS, publicDepartment, recordDepartmentJoin, recordSourceJoin } from './visibility.ts';
 
 /** The statuses other portals may harvest: online records, and harvested metadata awaiting review. */
@@ -37,19 +38,9 @@ export interface CatalogRecord {
   category: { id: number; title: string } | null;
   source: { id: number; name: string; url: string } | null;
   /** A captured record's earlier files (issue #19), oldest first; its current file is the record's own. */
-  olderVersions: CatalogVersion[];
+  olderVersions: VersionItem[];
 }
 
-export interface CatalogVersion {
-  number: number;
-  cid: string;
-  sha256: string;
-  size: number;
-  type: AssetType;
-  mimeType: string | null;
-  fileName: string | null;
-  capturedAt: Date;
-}
 
 /** Ids per page: at most a thousand records, about a megabyte of output, one short query. */
 export const CATALOG_PAGE_SIZE = 1000;
@@ -89,32 +80,10 @@ async function recordsBetween(db: Db, after: number, upTo: number): Promise<Cata
     .where(and(published, gt(alexandrias.id, after), lte(alexandrias.id, upTo)))
     .orderBy(asc(alexandrias.id));
   // Earlier versions of the page's files: every version but the one the record holds now.
-  const versions =
-    rows.length === 0
-      ? []
-      : await db
-          .select({
-            alexandriaId: recordVersions.alexandriaId,
-            number: recordVersions.number,
-            cid: recordVersions.cid,
-            sha256: recordVersions.sha256,
-            size: recordVersions.size,
-            type: recordVersions.type,
-            mimeType: recordVersions.mimeType,
-            fileName: recordVersions.fileName,
-            capturedAt: recordVersions.capturedAt,
-          })
-          .from(recordVersions)
-          .innerJoin(alexandrias, eq(alexandrias.id, recordVersions.alexandriaId))
-          .where(
-            and(published, gt(recordVersions.alexandriaId, after), lte(recordVersions.alexandriaId, upTo), ne(recordVersions.cid, sql`coalesce(${alexandrias.cid}, '')`)),
-          )
-          .orderBy(asc(recordVersions.alexandriaId), asc(recordVersions.number));
-  const olderOf = new Map<number, CatalogVersion[]>();
-  for (const { alexandriaId, ...version } of versions) olderOf.set(alexandriaId, [...(olderOf.get(alexandriaId) ?? []), version]);
+  const versions = await versionsOfRecords(db, rows.map((row) => row.id));
   return rows.map(({ departmentId, departmentName, departmentWebsite, categoryId, categoryTitle, sourceId, sourceName, sourceUrlOfSource, ...record }) => ({
     ...record,
-    olderVersions: olderOf.get(record.id) ?? [],
+    olderVersions: (versions.get(record.id) ?? []).filter((version) => version.cid !== record.cid),
     department: departmentId !== null && departmentName !== null ? { id: departmentId, name: departmentName, website: departmentWebsite } : null,
     category: categoryId !== null && categoryTitle !== null ? { id: categoryId, title: categoryTitle } : null,
     source: sourceId !== null && sourceName !== null && sourceUrlOfSource !== null ? { id: sourceId, name: sourceName, url: sourceUrlOfSource } : null,

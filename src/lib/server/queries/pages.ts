@@ -7,7 +7,7 @@ import type { Db } from '../db/index.ts';
 import { categoryChoices, getGroupItem, listGroup, type CategoryChoice, type GroupItem } from './groups.ts';
 import { recordHistory, type HistoryEntry } from './moderation.ts';
 import { isRowId, type Page } from './paging.ts';
-import { listRecords, recordsByCid, storageStatus, uploadsOf, type RecordDetail, type RecordRow, type StorageStatus } from './records.ts';
+import { listRecords, recordsByCid, storageStatus, uploadsOf, type RecordRow, type RecordWithOrigin, type StorageStatus } from './records.ts';
 import { sheetPreviewsOf, type SheetPreviewItem } from './sheets.ts';
 import { versionsOf, type VersionItem } from './versions.ts';
 
@@ -40,9 +40,9 @@ export function loadGroup(db: Db, entity: GroupEntity, page: number): Promise<Pa
 }
 
 export interface RecordPage {
-  record: RecordDetail;
+  record: RecordWithOrigin;
   /** Other records of the same file (the same CID contributed more than once). */
-  siblings: RecordDetail[];
+  siblings: RecordWithOrigin[];
   storage: StorageStatus;
   /** Every status change, oldest first (issue #8). */
   history: HistoryEntry[];

@@ -63,6 +63,13 @@ export interface RecordDetail extends RecordRow {
   licenseTitle: string | null;
   licenseUrl: string | null;
   keywords: string[];
+}
+
+/**
+ * What the archive knows of a harvested record's origin, for its page (`withOriginFacts`): read
+ * apart from `recordDetails`, which every list and API read calls and which needs none of it.
+ */
+export interface OriginFacts {
   /** The archive's latest capture of the file from its origin (harvested records), or null. */
   capture: CaptureFacts | null;
   /** When the record's catalogue stopped listing it ("retirado del catálogo"), or null. */
@@ -70,6 +77,8 @@ export interface RecordDetail extends RecordRow {
   /** Since when its source URL is "desaparecido en origen" (`harvest/watch.ts`), or null. */
   goneFromOriginSince: Date | null;
 }
+
+export type RecordWithOrigin = RecordDetail & OriginFacts;
 
 /** A capture as the record page tells it. */
 export interface CaptureFacts {
@@ -215,28 +224,6 @@ export async function recordDetails(db: Db, where: SQL | undefined, options: Det
     .from(aletheias)
     .where(inArray(aletheias.alexandriaId, rows.map((row) => row.record.id)))
     .orderBy(aletheias.id);
-  const ids = rows.map((row) => row.record.id);
-  // The newest capture of each record (DISTINCT ON keeps the first row of each id in this order).
-  const captureRows = await db
-    .selectDistinctOn([captures.alexandriaId], {
-      alexandriaId: captures.alexandriaId,
-      finalUrl: captures.finalUrl,
-      requestedUrl: captures.requestedUrl,
-      status: captures.status,
-      capturedAt: captures.capturedAt,
-      cid: captures.cid,
-      mismatch: captures.mismatch,
-      errorReason: captures.errorReason,
-    })
-    .from(captures)
-    .where(inArray(captures.alexandriaId, ids))
-    .orderBy(captures.alexandriaId, desc(captures.capturedAt), desc(captures.id));
-  const captureOf = new Map(captureRows.map(({ alexandriaId, ...capture }) => [alexandriaId, capture]));
-  const harvested = await db
-    .select({ alexandriaId: harvestedRecords.alexandriaId, withdrawnAt: harvestedRecords.withdrawnAt, goneSince: harvestedRecords.goneSince })
-    .from(harvestedRecords)
-    .where(and(inArray(harvestedRecords.alexandriaId, ids), sql`(${harvestedRecords.withdrawnAt} is not null or ${harvestedRecords.goneSince} is not null)`));
-  const harvestedOf = new Map(harvested.map((row) => [row.alexandriaId, row]));
   return rows.map(({ record, department, source, category, ...review }) => ({
     id: record.id,
     cid: record.cid,
@@ -272,21 +259,51 @@ export async function recordDetails(db: Db, where: SQL | undefined, options: Det
     licenseTitle: record.licenseTitle,
     licenseUrl: record.licenseUrl,
     keywords: record.keywords,
+  }));
+}
+
+/** `records` with what the archive knows of their origin: their latest capture, withdrawal, disappearance. */
+export async function withOriginFacts(db: Db, records: RecordDetail[]): Promise<RecordWithOrigin[]> {
+  const ids = records.map((record) => record.id);
+  if (ids.length === 0) return [];
+  // The newest capture of each record (DISTINCT ON keeps the first row of each id in this order).
+  const captureRows = await db
+    .selectDistinctOn([captures.alexandriaId], {
+      alexandriaId: captures.alexandriaId,
+      finalUrl: captures.finalUrl,
+      requestedUrl: captures.requestedUrl,
+      status: captures.status,
+      capturedAt: captures.capturedAt,
+      cid: captures.cid,
+      mismatch: captures.mismatch,
+      errorReason: captures.errorReason,
+    })
+    .from(captures)
+    .where(inArray(captures.alexandriaId, ids))
+    .orderBy(captures.alexandriaId, desc(captures.capturedAt), desc(captures.id));
+  const captureOf = new Map(captureRows.map(({ alexandriaId, ...capture }) => [alexandriaId, capture]));
+  const harvested = await db
+    .select({ alexandriaId: harvestedRecords.alexandriaId, withdrawnAt: harvestedRecords.withdrawnAt, goneSince: harvestedRecords.goneSince })
+    .from(harvestedRecords)
+    .where(and(inArray(harvestedRecords.alexandriaId, ids), sql`(${harvestedRecords.withdrawnAt} is not null or ${harvestedRecords.goneSince} is not null)`));
+  const harvestedOf = new Map(harvested.map((row) => [row.alexandriaId, row]));
+  return records.map((record) => ({
+    ...record,
     capture: captureOf.get(record.id) ?? null,
     withdrawnFromCatalogAt: harvestedOf.get(record.id)?.withdrawnAt ?? null,
     goneFromOriginSince: harvestedOf.get(record.id)?.goneSince ?? null,
   }));
 }
 
-/** Every record of a CID (the same file may be contributed more than once), newest first. */
-export function recordsByCid(db: Db, cid: string): Promise<RecordDetail[]> {
-  return recordDetails(db, eq(alexandrias.cid, cid));
+/** Every record of a CID (the same file may be contributed more than once), newest first, for its page. */
+export async function recordsByCid(db: Db, cid: string): Promise<RecordWithOrigin[]> {
+  return withOriginFacts(db, await recordDetails(db, eq(alexandrias.cid, cid)));
 }
 
-/** One record by id, or null. */
-export async function getRecord(db: Db, id: number): Promise<RecordDetail | null> {
+/** One record by id, with what its page shows of its origin, or null. */
+export async function getRecord(db: Db, id: number): Promise<RecordWithOrigin | null> {
   if (!isRowId(id)) return null;
-  const [record] = await recordDetails(db, eq(alexandrias.id, id), { limit: 1 });
+  const [record] = await withOriginFacts(db, await recordDetails(db, eq(alexandrias.id, id), { limit: 1 }));
   return record ?? null;
 }
 
