@@ -1,0 +1,2 @@
+-- Filled by the server-instances work (#21).
+SELECT 1;

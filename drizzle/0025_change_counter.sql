@@ -1,0 +1,2 @@
+-- Filled by the change-counter work (#21).
+SELECT 1;
