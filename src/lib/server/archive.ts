@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { embeddedDatabaseDir, readConfig, type ArchiveConfig } from './config.ts';
 import { migrateDatabase, openDatabase, type DatabaseHandle } from './db/index.ts';
-import { isArchiveEmpty, seedArchive } from './seed/index.ts';
+import { needsSeed, seedArchive } from './seed/index.ts';
 import { pinningProviders, type PinningProvider } from './pinning/index.ts';
 import { createContentStore, createStagingArea, type ContentStore, type StagingArea } from './storage/index.ts';
 import { sweepInterruptedUploads, sweepPeriodically } from './uploads/imports.ts';
@@ -48,7 +48,7 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
     // The embedded database has one owner, this process, so none of its uploads can still be running.
     await staging.sweep(async (cid) => (await handle.db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.cid, cid)).limit(1)).length > 0);
     await sweepInterruptedUploads(handle.db, { all: !config.databaseUrl });
-    if (seedIfEmpty && (await isArchiveEmpty(handle.db))) {
+    if (seedIfEmpty && (await needsSeed(handle.db))) {
       if (fs.existsSync(path.join(config.fixturesDir, 'catalog'))) {
         await seedArchive({ db: handle.db, store, fixturesDir: config.fixturesDir });
       } else {
