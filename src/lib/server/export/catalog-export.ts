@@ -3,9 +3,9 @@
  * `/export/catalogo.json`, one row per published record with Spanish column names.
  *
  * Regenerated on demand and cached: the first request writes the file under the data folder
- * (`exports/`), named by a hash of what it was built from (the records' count and latest change,
- * the latest change to departments, categories and sources, the origin its links use, the format
- * and its version). A later request computes that hash again, a few index lookups: the same hash
+ * (`exports/`), named by a hash of what it was built from (the catalogue's change counter, which
+ * the database bumps with every change to what the export reads, the origin its links use, the
+ * format and its version). A later request computes that hash again, one row read: the same hash
  * finds the file already written; any change to the records gives a new name, hence a new file.
  * The hash is also the ETag, and the file's time Last-Modified, so clients revalidate with a 304.
  *

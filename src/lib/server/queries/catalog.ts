@@ -10,7 +10,7 @@ import type { AssetStatus, AssetType } from '../../domain/constants.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, categories, departments, sources } from '../db/schema.ts';
 import { versionsOfRecords, type VersionItem } from './versions.ts';
-import { PUBLIC_REVIEW_STATUS, publicDepartment, recordDepartmentJoin, recordSourceJoin } from './visibility.ts';
+import { publicDepartment, recordDepartmentJoin, recordSourceJoin } from './visibility.ts';
 
 /** The statuses other portals may harvest: online records, and harvested metadata awaiting review. */
 export const PUBLISHED_STATUSES = ['on_line', 'under_review'] as const satisfies readonly AssetStatus[];
@@ -160,50 +160,37 @@ export async function catalogThemes(db: Db): Promise<Array<{ id: number; title: 
 }
 
 /**
- * What the published metadata depends on, in a few index lookups: the number of records and the
- * latest change to records, departments, categories and sources (as text, to the microsecond), and
- * how many sources and departments the public sees. Any edit, addition or deletion changes it, and
- * so does a moderator accepting or refusing a source or institution (which names or withholds it
- * in every record of theirs), so a copy built from an equal fingerprint is current.
+ * What the published metadata depends on: the catalogue's change counter (migration 0025), which
+ * the database bumps in the same transaction as every change to a table the exports and DCAT read
+ * (records, departments, categories, sources, earlier versions). Any edit, addition or deletion
+ * changes it, a moderator's included, so a copy built from an equal fingerprint is current.
+ *
+ * Why not the latest `updated_at`: that time is written by whichever server made the change, from
+ * its own clock, so a server 90 s behind the others writes a time older than the latest one and
+ * the fingerprint stays the same (issue #21): harvesters revalidating got 304 and kept a stale copy.
+ *
+ * Why a counter row and not a sequence: `nextval` is not transactional. A reader could see the
+ * bumped value while the change is still uncommitted, build the export from the old data under the
+ * new fingerprint, and keep serving that stale file once the change commits (the fingerprint would
+ * not move again). An UPDATE of one row becomes visible exactly when its transaction commits, with
+ * the change itself: a reader that sees the new count sees the new data, and a rolled-back change
+ * leaves no trace. The price is that writers of those tables take turns on the row until they
+ * commit; they are short transactions (an upload, a moderation, one record of a harvest). The
+ * triggers run BEFORE each statement, so a transaction takes the counter before any row lock of
+ * the catalogue tables: every writer takes locks in that one order, and waiting for the counter
+ * cannot close a deadlock that waiting for a row would not. A statement that changes nothing still
+ * bumps it: one spare rebuild, never a stale copy.
  */
 export interface CatalogFingerprint {
-  records: number;
-  recordsAt: string | null;
-  departmentsAt: string | null;
-  categoriesAt: string | null;
-  sourcesAt: string | null;
-  /** Sources and departments a moderator accepted. */
-  publicSources: number;
-  publicDepartments: number;
+  /** The counter, as text (a bigint). */
+  changes: string;
 }
 
 export async function catalogFingerprint(db: Db): Promise<CatalogFingerprint> {
-  const result = (await db.execute(sql`
-    select (select count(*) from ${alexandrias})::int as records,
-           (select max(${alexandrias.updatedAt}) from ${alexandrias})::text as records_at,
-           (select max(${departments.updatedAt}) from ${departments})::text as departments_at,
-           (select max(${categories.updatedAt}) from ${categories})::text as categories_at,
-           (select max(${sources.updatedAt}) from ${sources})::text as sources_at,
-           (select count(*) from ${sources} where ${sources.reviewStatus} = ${PUBLIC_REVIEW_STATUS})::int as public_sources,
-           (select count(*) from ${departments} where ${departments.reviewStatus} = ${PUBLIC_REVIEW_STATUS})::int as public_departments`)) as unknown as {
-    rows: Array<{
-      records: number;
-      records_at: string | null;
-      departments_at: string | null;
-      categories_at: string | null;
-      sources_at: string | null;
-      public_sources: number;
-      public_departments: number;
-    }>;
+  const result = (await db.execute(sql`select counter::text as changes from catalogue_changes`)) as unknown as {
+    rows: Array<{ changes: string }>;
   };
   const row = result.rows[0];
-  return {
-    records: Number(row?.records ?? 0),
-    recordsAt: row?.records_at ?? null,
-    departmentsAt: row?.departments_at ?? null,
-    categoriesAt: row?.categories_at ?? null,
-    sourcesAt: row?.sources_at ?? null,
-    publicSources: Number(row?.public_sources ?? 0),
-    publicDepartments: Number(row?.public_departments ?? 0),
-  };
+  if (!row) throw new Error('Falta la fila del contador de cambios del catálogo (migración 0025).');
+  return { changes: row.changes };
 }
