@@ -4,8 +4,9 @@
  * scrolling or clicking, once the network is quiet: what first paint can need, islands on
  * `client:load`/`client:idle` included), and after scrolling to the bottom (the `client:visible`
  * islands too). Both count every script, plus the inline scripts of the HTML; stylesheets and HTML
- * are counted once. Sizes are gzipped here (level 9), one file at a time, because the server may
- * not compress; that is close to what a compressing proxy would send.
+ * are counted once. Sizes are gzipped here (level 9), one file at a time, so that figures compare
+ * across servers and runs; beside them, `transfer` counts the bytes the server really sent (bodies
+ * as encoded on the wire, `npm start` compressing them since issue #20, plus headers).
  */
 import { CHROMIUM_ARGS } from '../tests/helpers/chromium.ts';
 import { gzipSync } from 'node:zlib';
@@ -61,6 +62,11 @@ export interface WeightFigure {
   over: boolean;
   /** Uncaught errors in the page, a sign the figures miss something. */
   pageErrors: string[];
+  /**
+   * What went over the wire after scrolling, as the server encoded it (body plus headers): the
+   * HTML, styles, scripts and everything (fonts, images, JSON) together, and the HTML's encoding.
+   */
+  transfer: { htmlBytes: number; cssBytes: number; jsBytes: number; totalBytes: number; htmlEncoding: string };
 }
 
 /**
@@ -157,6 +163,7 @@ function inlineCode(page: Page) {
 }
 
 type Loaded = { type: string; url: string; bytes: Uint8Array; atOpen: boolean };
+type Sent = { type: string; bytes: number; encoding: string };
 
 async function weigh(browser: Awaited<ReturnType<typeof chromium.launch>>, origin: string, visited: WeighedPage): Promise<WeightFigure> {
   const context = await browser.newContext({ locale: 'es-DO', viewport: { width: 1280, height: 800 } });
@@ -164,9 +171,17 @@ async function weigh(browser: Awaited<ReturnType<typeof chromium.launch>>, origi
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
   const bodies: Array<Promise<Loaded | null>> = [];
+  const sent: Array<Promise<Sent | null>> = [];
   let opening = true;
   page.on('response', (response) => {
     const type = response.request().resourceType();
+    // What the server sent, encoded as it was (a redirect's body too): known once the body is in.
+    sent.push(
+      response.finished().then(async () => {
+        const sizes = await response.request().sizes();
+        return { type, bytes: sizes.responseBodySize + sizes.responseHeadersSize, encoding: (await response.headerValue('content-encoding')) ?? 'identity' };
+      }).catch(() => null),
+    );
     if (type !== 'script' && type !== 'stylesheet' && type !== 'document') return;
     const atOpen = opening;
     bodies.push(response.body().then((bytes) => ({ type, url: response.url(), bytes, atOpen }), () => null));
@@ -185,6 +200,15 @@ async function weigh(browser: Awaited<ReturnType<typeof chromium.launch>>, origi
     const scripts = loaded.filter((body) => body.type === 'script').map((s) => ({ ...s, gzipBytes: gz(s.bytes) }));
     const styles = loaded.filter((body) => body.type === 'stylesheet');
     const html = loaded.findLast((body) => body.type === 'document');
+    const wire = (await Promise.all(sent)).filter((item) => item !== null);
+    const sentAs = (type?: string) => wire.filter((item) => !type || item.type === type).reduce((total, item) => total + item.bytes, 0);
+    const transfer = {
+      htmlBytes: sentAs('document'),
+      cssBytes: sentAs('stylesheet'),
+      jsBytes: sentAs('script'),
+      totalBytes: sentAs(),
+      htmlEncoding: wire.findLast((item) => item.type === 'document')?.encoding ?? 'identity',
+    };
     const inlineJs = inline.scripts.join('\n');
     const inlineJsGzipBytes = inlineJs ? gz(inlineJs) : 0;
     const sum = (list: typeof scripts, of: (s: (typeof scripts)[number]) => number) => list.reduce((total, s) => total + of(s), 0);
@@ -226,6 +250,7 @@ async function weigh(browser: Awaited<ReturnType<typeof chromium.launch>>, origi
       budgetedGzipBytes,
       over: budgetedGzipBytes !== null && budget !== null && budgetedGzipBytes > budget.kb * 1024,
       pageErrors,
+      transfer,
     };
   } finally {
     await context.close();
@@ -257,13 +282,13 @@ export function budgetText(budget: JsBudget | null): string {
 }
 
 export function printWeight(figures: WeightFigure[]): void {
-  console.log('\nPeso de página (visitante anónimo, Chromium; al abrir: sin desplazarse ni pulsar nada; KB gzip nivel 9)');
+  console.log('\nPeso de página (visitante anónimo, Chromium; al abrir: sin desplazarse ni pulsar nada; KB gzip nivel 9; enviado: bytes en la red tal como los codificó el servidor)');
   console.log(
     table([
-      ['página', 'nota', 'JS arch. al abrir', 'JS KB gz al abrir', 'JS KB gz tras desplazarse', '(en línea)', 'objetivo', '', 'CSS KB gz', 'HTML KB gz'],
+      ['página', 'nota', 'JS arch. al abrir', 'JS KB gz al abrir', 'JS KB gz tras desplazarse', '(en línea)', 'objetivo', '', 'CSS KB gz', 'HTML KB gz', 'HTML KB enviado', 'total KB enviado'],
       ...figures.map((f) =>
         !f.weighed
-          ? [f.label, f.note ?? '', '', '', '', '', budgetText(f.jsBudget), '', '', '']
+          ? [f.label, f.note ?? '', '', '', '', '', budgetText(f.jsBudget), '', '', '', '', '']
           : [
               f.label,
               f.note ?? '',
@@ -275,6 +300,8 @@ export function printWeight(figures: WeightFigure[]): void {
               f.jsBudget ? (f.over ? 'OVER' : 'ok') : '',
               kb(f.cssGzipBytes),
               kb(f.htmlGzipBytes),
+              `${kb(f.transfer.htmlBytes)} (${f.transfer.htmlEncoding})`,
+              kb(f.transfer.totalBytes),
             ],
       ),
     ]),

@@ -20,7 +20,8 @@
  * such as `evil.example/moderacion?` re-routed the request (issue #16). So, before the adapter:
  * methods the archive never answers (TRACE, CONNECT…) get a 405; a Host that is not a plain
  * `host[:port]` the configuration lists, or a request target that is not a path, gets a 400; and
- * whatever the adapter still throws is answered with a 500 instead of stopping the server.
+ * whatever the adapter still throws is answered with a 500 instead of stopping the server. What it
+ * answers is compressed when the client accepts it (src/lib/server/http/compression.ts).
  *
  * Node runs it with SERVER_NODE_FLAGS (scripts/node-flags.ts); `npm start` and every test or
  * benchmark that starts the server pass them.
@@ -29,6 +30,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { readConfig } from '../src/lib/server/config.ts';
+import { compressWhenAccepted } from '../src/lib/server/http/compression.ts';
 import { checkHost } from '../src/lib/server/http/host.ts';
 import { withNodeRequest } from '../src/lib/server/http/node-request.ts';
 
@@ -96,6 +98,8 @@ const server = http.createServer((request, response) => {
   const hosts = request.headersDistinct.host ?? [];
   const host = checkHost(hosts.length === 1 ? hosts[0] : null, hostRules, request.url);
   if (!host.ok) return refuse(response, 400, host.message);
+  // Pages, styles, scripts, JSON and exports go out as brotli or gzip when accepted (issue #20).
+  compressWhenAccepted(request, response);
   try {
     // The upload endpoint reads a contribution's bytes from the socket itself (see node-request.ts).
     const served: unknown = withNodeRequest(request, () => handler(request, response));
