@@ -3,20 +3,25 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { eq, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aletheias, alexandrias, categories, departments, imports, pins, sources, statusHistory } from '../../src/lib/server/db/schema.ts';
-import { seedArchive } from '../../src/lib/server/seed/index.ts';
-import { createSeededDatabase, testEngines } from '../helpers/database.ts';
+import { aletheias, alexandrias, categories, departments, harvestedRecords, harvestSources, imports, jobs, pins, sources, statusHistory } from '../../src/lib/server/db/schema.ts';
+import { normalizeFormats } from '../../src/lib/domain/formats.ts';
+import { needsSeed, seedArchive } from '../../src/lib/server/seed/index.ts';
+import { runHarvest } from '../../src/lib/server/harvest/run.ts';
+import { readSeedCatalog } from '../../src/lib/server/seed/catalog.ts';
+import { SEED_FILES } from '../../src/lib/server/seed/files.ts';
+import { exportPages, registerPortalExport } from '../../src/lib/server/seed/portal-harvest.ts';
+import { createSeededDatabase, createTestDatabase, createTestStore, testEngines } from '../helpers/database.ts';
 import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 
 const catalog = JSON.parse(
   await fs.readFile(path.join(FIXTURES_DIR, 'catalog/datos-gob-do-catalogo-2026-09-24.json'), 'utf8'),
-) as { conjuntos: Array<{ slug: string; org: string; grupos: string[]; formatos: string[] }> };
+) as { fuente: string; conjuntos: Array<{ slug: string; titulo: string; org: string; grupos: string[]; formatos: string[] }> };
 
 /** Every row of every table, in a stable order: the whole state the seed leaves. */
 async function snapshot(db: Awaited<ReturnType<typeof createSeededDatabase>>['db']) {
   const all = async (table: string) =>
-    ((await db.execute(sql.raw(`select * from ${table} order by id`))) as unknown as { rows: unknown[] }).rows;
-  const tables = ['alexandrias', 'departments', 'sources', 'categories', 'imports', 'pins', 'status_history', 'aletheias'];
+    ((await db.execute(sql.raw(`select * from ${table} order by 1`))) as unknown as { rows: unknown[] }).rows;
+  const tables = ['alexandrias', 'departments', 'sources', 'categories', 'imports', 'pins', 'status_history', 'aletheias', 'harvest_sources', 'harvested_records', 'jobs'];
   const rows = Object.fromEntries(await Promise.all(tables.map(async (table) => [table, await all(table)])));
   // Identity sequences too: an INSERT that conflicts still spends a value, which is a change.
   const sequences = ((await db.execute(
@@ -32,13 +37,31 @@ describe.each(testEngines())('the seed on %s', (engine) => {
   });
   afterAll(() => seeded?.destroy());
 
-  it('loads every dataset of the catalogue and the real files', async () => {
+  /** The records the seed harvested from the export, by the dataset's slug (its identity there). */
+  const harvestedBySlug = async () => {
+    const rows = await seeded.db
+      .select({ slug: harvestedRecords.datasetIdentifier, record: alexandrias, department: departments.name, category: categories.title })
+      .from(harvestedRecords)
+      .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
+      .leftJoin(departments, eq(alexandrias.departmentId, departments.id))
+      .leftJoin(categories, eq(alexandrias.categoryId, categories.id));
+    return new Map(rows.map((row) => [row.slug, row]));
+  };
+
+  it('loads every dataset of the catalogue, through the harvest path, and the real files', async () => {
     const { db } = seeded;
-    const harvested = await db.select().from(alexandrias).where(sql`${alexandrias.originKey} like 'datos.gob.do:%'`);
-    expect(harvested).toHaveLength(catalog.conjuntos.length);
+    const bySlug = await harvestedBySlug();
+    expect(bySlug.size).toBe(catalog.conjuntos.length);
+    const harvested = [...bySlug.values()].map((row) => row.record);
     expect(harvested.every((record) => record.status === 'under_review' && record.cid === null)).toBe(true);
-    const slugs = new Set(harvested.map((record) => record.sourceUrl?.replace('https://datos.gob.do/dataset/', '')));
-    expect(slugs.size).toBe(1065);
+    for (const dataset of catalog.conjuntos) {
+      const record = bySlug.get(dataset.slug)?.record;
+      // One record per dataset, with its title, its page on the portal and every format it declares.
+      expect(record?.title).toBe(dataset.titulo.trim());
+      expect(record?.sourceUrl).toBe(`https://datos.gob.do/dataset/${encodeURIComponent(dataset.slug)}`);
+      expect(record?.formats).toEqual(normalizeFormats(dataset.formatos));
+      expect(record?.description).toContain(dataset.org);
+    }
 
     const archived = await db.select().from(alexandrias).where(isNotNull(alexandrias.cid));
     const files = await fs.readdir(path.join(FIXTURES_DIR, 'files'), { recursive: true });
@@ -58,15 +81,9 @@ describe.each(testEngines())('the seed on %s', (engine) => {
   });
 
   it('links every dataset to its real issuer and, when it has one, its theme', async () => {
-    const rows = await seeded.db
-      .select({ slug: alexandrias.originKey, department: departments.name, category: categories.title })
-      .from(alexandrias)
-      .leftJoin(departments, eq(alexandrias.departmentId, departments.id))
-      .leftJoin(categories, eq(alexandrias.categoryId, categories.id))
-      .where(sql`${alexandrias.originKey} like 'datos.gob.do:%'`);
-    const bySlug = new Map(rows.map((row) => [row.slug, row]));
+    const bySlug = await harvestedBySlug();
     for (const dataset of catalog.conjuntos) {
-      const row = bySlug.get(`datos.gob.do:${dataset.slug}`);
+      const row = bySlug.get(dataset.slug);
       expect(row?.department).toBe(dataset.org);
       expect(row?.category).toBe(dataset.grupos[0] ?? null);
     }
@@ -95,12 +112,17 @@ describe.each(testEngines())('the seed on %s', (engine) => {
     expect(vivienda[0]?.legalCategory).toBe('Ministerio');
   });
 
-  it('records the harvest as an import, and the files with their pins', async () => {
+  it('records the harvest as a run of a paused harvest source, and the files with their pins', async () => {
     const { db } = seeded;
     const [harvest] = await db.select().from(imports).where(eq(imports.type, 'harvest'));
-    expect(harvest).toMatchObject({ documents: 1065, status: 'done' });
+    expect(harvest).toMatchObject({ documents: 1065, status: 'done', harvestCounts: { new: 1065, updated: 0, unchanged: 0, withdrawn: 0, failed: 0 } });
     const [portal] = await db.select().from(sources).where(eq(sources.id, harvest?.sourceId ?? -1));
     expect(portal?.url).toBe('https://datos.gob.do');
+    const [exportSource] = await db.select().from(harvestSources).where(eq(harvestSources.id, harvest?.harvestSourceId ?? -1));
+    // Never run by the schedule: it is the export's address, not the live portal's API.
+    expect(exportSource).toMatchObject({ url: catalog.fuente, kind: 'ckan', paused: true, sourceId: portal?.id });
+    // Nothing to capture: the export lists no file URLs.
+    expect(await db.$count(jobs)).toBe(0);
     const archived = await db.select({ cid: alexandrias.cid }).from(alexandrias).where(isNotNull(alexandrias.cid));
     const pinned = await db.select().from(pins);
     expect(new Set(pinned.map((pin) => pin.cid))).toEqual(new Set(archived.map((record) => record.cid)));
@@ -126,9 +148,56 @@ describe.each(testEngines())('the seed on %s', (engine) => {
     }
   });
 
+  it('is finished: a start does not seed again', async () => {
+    expect(await needsSeed(seeded.db)).toBe(false);
+  });
+
   it('changes nothing when run a second time', async () => {
     const before = await snapshot(seeded.db);
     await seedArchive({ db: seeded.db, store: seeded.store, fixturesDir: FIXTURES_DIR });
     expect(await snapshot(seeded.db)).toEqual(before);
+  });
+});
+
+describe.each(testEngines())('a seed cut short on %s', (engine) => {
+  it('finishes on the next start: the rest of the catalogue, once, then the files', async () => {
+    const database = await createTestDatabase(engine);
+    const blocks = await createTestStore();
+    try {
+      const { db } = database;
+      expect(await needsSeed(db)).toBe(true);
+      // The first two pages of the export go in, then the process "dies" while reading the third.
+      const seedCatalog = await readSeedCatalog(FIXTURES_DIR);
+      const portalId = await db.transaction(async (tx) => {
+        const [portal] = await tx.insert(sources).values({ name: 'Portal', url: 'https://datos.gob.do' }).returning({ id: sources.id });
+        return registerPortalExport(tx, seedCatalog, portal!.id);
+      });
+      const pages = exportPages(seedCatalog);
+      let served = 0;
+      const cut = await runHarvest(db, portalId, {
+        pageSize: 250,
+        fetchPage: async (url) => {
+          if (++served > 2) throw new Error('proceso terminado');
+          return pages(url);
+        },
+      });
+      expect(cut).toMatchObject({ status: 'failed', counts: { new: 500 } });
+      expect(await needsSeed(db)).toBe(true);
+
+      await seedArchive({ db, store: blocks.store, fixturesDir: FIXTURES_DIR });
+      expect(await needsSeed(db)).toBe(false);
+      const identities = await db.select({ slug: harvestedRecords.datasetIdentifier }).from(harvestedRecords);
+      expect(identities).toHaveLength(catalog.conjuntos.length);
+      expect(new Set(identities.map((row) => row.slug)).size).toBe(catalog.conjuntos.length);
+      const runs = await db.select().from(imports).where(eq(imports.type, 'harvest')).orderBy(imports.id);
+      expect(runs.map((run) => [run.status, run.harvestCounts])).toEqual([
+        ['failed', expect.objectContaining({ new: 500 })],
+        ['done', { new: 565, updated: 0, unchanged: 500, withdrawn: 0, failed: 0 }],
+      ]);
+      expect(await db.$count(alexandrias, isNotNull(alexandrias.cid))).toBe(SEED_FILES.length);
+    } finally {
+      await database.destroy();
+      await blocks.destroy();
+    }
   });
 });

@@ -59,6 +59,7 @@ describe('mapDataset', () => {
       description: 'Pagos del personal.',
       sourceUrl: 'https://datos.example.org/dataset/conjunto-1',
       type: 'csv',
+      formats: ['csv'],
       declaredFormat: ' csv ',
       declaredSize: 10,
       declaredChecksum: `sha256:${'ab'.repeat(32)}`,
@@ -120,8 +121,39 @@ describe('mapDataset', () => {
     ]);
   });
 
-  it('makes no record of a dataset without files', () => {
-    expect(mapDataset(dataset([]))).toEqual([]);
+  it('makes one record of a dataset without a file to fetch, with every format it declares, keyed as its first distribution', () => {
+    const [record, ...rest] = mapDataset(
+      dataset([
+        distribution({ title: 'Nómina 2024', format: 'XLSX' }),
+        distribution({ title: 'Nómina 2024', format: 'CSV' }),
+        distribution({ mediaType: 'application/vnd.oasis.opendocument.spreadsheet' }),
+        distribution({ format: 'CSV' }),
+      ]),
+    );
+    expect(rest).toEqual([]);
+    expect(record).toMatchObject({
+      distributionKey: '#1',
+      url: null,
+      title: 'Nómina 2024',
+      description: 'Pagos del personal.',
+      type: 'csv',
+      formats: ['csv', 'xlsx', 'ods'],
+      declaredFormat: 'XLSX, CSV, ods',
+      declaredSize: null,
+      declaredChecksum: null,
+    });
+    // Its identity survives the catalogue giving that first distribution a URL later.
+    const later = mapDataset(dataset([distribution({ url: 'https://x.org/n.xlsx', format: 'XLSX' })]));
+    expect(later.map((each) => each.distributionKey)).toEqual(['https://x.org/n.xlsx']);
+    const identified = mapDataset(dataset([distribution({ identifier: 'r9', format: 'PDF' })]));
+    expect(identified[0]).toMatchObject({ distributionKey: 'r9', type: 'pdf', formats: ['pdf'] });
+    expect(mapDataset(dataset([distribution({ identifier: 'r9', url: 'https://x.org/n.pdf', format: 'PDF' })]))[0]?.distributionKey).toBe('r9');
+  });
+
+  it('makes one record of a dataset with no distribution at all: it is still an entry of the catalogue', () => {
+    expect(mapDataset(dataset([]))).toEqual([
+      expect.objectContaining({ distributionKey: '#1', url: null, title: 'Nómina 2024', type: 'other', formats: [], declaredFormat: null }),
+    ]);
   });
 });
 

@@ -7,13 +7,19 @@
  * distribution's name (or its format) when the dataset has several, so the records of one dataset
  * can be told apart in a list.
  *
+ * A dataset with no file to fetch (no distribution with a web URL, or none at all) is still an
+ * entry of the catalogue, and becomes one record that describes it, with every format it declares:
+ * separate records would only repeat the same description without anything to tell them apart.
+ * Its key is its first distribution's, so that if the catalogue later gives that distribution a URL,
+ * the same record goes on and gets the file.
+ *
  * The identity of a record is (harvest source, dataset identifier, distribution key): the key is
  * the distribution's own identifier, else its URL, else its position in the dataset. CKAN, DCAT
  * and data.json of one portal name the same identifiers, so the same records come out whatever
  * the kind read.
  */
 import type { AssetType } from '../../domain/constants.ts';
-import { normalizeFormat } from '../../domain/formats.ts';
+import { normalizeFormat, normalizeFormats, primaryFormat } from '../../domain/formats.ts';
 import type { CatalogDataset, CatalogDistribution, CatalogTheme } from './catalogs/index.ts';
 
 /** One record a dataset's distribution becomes, before it meets the database. */
@@ -27,6 +33,8 @@ export interface MappedRecord {
   sourceUrl: string | null;
   /** The format the catalogue declares, normalised; the capture checks it against the bytes. */
   type: AssetType;
+  /** Every format the record is offered in: its own, or all of a dataset's for a dataset without files. */
+  formats: AssetType[];
   declaredFormat: string | null;
   declaredSize: number | null;
   /** `algorithm:value`, as `harvested_records` and `captures` keep it. */
@@ -43,33 +51,69 @@ export interface MappedRecord {
 const MAX_KEYWORDS = 50;
 const MAX_KEYWORD_LENGTH = 100;
 
-/** The records of `dataset`: one per distribution (a dataset without any gives none). */
+/** The records of `dataset`: one per distribution with a file, or one for a dataset without any. */
 export function mapDataset(dataset: CatalogDataset): MappedRecord[] {
   // A catalogue that lists one distribution twice gets one record.
   const keys = new Set<string>();
   const unique = dataset.distributions.flatMap((distribution, index) => {
-    const key = distribution.identifier ?? distribution.url ?? `#${index + 1}`;
+    const key = distributionKey(distribution, index);
     if (keys.has(key)) return [];
     keys.add(key);
     return [{ distribution, index, key }];
   });
+  if (!unique.some(({ distribution }) => distribution.url !== null)) return [describedOnly(dataset)];
   const names = siblingNames(dataset, unique);
-  return unique.map(({ distribution, key }, position) => ({
-    distributionKey: key,
-    url: distribution.url,
-    title: unique.length > 1 ? `${dataset.title}: ${names[position]}` : dataset.title,
+  return unique.map(({ distribution, key }, position) => {
+    const type = normalizeFormat(distribution.format ?? formatOfMediaType(distribution.mediaType));
+    return {
+      ...datasetFacts(dataset),
+      distributionKey: key,
+      url: distribution.url,
+      title: unique.length > 1 ? `${dataset.title}: ${names[position]}` : dataset.title,
+      type,
+      formats: [type],
+      declaredFormat: distribution.format ?? distribution.mediaType,
+      declaredSize: distribution.byteSize,
+      declaredChecksum: distribution.checksum ? `${distribution.checksum.algorithm}:${distribution.checksum.value}` : null,
+    };
+  });
+}
+
+function distributionKey(distribution: CatalogDistribution, index: number): string {
+  return distribution.identifier ?? distribution.url ?? `#${index + 1}`;
+}
+
+/** The one record of a dataset that offers no file to fetch: what the catalogue says of it. */
+function describedOnly(dataset: CatalogDataset): MappedRecord {
+  const labels = dataset.distributions.flatMap((distribution) => {
+    const label = distribution.format ?? formatOfMediaType(distribution.mediaType);
+    return label ? [label] : [];
+  });
+  const first = dataset.distributions[0];
+  return {
+    ...datasetFacts(dataset),
+    distributionKey: first ? distributionKey(first, 0) : '#1',
+    url: null,
+    title: dataset.title,
+    type: primaryFormat(labels),
+    formats: normalizeFormats(labels),
+    declaredFormat: labels.length ? [...new Set(labels)].join(', ') : null,
+    declaredSize: null,
+    declaredChecksum: null,
+  };
+}
+
+/** What every record of a dataset shares. */
+function datasetFacts(dataset: CatalogDataset) {
+  return {
     description: dataset.description,
     sourceUrl: dataset.landingPage,
-    type: normalizeFormat(distribution.format ?? formatOfMediaType(distribution.mediaType)),
-    declaredFormat: distribution.format ?? distribution.mediaType,
-    declaredSize: distribution.byteSize,
-    declaredChecksum: distribution.checksum ? `${distribution.checksum.algorithm}:${distribution.checksum.value}` : null,
     issued: dataset.issued,
     modified: dataset.modified,
     licenseTitle: dataset.license?.title ?? null,
     licenseUrl: dataset.license?.url ?? null,
     keywords: dataset.keywords.slice(0, MAX_KEYWORDS).map((keyword) => keyword.slice(0, MAX_KEYWORD_LENGTH)),
-  }));
+  };
 }
 
 /** What tells one distribution from its siblings: its title, else its format, else its number. */

@@ -361,7 +361,7 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
           title: record.title,
           description: record.description,
           type: record.type,
-          formats: [record.type],
+          formats: record.formats,
           status: 'under_review' as const,
           sourceUrl: record.sourceUrl,
           originalUrl: record.url,

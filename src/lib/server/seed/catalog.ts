@@ -6,8 +6,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import Papa from 'papaparse';
-import type { AssetType } from '../../domain/constants.ts';
-import { normalizeFormats, primaryFormat } from '../../domain/formats.ts';
 
 export const PORTAL = {
   name: 'Portal de Datos Abiertos de la República Dominicana',
@@ -31,15 +29,16 @@ export interface SeedDataset {
   slug: string;
   title: string;
   org: string;
-  type: AssetType;
-  formats: AssetType[];
-  /** Labels exactly as the portal published them, for the description. */
+  /** Labels exactly as the portal published them. */
   publishedFormats: string[];
-  group: string | null;
+  /** The portal's groups (themes) of the dataset, in its order. */
+  groups: string[];
 }
 
 export interface SeedCatalog {
   exportedOn: string;
+  /** Where the export was taken from (`https://datos.gob.do/dataset/`). */
+  source: string;
   departments: SeedDepartment[];
   datasets: SeedDataset[];
   groups: string[];
@@ -47,6 +46,7 @@ export interface SeedCatalog {
 
 interface CatalogFile {
   generado: string;
+  fuente: string;
   conjuntos: Array<{ slug: string; titulo: string; org: string; formatos: string[]; grupos: string[] }>;
 }
 
@@ -173,17 +173,8 @@ export async function readSeedCatalog(fixturesDir: string): Promise<SeedCatalog>
   const groups = new Set<string>();
   const datasets = catalog.conjuntos.map((dataset): SeedDataset => {
     for (const group of dataset.grupos) groups.add(group);
-    return {
-      slug: dataset.slug,
-      title: dataset.titulo.trim(),
-      org: dataset.org,
-      type: primaryFormat(dataset.formatos),
-      formats: normalizeFormats(dataset.formatos),
-      publishedFormats: dataset.formatos,
-      // A dataset in several themes is filed under the first, as the portal lists it.
-      group: dataset.grupos[0] ?? null,
-    };
+    return { slug: dataset.slug, title: dataset.titulo.trim(), org: dataset.org, publishedFormats: dataset.formatos, groups: dataset.grupos };
   });
 
-  return { exportedOn: catalog.generado, departments: ordered, datasets, groups: [...groups] };
+  return { exportedOn: catalog.generado, source: catalog.fuente, departments: ordered, datasets, groups: [...groups] };
 }

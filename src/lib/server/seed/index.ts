@@ -2,11 +2,16 @@
  * The seed: the real catalogue of datos.gob.do and the real files of the fixtures folder, loaded
  * into an empty archive (`npm run db:seed`, or automatically on the first start).
  *
- * It is idempotent: every row has a natural key (a URL, a name, a title, an `origin_key`), and rows
- * already present are left alone and not even offered to INSERT (which would still spend identity
- * values), so running it again changes nothing: no row, no timestamp, no sequence.
- * Files are added to the content store first (adding is idempotent too), then every database
- * write happens in one transaction, so a failed seed leaves nothing half-done behind.
+ * It is idempotent: every row has a natural key (a URL, a name, a title, an `origin_key`, a
+ * harvested record's identity), and rows already present are left alone and not even offered to
+ * INSERT (which would still spend identity values), so running it again changes nothing: no row,
+ * no timestamp, no sequence.
+ *
+ * Three steps, each all-or-nothing, in an order that lets a seed cut short finish on the next start
+ * (`needsSeed`): the categories, the publishers and the export's paused harvest source, in one
+ * transaction; the catalogue, harvested from the export through the harvest runner like any
+ * catalogue (`portal-harvest.ts`), page by page, found again by identity when re-run; last, the
+ * real files (added to the content store first, then written in one transaction).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -30,6 +35,7 @@ import type { ContentStore } from '../storage/index.ts';
 import { SEED_CATEGORIES } from './categories.ts';
 import { PORTAL, readSeedCatalog, type SeedCatalog } from './catalog.ts';
 import { SEED_FILES, type SeedFile } from './files.ts';
+import { harvestPortalExport, registerPortalExport } from './portal-harvest.ts';
 
 export interface SeedOptions {
   db: Db;
@@ -53,9 +59,15 @@ interface StoredFile extends SeedFile {
   sha256: string;
 }
 
-/** True when the archive has no records yet: the first start seeds then. */
-export async function isArchiveEmpty(db: Db): Promise<boolean> {
-  const [row] = await db.select({ id: alexandrias.id }).from(alexandrias).limit(1);
+/** The Import the seed writes last: once it exists, the seed has run to the end. */
+const FILES_IMPORT = 'bulk:fixtures/files';
+
+/**
+ * True until a seed has run to the end: on a new archive, and after a seed that was cut short
+ * (its last step, the files' Import, missing). A start then seeds, and the seed finishes what is left.
+ */
+export async function needsSeed(db: Db): Promise<boolean> {
+  const [row] = await db.select({ id: imports.id }).from(imports).where(eq(imports.originKey, FILES_IMPORT)).limit(1);
   return row === undefined;
 }
 
@@ -76,12 +88,14 @@ export async function seedArchive({ db, store, fixturesDir }: SeedOptions): Prom
     stored.push({ ...file, cid, size, sha256 });
   }
 
-  await db.transaction(async (tx) => {
+  const exportSource = await db.transaction(async (tx) => {
     await seedCategories(tx);
     await seedDepartments(tx, catalog, stored);
-    await seedPortalHarvest(tx, catalog);
-    await seedArchivedFiles(tx, store, stored);
+    const portalId = await upsertSource(tx, { name: PORTAL.name, url: PORTAL.url, description: PORTAL.description });
+    return registerPortalExport(tx, catalog, portalId);
   });
+  await harvestPortalExport(db, catalog, exportSource);
+  await db.transaction((tx) => seedArchivedFiles(tx, store, stored));
   // Outside the transaction: a spreadsheet that cannot be read loses its previews, not the seed.
   await seedSheetPreviews(db, store);
 
@@ -155,51 +169,11 @@ async function insertRecords(tx: Tx, rows: NewAlexandria[], reason: string): Pro
   }
 }
 
-/** The portal's 1,065 datasets: metadata only, waiting for someone to archive their files. */
-async function seedPortalHarvest(tx: Tx, catalog: SeedCatalog): Promise<void> {
-  const portalId = await upsertSource(tx, { name: PORTAL.name, url: PORTAL.url, description: PORTAL.description });
-  const harvest = await upsertImport(tx, {
-    type: 'harvest',
-    originKey: `harvest:datos.gob.do:${catalog.exportedOn}`,
-    sourceId: portalId,
-    documents: catalog.datasets.length,
-    status: 'done',
-  });
-  if (harvest.existed) return;
-
-  const departmentIds = idsBy(
-    await tx.select({ id: departments.id, key: departments.name }).from(departments),
-  );
-  const categoryIds = idsBy(await tx.select({ id: categories.id, key: categories.title }).from(categories));
-  const rows = catalog.datasets.map((dataset): NewAlexandria => {
-    const formats = dataset.publishedFormats.length ? dataset.publishedFormats.join(', ') : 'sin formato indicado';
-    return {
-      originKey: `datos.gob.do:${dataset.slug}`,
-      title: dataset.title,
-      description:
-        `Conjunto de datos publicado por ${dataset.org} en el Portal de Datos Abiertos (datos.gob.do). ` +
-        `Formatos publicados: ${formats}.`,
-      type: dataset.type,
-      formats: dataset.formats,
-      status: 'under_review',
-      sourceUrl: PORTAL.datasetUrl(dataset.slug),
-      departmentId: departmentIds.get(dataset.org) ?? null,
-      categoryId: dataset.group ? categoryIds.get(dataset.group) ?? null : null,
-      sourceId: portalId,
-      importId: harvest.id,
-      provenanceNote:
-        `Metadatos del catálogo de datos.gob.do exportado el ${catalog.exportedOn}. ` +
-        'El archivo todavía no se ha descargado ni archivado: no tiene CID.',
-    };
-  });
-  await insertRecords(tx, rows, 'Metadatos cosechados del catálogo de datos.gob.do; archivo pendiente de archivar.');
-}
-
 /** The real files: archived with their true CIDs, pinned locally, online. */
 async function seedArchivedFiles(tx: Tx, store: ContentStore, files: StoredFile[]): Promise<void> {
   const batch = await upsertImport(tx, {
     type: 'bulk',
-    originKey: 'bulk:fixtures/files',
+    originKey: FILES_IMPORT,
     documents: files.length,
     status: 'done',
   });
