@@ -45,8 +45,16 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await page.getByRole('link', { name: 'Cosechas de catálogos' }).click();
   await expect(page).toHaveURL(/\/moderacion\/cosechas$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Cosechas de catálogos' })).toBeVisible();
-  await expect(page.locator('[data-empty]')).toHaveText(/^\s*Todavía no hay fuentes de cosecha\./);
-  await screenshots(page, 'vacia');
+  // The seed's catalogue came in as a harvest of the datos.gob.do export: its source is listed,
+  // paused (the export's address is not the portal's API), with its run of 1,065 done.
+  const sources = page.getByRole('region', { name: 'Fuentes de cosecha' });
+  const seeded = sources.locator('[data-source]');
+  await expect(seeded).toHaveCount(1);
+  await expect(seeded).toContainText('exportación del 2026-09-24');
+  await expect(seeded).toContainText('Pausada');
+  await expect(page.locator('[data-progress-text]')).toHaveText(/^Última cosecha terminada: 1,065 documento/);
+  await expect(page.locator('[data-run-count="new"]')).toHaveText('1,065');
+  await screenshots(page, 'carga-inicial');
 
   // An address that is not http(s) is refused, in Spanish, and comes back in the form.
   const add = page.getByRole('region', { name: 'Añadir una fuente de cosecha' });
@@ -62,15 +70,14 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await add.getByLabel('Frecuencia').selectOption('semanal');
   await add.getByRole('button', { name: 'Añadir fuente' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Fuente añadida' })).toBeVisible();
-  const sources = page.getByRole('region', { name: 'Fuentes de cosecha' });
-  await expect(sources.locator('[data-source]')).toHaveCount(1);
-  await expect(sources).toContainText('Portal de datos local');
-  await expect(sources).toContainText('Semanal');
+  await expect(sources.locator('[data-source]')).toHaveCount(2);
+  const local = sources.locator('[data-source]').filter({ hasText: 'Portal de datos local' });
+  await expect(local).toContainText('Semanal');
   const progress = page.locator('[data-progress-text]');
   await expect(progress).toHaveText('Todavía no se ha cosechado.');
 
   // "Cosechar ahora": the run is queued, the server's worker runs it, the page follows it.
-  await sources.getByRole('button', { name: 'Cosechar ahora' }).click();
+  await local.getByRole('button', { name: 'Cosechar ahora' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Cosecha en cola' })).toBeVisible();
   await expect(progress).toHaveText(/^(Cosecha en cola|Cosechando|Catálogo leído. Capturando archivos)/);
   await expect(progress).toHaveText(/^Última cosecha terminada: \d+ documento\(s\)\.$/, { timeout: 120_000 });
@@ -88,10 +95,10 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await screenshots(page, 'terminada');
 
   // Paused, it stays out of the schedule; a theme map line naming no category is refused and kept.
-  await sources.getByRole('button', { name: 'Pausar' }).click();
+  await local.getByRole('button', { name: 'Pausar' }).click();
   await expect(page.getByRole('status')).toHaveText(/^Fuente pausada/);
-  await expect(sources).toContainText('Pausada');
-  await expect(sources.getByRole('button', { name: 'Reanudar' })).toBeVisible();
+  await expect(local).toContainText('Pausada');
+  await expect(local.getByRole('button', { name: 'Reanudar' })).toBeVisible();
   const themes = page.getByLabel(/^Temas del catálogo/);
   await themes.fill('salud = Categoría que no existe');
   await page.getByRole('button', { name: 'Guardar cambios' }).click();
