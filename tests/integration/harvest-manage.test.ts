@@ -76,6 +76,8 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
   let stagingDir: string;
   let categoryIds: number[];
   let sourceId: number;
+  /** The seed's own harvest source (the datos.gob.do export, paused), there before any test adds one. */
+  let seededSources: Array<typeof harvestSources.$inferSelect>;
   const missing = new Map<string, PortalFile>();
 
   beforeAll(async () => {
@@ -86,6 +88,8 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     portal = await startLocalPortal();
     running.archive = { db, config: { moderators: [MODERATOR] } };
     categoryIds = (await db.select({ id: categories.id }).from(categories).orderBy(categories.id)).map((row) => row.id);
+    seededSources = await db.select().from(harvestSources);
+    expect(seededSources.map((source) => [source.kind, source.paused])).toEqual([['ckan', true]]);
   }, 120_000);
 
   afterAll(async () => {
@@ -127,7 +131,7 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
       expect((await call(route, { user: null, method, id, body })).body).toEqual({ code: 401, message: 'Inicie sesión con una cartera de moderación.' });
       expect((await call(route, { user: stranger, method, id, body })).status).toBe(403);
     }
-    expect(await db.select().from(harvestSources)).toEqual([]);
+    expect(await db.select().from(harvestSources)).toEqual(seededSources);
     expect(await db.select().from(jobs)).toEqual([]);
   });
 
@@ -145,7 +149,7 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     expect(category).toMatchObject({ status: 400, body: { message: 'La categoría 987654 no existe.' } });
     const notJson = await call(sourcesRoute.POST, { method: 'POST', body: '{no es json' });
     expect(notJson).toMatchObject({ status: 400, body: { message: 'El cuerpo de la petición debe ser JSON.' } });
-    expect(await db.select().from(harvestSources)).toEqual([]);
+    expect(await db.select().from(harvestSources)).toEqual(seededSources);
   });
 
   it('answers 404 in Spanish for a source or job that does not exist', async () => {
@@ -186,7 +190,8 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
       captures: { counts: { queued: 0, running: 0, done: 0, failed: 0 }, failed: [], failedTotal: 0 },
     });
     const listed = (await call(sourcesRoute.GET)).body.body as HarvestSourceSummary[];
-    expect(listed.map((item) => [item.id, item.interval])).toEqual([[sourceId, 'semanal']]);
+    // Newest first, then the seed's export.
+    expect(listed.map((item) => [item.id, item.interval])).toEqual([[sourceId, 'semanal'], [seededSources[0]!.id, 'diaria']]);
 
     const again = await call(sourcesRoute.POST, { method: 'POST', body: { url: portal.urls.ckan, kind: 'dcat' } });
     expect(again).toMatchObject({ status: 409, body: { message: 'Ya existe una fuente de cosecha con esa dirección: «Portal local de prueba».' } });
