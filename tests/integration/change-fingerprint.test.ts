@@ -116,4 +116,16 @@ describe.each(testEngines())('change fingerprints from the database on %s', (eng
     });
     expect(BigInt((await catalogFingerprint(database.db)).changes)).toBeGreaterThan(BigInt(before.changes));
   });
+
+  it('folds the rows of many changes into a total without moving the count', async () => {
+    const before = BigInt((await catalogFingerprint(database.db)).changes);
+    // 1,500 changes' rows (transaction ids no transaction will reach here).
+    await database.db.execute(sql`insert into catalogue_changes (xid) select (1000000000000 + i)::text::xid8 from generate_series(1, 1500) i`);
+    expect(BigInt((await catalogFingerprint(database.db)).changes)).toBe(before + 1500n);
+    const rows = async () => Number(((await database.db.execute(sql`select count(*)::int as n from catalogue_changes`)) as unknown as { rows: Array<{ n: number }> }).rows[0]!.n);
+    expect(await rows()).toBe(0);
+    expect(BigInt((await catalogFingerprint(database.db)).changes)).toBe(before + 1500n);
+    await database.db.update(alexandrias).set({ title: 'Presupuesto 2025 (revisado)' }).where(eq(alexandrias.id, recordId));
+    expect(BigInt((await catalogFingerprint(database.db)).changes)).toBe(before + 1501n);
+  });
 });

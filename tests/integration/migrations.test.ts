@@ -41,6 +41,7 @@ describe.each(testEngines())('migrations on %s', (engine) => {
       'alexandrias',
       'auth_nonces',
       'captures',
+      'catalogue_change_count',
       'catalogue_changes',
       'categories',
       'contact_messages',

@@ -160,8 +160,8 @@ export async function catalogThemes(db: Db): Promise<Array<{ id: number; title: 
 }
 
 /**
- * What the published metadata depends on: the catalogue's change counter (migration 0025), which
- * the database bumps in the same transaction as every change to a table the exports and DCAT read
+ * What the published metadata depends on: the catalogue's change count (migration 0025), which
+ * the database keeps in the same transaction as every change to a table the exports and DCAT read
  * (records, departments, categories, sources, earlier versions). Any edit, addition or deletion
  * changes it, a moderator's included, so a copy built from an equal fingerprint is current.
  *
@@ -169,28 +169,40 @@ export async function catalogThemes(db: Db): Promise<Array<{ id: number; title: 
  * its own clock, so a server 90 s behind the others writes a time older than the latest one and
  * the fingerprint stays the same (issue #21): harvesters revalidating got 304 and kept a stale copy.
  *
- * Why a counter row and not a sequence: `nextval` is not transactional. A reader could see the
- * bumped value while the change is still uncommitted, build the export from the old data under the
- * new fingerprint, and keep serving that stale file once the change commits (the fingerprint would
- * not move again). An UPDATE of one row becomes visible exactly when its transaction commits, with
- * the change itself: a reader that sees the new count sees the new data, and a rolled-back change
- * leaves no trace. The price is that writers of those tables take turns on the row until they
- * commit; they are short transactions (an upload, a moderation, one record of a harvest). The
- * triggers run BEFORE each statement, so a transaction takes the counter before any row lock of
- * the catalogue tables: every writer takes locks in that one order, and waiting for the counter
- * cannot close a deadlock that waiting for a row would not. A statement that changes nothing still
- * bumps it: one spare rebuild, never a stale copy.
+ * Why not a sequence: `nextval` is not transactional. A reader could see the bumped value while the
+ * change is still uncommitted, build the export from the old data under the new fingerprint, and
+ * keep serving that stale file once the change commits (the fingerprint would not move again).
+ * Why not one counter row that every change updates: it would be locked from a writer's first
+ * change to its commit, so writers would queue on it, and a transaction that locks a record first
+ * (`SELECT … FOR UPDATE`, as moderation does) could deadlock with one that changed another table
+ * first. So each changing transaction inserts one row of its own (keyed by its transaction id):
+ * inserts of different keys never wait for each other, the row becomes visible exactly when the
+ * change commits, and a rolled-back change leaves none. The count of those rows only grows, and is
+ * read in one statement (one snapshot). Now and then the rows are folded into a total, in one
+ * transaction that deletes them and adds their number, so the sum never moves and the table stays
+ * small. A statement that changes nothing still counts: one spare rebuild, never a stale copy.
  */
 export interface CatalogFingerprint {
-  /** The counter, as text (a bigint). */
+  /** The count, as text (a bigint). */
   changes: string;
 }
 
+/** Rows of `catalogue_changes` past which a reading folds them into the total. */
+const FOLD_AFTER_ROWS = 1000;
+
 export async function catalogFingerprint(db: Db): Promise<CatalogFingerprint> {
-  const result = (await db.execute(sql`select counter::text as changes from catalogue_changes`)) as unknown as {
-    rows: Array<{ changes: string }>;
+  const result = (await db.execute(sql`
+    select ((select counted from catalogue_change_count) + (select count(*) from catalogue_changes))::text as changes,
+           (select count(*) from catalogue_changes)::int as unfolded`)) as unknown as {
+    rows: Array<{ changes: string | null; unfolded: number }>;
   };
   const row = result.rows[0];
-  if (!row) throw new Error('Falta la fila del contador de cambios del catálogo (migración 0025).');
+  if (!row?.changes) throw new Error('Falta el total de cambios del catálogo (migración 0025).');
+  if (Number(row.unfolded) > FOLD_AFTER_ROWS) {
+    // Only committed rows are seen, so deleted and added: a change still under way is counted when it commits.
+    await db.execute(sql`
+      with folded as (delete from catalogue_changes returning 1)
+      update catalogue_change_count set counted = counted + (select count(*) from folded)`);
+  }
   return { changes: row.changes };
 }
