@@ -7,7 +7,7 @@ import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
 import { TRUNCATE, truncate } from './text.ts';
 
-export { shortenWallet, TRUNCATE, truncate } from './text.ts';
+export { formatCount, shortenWallet, TRUNCATE, truncate } from './text.ts';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -52,9 +52,4 @@ export function formatBytes(bytes: number): string {
     unit += 1;
   }
   return `${new Intl.NumberFormat('es-DO', { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
-}
-
-/** Thousands grouped as the Dominican Republic writes them ("1,065"). */
-export function formatCount(value: number): string {
-  return new Intl.NumberFormat('es-DO').format(value);
 }

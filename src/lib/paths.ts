@@ -4,16 +4,16 @@
  * Browser-safe: no server imports.
  */
 import type { GroupEntity } from './domain/groups.ts';
+import { COLLECTION_ORDERS, GROUP_ORDERS, listQuery, type ListView } from './list-view.ts';
 
-/** The list of one group: `/group/dep`. */
-export function groupPath(entity: GroupEntity): string {
-  return `/group/${entity}`;
+/** The list of one group: `/group/dep`, with its order, filter and page when not the spec's (`?orden=az&q=…&page=2`). */
+export function groupPath(entity: GroupEntity, view?: Partial<ListView>, page?: number): string {
+  return `/group/${entity}${listQuery(view, GROUP_ORDERS[0], page)}`;
 }
 
-/** One source, department or category; `?page=N` only past page 1, so page 1 has one URL. */
-export function collectionPath(entity: GroupEntity, id: number, page?: number): string {
-  const base = `/collection/${entity}/${id}`;
-  return page !== undefined && Number.isInteger(page) && page > 1 ? `${base}?page=${page}` : base;
+/** One source, department or category; `?page=N` only past page 1, so page 1 has one URL (and `?orden=`/`?q=` as in `groupPath`). */
+export function collectionPath(entity: GroupEntity, id: number, page?: number, view?: Partial<ListView>): string {
+  return `/collection/${entity}/${id}${listQuery(view, COLLECTION_ORDERS[0], page)}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Cutting text to the lengths of SPEC §9. Kept apart from format.ts (which needs dayjs) so the
- * header's wallet widget can shorten an address without shipping a date library to every page.
+ * Cutting text to the lengths of SPEC §9, and counts as people write them. Kept apart from
+ * format.ts (which needs dayjs) so the header's wallet widget and the i18n module can use them
+ * without shipping a date library to every page.
  */
 export const TRUNCATE = { name: 50, description: 120, issuerReview: 150, url: 20, wallet: 15 } as const;
 
@@ -13,4 +14,9 @@ export function truncate(text: string, max: number): string {
 export function shortenWallet(address: string): string {
   if (address.length <= TRUNCATE.wallet) return address;
   return `${address.slice(0, 8)}…${address.slice(-6)}`;
+}
+
+/** Thousands grouped as the Dominican Republic writes them ("1,065"). */
+export function formatCount(value: number): string {
+  return new Intl.NumberFormat('es-DO').format(value);
 }

@@ -131,7 +131,7 @@ test('an institution with no records says so', async ({ page }) => {
   await page.goto('/group/dep');
   const last = await page.getByRole('navigation', { name: 'Paginación' }).getByRole('link').filter({ hasText: /^\d+$/ }).last().textContent();
   await page.goto(`/group/dep?page=${last}`);
-  const empty = page.getByRole('list', { name: 'Ministerios o instituciones' }).getByRole('listitem').filter({ has: page.getByTitle('0 archivos') }).last();
+  const empty = page.getByRole('list', { name: 'Ministerios o instituciones' }).getByRole('listitem').filter({ has: page.getByTitle('0 registros') }).last();
   await empty.getByRole('heading').getByRole('link').click();
   await expect(page.getByText('No hay registros disponibles para esta categoria')).toBeVisible();
   await page.screenshot({ path: 'test-results/screenshots/collection-empty.png', fullPage: true });

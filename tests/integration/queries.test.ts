@@ -45,6 +45,18 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
     expect(row('csv')?.total).toBe(expected(['csv']));
     expect(formats.reduce((sum, item) => sum + item.total, 0)).toBe(seeded.report.records);
     expect(formats.reduce((sum, item) => sum + item.unprocessed, 0)).toBe(1065);
+    // Files archived apart from catalogue entries (issue #20): only the records that have a CID.
+    const archived = await db()
+      .select({ type: alexandrias.type, n: sql<number>`count(*)::int` })
+      .from(alexandrias)
+      .where(isNotNull(alexandrias.cid))
+      .groupBy(alexandrias.type);
+    const archivedOf = (types: string[]) => archived.filter((item) => types.includes(item.type)).reduce((sum, item) => sum + item.n, 0);
+    expect(row('csv')?.archived).toBe(archivedOf(['csv']));
+    expect(row('xlsx')?.archived).toBe(archivedOf(['xls', 'xlsx']));
+    expect(row('pdf')?.archived).toBe(archivedOf(['pdf']));
+    expect(formats.reduce((sum, item) => sum + item.archived, 0)).toBe(11);
+    expect(row('csv')!.archived).toBeLessThan(row('csv')!.total);
   });
 
   it('counts by status, and within one group', async () => {

@@ -1,10 +1,13 @@
 /**
  * Sources, departments and categories as groups of records (SPEC §2 /group and /collection):
- * the most recently updated first, each with how many records it holds, by format.
+ * the most recently updated first (or A–Z, or largest first), each with how many records it
+ * holds, by format.
  */
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { COUNTED_FORMAT, DASHBOARD_FORMATS, LIMITS, type AssetType, type DashboardFormat } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
+import type { GroupOrder, ListView } from '../../list-view.ts';
 import type { Db } from '../db/index.ts';
 import { categories, recordCounts } from '../db/schema.ts';
 import { DIMENSIONS } from './dimensions.ts';
@@ -84,18 +87,58 @@ async function withCounts(
   });
 }
 
-/** A page of a group's items, most recently updated first (10 a page, SPEC §9). */
-export async function listGroup(db: Db, entity: GroupEntity, page?: number): Promise<Page<GroupItem>> {
+/**
+ * Names in the order people read them: by their letters and digits, case, accents and punctuation
+ * aside ("Ágora" between "Agua" and "Azúcar"; "Balance General, 2016" before "Balance General
+ * Mensual"), compared character by character (`C`) so every server, whatever its locale, gives
+ * the same order. Accents go first: under a `C` locale `lower()` leaves "Ó" as it is.
+ */
+export function readingOrder(column: AnyPgColumn): SQL {
+  return sql`regexp_replace(lower(archivo_unaccent(${column})), '[^a-z0-9 ]', '', 'g') collate "C"`;
+}
+
+/** The public groups whose name (or a department's acronym: "MINERD") contains `text`, case and accents aside. */
+function nameMatches(entity: GroupEntity, text: string): SQL | undefined {
+  if (!text) return undefined;
+  const group = DIMENSIONS[entity];
+  return or(containsFolded(group.name, text), group.acronym ? containsFolded(group.acronym, text) : undefined);
+}
+
+/**
+ * A page of a group's items, 10 a page (SPEC §9): most recently updated first (the spec's order),
+ * A–Z by name, or the groups with most records first; only those whose name contains `view.q`.
+ * Every order ends on the id, so no item shows on two pages.
+ */
+export async function listGroup(
+  db: Db,
+  entity: GroupEntity,
+  page?: number,
+  view: Partial<ListView<GroupOrder>> = {},
+): Promise<Page<GroupItem>> {
   const { table, cols, visible } = groupColumns(entity);
   const window = pageWindow(page, LIMITS.groupList);
-  const rows = await db
-    .select(cols)
-    .from(table)
-    .where(visible)
-    .orderBy(desc(cols.updatedAt), desc(cols.id))
+  const where = and(visible, nameMatches(entity, view.q ?? ''));
+  const countsColumn = DIMENSIONS[entity].countsColumn;
+  // Records per group from the running counts, for the "más registros" order only.
+  const counted = db
+    .select({ groupId: sql<number>`${countsColumn}`.as('group_id'), records: sql<number>`sum(${recordCounts.n})`.as('records') })
+    .from(recordCounts)
+    .groupBy(countsColumn)
+    .as('counted');
+  const order = view.order ?? 'recientes';
+  const query = db.select(cols).from(table).$dynamic();
+  if (order === 'registros') query.leftJoin(counted, eq(counted.groupId, cols.id));
+  const orderBy = {
+    recientes: [desc(cols.updatedAt), desc(cols.id)],
+    az: [asc(readingOrder(cols.name)), asc(cols.id)],
+    registros: [desc(sql`coalesce(${counted.records}, 0)`), asc(readingOrder(cols.name)), asc(cols.id)],
+  } satisfies Record<GroupOrder, SQL[]>;
+  const rows = await query
+    .where(where)
+    .orderBy(...orderBy[order])
     .limit(window.pageSize)
     .offset(window.offset);
-  const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(table).where(visible);
+  const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(table).where(where);
   return toPage(await withCounts(db, entity, rows), total?.n ?? 0, window);
 }
 

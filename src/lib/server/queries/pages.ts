@@ -3,6 +3,7 @@
  * returns; null means the page does not exist (a real 404).
  */
 import type { GroupEntity } from '../../domain/groups.ts';
+import type { CollectionOrder, GroupOrder, ListView } from '../../list-view.ts';
 import type { Db } from '../db/index.ts';
 import { categoryChoices, getGroupItem, listGroup, type CategoryChoice, type GroupItem } from './groups.ts';
 import { recordHistory, type HistoryEntry } from './moderation.ts';
@@ -29,14 +30,21 @@ export interface CollectionPage {
   records: Page<RecordRow>;
 }
 
-export async function loadCollection(db: Db, entity: GroupEntity, id: number, page: number): Promise<CollectionPage | null> {
+/** A collection and a page of its records, in the order and with the filter of `view` (issue #20). */
+export async function loadCollection(
+  db: Db,
+  entity: GroupEntity,
+  id: number,
+  page: number,
+  view?: Partial<ListView<CollectionOrder>>,
+): Promise<CollectionPage | null> {
   const item = await getGroupItem(db, entity, id);
   if (!item) return null;
-  return { item, records: await listRecords(db, { entity, id }, page, item.records) };
+  return { item, records: await listRecords(db, { entity, id }, page, item.records, view) };
 }
 
-export function loadGroup(db: Db, entity: GroupEntity, page: number): Promise<Page<GroupItem>> {
-  return listGroup(db, entity, page);
+export function loadGroup(db: Db, entity: GroupEntity, page: number, view?: Partial<ListView<GroupOrder>>): Promise<Page<GroupItem>> {
+  return listGroup(db, entity, page, view);
 }
 
 export interface RecordPage {

@@ -1,8 +1,10 @@
 /** Records (alexandrias): the tables of a collection, a record by CID, a wallet's uploads. */
 import { and, asc, count, desc, eq, getTableColumns, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import { LIMITS, type AssetStatus, type AssetType } from '../../domain/constants.ts';
+import type { CollectionOrder, ListView } from '../../list-view.ts';
 import type { Db } from '../db/index.ts';
 import { aletheias, alexandrias, captures, categories, deals, departments, harvestedRecords, pins, sources } from '../db/schema.ts';
+import { readingOrder } from './groups.ts';
 import { isRowId, pageWindow, toPage, type Page } from './paging.ts';
 import { recordCondition, scopeFilter, type RecordScope } from './record-filter.ts';
 import {
@@ -122,23 +124,35 @@ export function toRow(row: {
 }
 
 /**
- * A page of the records of one source, department or category, most recently updated first.
- * A caller that already counted the group's records passes `knownTotal` and saves a second count.
+ * A page of the records of one source, department or category, most recently updated first, or
+ * A–Z by title (`view.order`), only those whose title contains `view.q` (issue #20). A caller
+ * that already counted the group's records passes `knownTotal` and saves a second count; it is
+ * not used with a filter.
  */
-export async function listRecords(db: Db, scope: RecordScope, page?: number, knownTotal?: number): Promise<Page<RecordRow>> {
+export async function listRecords(
+  db: Db,
+  scope: RecordScope,
+  page?: number,
+  knownTotal?: number,
+  view: Partial<ListView<CollectionOrder>> = {},
+): Promise<Page<RecordRow>> {
   const window = pageWindow(page);
   if (!isRowId(scope.id)) return toPage([], 0, window);
-  const where = recordCondition(scopeFilter(scope));
-  const total = knownTotal ?? (await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(where))[0]?.n ?? 0;
+  const where = recordCondition({ ...scopeFilter(scope), title: view.q || undefined });
+  const counted = view.q ? undefined : knownTotal;
+  const total = counted ?? (await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(where))[0]?.n ?? 0;
   // OFFSET walks every skipped row: a page past the middle is read from the other end instead,
   // so the last page of 80,000 records costs what the first does.
   const fromEnd = window.offset > total / 2 && window.offset < total;
+  // Titles in the order people read them (`readingOrder`); the id settles ties.
+  const [key, direction] = view.order === 'az' ? [readingOrder(alexandrias.title), asc] : [sql`${alexandrias.updatedAt}`, desc];
+  const reverse = direction === asc ? desc : asc;
   const rows = await db
     .select(rowColumns)
     .from(alexandrias)
     .leftJoin(departments, recordDepartmentJoin)
     .where(where)
-    .orderBy(...(fromEnd ? [asc(alexandrias.updatedAt), asc(alexandrias.id)] : [desc(alexandrias.updatedAt), desc(alexandrias.id)]))
+    .orderBy(...(fromEnd ? [reverse(key), reverse(alexandrias.id)] : [direction(key), direction(alexandrias.id)]))
     .limit(fromEnd ? Math.min(window.pageSize, total - window.offset) : window.pageSize)
     .offset(fromEnd ? Math.max(0, total - window.offset - window.pageSize) : window.offset);
   if (fromEnd) rows.reverse();

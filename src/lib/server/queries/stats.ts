@@ -21,30 +21,39 @@ function scopeCondition(scope: RecordScope | undefined): SQL | undefined {
 
 export interface FormatCount {
   format: DashboardFormat;
+  /** Catalogue entries (records) of the format, with a file archived or not. */
   total: number;
   /** Records still `under_review`: what the dashboard calls unprocessed. */
   unprocessed: number;
+  /** Records whose file the archive holds (a CID): the files really deposited. */
+  archived: number;
 }
 
-/** Records per dashboard format (xls and xlsx together), every format present even at zero. */
+/**
+ * Records per dashboard format (xls and xlsx together), every format present even at zero, with
+ * how many of them have their file archived: most catalogue entries are only described until a
+ * capture or a contribution brings the file (issue #20: the two numbers are told apart).
+ */
 export async function countRecordsByFormat(db: Db, scope?: RecordScope): Promise<FormatCount[]> {
   const rows = await db
     .select({
       type: recordCounts.type,
       total,
       unprocessed: totalWhere(sql`${recordCounts.status} = 'under_review'`),
+      archived: totalWhere(sql`${recordCounts.archived}`),
     })
     .from(recordCounts)
     .where(scopeCondition(scope))
     .groupBy(recordCounts.type);
   const counts = new Map<DashboardFormat, FormatCount>(
-    DASHBOARD_FORMATS.map((format) => [format, { format, total: 0, unprocessed: 0 }]),
+    DASHBOARD_FORMATS.map((format) => [format, { format, total: 0, unprocessed: 0, archived: 0 }]),
   );
   for (const row of rows) {
     const count = counts.get(COUNTED_FORMAT[row.type as AssetType]);
     if (!count) continue;
     count.total += row.total;
     count.unprocessed += row.unprocessed;
+    count.archived += row.archived;
   }
   return [...counts.values()];
 }
