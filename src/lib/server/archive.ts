@@ -8,7 +8,8 @@ import { embeddedDatabaseDir, readConfig, type ArchiveConfig } from './config.ts
 import { migrateDatabase, openDatabase, type DatabaseHandle } from './db/index.ts';
 import { needsSeed, seedArchive } from './seed/index.ts';
 import { pinningProviders, type PinningProvider } from './pinning/index.ts';
-import { createContentStore, createStagingArea, type ContentStore, type StagingArea } from './storage/index.ts';
+import { createContentStore, createStagingArea, openBlockstore, type ContentStore, type StagingArea } from './storage/index.ts';
+import { registerInstance, type ServerInstance } from './instances/index.ts';
 import { sweepInterruptedUploads, sweepPeriodically } from './uploads/imports.ts';
 import { alexandrias } from './db/schema.ts';
 import { eq } from 'drizzle-orm';
@@ -39,14 +40,21 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
     dataDir: config.databaseUrl ? undefined : embeddedDatabaseDir(config.dataDir),
     lockWaitMs,
   });
-  const storeDir = path.join(config.dataDir, 'blocks');
-  const store = createContentStore({ dir: storeDir });
-  const staging = createStagingArea({ storeDir, dir: path.join(config.dataDir, 'staging') });
+  // The blockstore every server shares (or this one's folder); staging commits into it unwrapped.
+  const blockstore = openBlockstore(config.blockstore, config.dataDir);
+  const store = createContentStore({ blockstore });
+  let instance: ServerInstance | undefined;
+  let staging: StagingArea | undefined;
+  const isKept = async (cid: string) =>
+    (await handle.db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.cid, cid)).limit(1)).length > 0;
   await oneAtATime(config, async () => {
     await migrateDatabase(handle, config.migrationsDir);
+    // Registered once the migrations made its table, and before the sweep, which must know it alive.
+    // The embedded database has one owner, this process, so no other instance can still be running.
+    instance = await registerInstance(handle.db, { leaseMs: config.instanceLeaseMs, soleOwner: !config.databaseUrl });
+    staging = createStagingArea({ store: blockstore, dir: path.join(config.dataDir, 'staging'), owner: instance });
     // Uploads cut short by a crash left a staging folder and an unfinished import: clear both.
-    // The embedded database has one owner, this process, so none of its uploads can still be running.
-    await staging.sweep(async (cid) => (await handle.db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.cid, cid)).limit(1)).length > 0);
+    await staging.sweep(isKept);
     await sweepInterruptedUploads(handle.db, { all: !config.databaseUrl });
     if (seedIfEmpty && (await needsSeed(handle.db))) {
       if (fs.existsSync(path.join(config.fixturesDir, 'catalog'))) {
@@ -56,8 +64,33 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
         console.warn(`Sin datos reales para la carga inicial en ${config.fixturesDir} (ARCHIVE_FIXTURES_DIR): el archivo arranca vacío.`);
       }
     }
+  }).catch(async (error: unknown) => {
+    await instance?.stop().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    throw error;
   });
-  return { ...handle, config, store, staging, pinning: pinningProviders(config, store) };
+  const registered = instance!;
+  const stagingArea = staging!;
+  // Staging that instances dying later leave is cleared once their lease has run out: sweeping
+  // once a lease keeps it to about two. The timer alone keeps no process alive.
+  const sweeps = setInterval(() => {
+    stagingArea.sweep(isKept).catch((error: unknown) => console.error('No se pudo limpiar la espera de subidas:', error));
+  }, registered.leaseMs);
+  sweeps.unref();
+  return {
+    ...handle,
+    config,
+    store,
+    staging: stagingArea,
+    pinning: pinningProviders(config, store),
+    async close() {
+      clearInterval(sweeps);
+      // The row goes first: what this instance leaves in staging is anyone's to clear from then on.
+      await registered.stop().catch((error: unknown) => console.error('No se pudo dar de baja la instancia del servidor:', error));
+      await store.close();
+      await handle.close();
+    },
+  };
 }
 
 /**

@@ -89,6 +89,16 @@ export interface ArchiveConfig {
    * hash, one pass spread over `ARCHIVE_FIXITY_PERIOD_DAYS` (30).
    */
   fixity: { periodDays: number };
+  /**
+   * Where the content store keeps its blocks (issue #21): `ARCHIVE_BLOCKSTORE=fs` (the default), the
+   * data folder's `blocks/`; or `s3`, an S3-compatible bucket every server reaches (see `BlockstoreSettings`).
+   */
+  blockstore: BlockstoreSettings;
+  /**
+   * How long this server instance's staging stays its own without a heartbeat
+   * (`ARCHIVE_INSTANCE_LEASE_MS`, 60 s): once it has passed, another server may clear what it staged.
+   */
+  instanceLeaseMs: number;
   worker: {
     enabled: boolean;
     /** Jobs this process runs at once (`ARCHIVE_WORKER_CONCURRENCY`, 8). */
@@ -102,6 +112,52 @@ export interface ArchiveConfig {
      * 60 s): after a crash, its jobs go to another worker once it has passed.
      */
     leaseMs: number;
+  };
+}
+
+/** The blockstore the archive opens (`storage/blockstores.ts`). */
+export type BlockstoreSettings =
+  | { kind: 'fs' }
+  | {
+      kind: 's3';
+      /** `ARCHIVE_S3_BUCKET`, required. */
+      bucket: string;
+      /** Key prefix of every block (`ARCHIVE_S3_PREFIX`, `blocks/`). */
+      prefix: string;
+      /** `ARCHIVE_S3_ENDPOINT`, for R2, MinIO, Ceph and the like; AWS itself when unset. */
+      endpoint: string | undefined;
+      /** `ARCHIVE_S3_REGION` (`us-east-1`). */
+      region: string;
+      /** `ARCHIVE_S3_ACCESS_KEY_ID` and `ARCHIVE_S3_SECRET_ACCESS_KEY`; the SDK's default chain when unset. */
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+      /** `ARCHIVE_S3_FORCE_PATH_STYLE`: `endpoint/bucket/key` URLs; true by default when an endpoint is set. */
+      forcePathStyle: boolean;
+    };
+
+/** The blockstore settings from the environment; a bad combination stops the start with a clear message. */
+function blockstoreSettings(env: NodeJS.ProcessEnv): BlockstoreSettings {
+  const kind = (env.ARCHIVE_BLOCKSTORE || 'fs').trim().toLowerCase();
+  if (kind === 'fs') return { kind: 'fs' };
+  if (kind !== 's3') throw new Error(`ARCHIVE_BLOCKSTORE admite «fs» o «s3», no «${env.ARCHIVE_BLOCKSTORE}».`);
+  const bucket = env.ARCHIVE_S3_BUCKET?.trim();
+  if (!bucket) throw new Error('ARCHIVE_BLOCKSTORE=s3 necesita el nombre del bucket en ARCHIVE_S3_BUCKET.');
+  const accessKeyId = env.ARCHIVE_S3_ACCESS_KEY_ID?.trim();
+  const secretAccessKey = env.ARCHIVE_S3_SECRET_ACCESS_KEY?.trim();
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+    throw new Error('ARCHIVE_S3_ACCESS_KEY_ID y ARCHIVE_S3_SECRET_ACCESS_KEY van juntas: indique las dos, o ninguna para usar las credenciales del entorno.');
+  }
+  const endpoint = env.ARCHIVE_S3_ENDPOINT?.trim() || undefined;
+  if (endpoint) originOf(endpoint, 'ARCHIVE_S3_ENDPOINT');
+  const prefix = env.ARCHIVE_S3_PREFIX ?? 'blocks/';
+  return {
+    kind: 's3',
+    bucket,
+    // A folder-like prefix: `blocks` and `blocks/` name the same place.
+    prefix: prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`,
+    endpoint,
+    region: env.ARCHIVE_S3_REGION?.trim() || 'us-east-1',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    forcePathStyle: flag(env.ARCHIVE_S3_FORCE_PATH_STYLE, endpoint !== undefined),
   };
 }
 
@@ -225,6 +281,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
       goneAfterDays: nonNegativeNumber(env.ARCHIVE_GONE_AFTER_DAYS, 3),
     },
     fixity: { periodDays: positiveNumber(env.ARCHIVE_FIXITY_PERIOD_DAYS, 30) },
+    blockstore: blockstoreSettings(env),
+    instanceLeaseMs: positive(env.ARCHIVE_INSTANCE_LEASE_MS, 60_000),
     worker: {
       enabled: flag(env.ARCHIVE_WORKER, true),
       concurrency: positive(env.ARCHIVE_WORKER_CONCURRENCY, 8),

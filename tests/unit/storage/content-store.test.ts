@@ -1,29 +1,35 @@
+import { randomUUID } from 'node:crypto';
 import { stat as statPath } from 'node:fs/promises';
 import path from 'node:path';
 import { FsBlockstore } from 'blockstore-fs';
 import { importDirectory } from 'ipfs-unixfs-importer';
 import { CID } from 'multiformats/cid';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cidOf,
   createContentStore,
   InvalidRangeError,
   NotAFileError,
+  s3Blockstore,
   type ContentStore,
 } from '../../../src/lib/server/storage/index.ts';
+import { startS3, type TestS3 } from '../../helpers/s3.ts';
 import { collect, digestOf, KiB, MiB, pseudoRandom, useTempDirs } from './helpers.ts';
 import { CHUNK, LINKS_PER_NODE } from './reference-cid.ts';
 
-describe('content store', () => {
+/**
+ * What a store does is the same on every blockstore: these run on a local folder and on an S3
+ * bucket (s3rver on 127.0.0.1), each test in a place of its own.
+ */
+describe.each(['fs', 's3'] as const)('content store on %s', (backend) => {
   const tempDir = useTempDirs();
-  const newStore = async (): Promise<ContentStore> => createContentStore({ dir: await tempDir() });
-
-  it('creates its folder on first use', async () => {
-    const dir = path.join(await tempDir(), 'nested', 'blocks');
-    const store = createContentStore({ dir });
-    await store.add(new Uint8Array([1, 2, 3]));
-    expect((await statPath(dir)).isDirectory()).toBe(true);
+  let s3: TestS3 | undefined;
+  beforeAll(async () => {
+    if (backend === 's3') s3 = await startS3();
   });
+  afterAll(() => s3?.stop());
+  const newStore = async (): Promise<ContentStore> =>
+    s3 ? createContentStore({ blockstore: s3Blockstore(s3.settings(`${randomUUID()}/`)) }) : createContentStore({ dir: await tempDir() });
 
   it('gives back the same bytes for one chunk and for many', async () => {
     const store = await newStore();
@@ -32,13 +38,6 @@ describe('content store', () => {
       const { cid } = await store.add(bytes);
       expect((await collect(store.cat(cid))).equals(bytes), `size ${size}`).toBe(true);
     }
-  });
-
-  it('gives back a file of two DAG levels intact', { timeout: 30_000 }, async () => {
-    const store = await newStore();
-    const size = LINKS_PER_NODE * CHUNK + 5 * KiB;
-    const { cid } = await store.add(pseudoRandom(size, 3));
-    expect(await digestOf(store.cat(cid))).toEqual(await digestOf(pseudoRandom(size, 3)));
   });
 
   it('serves byte ranges', async () => {
@@ -104,17 +103,6 @@ describe('content store', () => {
     expect(await store.stat(v0)).toEqual({ cid, size: CHUNK + 1, type: 'file' });
   });
 
-  it('refuses to serve a directory as a file', async () => {
-    const dir = await tempDir();
-    const blocks = new FsBlockstore(dir);
-    await blocks.open();
-    const folder = await importDirectory({ path: 'carpeta' }, blocks);
-    const store = createContentStore({ dir });
-    expect(await store.has(folder.cid.toString())).toBe(true);
-    await expect(store.stat(folder.cid.toString())).rejects.toBeInstanceOf(NotAFileError);
-    await expect(collect(store.cat(folder.cid.toString()))).rejects.toBeInstanceOf(NotAFileError);
-  });
-
   it('gives the same CID to the same bytes added twice', async () => {
     const store = await newStore();
     const first = await store.add(pseudoRandom(CHUNK * 3, 7));
@@ -153,6 +141,38 @@ describe('content store', () => {
     const store = await newStore();
     const strings = ['not', 'bytes'] as unknown as Uint8Array[];
     await expect(store.add(strings)).rejects.toBeInstanceOf(TypeError);
+  });
+
+});
+
+/** What only a local folder shows, and the files of two DAG levels (44 MB), read on disk alone. */
+describe('content store on a local folder', () => {
+  const tempDir = useTempDirs();
+  const newStore = async (): Promise<ContentStore> => createContentStore({ dir: await tempDir() });
+
+  it('creates its folder on first use', async () => {
+    const dir = path.join(await tempDir(), 'nested', 'blocks');
+    const store = createContentStore({ dir });
+    await store.add(new Uint8Array([1, 2, 3]));
+    expect((await statPath(dir)).isDirectory()).toBe(true);
+  });
+
+  it('gives back a file of two DAG levels intact', { timeout: 30_000 }, async () => {
+    const store = await newStore();
+    const size = LINKS_PER_NODE * CHUNK + 5 * KiB;
+    const { cid } = await store.add(pseudoRandom(size, 3));
+    expect(await digestOf(store.cat(cid))).toEqual(await digestOf(pseudoRandom(size, 3)));
+  });
+
+  it('refuses to serve a directory as a file', async () => {
+    const dir = await tempDir();
+    const blocks = new FsBlockstore(dir);
+    await blocks.open();
+    const folder = await importDirectory({ path: 'carpeta' }, blocks);
+    const store = createContentStore({ dir });
+    expect(await store.has(folder.cid.toString())).toBe(true);
+    await expect(store.stat(folder.cid.toString())).rejects.toBeInstanceOf(NotAFileError);
+    await expect(collect(store.cat(folder.cid.toString()))).rejects.toBeInstanceOf(NotAFileError);
   });
 
   it('lets a reader stop early, then serves the file again', async () => {

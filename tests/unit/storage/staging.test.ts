@@ -1,110 +1,168 @@
 /**
  * The staging area: blocks join the store only on commit, a failed commit is taken back, and a
- * commit interrupted by a crash is undone at start-up unless its record made it.
+ * commit interrupted by a crash is undone by a later sweep unless its record made it. On a local
+ * folder (blocks moved by rename) and on an S3 bucket (blocks PUT, staged copies removed on settle).
+ * Sweeps that judge owners by their lease in the database: tests/integration/staging-instances.test.ts.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createContentStore, createStagingArea } from '../../../src/lib/server/storage/index.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  createContentStore,
+  createStagingArea,
+  localBlockstore,
+  s3Blockstore,
+  type OpenedBlockstore,
+} from '../../../src/lib/server/storage/index.ts';
+import { startS3, type TestS3 } from '../../helpers/s3.ts';
 
 async function files(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
   return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name)).sort();
 }
 
-/** 1 MiB that no other test stores: four leaves and a root. */
+/** 1 MiB that no other test stores: four equal leaves (one block) and a root. */
 const payload = (seed: number) => Buffer.alloc(1024 * 1024, seed);
 
-describe('the staging area', () => {
+describe.each(['fs', 's3'] as const)('the staging area on %s', (backend) => {
+  let s3: TestS3 | undefined;
   let root: string;
-  let storeDir: string;
   let stagingDir: string;
+  let target: OpenedBlockstore;
+  /** What the store holds: block files, or the bucket's keys under this test's prefix. */
+  let stored: () => Promise<string[]>;
+
+  beforeAll(async () => {
+    if (backend === 's3') s3 = await startS3();
+  });
+  afterAll(() => s3?.stop());
   beforeEach(async () => {
     root = await fs.mkdtemp(path.join(os.tmpdir(), 'archivo-staging-'));
-    storeDir = path.join(root, 'blocks');
     stagingDir = path.join(root, 'staging');
+    if (s3) {
+      const prefix = `${randomUUID()}/`;
+      target = s3Blockstore(s3.settings(prefix));
+      stored = () => s3!.keys(prefix);
+    } else {
+      const storeDir = path.join(root, 'blocks');
+      target = localBlockstore(storeDir);
+      stored = () => files(storeDir);
+    }
   });
   afterEach(() => fs.rm(root, { recursive: true, force: true }));
 
+  const newStaging = () => createStagingArea({ store: target, dir: stagingDir });
+  const newStore = () => createContentStore({ blockstore: target });
+
   it('adds nothing to the store until commit, and settles into it', async () => {
-    const staging = createStagingArea({ storeDir, dir: stagingDir });
-    const upload = staging.begin();
+    const upload = newStaging().begin();
     const { cid } = await upload.add(payload(1));
-    expect(await files(storeDir)).toEqual([]);
+    expect(await stored()).toEqual([]);
     await upload.commit(cid);
+    expect(await stored()).toHaveLength(2); // four equal leaves are one block, and the root
     await upload.settle();
     expect(await files(stagingDir)).toEqual([]);
-    const store = createContentStore({ dir: storeDir });
     const chunks: Uint8Array[] = [];
-    for await (const chunk of store.cat(cid)) chunks.push(chunk);
+    for await (const chunk of newStore().cat(cid)) chunks.push(chunk);
     expect(Buffer.concat(chunks).equals(payload(1))).toBe(true);
   });
 
   it('moves the root of each file only once every other block is in the store', async () => {
-    const staging = createStagingArea({ storeDir, dir: stagingDir });
-    const store = createContentStore({ dir: storeDir });
-    const upload = staging.begin();
-    // Random bytes: every 256 KiB leaf differs, so there are many blocks to move at once.
-    const document = await upload.add(randomBytes(3 * 1024 * 1024 + 5));
-    const proof = await upload.add(randomBytes(600 * 1024));
+    const store = newStore();
     const storedWhenRootArrived = new Map<string, number>();
-    const rename = fs.rename;
-    const spy = vi.spyOn(fs, 'rename').mockImplementation(async (from, to) => {
-      await rename(from, to);
-      for (const { cid } of [document, proof]) {
-        if (!storedWhenRootArrived.has(cid) && (await store.has(cid))) storedWhenRootArrived.set(cid, (await files(storeDir)).length);
-      }
-    });
-    try {
-      await upload.commit(document.cid);
-    } finally {
-      spy.mockRestore();
-    }
-    const total = (await files(storeDir)).length;
+    let document: { cid: string } | undefined;
+    let proof: { cid: string } | undefined;
+    // The store as staging sees it, noting how many blocks were in when each root arrived.
+    const watched: OpenedBlockstore = {
+      ...target,
+      async adopt(cid, file) {
+        await target.adopt(cid, file);
+        for (const added of [document, proof]) {
+          if (added && !storedWhenRootArrived.has(added.cid) && (await store.has(added.cid))) {
+            storedWhenRootArrived.set(added.cid, (await stored()).length);
+          }
+        }
+      },
+    };
+    const upload = createStagingArea({ store: watched, dir: stagingDir }).begin();
+    // Random bytes: every 256 KiB leaf differs, so there are many blocks to move at once.
+    document = await upload.add(randomBytes(3 * 1024 * 1024 + 5));
+    proof = await upload.add(randomBytes(600 * 1024));
+    await upload.commit(document.cid);
+    const total = (await stored()).length;
     expect(total).toBe(13 + 1 + 3 + 1); // the document's leaves and root, the proof's
-    // Each root arrived among the last two renames: after every leaf of both files.
+    // Each root arrived among the last two moves: after every leaf of both files.
     expect(storedWhenRootArrived.get(document.cid)! >= total - 1).toBe(true);
     expect(storedWhenRootArrived.get(proof.cid)! >= total - 1).toBe(true);
   });
 
   it('takes back a commit whose record failed, leaving blocks the store had before', async () => {
-    const store = createContentStore({ dir: storeDir });
-    await store.add(payload(2));
-    const before = await files(storeDir);
-    const staging = createStagingArea({ storeDir, dir: stagingDir });
-    const upload = staging.begin();
+    await newStore().add(payload(2));
+    const before = await stored();
+    const upload = newStaging().begin();
     // The same file again (its blocks are already stored) and a new one.
     await upload.add(payload(2));
     const { cid } = await upload.add(payload(3));
     await upload.commit(cid);
-    expect((await files(storeDir)).length).toBeGreaterThan(before.length);
+    expect((await stored()).length).toBeGreaterThan(before.length);
     await upload.discard();
-    expect(await files(storeDir)).toEqual(before);
+    expect(await stored()).toEqual(before);
     expect(await files(stagingDir)).toEqual([]);
   });
 
-  it('undoes at start-up a move a dead process never settled, unless its record was committed', async () => {
-    const before = await files(storeDir);
+  it('has a later owner undo a move a dead one never settled, unless its record was committed', async () => {
+    const before = await stored();
     for (const kept of [false, true]) {
-      const staging = createStagingArea({ storeDir, dir: stagingDir });
-      const upload = staging.begin();
+      // Without a registered instance, staging belongs to this process alone, and any other owner
+      // of the folder is gone: the next area (a restarted process) sweeps what this one left.
+      const upload = newStaging().begin();
       const { cid } = await upload.add(payload(kept ? 5 : 4));
       await upload.commit(cid);
-      // The process "dies": its files now carry the pid of a process that is not running.
-      for (const name of await fs.readdir(stagingDir)) {
-        await fs.rename(path.join(stagingDir, name), path.join(stagingDir, name.replace(/^\d+-/, '2147483646-')));
-      }
       const asked: string[] = [];
-      await createStagingArea({ storeDir, dir: stagingDir }).sweep(async (keptBy) => {
+      const removed = await newStaging().sweep(async (keptBy) => {
         asked.push(keptBy);
         return kept;
       });
       expect(asked).toEqual([cid]);
+      expect(removed).toBe(2); // the journal and the folder
       expect(await fs.readdir(stagingDir)).toEqual([]);
-      if (!kept) expect(await files(storeDir)).toEqual(before);
-      else expect(await createContentStore({ dir: storeDir }).has(cid)).toBe(true);
+      if (!kept) expect(await stored()).toEqual(before);
+      else expect(await newStore().has(cid)).toBe(true);
     }
+  });
+
+  it('leaves its own uploads alone when it sweeps', async () => {
+    const staging = newStaging();
+    const upload = staging.begin();
+    const { cid } = await upload.add(payload(6));
+    expect(await staging.sweep(async () => false)).toBe(0);
+    await upload.commit(cid);
+    await upload.settle();
+    expect(await newStore().has(cid)).toBe(true);
+  });
+});
+
+describe('the staging area after an upgrade', () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), 'archivo-staging-'));
+  });
+  afterEach(() => fs.rm(root, { recursive: true, force: true }));
+
+  it('undoes a journal of the pid-named staging (block file paths) its sole owner finds', async () => {
+    const storeDir = path.join(root, 'blocks');
+    const stagingDir = path.join(root, 'staging');
+    const store = createContentStore({ dir: storeDir });
+    const { cid } = await store.add(payload(7));
+    const blockFiles = await files(storeDir);
+    // What a process of the earlier release left: `<pid>-<upload>` and its journal of paths.
+    const old = path.join(stagingDir, `4242-${randomUUID()}`);
+    await fs.mkdir(old, { recursive: true });
+    await fs.writeFile(`${old}.journal.json`, JSON.stringify({ keptBy: cid, added: blockFiles }));
+    expect(await createStagingArea({ storeDir, dir: stagingDir }).sweep(async () => false)).toBe(2);
+    expect(await files(storeDir)).toEqual([]);
+    expect(await fs.readdir(stagingDir)).toEqual([]);
   });
 });

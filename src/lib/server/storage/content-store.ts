@@ -1,5 +1,4 @@
 import { decode as decodeDagPb } from '@ipld/dag-pb';
-import { FsBlockstore } from 'blockstore-fs';
 import {
   exporter,
   type RawNode,
@@ -8,25 +7,35 @@ import {
   type UnixFSFile,
 } from 'ipfs-unixfs-exporter';
 import type { CID } from 'multiformats/cid';
+import type { ArchiveBlockstore } from './blockstores.ts';
 import type { ByteSource } from './byte-source.ts';
 import { parseCid } from './cid.ts';
 import { coalesceWrites } from './coalesce-writes.ts';
 import { CorruptBlockError, InvalidRangeError, NotAFileError, NotInStoreError } from './errors.ts';
 import { importContent, type AddResult } from './import-content.ts';
+import { localBlockstore } from './local-blockstore.ts';
 import { DAG_PB_CODE, RAW_CODE } from './profile.ts';
 import { ReadSession } from './read-session.ts';
 import { readVerifiedBlock } from './verify.ts';
 
 /** Where and how a content store keeps its blocks. */
-export interface ContentStoreOptions {
-  /** Folder of the blockstore (one file per block); created on first use if missing. */
-  dir: string;
+export type ContentStoreOptions = {
   /**
    * How many bytes of a file `cat` may read ahead of a consumer that is busy, reads under way
    * included: about the most memory one slow download holds. Default 4 MiB.
    */
   readAheadBytes?: number;
-}
+} & (
+  | {
+      /** The blockstore the archive opened (`openBlockstore`), or a decorator of it. */
+      blockstore: ArchiveBlockstore;
+    }
+  | {
+      /** Folder of a local blockstore (one file per block); created on first use if missing. */
+      dir: string;
+    }
+);
+
 
 /** A byte range of a file: `length` bytes from `offset`, cut short at the end of the file. */
 export interface CatOptions {
@@ -123,7 +132,7 @@ export interface ContentStore {
    * @throws {CorruptBlockError} the root block's bytes no longer match its CID
    */
   stat(cid: string): Promise<FileStat>;
-  /** Releases the store. blockstore-fs holds nothing open between calls today. */
+  /** Releases the blockstore (an S3 client's connections; blockstore-fs holds nothing open). */
   close(): Promise<void>;
 }
 
@@ -136,20 +145,13 @@ const DEFAULT_READ_AHEAD_BYTES = 4 * 1024 * 1024;
 const BLOCKS_READ_AHEAD = 8;
 
 /**
- * Opens the content store kept in `options.dir`. Synchronous so it can back a module-level
- * singleton: the folder is created by the first call that needs it.
+ * Opens the content store over `options.blockstore`, or over a local blockstore in `options.dir`.
+ * Synchronous so it can back a module-level singleton: nothing is reached before the first call.
  */
 export function createContentStore(options: ContentStoreOptions): ContentStore {
-  const blockstore = new FsBlockstore(options.dir, { createIfMissing: true });
+  const blockstore = 'blockstore' in options ? options.blockstore : localBlockstore(options.dir);
   const writer = coalesceWrites(blockstore);
   const readAhead = options.readAheadBytes ?? DEFAULT_READ_AHEAD_BYTES;
-
-  let opening: Promise<void> | undefined;
-  const ready = (): Promise<void> =>
-    (opening ??= blockstore.open().catch((error: unknown) => {
-      opening = undefined; // let a later call retry, e.g. once a missing mount appears
-      throw error;
-    }));
 
   /** Reads the root block only, so unlike `ReadSession` it may throw straight to the exporter. */
   const verifiedRoot: ReadableStorage = {
@@ -160,7 +162,6 @@ export function createContentStore(options: ContentStoreOptions): ContentStore {
 
   async function findRoot(input: string): Promise<CID> {
     const cid = parseCid(input);
-    await ready();
     if (!(await blockstore.has(cid))) throw new NotInStoreError(cid.toV1().toString());
     return cid;
   }
@@ -254,16 +255,13 @@ export function createContentStore(options: ContentStoreOptions): ContentStore {
 
   return {
     async add(source) {
-      await ready();
       return importContent(source, writer);
     },
     cat,
     blocks,
     blockIds,
     async has(input) {
-      const cid = parseCid(input);
-      await ready();
-      return blockstore.has(cid);
+      return blockstore.has(parseCid(input));
     },
     async stat(input) {
       const cid = await findRoot(input);

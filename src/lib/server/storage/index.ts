@@ -14,8 +14,9 @@
  * defaults, which can change (its newer `unixfs-v1-2025` profile already uses 1 MiB chunks and
  * 1024 links); tests check the CIDs against kubo's vectors and an independent implementation.
  *
- * Blocks live in a blockstore-fs folder, one file per block. Memory use does not grow with the
- * file: `add` and `cidOf` stream, and `cat` reads at most a few MiB ahead of its consumer.
+ * Blocks live in the configured blockstore (`blockstores.ts`): a blockstore-fs folder, one file per
+ * block, or an S3-compatible bucket, one object per block. Memory use does not grow with the file:
+ * `add` and `cidOf` stream, and `cat` reads at most a few MiB ahead of its consumer.
  *
  * @module
  */
@@ -31,7 +32,17 @@ export {
   type StoredBlock,
 } from './content-store.ts';
 export { parseCid } from './cid.ts';
-export { createStagingArea, type StagedUpload, type StagingArea } from './staging.ts';
+export { createStagingArea, type StagedUpload, type StagingArea, type StagingOptions, type StagingOwner } from './staging.ts';
+export {
+  BlockNotFoundError,
+  localBlockstore,
+  openBlockstore,
+  s3Blockstore,
+  type ArchiveBlockstore,
+  type OpenedBlockstore,
+  type S3BlockstoreOptions,
+  type StagingTarget,
+} from './blockstores.ts';
 export {
   CorruptBlockError,
   InvalidCidError,

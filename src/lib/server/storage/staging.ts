@@ -3,33 +3,42 @@
  * once the contribution is verified are they moved into the store. A refused, failed or
  * interrupted upload then leaves nothing in the store, not even stray blocks.
  *
- * A staged upload is a flat folder of its own holding one file per block, named as the store names
- * it, so that committing is one `rename` per block into the store's layout (the staging root lives
- * beside the store, on the same file system). Writing there is a plain `writeFile`: the folder is
- * private to the upload and thrown away whole on failure, so it needs neither the store's atomic
- * temporary-file-and-rename nor its shard folders, and a gigabyte's 4,000 blocks cost a third
- * fewer system calls. A commit moves the blocks several at a time, and each file's root only once
- * all the other blocks are in: a crash half-way through a commit can leave some blocks in the
+ * A staged upload is a flat folder of its own holding one file per block, named as the local store
+ * names it, so that committing into the local store is one `rename` per block into its layout (the
+ * staging root lives beside it, on the same file system); committing into a bucket is one PUT per
+ * block, the staged copies removed once the move is settled. Writing there is a plain `writeFile`:
+ * the folder is private to the upload and thrown away whole on failure, so it needs neither the
+ * store's atomic temporary-file-and-rename nor its shard folders, and a gigabyte's 4,000 blocks cost
+ * a third fewer system calls. A commit moves the blocks several at a time, and each file's root only
+ * once all the other blocks are in: a crash half-way through a commit can leave some blocks in the
  * store, but never a root whose blocks are missing.
+ *
+ * Staging belongs to a server instance (issue #21, `instances/`), not to a process id: each upload's
+ * folder and journal are named `<instance id>.<upload id>`, and a sweep clears only what instances
+ * whose lease has run out left (or, for a name no instance row knows, what has lain idle for a
+ * grace period). A live instance's uploads are never touched, whatever machine it runs on; and an
+ * instance starts a commit only while its lease surely holds for a good while yet, so a commit is
+ * never swept from under it.
  *
  * The move happens inside the upload's database transaction, last: after the transaction has
  * spent the upload's nonce, so that the same signed upload sent twice at once cannot move blocks
  * and then take them back from under the copy that won. The blocks it adds to the store are
  * journalled first: if the transaction then fails they are taken back (`discard`), and if the
- * process dies before `settle`, the next start undoes the move unless the record was committed.
+ * process dies before `settle`, the sweep undoes the move unless the record was committed.
  * (A block that another upload adds at the same moment, for an identical chunk, could be taken
  * back with it; identical 256 KiB chunks in two concurrent, differing files are the only case.)
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { NextToLast } from 'blockstore-fs/sharding';
 import type { WritableStorage } from 'ipfs-unixfs-importer';
-import type { CID } from 'multiformats/cid';
+import { CID } from 'multiformats/cid';
+import type { ServerInstance } from '../instances/index.ts';
+import type { StagingTarget } from './blockstores.ts';
 import type { ByteSource } from './byte-source.ts';
 import { coalesceWrites } from './coalesce-writes.ts';
 import { importContent, type AddResult } from './import-content.ts';
-import { isProcessAlive } from '../process.ts';
+import { blockLayout, localBlockstore } from './local-blockstore.ts';
 
 /** One upload's staged files. */
 export interface StagedUpload {
@@ -38,7 +47,9 @@ export interface StagedUpload {
   /**
    * Moves every staged block into the store, the files' roots last. The blocks the store did not have yet
    * are first written down in a journal beside the staging folder, naming `keptBy` (the CID whose
-   * record makes the move final), so that a crash before `settle()` can be undone at start-up.
+   * record makes the move final), so that a crash before `settle()` can be undone by a sweep.
+   *
+   * @throws {Error} when this server instance's lease is not sure to hold through the commit
    */
   commit(keptBy: string): Promise<void>;
   /** The move is final (its record is committed): forgets the journal and the staging folder. */
@@ -50,45 +61,80 @@ export interface StagedUpload {
   discard(): Promise<void>;
 }
 
-/** What a commit in progress wrote down: the blocks it added to the store, and why they stay. */
+/** What a commit in progress wrote down: the blocks it added to the store (CIDs), and why they stay. */
 interface Journal {
   keptBy: string;
+  /** CIDs; a journal of the pid-named staging before issue #21 lists block file paths instead. */
   added: string[];
 }
 
+/** Who the staging belongs to: this server instance, and how the others stand (`ServerInstance`). */
+export type StagingOwner = Pick<ServerInstance, 'id' | 'leaseMs' | 'leaseLeftMs' | 'standing' | 'alone'>;
+
 export interface StagingArea {
-  /** Starts a staged upload in a fresh folder. */
+  /** Starts a staged upload in a fresh folder of this instance's. */
   begin(): StagedUpload;
   /**
-   * Clears what processes that are gone (a crash mid-upload) left, found by the process id each
-   * name starts with: staging folders, and moves that were journalled but never settled, which are
-   * undone unless `isKept(keptBy)` says their record was committed after all.
+   * Clears what instances that are gone (a crash mid-upload) left: staging folders, and moves that
+   * were journalled but never settled, which are undone unless `isKept(keptBy)` says their record
+   * was committed after all. Alone among the servers on the database (a leased lock); resolves to
+   * how many folders and journals it removed (0 when another server kept the lock too long).
    */
   sweep(isKept: (cid: string) => Promise<boolean>): Promise<number>;
 }
 
-/** Same layout as the store's blockstore (blockstore-fs's default), so paths match one to one. */
-const layout = new NextToLast();
+export interface StagingOptions {
+  /** The staging folder, private to this machine's servers. */
+  dir: string;
+  /** The store commits move blocks into (the archive's opened blockstore). */
+  store?: StagingTarget;
+  /** Or the folder of a local store, beside `dir` on the same file system. */
+  storeDir?: string;
+  /** The server instance staging belongs to; by default this process alone, as with the embedded database. */
+  owner?: StagingOwner;
+  /** How long what no instance row names must lie untouched before a sweep clears it (10 min). */
+  graceMs?: number;
+}
 
 /**
- * File-system calls a commit keeps in flight: enough to keep libuv's four threads busy, as one at
- * a time left a gigabyte's commit waiting on 8,000 round trips in turn.
+ * File-system or network calls a commit keeps in flight: enough to keep libuv's four threads (or a
+ * bucket's connections) busy, as one at a time left a gigabyte's commit waiting on 8,000 round trips.
  */
 const MOVES_AT_ONCE = 16;
 
-/**
- * The staging area of the store kept in `storeDir`; `dir` must be on the same file system (the
- * archive keeps it beside `blocks/` in its data folder).
- */
-export function createStagingArea({ storeDir, dir }: { storeDir: string; dir: string }): StagingArea {
+const DEFAULT_GRACE_MS = 10 * 60_000;
+
+const JOURNAL = '.journal.json';
+
+/** The sweep's lock, one for every server on the database. */
+const SWEEP_LOCK = 'staging-sweep';
+
+/** The staging area in `dir` committing into `store` (or the local store in `storeDir`). */
+export function createStagingArea(options: StagingOptions): StagingArea {
+  const { dir } = options;
+  if (options.store === undefined && options.storeDir === undefined) throw new Error('createStagingArea needs the store to commit into (store or storeDir).');
+  const store: StagingTarget = options.store ?? localBlockstore(options.storeDir!);
+  const owner = options.owner ?? soleProcess();
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+
+  /** A commit starts, and moves the roots, only while the lease holds for half its length yet. */
+  function assertLease(instance: string): void {
+    if (owner.leaseLeftMs(instance) < owner.leaseMs / 2) {
+      throw new Error(`La concesión de la instancia ${instance} no alcanza para confirmar la subida: otro servidor podría estar limpiando su espera.`);
+    }
+  }
+
+  let sweeping: Promise<unknown> = Promise.resolve();
+
   return {
     begin() {
-      const folder = path.join(dir, `${process.pid}-${randomUUID()}`);
-      const journalFile = `${folder}.journal.json`;
+      const instance = owner.id;
+      const folder = path.join(dir, `${instance}.${randomUUID()}`);
+      const journalFile = `${folder}${JOURNAL}`;
       // A block written twice at once (a repeated chunk) reaches the disk once.
       const writer = coalesceWrites({
         async put(cid, bytes) {
-          await fs.writeFile(path.join(folder, layout.encode(cid).file), bytes);
+          await fs.writeFile(path.join(folder, blockLayout.encode(cid).file), bytes);
           return cid;
         },
       });
@@ -112,22 +158,22 @@ export function createStagingArea({ storeDir, dir }: { storeDir: string; dir: st
           return added;
         },
         async commit(keptBy) {
-          const moves = new Map<string, { from: string; to: string; isRoot: boolean }>();
+          assertLease(instance);
+          // One move per staged file: a repeated chunk is one block, and a block that is also a root moves with the roots.
+          const moves = new Map<string, { cid: CID; file: string; isRoot: boolean }>();
           for (const cid of written) {
-            const { dir: shard, file } = layout.encode(cid);
-            const to = path.join(storeDir, shard, file);
-            // A repeated chunk is one block; a block that is also a root moves with the roots.
-            const isRoot = roots.has(cid.toString()) || moves.get(to)?.isRoot === true;
-            moves.set(to, { from: path.join(folder, file), to, isRoot });
+            const file = path.join(folder, blockLayout.encode(cid).file);
+            const isRoot = roots.has(cid.toString()) || moves.get(file)?.isRoot === true;
+            moves.set(file, { cid: moves.get(file)?.cid ?? cid, file, isRoot });
           }
           const all = [...moves.values()];
-          const isNew = await eachAtOnce(all, async (move) => !(await exists(move.to)));
-          added = all.filter((_, index) => isNew[index]).map((move) => move.to);
+          const isNew = await eachAtOnce(all, async (move) => !(await store.has(move.cid)));
+          added = all.filter((_, index) => isNew[index]).map((move) => move.cid.toString());
           // Written down before the first block moves: a crash from here on can be undone.
           await writeJournal(journalFile, { keptBy, added });
-          await eachAtOnce([...new Set(all.map((move) => path.dirname(move.to)))], (target) => fs.mkdir(target, { recursive: true }));
-          await eachAtOnce(all.filter((move) => !move.isRoot), (move) => fs.rename(move.from, move.to));
-          for (const move of all.filter((move) => move.isRoot)) await fs.rename(move.from, move.to);
+          await eachAtOnce(all.filter((move) => !move.isRoot), (move) => store.adopt(move.cid, move.file));
+          assertLease(instance);
+          for (const move of all.filter((move) => move.isRoot)) await store.adopt(move.cid, move.file);
         },
         async settle() {
           added = [];
@@ -135,40 +181,85 @@ export function createStagingArea({ storeDir, dir }: { storeDir: string; dir: st
           await fs.rm(folder, { recursive: true, force: true });
         },
         async discard() {
-          await removeAll(added);
+          await undo(store, added);
           added = [];
           await fs.rm(journalFile, { force: true });
           await fs.rm(folder, { recursive: true, force: true });
         },
       };
     },
-    async sweep(isKept) {
-      let names: string[];
-      try {
-        names = await fs.readdir(dir);
-      } catch {
-        return 0;
-      }
-      let removed = 0;
-      const orphan = (name: string) => {
-        const pid = Number(name.split('-')[0]);
-        return !(Number.isSafeInteger(pid) && isProcessAlive(pid));
-      };
-      // Unsettled moves first: undone unless their record made it.
-      for (const name of names.filter((entry) => entry.endsWith('.journal.json') && orphan(entry))) {
-        const file = path.join(dir, name);
-        const journal = await readJournal(file);
-        if (journal && !(await isKept(journal.keptBy))) await removeAll(journal.added);
-        await fs.rm(file, { force: true });
-        removed += 1;
-      }
-      for (const name of names.filter((entry) => !entry.endsWith('.journal.json') && orphan(entry))) {
-        await fs.rm(path.join(dir, name), { recursive: true, force: true });
-        removed += 1;
-      }
-      return removed;
+    sweep(isKept) {
+      // One sweep at a time in this process too (the lease lock lets its holder in again).
+      const run = sweeping.then(() => owner.alone(SWEEP_LOCK, () => sweepNow(isKept)));
+      sweeping = run.catch(() => undefined);
+      return run.then((outcome) => (outcome.ran ? outcome.value : 0));
     },
   };
+
+  async function sweepNow(isKept: (cid: string) => Promise<boolean>): Promise<number> {
+    let names: string[];
+    try {
+      names = await fs.readdir(dir);
+    } catch {
+      return 0;
+    }
+    const byOwner = new Map<string, string[]>();
+    for (const name of names) {
+      // `<instance>.<upload>[.journal.json]`; before issue #21, `<pid>-<upload>[.journal.json]`.
+      const ownerId = name.split('.')[0]!;
+      byOwner.set(ownerId, [...(byOwner.get(ownerId) ?? []), name]);
+    }
+    const standing = await owner.standing([...byOwner.keys()]);
+    const gone: string[] = [];
+    for (const [ownerId, entries] of byOwner) {
+      const verdict = standing.get(ownerId) ?? 'unknown';
+      if (verdict === 'dead' || (verdict === 'unknown' && (await idleMs(entries)) >= graceMs)) gone.push(...entries);
+    }
+    let removed = 0;
+    // Unsettled moves first: undone unless their record made it.
+    for (const name of gone.filter((entry) => entry.endsWith(JOURNAL))) {
+      const file = path.join(dir, name);
+      const journal = await readJournal(file);
+      if (journal && !(await isKept(journal.keptBy))) await undo(store, journal.added);
+      await fs.rm(file, { force: true });
+      removed += 1;
+    }
+    for (const name of gone.filter((entry) => !entry.endsWith(JOURNAL))) {
+      await fs.rm(path.join(dir, name), { recursive: true, force: true });
+      removed += 1;
+    }
+    return removed;
+  }
+
+  /** How long since any of an owner's entries last changed. */
+  async function idleMs(entries: string[]): Promise<number> {
+    const times = await Promise.all(entries.map((name) => fs.stat(path.join(dir, name)).then((stat) => stat.mtimeMs, () => 0)));
+    return Date.now() - Math.max(...times);
+  }
+}
+
+/**
+ * The owner when no instance is registered (tests, tools on a private folder): this process alone,
+ * whose lease never ends, and every other owner of the folder is gone.
+ */
+function soleProcess(): StagingOwner {
+  const id = randomUUID();
+  return {
+    id,
+    leaseMs: Number.POSITIVE_INFINITY,
+    leaseLeftMs: (of) => (of === id ? Number.POSITIVE_INFINITY : 0),
+    standing: async (ids) => new Map(ids.map((other) => [other, other === id ? 'alive' : 'dead'])),
+    alone: async (_name, work) => ({ ran: true, value: await work() }),
+  };
+}
+
+/** Takes blocks a move added back out of the store. */
+async function undo(store: StagingTarget, added: readonly string[]): Promise<void> {
+  await eachAtOnce(added, async (entry) => {
+    // A journal written before issue #21 names block files of the local store.
+    if (path.isAbsolute(entry)) await fs.rm(entry, { force: true });
+    else await store.delete(CID.parse(entry));
+  });
 }
 
 /** `work` over every item, `MOVES_AT_ONCE` at a time; the results in the items' order. */
@@ -183,19 +274,6 @@ async function eachAtOnce<T, R>(items: readonly T[], work: (item: T) => Promise<
   };
   await Promise.all(Array.from({ length: Math.min(MOVES_AT_ONCE, items.length) }, worker));
   return results;
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await fs.access(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function removeAll(files: string[]): Promise<void> {
-  for (const file of files) await fs.rm(file, { force: true });
 }
 
 /** Written to a temporary name and renamed: a journal is either whole or absent. */

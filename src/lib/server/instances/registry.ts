@@ -1,0 +1,157 @@
+/**
+ * Server instances (issue #21): every process that opens the archive registers a row with a fresh
+ * id and a lease in the database, pushes the lease forward while it runs, and removes its row when
+ * it closes. What the process owns outside the database (its staging folder, named by the id) is
+ * another server's to clear only once that lease has run out, whatever machine, container or pid
+ * either runs on: a process id says nothing across machines, and a restarted container may get the
+ * same one. Lease times are the database's clock, as the job queue's are.
+ *
+ * The process also keeps its own, conservative reckoning of the lease (from when it *sent* its last
+ * renewal, which the database can only have dated later), so that it can refuse to start a commit
+ * whose owner other servers might already take for dead.
+ */
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { Db } from '../db/index.ts';
+import { milliseconds } from '../jobs/time.ts';
+import { withLeasedLock } from './leased-lock.ts';
+
+/** Migration 0024. */
+export const serverInstances = pgTable(
+  'server_instances',
+  {
+    id: uuid('id').primaryKey(),
+    hostname: text('hostname').notNull(),
+    pid: integer('pid').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).defaultNow().notNull(),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).defaultNow().notNull(),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('server_instances_lease_idx').on(t.leaseUntil)],
+);
+
+/** How another instance stands, as its row says: its lease holds, has run out, or no row names it. */
+export type InstanceStanding = 'alive' | 'dead' | 'unknown';
+
+/** The default lease (`ARCHIVE_INSTANCE_LEASE_MS`). */
+export const DEFAULT_LEASE_MS = 60_000;
+
+/** Rows of instances dead this long are forgotten: whatever they left is then judged by its age. */
+const FORGET_AFTER_MS = 24 * 60 * 60_000;
+
+export interface InstanceOptions {
+  /** How long the lease lasts without a heartbeat (60 s). */
+  leaseMs?: number;
+  /** How often the lease is renewed (a quarter of the lease). */
+  heartbeatMs?: number;
+  /**
+   * This process alone uses the database (the embedded one): every other instance is dead,
+   * whatever its row says, as a server killed a moment ago has not yet lost its lease.
+   */
+  soleOwner?: boolean;
+  onError?: (error: unknown) => void;
+}
+
+export interface ServerInstance {
+  /** This instance's id. A new one if the lease was ever lost (the old one's staging may be gone). */
+  readonly id: string;
+  readonly leaseMs: number;
+  /** How long the lease of `id` surely holds still; 0 when `id` is not this instance's live id. */
+  leaseLeftMs(id: string): number;
+  /** Renews the lease now (a timer also does, every `heartbeatMs`). */
+  heartbeat(): Promise<void>;
+  /** How each of `ids` stands; this instance is always alive. */
+  standing(ids: readonly string[]): Promise<Map<string, InstanceStanding>>;
+  /** Runs `work` under the lease lock `name`, alone among the instances on this database. */
+  alone<T>(name: string, work: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }>;
+  /** Stops the heartbeat and removes the row: what the instance left is anyone's to clear. */
+  stop(): Promise<void>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Registers this process as a new server instance on `db` and keeps its lease alive. */
+export async function registerInstance(db: Db, options: InstanceOptions = {}): Promise<ServerInstance> {
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const heartbeatMs = options.heartbeatMs ?? Math.max(1, Math.floor(leaseMs / 4));
+  const onError = options.onError ?? ((error: unknown) => console.error('Instancia del servidor:', error));
+  const lease = sql`now() + ${milliseconds(leaseMs)}`;
+  let id = '';
+  /** performance.now() until which the lease surely holds. */
+  let validUntil = 0;
+  let stopped = false;
+
+  async function register(): Promise<void> {
+    const fresh = randomUUID();
+    const sentAt = performance.now();
+    await db.insert(serverInstances).values({ id: fresh, hostname: os.hostname(), pid: process.pid, leaseUntil: lease });
+    id = fresh;
+    validUntil = sentAt + leaseMs;
+  }
+
+  async function renew(): Promise<void> {
+    const sentAt = performance.now();
+    const renewed = await db
+      .update(serverInstances)
+      .set({ heartbeatAt: sql`now()`, leaseUntil: lease })
+      .where(and(eq(serverInstances.id, id), gt(serverInstances.leaseUntil, sql`now()`)))
+      .returning({ id: serverInstances.id });
+    if (renewed.length > 0) {
+      validUntil = sentAt + leaseMs;
+      return;
+    }
+    // The lease ran out (a stalled process, the database out of reach too long): other servers may
+    // be clearing what this one staged. Uploads under way fail at their commit; new ones start
+    // under a new id, in folders nobody is clearing.
+    validUntil = 0;
+    const lost = id;
+    await register();
+    onError(new Error(`La concesión de la instancia ${lost} venció; sigue como ${id}.`));
+  }
+
+  let beating: Promise<void> = Promise.resolve();
+  const heartbeat = (): Promise<void> => {
+    beating = beating.then(() => (stopped ? undefined : renew()));
+    return beating;
+  };
+
+  await db.delete(serverInstances).where(lt(serverInstances.leaseUntil, sql`now() - ${milliseconds(FORGET_AFTER_MS)}`));
+  await register();
+  const timer = setInterval(() => heartbeat().catch(onError), heartbeatMs);
+  // The heartbeat alone must not keep a process alive (a script that opened the archive and is done).
+  timer.unref();
+
+  return {
+    get id() {
+      return id;
+    },
+    leaseMs,
+    leaseLeftMs(of) {
+      return of === id && !stopped ? Math.max(0, validUntil - performance.now()) : 0;
+    },
+    heartbeat,
+    async standing(ids) {
+      if (options.soleOwner) return new Map(ids.map((other) => [other, other === id ? 'alive' : 'dead']));
+      const verdicts = new Map<string, InstanceStanding>(ids.map((other) => [other, other === id ? 'alive' : 'unknown']));
+      const asked = ids.filter((other) => other !== id && UUID.test(other));
+      if (asked.length > 0) {
+        const rows = await db
+          .select({ id: serverInstances.id, alive: sql<boolean>`${serverInstances.leaseUntil} > now()` })
+          .from(serverInstances)
+          .where(inArray(serverInstances.id, asked));
+        for (const row of rows) verdicts.set(row.id, row.alive ? 'alive' : 'dead');
+      }
+      return verdicts;
+    },
+    alone: (name, work) => withLeasedLock(db, name, id, work, { holdMs: Math.max(5 * 60_000, leaseMs) }),
+    async stop() {
+      if (stopped) return;
+      clearInterval(timer);
+      await beating.catch(() => undefined);
+      stopped = true;
+      await db.delete(serverInstances).where(eq(serverInstances.id, id));
+    },
+  };
+}

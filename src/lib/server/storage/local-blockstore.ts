@@ -1,0 +1,70 @@
+/**
+ * The default blockstore: a blockstore-fs folder (one file per block, sharded by the multihash's
+ * next-to-last characters), created on first use. Staging writes its block files in the same
+ * naming, on the same disk, so adopting one is a `rename`.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { FsBlockstore } from 'blockstore-fs';
+import { NextToLast } from 'blockstore-fs/sharding';
+import type { CID } from 'multiformats/cid';
+import type { OpenedBlockstore } from './blockstores.ts';
+
+/** blockstore-fs's default layout: where a block lives under the folder. */
+export const blockLayout = new NextToLast();
+
+/** The blockstore kept in `dir`. */
+export function localBlockstore(dir: string): OpenedBlockstore {
+  const blocks = new FsBlockstore(dir, { createIfMissing: true });
+  let opening: Promise<void> | undefined;
+  const ready = (): Promise<void> =>
+    (opening ??= blocks.open().catch((error: unknown) => {
+      opening = undefined; // let a later call retry, e.g. once a missing mount appears
+      throw error;
+    }));
+  /** Shard folders known to exist: a gigabyte's commit would otherwise ask for each of 4,000 blocks. */
+  const shards = new Set<string>();
+
+  return {
+    async has(cid, options) {
+      await ready();
+      return blocks.has(cid, options);
+    },
+    async *get(cid, options) {
+      await ready();
+      yield* blocks.get(cid, options);
+    },
+    async put(cid, bytes, options) {
+      await ready();
+      return blocks.put(cid, bytes, options);
+    },
+    async delete(cid, options) {
+      await ready();
+      await blocks.delete(cid, options);
+    },
+    async adopt(cid: CID, file: string) {
+      const { dir: shard, file: name } = blockLayout.encode(cid);
+      const folder = path.join(dir, shard);
+      const target = path.join(folder, name);
+      if (!shards.has(folder)) {
+        await fs.mkdir(folder, { recursive: true });
+        shards.add(folder);
+      }
+      try {
+        await fs.rename(file, target);
+      } catch (error) {
+        // The shard folder went away behind our back (an operator emptied the store): once more.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !(await isFile(file))) throw error;
+        await fs.mkdir(folder, { recursive: true });
+        await fs.rename(file, target);
+      }
+    },
+    async close() {
+      await blocks.close();
+    },
+  };
+}
+
+async function isFile(file: string): Promise<boolean> {
+  return fs.stat(file).then((stat) => stat.isFile(), () => false);
+}

@@ -1,0 +1,137 @@
+/**
+ * Blocks in an S3-compatible bucket (AWS S3, Cloudflare R2, MinIO, Ceph's gateway…), one object per
+ * block, named `prefix + CID` (CIDv1, base32: the CID a gateway is asked for). Several servers
+ * reading and writing one bucket see the same files.
+ *
+ * Every call is bounded: a connection must open within `connectTimeoutMs` and a request finish
+ * within `requestTimeoutMs`, and a block is read whole into memory only up to `MAX_BLOCK_BYTES`,
+ * so a wrong object (not one the archive wrote) cannot fill the heap. Bytes are not trusted: the
+ * content store checks each block against its CID, as it does on disk.
+ */
+import fs from 'node:fs/promises';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import type { CID } from 'multiformats/cid';
+import type { BlockstoreSettings } from '../config.ts';
+import { BlockNotFoundError, type OpenedBlockstore } from './blockstores.ts';
+import { CorruptBlockError } from './errors.ts';
+import { CHUNK_SIZE } from './profile.ts';
+
+export type S3BlockstoreOptions = Extract<BlockstoreSettings, { kind: 's3' }> & {
+  /** How long opening a connection may take (5 s). */
+  connectTimeoutMs?: number;
+  /** How long one request may take, its body included (30 s). */
+  requestTimeoutMs?: number;
+};
+
+/**
+ * The largest object read as a block: a leaf is one 256 KiB chunk and an interior node some 8 KiB
+ * (174 links), so four chunks leave room to spare and still bound a read.
+ */
+const MAX_BLOCK_BYTES = 4 * CHUNK_SIZE;
+
+/** The bucket and prefix that `options` name, as a blockstore. */
+export function s3Blockstore(options: S3BlockstoreOptions): OpenedBlockstore {
+  const client = new S3Client({
+    region: options.region,
+    endpoint: options.endpoint,
+    forcePathStyle: options.forcePathStyle,
+    credentials: options.credentials,
+    // Checksums only where S3 requires them: the SDK's newer default (a CRC in a chunked trailer on
+    // every PUT) is what several S3-compatible servers refuse. Blocks carry their own hash anyway.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 3,
+    requestHandler: {
+      connectionTimeout: options.connectTimeoutMs ?? 5_000,
+      requestTimeout: options.requestTimeoutMs ?? 30_000,
+      throwOnRequestTimeout: true,
+    },
+  });
+  const Bucket = options.bucket;
+  const keyOf = (cid: CID): string => `${options.prefix}${cid.toV1().toString()}`;
+
+  async function has(cid: CID, signal?: AbortSignal): Promise<boolean> {
+    try {
+      await client.send(new HeadObjectCommand({ Bucket, Key: keyOf(cid) }), { abortSignal: signal });
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  async function put(cid: CID, bytes: Uint8Array, signal?: AbortSignal): Promise<CID> {
+    await client.send(new PutObjectCommand({ Bucket, Key: keyOf(cid), Body: bytes, ContentLength: bytes.byteLength }), {
+      abortSignal: signal,
+    });
+    return cid;
+  }
+
+  async function del(cid: CID, signal?: AbortSignal): Promise<void> {
+    // S3 answers 204 for a key that is not there: deleting twice is not an error.
+    await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(cid) }), { abortSignal: signal });
+  }
+
+  return {
+    has: (cid, callOptions) => has(cid, callOptions?.signal),
+    async *get(cid, callOptions) {
+      let answer;
+      try {
+        answer = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(cid) }), { abortSignal: callOptions?.signal });
+      } catch (error) {
+        if (isNotFound(error)) throw new BlockNotFoundError(`Block ${cid.toString()} is not in s3://${Bucket}/${options.prefix}`, { cause: error });
+        throw error;
+      }
+      if (answer.Body === undefined) throw new BlockNotFoundError(`Block ${cid.toString()} came back without a body`);
+      yield await readBounded(cid, answer.Body.transformToWebStream());
+    },
+    put: (cid, bytes, callOptions) => put(cid, bytes, callOptions?.signal),
+    delete: (cid, callOptions) => del(cid, callOptions?.signal),
+    async adopt(cid, file) {
+      // One block (at most a chunk and its framing) in memory; the staged copy stays until settle.
+      await put(cid, await fs.readFile(file));
+    },
+    async close() {
+      client.destroy();
+    },
+  };
+}
+
+/** A 404 of any kind: GET says NoSuchKey, HEAD has no body and says NotFound. */
+function isNotFound(error: unknown): boolean {
+  if (error instanceof S3ServiceException) {
+    return error.$metadata.httpStatusCode === 404 || error.name === 'NoSuchKey' || error.name === 'NotFound';
+  }
+  return error instanceof Error && (error.name === 'NoSuchKey' || error.name === 'NotFound');
+}
+
+/** The whole body, unless it grows past `MAX_BLOCK_BYTES` (whatever Content-Length said). */
+async function readBounded(cid: CID, body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      length += value.byteLength;
+      if (length > MAX_BLOCK_BYTES) {
+        throw new CorruptBlockError(cid.toString(), `is over ${MAX_BLOCK_BYTES} bytes, larger than any block the archive writes`);
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    await reader.cancel().catch(() => undefined);
+    throw error;
+  } finally {
+    reader.releaseLock();
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
+}
