@@ -345,8 +345,13 @@ describe('the file itself, beside its CAR', () => {
     expect(response.headers.get('vary')).toBe('Accept');
     expect(response.headers.get('accept-ranges')).toBe('bytes');
     expect(Buffer.from(await response.arrayBuffer()).equals(content)).toBe(true);
-    // Any format other than a CAR is the file itself.
-    expect((await get(cid, '?format=raw', { headers: { Accept: 'application/vnd.ipld.car' } })).headers.get('etag')).toBe(`"${cid}"`);
+    // Any format other than a CAR or a raw block is the file itself.
+    expect((await get(cid, '?format=csv', { headers: { Accept: 'application/vnd.ipld.car' } })).headers.get('etag')).toBe(`"${cid}"`);
+    // `?format=raw` is the block the CID names, which for a file of one chunk holds the same bytes.
+    const raw = await get(cid, '?format=raw', { headers: { Accept: 'application/vnd.ipld.car' } });
+    expect(raw.headers.get('etag')).toBe(`"${cid}.raw"`);
+    expect(raw.headers.get('content-type')).toBe('application/vnd.ipld.raw');
+    expect(Buffer.from(await raw.arrayBuffer()).equals(content)).toBe(true);
   });
 
   it('downloads under the name given by ?download=name, or by ?download=true&filename=', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { negotiateCar } from '../../src/lib/server/gateway/car.ts';
-import { parseRange, readGatewayRequest, sniffType } from '../../src/lib/server/gateway/index.ts';
+import { parseRange, readGatewayRequest, sniffType, wantsRawBlock } from '../../src/lib/server/gateway/index.ts';
 import { HttpError } from '../../src/lib/server/http/errors.ts';
 
 describe('byte ranges', () => {
@@ -97,5 +97,36 @@ describe('negotiating a CAR', () => {
     }
     expect(refusal).toBeInstanceOf(HttpError);
     expect((refusal as HttpError).status).toBe(406);
+  });
+});
+
+describe('asking for one raw block', () => {
+  const read = (query: string, accept?: string) => {
+    const url = new URL(`http://archivo.test/ipfs/bafkqaaa${query}`);
+    return readGatewayRequest('bafkqaaa', new Request(url, { headers: accept ? { Accept: accept } : {} }), url);
+  };
+
+  it.each([
+    ['', undefined, false],
+    ['?format=raw', undefined, true],
+    ['?format=raw', 'text/html', true],
+    ['', 'application/vnd.ipld.raw', true],
+    ['', 'Application/VND.IPLD.RAW; q=0.9, */*;q=0.1', true],
+    ['', 'application/vnd.ipld.raw;q=0', false],
+    ['', 'text/html,application/xhtml+xml,*/*;q=0.8', false],
+    // A format in the URL wins over the Accept header.
+    ['?format=car', 'application/vnd.ipld.raw', false],
+    ['?format=csv', 'application/vnd.ipld.raw', false],
+    // Asked for both, a CAR (the whole DAG) is answered.
+    ['', 'application/vnd.ipld.car, application/vnd.ipld.raw', false],
+  ] as const)('%s with Accept %s: %s', (query, accept, raw) => {
+    const request = read(query, accept);
+    expect(request.raw).toBe(raw);
+    if (raw) expect(request.car).toBeNull();
+  });
+
+  it('reads the same from the URL alone', () => {
+    expect(wantsRawBlock(new URL('http://archivo.test/ipfs/x?format=raw'), null)).toBe(true);
+    expect(wantsRawBlock(new URL('http://archivo.test/ipfs/x'), null)).toBe(false);
   });
 });

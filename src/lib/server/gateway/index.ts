@@ -3,7 +3,11 @@
  * verified block by block as they stream, with range requests and immutable caching, and with
  * headers that keep a visitor's upload from ever running as the archive's own page. Asked for
  * `?format=car` (or `Accept: application/vnd.ipld.car`), it answers the file's DAG as a CAR
- * instead, for clients that verify every block themselves (see `car.ts`).
+ * instead, for clients that verify every block themselves (see `car.ts`); asked for `?format=raw`
+ * (or `Accept: application/vnd.ipld.raw`), it answers the one block the CID names, root, inner node
+ * or leaf of a stored file: what other archive servers read through from (`storage/read-through.ts`).
+ * Those raw answers come from this server's own blocks only, so servers that list each other as
+ * gateways never pass a request back and forth.
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
@@ -12,6 +16,7 @@ import { HttpError } from '../http/errors.ts';
 import { ASSET_TYPES } from '../../domain/constants.ts';
 import { recordPath } from '../../paths.ts';
 import { InvalidCidError, NotInStoreError, parseCid, type ContentStore, type FileStat } from '../storage/index.ts';
+import { RAW_BLOCK_MEDIA_TYPE, ReadThroughError, withoutReadThrough } from '../storage/read-through.ts';
 import { CAR_MEDIA_TYPE, encodeCar, negotiateCar, type CarRequest } from './car.ts';
 import { detectContent, downloadName, hasPdfHeader, mediaType } from '../content-type.ts';
 import { withdrawnBlockOf, type Withdrawal } from './withdrawn-blocks.ts';
@@ -147,6 +152,8 @@ export interface GatewayRequest {
   fileName: string | null;
   /** A CAR of the file's DAG instead of its bytes; absent or null for the file itself. */
   car?: CarRequest | null;
+  /** The one block the CID names, as bytes (`application/vnd.ipld.raw`), instead of the file. */
+  raw?: boolean;
 }
 
 /** Longest file name taken from a URL into a Content-Disposition header. */
@@ -163,6 +170,7 @@ export function readGatewayRequest(cid: string, request: Request, url: URL): Gat
   const download = url.searchParams.get('download');
   const named = download && download !== 'true' && download !== 'false' ? download : null;
   const fileName = named ?? url.searchParams.get('filename');
+  const car = negotiateCar(url, request.headers.get('accept'));
   return {
     cid,
     method: request.method,
@@ -174,8 +182,23 @@ export function readGatewayRequest(cid: string, request: Request, url: URL): Gat
     download: download === 'true' || named !== null,
     // Cut by characters, not UTF-16 units: half an emoji would make the header unencodable.
     fileName: fileName ? Array.from(fileName.toWellFormed()).slice(0, MAX_FILE_NAME).join('') : null,
-    car: negotiateCar(url, request.headers.get('accept')),
+    car,
+    raw: car === null && wantsRawBlock(url, request.headers.get('accept')),
   };
+}
+
+/**
+ * Whether a request asks for one raw block: `?format=raw`, or no `format` and an `Accept` header
+ * that names `application/vnd.ipld.raw` (a CAR, when it is asked for too, is answered first).
+ */
+export function wantsRawBlock(url: URL, accept: string | null): boolean {
+  const format = url.searchParams.get('format');
+  if (format !== null) return format === 'raw';
+  return (accept ?? '').split(',').some((range) => {
+    const [type = '', ...params] = range.split(';').map((piece) => piece.trim().toLowerCase());
+    const q = params.find((param) => param.startsWith('q='));
+    return type === RAW_BLOCK_MEDIA_TYPE && (q === undefined || Number(q.slice(2)) > 0);
+  });
 }
 
 /** The stored file's stat, with the store's failures turned into the answers a visitor gets. */
@@ -185,6 +208,7 @@ async function statFile(store: ContentStore, cid: string): Promise<FileStat> {
   } catch (error) {
     if (error instanceof InvalidCidError) throw new HttpError(400, 'El CID no es válido.');
     if (error instanceof NotInStoreError) throw new HttpError(404, 'Este archivo no está en el archivo.');
+    if (error instanceof ReadThroughError) throw unreachable();
     throw error;
   }
 }
@@ -206,6 +230,33 @@ function withdrawn(by: Withdrawal, what: string): HttpError {
   return new HttpError(410, `${what} retirado por la moderación del archivo.${page}`, { 'Cache-Control': 'no-store' });
 }
 
+/** A file this server lacks and the configured gateways did not give verified (`storage/read-through.ts`). */
+function unreachable(): HttpError {
+  return new HttpError(502, 'Este archivo no está en este servidor y no se pudo obtener verificado de las otras copias del archivo. Inténtelo de nuevo más tarde.', {
+    'Cache-Control': 'no-store',
+  });
+}
+
+/** A stored file's stat, once the catalogue says it is not withdrawn (nor, for a block, part of a withdrawn file). */
+async function servableStat(db: Db, store: ContentStore, cid: string): Promise<{ stat: FileStat; declared: CatalogueEntry['declared'] }> {
+  let canonical: string;
+  try {
+    canonical = parseCid(cid).toV1().toString();
+  } catch (error) {
+    if (error instanceof InvalidCidError) throw new HttpError(400, 'El CID no es válido.');
+    throw error;
+  }
+  // The catalogue before the store: a withdrawn file is refused, never first fetched from a gateway.
+  const { declared, withdrawnBy } = await catalogueEntry(db, canonical);
+  if (withdrawnBy) throw withdrawn(withdrawnBy, 'Este archivo fue');
+  const stat = await statFile(store, canonical);
+  if (!declared) {
+    const block = await withdrawnBlockOf(db, store, stat.cid);
+    if (block) throw withdrawn(block, 'Este bloque es parte de un archivo');
+  }
+  return { stat, declared };
+}
+
 /** The first bytes of a stored file. */
 async function headOf(store: ContentStore, cid: string): Promise<Uint8Array> {
   const head: Uint8Array[] = [];
@@ -215,13 +266,18 @@ async function headOf(store: ContentStore, cid: string): Promise<Uint8Array> {
 
 /** Answers a gateway request for a stored file (or, when it asks for one, for its CAR). */
 export async function serveFile(db: Db, store: ContentStore, request: GatewayRequest, options: GatewayOptions = {}): Promise<Response> {
-  const stat = await statFile(store, request.cid);
-  const { declared, withdrawnBy } = await catalogueEntry(db, stat.cid);
-  if (withdrawnBy) throw withdrawn(withdrawnBy, 'Este archivo fue');
-  if (!declared) {
-    const block = await withdrawnBlockOf(db, store, stat.cid);
-    if (block) throw withdrawn(block, 'Este bloque es parte de un archivo');
+  if (request.raw) return withoutReadThrough(() => serveRawBlock(db, store, request));
+  try {
+    return await serveWhole(db, store, request, options);
+  } catch (error) {
+    // The first bytes (a sniff, a PDF's header) may be what the gateways could not give.
+    if (error instanceof ReadThroughError) throw unreachable();
+    throw error;
   }
+}
+
+async function serveWhole(db: Db, store: ContentStore, request: GatewayRequest, options: GatewayOptions): Promise<Response> {
+  const { stat, declared } = await servableStat(db, store, request.cid);
   if (request.car) return serveCar(store, stat, request, request.car);
   const etag = `"${stat.cid}"`;
   let type = declared?.mimeType ?? null;
@@ -311,4 +367,42 @@ function serveCar(store: ContentStore, stat: FileStat, request: GatewayRequest, 
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
   const blocks = store.blocks(stat.cid, { duplicates: car.dups });
   return new Response(toStream(encodeCar(parseCid(stat.cid), blocks)), { status: 200, headers });
+}
+
+/**
+ * One block as its bytes (IPFS Trustless Gateway, `application/vnd.ipld.raw`): a stored file's
+ * root, inner node or leaf, read from this server's own blocks, verified, and refused as the
+ * file's CAR would be when the file is withdrawn. A block is at most a 256 KiB leaf or a node of
+ * a few KiB, so it is read whole before answering, with its exact length.
+ */
+async function serveRawBlock(db: Db, store: ContentStore, request: GatewayRequest): Promise<Response> {
+  const { stat } = await servableStat(db, store, request.cid);
+  const etag = `"${stat.cid}.raw"`;
+  const headers: Record<string, string> = {
+    'Content-Type': RAW_BLOCK_MEDIA_TYPE,
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Disposition': `attachment; filename="${stat.cid}.bin"`,
+    'Cache-Control': 'public, max-age=31536000, immutable',
+    ETag: etag,
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+    'Access-Control-Allow-Origin': '*',
+    'X-Ipfs-Path': `/ipfs/${stat.cid}`,
+    'X-Ipfs-Roots': stat.cid,
+    Vary: 'Accept',
+  };
+  if (matches(request.ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
+  const blocks = store.blocks(stat.cid)[Symbol.asyncIterator]();
+  let block: Uint8Array;
+  try {
+    // The walk yields the root before it reads anything below it; stopping there reads no more.
+    const first = await blocks.next();
+    if (first.done) throw new HttpError(404, 'Este archivo no está en el archivo.');
+    block = first.value.bytes;
+  } finally {
+    await blocks.return?.(undefined);
+  }
+  headers['Content-Length'] = String(block.byteLength);
+  if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
+  // A copy (of at most a leaf) typed as the plain ArrayBuffer a body takes.
+  return new Response(block.slice(), { status: 200, headers });
 }

@@ -1,0 +1,24 @@
+/**
+ * Which CIDs the archive may fetch from other gateways when its store lacks them
+ * (`storage/read-through.ts`): the files its records hold, as a document, a proof, a sheet
+ * extracted from a spreadsheet or an earlier version, unless every record holding one is blocked
+ * (a withdrawn file is refused, `index.ts`, so there is nothing to fetch it for). Anything else is
+ * not the archive's to fetch: the read-through never becomes a proxy to the whole IPFS network.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/index.ts';
+import { aletheias, alexandrias, recordVersions, sheetPreviews } from '../db/schema.ts';
+
+/**
+ * Whether a record that is not blocked holds the file `cid` (canonical CIDv1, as stored). Four
+ * indexed lookups (the CID indexes of migration 0015), asked only when a block is missing locally.
+ */
+export async function isServedCatalogueFile(db: Db, cid: string): Promise<boolean> {
+  const result = (await db.execute(sql`
+    select exists (select 1 from ${alexandrias} where ${alexandrias.cid} = ${cid} and ${alexandrias.status} <> 'blocked')
+        or exists (select 1 from ${aletheias} p join ${alexandrias} a on a.id = p.alexandria_id where p.cid = ${cid} and a.status <> 'blocked')
+        or exists (select 1 from ${sheetPreviews} s join ${alexandrias} a on a.id = s.alexandria_id where s.cid = ${cid} and a.status <> 'blocked')
+        or exists (select 1 from ${recordVersions} v join ${alexandrias} a on a.id = v.alexandria_id where v.cid = ${cid} and a.status <> 'blocked')
+      as served`)) as unknown as { rows: Array<{ served: boolean }> };
+  return result.rows[0]?.served === true;
+}
