@@ -228,8 +228,7 @@ export const es = {
   'dashboard.deposited': 'Archivos Depositados',
   'dashboard.depositedHint':
     'Por formato: los archivos que el archivo guarda (con su CID) y, aparte, los registros del catálogo, que describen un documento aunque su archivo aún no esté guardado. Procesados: los registros ya revisados.',
-  'dashboard.archivedColumn': 'Archivados',
-  'dashboard.recordsColumn': 'Registros del catálogo',
+  'dashboard.archivedColumn': 'Archivados y registros del catálogo',
   'dashboard.archivedOf.one': '{count} archivado',
   'dashboard.archivedOf.other': '{count} archivados',
   'dashboard.processed': 'Procesados',
