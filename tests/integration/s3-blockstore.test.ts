@@ -233,7 +233,7 @@ describe.each(testEngines())('an upload to an S3 blockstore on %s', (engine: Eng
         request: uploadRequest(form),
       });
     } catch (error) {
-      throw new Error(`upload refused: ${JSON.stringify(await toResponse(error).json())}`);
+      throw new Error(`upload refused: ${JSON.stringify(await toResponse(error).json())}`, { cause: error });
     }
     expect(added.assetCID).toBe((await cidOf(document)).cid);
     const keys = await s3.keys(prefix);

@@ -72,24 +72,23 @@ describe.each(['fs', 's3'] as const)('the staging area on %s', (backend) => {
   it('moves the root of each file only once every other block is in the store', async () => {
     const store = newStore();
     const storedWhenRootArrived = new Map<string, number>();
-    let document: { cid: string } | undefined;
-    let proof: { cid: string } | undefined;
+    /** The two files' roots, once known. */
+    const roots: string[] = [];
     // The store as staging sees it, noting how many blocks were in when each root arrived.
     const watched: OpenedBlockstore = {
       ...target,
       async adopt(cid, file) {
         await target.adopt(cid, file);
-        for (const added of [document, proof]) {
-          if (added && !storedWhenRootArrived.has(added.cid) && (await store.has(added.cid))) {
-            storedWhenRootArrived.set(added.cid, (await stored()).length);
-          }
+        for (const root of roots) {
+          if (!storedWhenRootArrived.has(root) && (await store.has(root))) storedWhenRootArrived.set(root, (await stored()).length);
         }
       },
     };
     const upload = createStagingArea({ store: watched, dir: stagingDir }).begin();
     // Random bytes: every 256 KiB leaf differs, so there are many blocks to move at once.
-    document = await upload.add(randomBytes(3 * 1024 * 1024 + 5));
-    proof = await upload.add(randomBytes(600 * 1024));
+    const document = await upload.add(randomBytes(3 * 1024 * 1024 + 5));
+    const proof = await upload.add(randomBytes(600 * 1024));
+    roots.push(document.cid, proof.cid);
     await upload.commit(document.cid);
     const total = (await stored()).length;
     expect(total).toBe(13 + 1 + 3 + 1); // the document's leaves and root, the proof's
