@@ -17,15 +17,25 @@ export function collectionPath(entity: GroupEntity, id: number, page?: number, v
 }
 
 /**
- * The canonical URL of a record: by CID, with `assetId` picking the record when the same file was
- * contributed more than once (SPEC §2 `/single/{entity}/{cid}?assetId={id}`). Always the `src`
- * spelling: the spec links records as `src` or `cat`, and both show the same record.
+ * The page of a record by its id alone: `/registro/{id}`. It never changes, whatever becomes of the
+ * record's file, so it is the canonical URL of a record the archive holds no file of yet, and a
+ * link made before its capture keeps working after it (the page then redirects to `recordPath`).
  */
-export function recordPath(record: { cid: string; id: number }): string {
+export function recordIdPath(id: number): string {
+  return `/registro/${id}`;
+}
+
+/**
+ * The canonical URL of a record (issue #20: every record has a page). A record with a file: by CID,
+ * with `assetId` picking the record when the same file was contributed more than once (SPEC §2
+ * `/single/{entity}/{cid}?assetId={id}`), always the `src` spelling: the spec links records as `src`
+ * or `cat`, and both show the same record. A record without a file yet: `recordIdPath`.
+ */
+export function recordPath(record: { cid: string | null; id: number }): string {
+  if (!record.cid) return recordIdPath(record.id);
   return `/single/src/${encodeURIComponent(record.cid)}?assetId=${record.id}`;
 }
 
-/** `path` on the archive's public origin, resolved the way the layout builds its canonical link. */
 /** A wallet's public contributions page (the ranking and the record pages link to it). */
 export function contributionsPath(walletAddress: string, page?: number): string {
   const path = `/contribuciones/${encodeURIComponent(walletAddress.toLowerCase())}`;
@@ -56,6 +66,7 @@ export function searchPath(state: SearchState): string {
   return query ? `/buscar?${query}` : '/buscar';
 }
 
+/** `path` on the archive's public origin, resolved the way the layout builds its canonical link. */
 export function absoluteUrl(origin: string, path: string): string {
   return new URL(path, origin).href;
 }

@@ -66,9 +66,10 @@ test('a collection pages through its records with real URLs', async ({ page }) =
   const table = page.getByRole('table', { name: `Registros de ${PORTAL}` });
   await expect(table.getByRole('columnheader')).toHaveText(['Nombre', 'Departamento', 'Formato', 'Ultimo Cambio', 'Estatus', 'Action']);
   await expect(table.getByRole('row')).toHaveCount(11);
-  // Harvested datasets have no archived file yet: their names are not links, and the action leads to the source.
+  // Harvested datasets have no archived file yet: their names lead to their page by id (issue #20),
+  // and the action to the source.
   const first = table.getByRole('row').nth(1);
-  await expect(first.getByRole('cell').first().getByRole('link')).toHaveCount(0);
+  await expect(first.getByRole('cell').first().getByRole('link')).toHaveAttribute('href', /^\/registro\/\d+$/);
   await expect(first.getByRole('link', { name: 'Ver en la fuente' })).toHaveAttribute('href', /^https:\/\/datos\.gob\.do\/dataset\//);
   await expect(first.getByRole('cell').nth(3)).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
   await expect(first).toContainText('under review');

@@ -60,7 +60,10 @@ test('searches on Enter only and lists records, ministries and categories', asyn
   const recordLinks = records.getByRole('list').getByRole('link');
   await expect(recordLinks.first()).toBeVisible();
   expect(await recordLinks.count()).toBeLessThanOrEqual(5);
-  await expect(recordLinks.first()).toHaveAttribute('href', /^\/single\/src\/[a-z0-9]+\?assetId=\d+$/);
+  // Every result links to its record's page: by CID when it has a file, by id otherwise (issue #20).
+  for (const href of await recordLinks.evaluateAll((links) => links.map((link) => link.getAttribute('href')))) {
+    expect(href).toMatch(/^(\/single\/src\/[a-z0-9]+\?assetId=\d+|\/registro\/\d+)$/);
+  }
   await expect(records.getByRole('link', { name: 'ver todos los resultados' })).toHaveAttribute('href', '/buscar?q=salud');
   // The SPEC §7 calls, as spelled there.
   expect(searches.some((url) => /\/v2\/open-data\/alexandrias\/getAll\?title=salud&limit=5$/.test(url))).toBe(true);
@@ -103,7 +106,8 @@ test('following a result opens the record, and the results clear 1 s later', asy
 
   // First the record page answers 204 No Content, so the browser stays here and the modal can be
   // watched: the results are still there just after the click, and gone a second later.
-  await page.route('**/single/src/**', (route) => route.fulfill({ status: 204 }));
+  const recordPages = /\/(single\/src|registro)\//;
+  await page.route(recordPages, (route) => route.fulfill({ status: 204 }));
   await searchFor(page, 'salud');
   await expect(firstRecord).toBeVisible();
   await firstRecord.click();
@@ -115,11 +119,11 @@ test('following a result opens the record, and the results clear 1 s later', asy
   await expect(section(page, 'Buscador').getByRole('list')).toHaveCount(0);
 
   // Then for real: the record page opens.
-  await page.unroute('**/single/src/**');
+  await page.unroute(recordPages);
   await searchFor(page, 'salud');
   const title = ((await firstRecord.locator('span').first().textContent()) ?? '').trim();
   await firstRecord.click();
-  await page.waitForURL(/\/single\/src\/[a-z0-9]+\?assetId=\d+$/);
+  await page.waitForURL(/\/(single\/src\/[a-z0-9]+\?assetId=\d+|registro\/\d+)$/);
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 });
 

@@ -10,7 +10,7 @@ test('robots.txt lets crawlers in and tells them where the sitemap is', async ({
   expect(body).toContain(`Sitemap: ${new URL('/sitemap.xml', baseURL).href}`);
 });
 
-test('the sitemap is valid XML listing every collection and archived record', async ({ page, request, baseURL }) => {
+test('the sitemap is valid XML listing every collection and every record', async ({ page, request, baseURL }) => {
   const response = await request.get('/sitemap.xml');
   expect(response.status()).toBe(200);
   expect(response.headers()['content-type']).toBe('application/xml; charset=utf-8');
@@ -43,10 +43,12 @@ test('the sitemap is valid XML listing every collection and archived record', as
   expect(new Set(paths).size).toBe(paths.length);
   expect(parsed.urls.every(({ lastmod }) => !Number.isNaN(Date.parse(lastmod)))).toBe(true);
 
-  // The 11 real files of the seed, each at its canonical record URL.
+  // Every record of the seed at its canonical URL (issue #20): the 11 real files by CID, the 1,065
+  // datasets of the catalogue without a file by id.
   const records = paths.filter((path) => path.startsWith('/single/src/baf'));
   expect(records).toHaveLength(11);
   for (const path of records) expect(path).toMatch(/^\/single\/src\/baf[a-z2-7]+\?assetId=\d+$/);
+  expect(paths.filter((path) => /^\/registro\/\d+$/.test(path))).toHaveLength(1_065);
   for (const entity of ['dep', 'cat', 'src']) {
     expect(paths.some((path) => new RegExp(`^/collection/${entity}/\\d+$`).test(path))).toBe(true);
   }

@@ -1,8 +1,8 @@
-import { eq, isNotNull } from 'drizzle-orm';
+import { eq, inArray, isNotNull, isNull, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordPath } from '../../src/lib/paths.ts';
-import { alexandrias, categories, departments, sources } from '../../src/lib/server/db/schema.ts';
-import { getGroupItem, listRecords, recordsByCid } from '../../src/lib/server/queries/index.ts';
+import { alexandrias, captures, categories, departments, sources } from '../../src/lib/server/db/schema.ts';
+import { getGroupItem, listRecords, loadRecordById, recordsByCid } from '../../src/lib/server/queries/index.ts';
 import { sitemapEntries, sitemapSize, type SitemapEntry } from '../../src/lib/server/queries/sitemap.ts';
 import { collectionJsonLd, datasetJsonLd } from '../../src/lib/server/seo/jsonld.ts';
 import { renderSitemap, renderSitemapFile } from '../../src/lib/server/seo/sitemap.ts';
@@ -73,25 +73,70 @@ describe.each(testEngines())('findability on %s', (engine) => {
     });
   });
 
+  describe('the page of a record without a file', () => {
+    async function catalogued() {
+      const [row] = await db().select().from(alexandrias).where(isNull(alexandrias.cid)).orderBy(alexandrias.id).limit(1);
+      return row!;
+    }
+
+    it('is read by id, with what the catalogue knows and nothing of a file', async () => {
+      const row = await catalogued();
+      const page = await loadRecordById(db(), row.id);
+      expect(page?.record).toMatchObject({ id: row.id, cid: null, title: row.title, formats: row.formats, sourceUrl: row.sourceUrl });
+      expect(page?.record.formats.length).toBeGreaterThan(0);
+      expect(page?.storage).toEqual({ pins: [], deals: [] });
+      expect(page?.versions).toEqual([]);
+      expect(page?.siblings).toEqual([]);
+      expect(page?.record.capture).toBeNull();
+      expect(recordPath(page!.record)).toBe(`/registro/${row.id}`);
+      // Its Dataset is its own page, based on where the original is published.
+      const dataset = datasetJsonLd(page!.record, ORIGIN);
+      expect(dataset).toMatchObject({ '@type': 'Dataset', '@id': `${ORIGIN}/registro/${row.id}`, url: `${ORIGIN}/registro/${row.id}`, name: row.title });
+      expect(dataset).not.toHaveProperty('distribution');
+    });
+
+    it("carries the failed capture's reason once the harvest tried", async () => {
+      const row = await catalogued();
+      const url = 'https://datos.gob.do/dataset/x/resource/1.csv';
+      const [capture] = await db()
+        .insert(captures)
+        .values({ alexandriaId: row.id, requestedUrl: url, status: 404, errorReason: 'La fuente respondió 404 (no encontrado).' })
+        .returning();
+      try {
+        const page = await loadRecordById(db(), row.id);
+        expect(page?.record.capture).toMatchObject({ requestedUrl: url, cid: null, errorReason: 'La fuente respondió 404 (no encontrado).' });
+      } finally {
+        await db().delete(captures).where(eq(captures.id, capture!.id));
+      }
+    });
+
+    it('is the same record when it has a file (its page then lives at its CID), and nothing for an unknown id', async () => {
+      const record = await sisalrilPdf();
+      expect((await loadRecordById(db(), record.id))?.record.cid).toBe(record.cid);
+      expect(await loadRecordById(db(), 2_000_000_000)).toBeNull();
+    });
+  });
+
   describe('the sitemap', () => {
     async function wholeList(): Promise<SitemapEntry[]> {
       return sitemapEntries(db(), { offset: 0, limit: 1_000_000 });
     }
 
-    it('lists every source, department and category page, and every archived record once', async () => {
+    it('lists every source, department and category page, and every public record once', async () => {
       // The watch's two pages (/desaparecidos, /preservacion), then the groups and the records.
-      const expected =
-        2 + (await db().$count(sources)) + (await db().$count(departments)) + (await db().$count(categories)) + (await recordsWithCid()).length;
+      const records = await db().select({ id: alexandrias.id, cid: alexandrias.cid }).from(alexandrias).where(ne(alexandrias.status, 'blocked'));
+      // The seed: the 1,065 datasets of the catalogue, without a file, and the 11 real files.
+      expect(records).toHaveLength(1_065 + 11);
+      const expected = 2 + (await db().$count(sources)) + (await db().$count(departments)) + (await db().$count(categories)) + records.length;
       expect(await sitemapSize(db())).toBe(expected);
       const entries = await wholeList();
       expect(entries).toHaveLength(expected);
       const paths = entries.map((entry) => entry.path);
       expect(new Set(paths).size).toBe(paths.length);
-      const records = await recordsWithCid();
-      expect(records).toHaveLength(11);
-      for (const record of records) {
-        expect(paths.filter((path) => path === recordPath({ cid: record.cid!, id: record.id }))).toHaveLength(1);
-      }
+      const listed = new Set(paths);
+      for (const record of records) expect(listed.has(recordPath(record))).toBe(true);
+      expect(paths.filter((path) => path.startsWith('/single/src/'))).toHaveLength((await recordsWithCid()).length);
+      expect(paths.filter((path) => /^\/registro\/\d+$/.test(path))).toHaveLength(1_065);
       expect(paths).toEqual(expect.arrayContaining(['/desaparecidos', '/preservacion']));
       for (const entity of ['src', 'dep', 'cat']) {
         expect(paths.some((path) => path.startsWith(`/collection/${entity}/`))).toBe(true);
@@ -121,16 +166,20 @@ describe.each(testEngines())('findability on %s', (engine) => {
       }
     });
 
-    it('leaves out a record a moderator blocked', async () => {
-      const record = await sisalrilPdf();
+    it('leaves out a record a moderator blocked, with a file or without', async () => {
+      const archived = await sisalrilPdf();
+      const [catalogued] = await db().select().from(alexandrias).where(isNull(alexandrias.cid)).limit(1);
       const before = await sitemapSize(db());
-      await db().update(alexandrias).set({ status: 'blocked' }).where(eq(alexandrias.id, record.id));
+      const blocked = [archived, catalogued!];
+      await db().update(alexandrias).set({ status: 'blocked' }).where(inArray(alexandrias.id, blocked.map((record) => record.id)));
       try {
-        expect(await sitemapSize(db())).toBe(before - 1);
+        expect(await sitemapSize(db())).toBe(before - 2);
         const paths = (await wholeList()).map((entry) => entry.path);
-        expect(paths).not.toContain(recordPath({ cid: record.cid!, id: record.id }));
+        for (const record of blocked) expect(paths).not.toContain(recordPath(record));
       } finally {
-        await db().update(alexandrias).set({ status: record.status, updatedAt: record.updatedAt }).where(eq(alexandrias.id, record.id));
+        for (const record of blocked) {
+          await db().update(alexandrias).set({ status: record.status, updatedAt: record.updatedAt }).where(eq(alexandrias.id, record.id));
+        }
       }
     });
 

@@ -133,15 +133,42 @@ describe('the Dataset of a record', () => {
     expect(published).not.toHaveProperty('sameAs');
   });
 
-  it('points a record without a CID at its source page, with no download', () => {
+  it('gives a record without a CID its own page, based on its source, with no download', () => {
     const harvested = datasetJsonLd(
       record({ cid: null, sourceUrl: 'https://datos.gob.do/dataset/empleo', source: null }),
       ORIGIN,
     );
-    expect(harvested.url).toBe('https://datos.gob.do/dataset/empleo');
-    expect(harvested).not.toHaveProperty('@id');
+    expect(harvested['@id']).toBe(`${ORIGIN}/registro/42`);
+    expect(harvested.url).toBe(`${ORIGIN}/registro/42`);
+    expect(harvested.isBasedOn).toBe('https://datos.gob.do/dataset/empleo');
+    expect(harvested.sameAs).toBe('https://datos.gob.do/dataset/empleo');
     expect(harvested).not.toHaveProperty('identifier');
     expect(harvested).not.toHaveProperty('distribution');
+  });
+
+  it("states the original's licence, dates and keywords as its catalogue gives them", () => {
+    const cited = datasetJsonLd(
+      record({
+        issued: new Date('2018-06-19T00:00:00.000Z'),
+        modified: new Date('2024-02-22T15:05:11.000Z'),
+        licenseTitle: 'Open Data Commons Open Database License (ODbL)',
+        licenseUrl: 'http://www.opendefinition.org/licenses/odc-odbl',
+        keywords: ['afiliados', 'ARS'],
+      }),
+      ORIGIN,
+    );
+    expect(cited).toMatchObject({
+      datePublished: '2018-06-19T00:00:00.000Z',
+      dateModified: '2024-02-22T15:05:11.000Z',
+      license: 'http://www.opendefinition.org/licenses/odc-odbl',
+      keywords: ['Salud', 'afiliados', 'ARS'],
+    });
+    // A licence named without a usable URL is given by its name; none stated, none claimed.
+    expect(datasetJsonLd(record({ licenseTitle: 'Licencia abierta', licenseUrl: 'notaurl' }), ORIGIN).license).toBe('Licencia abierta');
+    const bare = datasetJsonLd(record(), ORIGIN);
+    expect(bare).not.toHaveProperty('license');
+    expect(bare).not.toHaveProperty('datePublished');
+    expect(bare.dateModified).toBe('2025-06-07T08:09:10.000Z');
   });
 
   it('keeps text as it is: escaping belongs to the layout', () => {
@@ -168,7 +195,7 @@ describe('the JSON-LD of a collection page', () => {
     { ...record({ id: 43, cid: null, title: 'Afiliados por ARS' }), department: null },
   ];
 
-  it('lists the records of the page, linking those the archive holds', () => {
+  it('lists the records of the page, each linked to its page', () => {
     const page = collectionJsonLd(department, rows, ORIGIN, 2);
     expect(page).toMatchObject({
       '@context': 'https://schema.org',
@@ -190,7 +217,7 @@ describe('the JSON-LD of a collection page', () => {
           name: 'Estadísticas del Seguro Familiar de Salud',
           url: `${ORIGIN}/single/src/${CID}?assetId=42`,
         },
-        { '@type': 'ListItem', position: 12, name: 'Afiliados por ARS' },
+        { '@type': 'ListItem', position: 12, name: 'Afiliados por ARS', url: `${ORIGIN}/registro/43` },
       ],
     });
   });

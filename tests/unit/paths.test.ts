@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absoluteUrl, collectionPath, groupPath, recordPath, sameOriginPath } from '../../src/lib/paths.ts';
+import { absoluteUrl, collectionPath, groupPath, recordIdPath, recordPath, sameOriginPath } from '../../src/lib/paths.ts';
 
 const CID = 'bafkreifjjcie6lypi6ny7amxnfftagclbuxndqonfipmb64f2km2devei4';
 
@@ -22,6 +22,14 @@ describe('catalogue paths', () => {
     expect(recordPath({ cid: CID, id: 7 })).toBe(`/single/src/${CID}?assetId=7`);
     // A CID is base32 and needs no escaping, but whatever reaches the path cannot break out of it.
     expect(recordPath({ cid: 'a/b?c', id: 1 })).toBe('/single/src/a%2Fb%3Fc?assetId=1');
+  });
+
+  it('gives a record without a file its page by id, and keeps that address for every record', () => {
+    expect(recordPath({ cid: null, id: 1065 })).toBe('/registro/1065');
+    expect(recordPath({ cid: '', id: 3 })).toBe('/registro/3');
+    expect(recordIdPath(7)).toBe('/registro/7');
+    // The id path never depends on the file, so it outlives each new version's CID.
+    expect(recordPath({ cid: CID, id: 7 })).not.toBe(recordIdPath(7));
   });
 
   it('makes absolute URLs on the public origin', () => {

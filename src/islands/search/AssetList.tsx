@@ -1,4 +1,8 @@
-/** Records as the search modal lists them: title, format and status badges, department or date. */
+/**
+ * Records as the search modal lists them: title, format and status badges, department or date.
+ * Each is a link to its record's page (issue #20: a record without a file has one too), so every
+ * result is reachable by Tab and opens with Enter.
+ */
 import type { FoundAsset } from '../../lib/api/search.ts';
 import { formatDate } from '../../lib/format.ts';
 import { recordPath } from '../../lib/paths.ts';
@@ -7,7 +11,7 @@ import { FormatBadge, StatusBadge } from './Badges.tsx';
 interface AssetListProps {
   assets: FoundAsset[];
   statusLabels: Record<string, string>;
-  /** Said of a record that has no file yet, so no record page to open. */
+  /** Said of a record that has no file yet (its page says what is known of it). */
   noCid: string;
   /** The upload date instead of the department (the wallet's own uploads). */
   showDate?: boolean;
@@ -31,11 +35,7 @@ export function AssetList({ assets, statusLabels, noCid, showDate = false }: Ass
         );
         return (
           <li key={asset.id} data-asset={asset.id}>
-            {asset.cid ? (
-              <a href={recordPath({ cid: asset.cid, id: asset.id })} className="block px-3 py-2.5 hover:bg-indigo-50">{body}</a>
-            ) : (
-              <div className="px-3 py-2.5" aria-disabled="true">{body}</div>
-            )}
+            <a href={recordPath(asset)} className="block px-3 py-2.5 hover:bg-indigo-50">{body}</a>
           </li>
         );
       })}

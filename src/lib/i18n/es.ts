@@ -526,6 +526,21 @@ export const es = {
   'preservation.failureDate': 'Fecha',
   'preservation.failureFile': 'Archivo (CID)',
   'preservation.failureReason': 'Motivo',
+  // Every record is a page; what a researcher needs to cite it (issue #20, "records").
+  'record.notArchived.title': 'Todavía no archivado',
+  'record.notArchived.body':
+    'El archivo aún no guarda una copia de este documento: lo conoce por el catálogo de su fuente. Puede consultarlo en la fuente mientras tanto.',
+  'record.notArchived.failed': 'El último intento de captura, desde {url} el {date}, no pudo: {reason}',
+  'record.declaredFormats': 'Formatos declarados',
+  'record.archiveUpdated': 'Último cambio en el archivo',
+  'record.institution': 'Institución',
+  'record.category': 'Categoría',
+  'panel.viewAtSource': 'Ver en la fuente',
+  'cite.title': 'Cómo citar',
+  'cite.copy': 'Copiar la cita',
+  'cite.kind': 'Conjunto de datos',
+  'cite.noDate': 's. f.',
+  'cite.accessed': 'Consultado el {date} en {url}',
 } as const;
 
 export type MessageKey = keyof typeof es;

@@ -8,7 +8,7 @@ import type { Db } from '../db/index.ts';
 import { categoryChoices, getGroupItem, listGroup, type CategoryChoice, type GroupItem } from './groups.ts';
 import { recordHistory, type HistoryEntry } from './moderation.ts';
 import { isRowId, type Page } from './paging.ts';
-import { listRecords, recordsByCid, storageStatus, uploadsOf, type RecordRow, type RecordWithOrigin, type StorageStatus } from './records.ts';
+import { getRecord, listRecords, recordsByCid, storageStatus, uploadsOf, type RecordRow, type RecordWithOrigin, type StorageStatus } from './records.ts';
 import { sheetPreviewsOf, type SheetPreviewItem } from './sheets.ts';
 import { versionsOf, type VersionItem } from './versions.ts';
 
@@ -65,13 +65,27 @@ export async function loadRecord(db: Db, cid: string, assetId: number | null): P
   const records = await recordsByCid(db, cid);
   const record = records.find((candidate) => candidate.id === assetId) ?? records[0];
   if (!record) return null;
+  return recordPage(db, record, records.filter((candidate) => candidate.id !== record.id));
+}
+
+/**
+ * The record with `id`, for `/registro/{id}` (issue #20): the page of a record the archive holds
+ * no file of yet. One with a file is read by its CID instead (`loadRecord`), with its siblings.
+ */
+export async function loadRecordById(db: Db, id: number): Promise<RecordPage | null> {
+  const record = await getRecord(db, id);
+  return record ? recordPage(db, record, []) : null;
+}
+
+/** What the record page shows around `record`; a record without a file has no storage, sheets or versions. */
+async function recordPage(db: Db, record: RecordWithOrigin, siblings: RecordWithOrigin[]): Promise<RecordPage> {
   return {
     record,
-    siblings: records.filter((candidate) => candidate.id !== record.id),
-    storage: await storageStatus(db, cid),
+    siblings,
+    storage: record.cid ? await storageStatus(db, record.cid) : { pins: [], deals: [] },
     history: await recordHistory(db, record.id),
-    sheets: record.type === 'xlsx' || record.type === 'ods' ? await sheetPreviewsOf(db, record.id) : [],
-    versions: await versionsOf(db, record.id),
+    sheets: record.cid && (record.type === 'xlsx' || record.type === 'ods') ? await sheetPreviewsOf(db, record.id) : [],
+    versions: record.cid ? await versionsOf(db, record.id) : [],
   };
 }
 

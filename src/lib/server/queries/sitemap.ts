@@ -1,9 +1,9 @@
 /**
- * What the sitemap lists: the watch's two pages, the page of every source, department and category, then every record
- * the archive holds a file of (a CID). One fixed order, so `offset` and `limit` cut the same list
+ * What the sitemap lists: the watch's two pages, the page of every source, department and category, then every
+ * record's page (issue #20: a record without a file has one too, at `/registro/{id}`). One fixed order, so `offset` and `limit` cut the same list
  * into the 50,000-URL files of a sitemap index however many records there are.
  */
-import { and, asc, count, isNotNull, max, ne, sql } from 'drizzle-orm';
+import { asc, count, max, ne, sql } from 'drizzle-orm';
 import type { GroupEntity } from '../../domain/groups.ts';
 import { collectionPath, recordPath } from '../../paths.ts';
 import type { Db } from '../db/index.ts';
@@ -48,10 +48,11 @@ function collectionPages(entity: GroupEntity): Segment {
 }
 
 /**
- * Records with a file: the ones that have a page of their own. A record a moderator blocked keeps
- * its page (with the public reason) but is not offered to search engines.
+ * Every record has a page, at its canonical URL (`recordPath`). A record a moderator blocked keeps
+ * its page (with the public reason) but is not offered to search engines: it is left out here, and
+ * its page says `noindex`.
  */
-const listedRecords = and(isNotNull(alexandrias.cid), ne(alexandrias.status, 'blocked'));
+const listedRecords = ne(alexandrias.status, 'blocked');
 
 const recordPages: Segment = {
   async size(db) {
@@ -66,7 +67,7 @@ const recordPages: Segment = {
       .orderBy(asc(alexandrias.id))
       .limit(limit)
       .offset(offset);
-    return rows.flatMap((row) => (row.cid ? [{ path: recordPath({ cid: row.cid, id: row.id }), lastmod: row.lastmod }] : []));
+    return rows.map((row) => ({ path: recordPath(row), lastmod: row.lastmod }));
   },
 };
 

@@ -54,9 +54,13 @@ function organization(department: NonNullable<RecordDetail['department']>) {
   };
 }
 
-/** The Dataset of one record, for its page. Records without a CID point at their source instead. */
+/**
+ * The Dataset of one record, for its page: every record has one (issue #20), at its canonical URL;
+ * a record the archive holds no file of yet has no download. The original's own dates, licence
+ * and keywords come from its catalogue, when it states them.
+ */
 export function datasetJsonLd(record: RecordDetail, origin: string): JsonLd {
-  const canonical = record.cid ? absoluteUrl(origin, recordPath({ cid: record.cid, id: record.id })) : undefined;
+  const canonical = absoluteUrl(origin, recordPath(record));
   const publisher = record.department ? organization(record.department) : undefined;
   // `sameAs` claims the page *is* this dataset: an issuer's home page (where the seeded files were
   // published) is not, though the dataset is still based on it.
@@ -65,20 +69,22 @@ export function datasetJsonLd(record: RecordDetail, origin: string): JsonLd {
   return document({
     '@context': 'https://schema.org',
     '@type': 'Dataset',
-    // Only the archive's own page names this node; a source page is someone else's resource.
     '@id': canonical,
     name: record.title,
     // Search engines require a description; the title is the best we have when the record lacks one.
     description: record.description ?? record.title,
-    url: canonical ?? record.sourceUrl,
+    url: canonical,
     identifier: record.cid ? [record.cid, { '@type': 'PropertyValue', propertyID: 'CID', value: record.cid }] : undefined,
     dateCreated: record.createdAt,
-    dateModified: record.updatedAt,
+    datePublished: record.issued,
+    // The original's own last change when its catalogue states one, else the archive's.
+    dateModified: record.modified ?? record.updatedAt,
+    license: licenseOf(record),
     inLanguage: 'es',
     isAccessibleForFree: true,
     publisher,
     creator: publisher,
-    keywords: [record.category?.title],
+    keywords: [record.category?.title, ...record.keywords],
     isBasedOn: record.sourceUrl,
     sameAs,
     includedInDataCatalog: archiveCatalog(origin),
@@ -97,6 +103,12 @@ export function datasetJsonLd(record: RecordDetail, origin: string): JsonLd {
         ]
       : undefined,
   });
+}
+
+/** A licence as schema.org wants it: its URL, else its name; none when the catalogue states none. */
+function licenseOf(record: Pick<RecordDetail, 'licenseTitle' | 'licenseUrl'>): string | undefined {
+  if (record.licenseUrl && /^https?:\/\//.test(record.licenseUrl)) return record.licenseUrl;
+  return record.licenseTitle ?? undefined;
 }
 
 /** What a collection page is about: a portal or website, an issuer, or a theme. */
@@ -134,7 +146,7 @@ export function collectionJsonLd(item: GroupItem, records: RecordRow[], origin: 
         '@type': 'ListItem',
         position: first + index + 1,
         name: record.title,
-        url: record.cid ? absoluteUrl(origin, recordPath({ cid: record.cid, id: record.id })) : undefined,
+        url: absoluteUrl(origin, recordPath(record)),
       })),
     },
   });

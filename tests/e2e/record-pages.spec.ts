@@ -1,0 +1,181 @@
+/**
+ * Every record is a page (issue #20), at 390 px (a phone) and 1366 px (a laptop), against the
+ * seeded catalogue: a record the archive holds no file of opens from a collection and from the
+ * search modal (by keyboard), at `/registro/{id}`, with "Todavía no archivado", "Ver en la
+ * fuente", what the catalogue says of it and how to cite it; a record with a file shows its
+ * actions above the fold on a phone; no table of a record page scrolls sideways. Screenshots of
+ * both records, both widths, light and dark theme, go to test-results/screenshots/.
+ */
+import { expect, test, type Page } from '@playwright/test';
+
+const PORTAL = 'Portal de Datos Abiertos de la República Dominicana';
+const SIZES = [
+  { name: 'movil', width: 390, height: 844 },
+  { name: 'escritorio', width: 1366, height: 900 },
+] as const;
+
+/** Screenshots of the page in the light theme, then the dark one (the reader's system preference). */
+async function screenshots(page: Page, name: string): Promise<void> {
+  await expect(page.locator('.splash')).toBeHidden();
+  await page.screenshot({ path: `test-results/screenshots/${name}-claro.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.reload();
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  await expect(page.locator('.splash')).toBeHidden();
+  await page.screenshot({ path: `test-results/screenshots/${name}-oscuro.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** Neither the page nor any table of it is wider than its box: nothing hides past the right edge. */
+async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const overflow = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    tables: [...document.querySelectorAll('main table')]
+      .filter((table) => !table.closest('[data-version-sample]'))
+      .map((table) => {
+        const box = table.getBoundingClientRect();
+        const parent = table.parentElement!.getBoundingClientRect();
+        return { table: table.getAttribute('data-history') !== null ? 'historial' : table.getAttribute('data-files') !== null ? 'archivos' : 'otra', over: Math.round(box.right - parent.right), scroll: table.scrollWidth - table.clientWidth };
+      }),
+  }));
+  expect(overflow.page).toBeLessThanOrEqual(0);
+  for (const table of overflow.tables) {
+    expect(table.over, `${table.table} sale de su caja`).toBeLessThanOrEqual(0);
+    expect(table.scroll, `${table.table} se desplaza de lado`).toBeLessThanOrEqual(0);
+  }
+}
+
+/** The record page's promises for a record without a file, whichever way it was reached. */
+async function expectRecordWithoutFile(page: Page, title: string): Promise<number> {
+  await expect(page).toHaveURL(/\/registro\/\d+$/);
+  const id = Number(new URL(page.url()).pathname.split('/').pop());
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+  await expect(page.locator('[data-not-archived]')).toContainText('Todavía no archivado');
+  await expect(page.locator('[data-storage-status]')).toHaveText('Todavía no archivado');
+  const panel = page.getByRole('complementary', { name: 'Dataset' });
+  await expect(panel.getByRole('link', { name: /^Ver en la fuente/ })).toHaveAttribute('href', /^https:\/\/datos\.gob\.do\/dataset\//);
+  // Nothing of a file: no CID, no download, no files table.
+  await expect(panel.getByRole('link', { name: 'Descargar' })).toHaveCount(0);
+  await expect(panel.getByRole('button', { name: /^Buscar en/ })).toHaveCount(0);
+  await expect(page.locator('[data-cid]')).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Archivos cargados' })).toHaveCount(0);
+  // What the catalogue says: the institution, the category, the declared formats.
+  await expect(page.locator('[data-declared-formats]')).not.toBeEmpty();
+  // Its description, shown nowhere before this page: the seed's names the institution and the formats.
+  const institution = ((await page.locator('dt:text-is("Institución") + dd').textContent()) ?? '').trim();
+  expect(institution).not.toBe('');
+  await expect(page.locator('[data-record-description]')).toContainText(`Conjunto de datos publicado por ${institution} en el Portal de Datos Abiertos`);
+  // How to cite it: its own address, no date of the original ("s. f."), no CID.
+  const citation = page.locator('[data-citation]');
+  await expect(citation).toContainText(`${title} [Conjunto de datos]. Archivo Abierto.`);
+  await expect(citation).toContainText('(s. f.)');
+  await expect(citation).toContainText(`/registro/${id}`);
+  await expect(citation).not.toContainText('CID');
+  const origin = new URL(page.url()).origin;
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${origin}/registro/${id}`);
+  const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}');
+  expect(jsonLd).toMatchObject({ '@type': 'Dataset', name: title, url: `${origin}/registro/${id}` });
+  expect(jsonLd).not.toHaveProperty('distribution');
+  return id;
+}
+
+for (const size of SIZES) {
+  test.describe(`${size.width} px`, () => {
+    test.use({ viewport: { width: size.width, height: size.height } });
+
+    test('a record without a file opens from its collection, with its page', async ({ page }) => {
+      await page.goto('/group/src');
+      await page.getByTitle(PORTAL).getByRole('link').click();
+      const table = page.getByRole('table', { name: `Registros de ${PORTAL}` });
+      // Every name is a link now; a record without a file says so in its title.
+      const row = table.getByRole('row').nth(1);
+      const name = row.getByRole('cell').first().getByRole('link');
+      await expect(name).toHaveAttribute('href', /^\/registro\/\d+$/);
+      await expect(name).toHaveAttribute('title', 'archivo aún no archivado');
+      // The whole name: a table row has room for it.
+      const title = ((await name.textContent()) ?? '').trim();
+      expect(title).not.toMatch(/…$/);
+      // On a phone the collection's rows stack: the whole table fits the screen.
+      await expectNoSidewaysScroll(page);
+      await expect(page.locator('.splash')).toBeHidden();
+      await page.screenshot({ path: `test-results/screenshots/coleccion-enlaces-${size.name}.png`, fullPage: true });
+      await name.click();
+      await expectRecordWithoutFile(page, title);
+      await expectNoSidewaysScroll(page);
+      if (size.width < 576) {
+        // The source's address right under the title, on the first screen.
+        const box = await page.getByRole('link', { name: /^Ver en la fuente/ }).boundingBox();
+        expect(box!.y + box!.height).toBeLessThanOrEqual(size.height);
+      }
+      await screenshots(page, `registro-sin-archivo-${size.name}`);
+    });
+
+    test('a record without a file opens from the search modal, by keyboard', async ({ page }) => {
+      await page.goto('/dashboard');
+      await expect(page.locator('.splash')).toBeHidden();
+      await page.getByRole('banner').getByRole('link', { name: 'Buscar', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Buscar en el archivo' });
+      const box = dialog.getByRole('searchbox', { name: 'Buscar' });
+      await box.fill('presupuesto');
+      await box.press('Enter');
+      const results = dialog.getByRole('region', { name: 'Buscador', exact: true }).getByRole('list');
+      const result = results.locator('a[href^="/registro/"]').first();
+      await expect(result).toBeVisible();
+      // No result is a dead div any more: each is a link.
+      await expect(results.locator('[aria-disabled]')).toHaveCount(0);
+      const title = ((await result.locator('span').first().textContent()) ?? '').trim();
+      // Reached with Tab from the search box, opened with Enter.
+      await box.focus();
+      let focused = false;
+      for (let step = 0; step < 10 && !focused; step++) {
+        await page.keyboard.press('Tab');
+        focused = await result.evaluate((element) => element === document.activeElement);
+      }
+      expect(focused).toBe(true);
+      await page.keyboard.press('Enter');
+      await expectRecordWithoutFile(page, title);
+    });
+
+    test('a record with a file: its actions first on a phone, its tables within the screen', async ({ page, request }) => {
+      const [csv] = await (await request.get('/alexandrias?type=csv&_limit=1&status=on_line')).json();
+      // Its page by id leads to its page by CID, the canonical one.
+      const byId = await request.get(`/registro/${csv.id}`, { maxRedirects: 0 });
+      expect(byId.status()).toBe(302);
+      expect(byId.headers().location).toBe(`/single/src/${csv.cid}?assetId=${csv.id}`);
+      await page.goto(`/registro/${csv.id}`);
+      await expect(page).toHaveURL(`/single/src/${csv.cid}?assetId=${csv.id}`);
+
+      const title = page.getByRole('heading', { level: 1 });
+      await expect(title).toHaveText(csv.title);
+      const panel = page.getByRole('complementary', { name: 'Dataset' });
+      const download = panel.getByRole('link', { name: 'Descargar' });
+      const search = panel.getByRole('button', { name: 'Buscar en el CSV' });
+      await expect(download).toBeVisible();
+      await expect(search).toBeVisible();
+      const titleBox = (await title.boundingBox())!;
+      const downloadBox = (await download.boundingBox())!;
+      const searchBox = (await search.boundingBox())!;
+      if (size.width < 576) {
+        // Right after the title, above the fold.
+        for (const box of [downloadBox, searchBox]) {
+          expect(box.y).toBeGreaterThan(titleBox.y);
+          expect(box.y + box.height).toBeLessThanOrEqual(size.height);
+        }
+        // Before the description, the facts and the history.
+        const description = (await page.locator('[data-record-description]').boundingBox())!;
+        expect(description.y).toBeGreaterThan(downloadBox.y);
+      } else {
+        // The laptop layout: the panel is the column beside the title.
+        expect(downloadBox.x).toBeGreaterThan(titleBox.x + titleBox.width);
+        expect(downloadBox.y).toBeLessThan(size.height);
+      }
+      await expect(page.locator('[data-record-description]')).toHaveText(csv.description);
+      await expect(page.locator('[data-not-archived]')).toHaveCount(0);
+      await expect(page.locator('[data-citation]')).toContainText(`CID: ${csv.cid}.`);
+      await expect(page.getByRole('region', { name: 'Archivos cargados' }).getByRole('row')).not.toHaveCount(0);
+      await expect(page.locator('[data-history]')).toBeVisible();
+      await expectNoSidewaysScroll(page);
+      await screenshots(page, `registro-con-archivo-${size.name}`);
+    });
+  });
+}
