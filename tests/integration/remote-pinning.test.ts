@@ -10,16 +10,22 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { PinStatus } from '../../src/lib/domain/constants.ts';
 import { filecoinStatus } from '../../src/lib/server/api/endpoints.ts';
 import { rest } from '../../src/lib/server/api/rest.ts';
-import { pins } from '../../src/lib/server/db/schema.ts';
+import type { Engine } from '../../src/lib/server/db/index.ts';
+import { aletheias, alexandrias, jobs, pins, recordVersions, sheetPreviews } from '../../src/lib/server/db/schema.ts';
 import {
+  gatewayOrigins,
   pinCid,
+  queueMissingRemotePins,
+  REMOTE_PIN_JOB,
+  remotePinHandler,
   pinningProviders,
   refreshPins,
   remotePinning,
   type PinningProvider,
 } from '../../src/lib/server/pinning/index.ts';
 import { storageStatus } from '../../src/lib/server/queries/index.ts';
-import { createTestDatabase, createTestStore, testEngines } from '../helpers/database.ts';
+import { createSeededDatabase, createTestDatabase, createTestStore, testEngines } from '../helpers/database.ts';
+import { drainJobs } from '../helpers/jobs.ts';
 
 const TOKEN = 'token-de-prueba';
 
@@ -37,6 +43,8 @@ async function startPinningService() {
     requests: [] as Array<{ method: string; path: string; authorization: string | undefined; body: unknown }>,
     /** Never answer (until the server closes): a service that hangs. */
     hang: false,
+    /** Answer this many more pin requests with a 500: a service having a bad moment. */
+    failPosts: 0,
   };
   let next = 0;
 
@@ -63,6 +71,10 @@ async function startPinningService() {
       return send(response, 401, { error: { reason: 'UNAUTHORIZED', details: 'Token de acceso no válido' } });
     }
     if (request.method === 'POST' && path === '/psa/pins') {
+      if (state.failPosts > 0) {
+        state.failPosts -= 1;
+        return send(response, 500, { error: { reason: 'INTERNAL_SERVER_ERROR', details: 'Inténtelo más tarde' } });
+      }
       const { cid, name } = body as { cid?: string; name?: string };
       if (!cid) return send(response, 400, { error: { reason: 'BAD_REQUEST', details: 'cid requerido' } });
       const pin: ServicePin = { requestid: `req-${++next}`, cid, name, status: 'queued' };
@@ -125,6 +137,7 @@ describe.each(testEngines())('remote pinning on %s', (engine) => {
   });
   afterEach(() => {
     service.state.hang = false;
+    service.state.failPosts = 0;
     vi.restoreAllMocks();
   });
 
@@ -291,5 +304,109 @@ describe.each(testEngines())('remote pinning on %s', (engine) => {
       { provider: 'local', status: 'pinned' },
       { provider: 'servicio', status: 'queued' },
     ]);
+  });
+
+  it("tells the service where to fetch the blocks: the archive's own gateway, from its configured address", async () => {
+    const [, configured] = pinningProviders(
+      { pinningService: { endpoint: service.endpoint, token: TOKEN, name: 'servicio' }, publicUrl: 'https://archivo.example.org' },
+      blocks.store,
+    );
+    const cid = await newFile();
+    await pinCid(database.db, configured!, cid);
+    expect(service.state.requests.at(-1)?.body).toEqual({ cid, name: cid, origins: ['/dns4/archivo.example.org/tcp/443/https'] });
+  });
+
+  it('pins every file that lacks a remote pin with jobs of the queue, retried until the service takes them', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const providers = pinningProviders(
+      { pinningService: { endpoint: service.endpoint, token: TOKEN, name: 'servicio' }, publicUrl: 'https://archivo.example.org' },
+      blocks.store,
+    );
+    const remote = providers[1]!;
+    const record = async (title: string, status: 'on_line' | 'blocked' = 'on_line') => {
+      const cid = await newFile();
+      await database.db.insert(alexandrias).values({ title, type: 'csv', status, cid });
+      return cid;
+    };
+    const earlier = await record('Subido antes del servicio');
+    const another = await record('Otro anterior');
+    const pinned = await record('Ya anclado');
+    await pinCid(database.db, remote, pinned);
+    const refused = await record('Anclaje fallido');
+    service.state.failPosts = 1;
+    expect(await pinCid(database.db, remote, refused)).toBe('failed');
+    const withdrawn = await record('Retirado', 'blocked');
+    const asked = service.posts();
+
+    expect(await queueMissingRemotePins(database.db, providers)).toBe(3);
+    // Queued again before they ran: nothing new.
+    expect(await queueMissingRemotePins(database.db, providers)).toBe(0);
+
+    // The service fails the first two it is asked: those jobs wait their backoff and try again.
+    service.state.failPosts = 2;
+    expect(await drainJobs(database.db, { [REMOTE_PIN_JOB]: remotePinHandler(providers) }, { kinds: [REMOTE_PIN_JOB] })).toEqual([]);
+    expect(service.posts()).toBe(asked + 3 + 2);
+    for (const cid of [earlier, another, refused]) {
+      expect(service.pinOf(cid)?.name).toBe(cid);
+      expect((await rowOf(cid))?.status).toBe('queued');
+    }
+    const lastAsk = service.state.requests.filter((request) => request.method === 'POST').at(-1)?.body as { origins?: string[] };
+    expect(lastAsk.origins).toEqual(['/dns4/archivo.example.org/tcp/443/https']);
+    expect(service.state.requests.some((request) => (request.body as { cid?: string } | undefined)?.cid === withdrawn)).toBe(false);
+    expect(service.state.requests.filter((request) => (request.body as { cid?: string } | undefined)?.cid === pinned)).toHaveLength(1);
+    const done = await database.db.select({ status: jobs.status, attempts: jobs.attempts }).from(jobs).where(eq(jobs.kind, REMOTE_PIN_JOB));
+    expect(done.map((job) => job.status)).toEqual(['done', 'done', 'done']);
+    expect(done.reduce((sum, job) => sum + job.attempts, 0)).toBe(5);
+
+    expect(await queueMissingRemotePins(database.db, providers)).toBe(0);
+    // The local store is no remote provider: it queues nothing.
+    expect(await queueMissingRemotePins(database.db, [providers[0]!])).toBe(0);
+  });
+});
+
+describe('the gateway as a pin request\'s origins', () => {
+  it.each([
+    ['https://archivo.example.org', ['/dns4/archivo.example.org/tcp/443/https']],
+    ['http://archivo.example.org:8080', ['/dns4/archivo.example.org/tcp/8080/http']],
+    ['https://203.0.113.7', ['/ip4/203.0.113.7/tcp/443/https']],
+    ['https://[2001:db8::1]:8443', ['/ip6/2001:db8::1/tcp/8443/https']],
+    ['http://localhost:4321', []],
+    ['http://127.0.0.1:4321', []],
+    ['http://[::1]:4321', []],
+  ])('%s is %j', (publicUrl, origins) => {
+    expect(gatewayOrigins(publicUrl)).toEqual(origins);
+  });
+});
+
+describe.each(testEngines())('remote pins of the seeded catalogue on %s', (engine: Engine) => {
+  let seeded: Awaited<ReturnType<typeof createSeededDatabase>>;
+  let service: Awaited<ReturnType<typeof startPinningService>>;
+
+  beforeAll(async () => {
+    seeded = await createSeededDatabase(engine);
+    service = await startPinningService();
+  });
+  afterAll(async () => {
+    await service?.close();
+    await seeded?.destroy();
+  });
+
+  it('pins every seeded file (documents, proofs, sheet previews), which the seed pinned only locally if at all', async () => {
+    const providers = pinningProviders({ pinningService: { endpoint: service.endpoint, token: TOKEN, name: 'servicio' } }, seeded.store);
+    const served = new Set<string>();
+    const records = await seeded.db.select({ id: alexandrias.id, cid: alexandrias.cid, status: alexandrias.status }).from(alexandrias);
+    const online = new Set(records.filter((record) => record.status !== 'blocked').map((record) => record.id));
+    for (const record of records) if (record.cid && online.has(record.id)) served.add(record.cid);
+    for (const table of [aletheias, sheetPreviews, recordVersions]) {
+      for (const row of await seeded.db.select({ cid: table.cid, id: table.alexandriaId }).from(table)) if (row.cid && online.has(row.id)) served.add(row.cid);
+    }
+    expect(served.size).toBeGreaterThan(10);
+
+    expect(await queueMissingRemotePins(seeded.db, providers)).toBe(served.size);
+    expect(await drainJobs(seeded.db, { [REMOTE_PIN_JOB]: remotePinHandler(providers) }, { kinds: [REMOTE_PIN_JOB] })).toEqual([]);
+    const remote = await seeded.db.select({ cid: pins.cid, status: pins.status }).from(pins).where(eq(pins.provider, 'servicio'));
+    expect(new Set(remote.map((row) => row.cid))).toEqual(served);
+    for (const cid of served) expect(service.pinOf(cid)).toBeDefined();
+    expect(remote.every((row) => row.status === 'queued')).toBe(true);
   });
 });

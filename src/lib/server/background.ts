@@ -13,6 +13,7 @@ import { queueMissingSheetPreviews, SHEET_PREVIEWS_JOB, sheetPreviewsHandler } f
 import { queueDueRechecks } from './harvest/watch.ts';
 import { VERSION_DIFF_JOB, versionDiffHandler } from './versions/index.ts';
 import { FIXITY_JOB, fixityHandler, queueDueFixity } from './fixity/index.ts';
+import { queueMissingRemotePins, REMOTE_PIN_JOB, remotePinHandler } from './pinning/index.ts';
 
 /** How often the schedule looks for harvest sources that are due. */
 const SCHEDULE_EVERY_MS = 60_000;
@@ -47,6 +48,7 @@ export function archiveJobHandlers(archive: Archive, options: Pick<BackgroundOpt
     [SHEET_PREVIEWS_JOB]: sheetPreviewsHandler(archive.store),
     [VERSION_DIFF_JOB]: versionDiffHandler(archive.store),
     [FIXITY_JOB]: fixityHandler({ store: archive.store, settings: config.fixity }),
+    [REMOTE_PIN_JOB]: remotePinHandler(archive.pinning),
   };
 }
 
@@ -71,6 +73,8 @@ export function startBackgroundWork(archive: Archive, options: BackgroundOptions
   if (options.schedule ?? true) {
     // Spreadsheets that entered before previews were jobs, or whose job was lost, get theirs.
     scheduling = queueMissingSheetPreviews(db).catch(onError);
+    // Every file gets a remote pin when a service is configured, seeded and earlier ones included.
+    scheduling = scheduling.then(() => queueMissingRemotePins(db, archive.pinning)).catch(onError);
     const tick = () => {
       scheduling = scheduling
         .then(() => queueDueHarvests(db))

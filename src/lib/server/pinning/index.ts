@@ -10,9 +10,10 @@ import type { ArchiveConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { pins } from '../db/schema.ts';
 import { parseCid, type ContentStore } from '../storage/index.ts';
-import { remotePinning } from './remote.ts';
+import { gatewayOrigins, remotePinning } from './remote.ts';
 
-export { remotePinning, type RemotePinningOptions, type RemotePinningService } from './remote.ts';
+export { gatewayOrigins, remotePinning, type RemotePinningOptions, type RemotePinningService } from './remote.ts';
+export { queueMissingRemotePins, REMOTE_PIN_JOB, remotePinHandler } from './remote-pin-job.ts';
 
 /** What a provider answers to a pin request. */
 export interface PinResult {
@@ -24,6 +25,8 @@ export interface PinResult {
 export interface PinningProvider {
   /** Name recorded with each pin (`local` for the archive's own blockstore). */
   readonly name: string;
+  /** The remote host a provider asks (its jobs are paced per host); none for the local store. */
+  readonly host?: string;
   /**
    * Asks the provider to keep `cid`; answers the status it reached. A remote provider answers
    * `failed` rather than throwing when it cannot be reached.
@@ -55,10 +58,16 @@ export function localPinning(store: ContentStore): PinningProvider {
   };
 }
 
-/** The providers `config` names: the local store always, and the remote service when set. */
-export function pinningProviders(config: Pick<ArchiveConfig, 'pinningService'>, store: ContentStore): PinningProvider[] {
+/**
+ * The providers `config` names: the local store always, and the remote service when set, told to
+ * fetch from the archive's own gateway at `config.publicUrl`.
+ */
+export function pinningProviders(config: Pick<ArchiveConfig, 'pinningService'> & Partial<Pick<ArchiveConfig, 'publicUrl'>>, store: ContentStore): PinningProvider[] {
   const providers = [localPinning(store)];
-  if (config.pinningService) providers.push(remotePinning(config.pinningService));
+  if (config.pinningService) {
+    const origins = config.publicUrl ? gatewayOrigins(config.publicUrl) : [];
+    providers.push(remotePinning({ ...config.pinningService, origins }));
+  }
   return providers;
 }
 

@@ -2,11 +2,15 @@
  * A remote pinning service that speaks the IPFS Pinning Service API
  * (https://ipfs.github.io/pinning-services-api-spec/): Pinata, Filebase, a cluster of one's own.
  * The archive asks it to pin each CID (`POST /pins`) and later asks how that request is going
- * (`GET /pins/{requestid}`); the service fetches the blocks from the IPFS network on its own.
+ * (`GET /pins/{requestid}`). With each request go the archive's `origins`: the address of its own
+ * trustless gateway as a multiaddr (`/dns4/archivo.example.org/tcp/443/https`), so the service can
+ * fetch the blocks straight from the archive instead of hoping to find them on the IPFS network.
+ * They come from the configuration (`ARCHIVE_PUBLIC_URL`), never from a request.
  *
  * Nothing here throws at a caller for the service's sake: an upload must not fail because a
  * remote service is down, slow or refuses the token. A refused pin is `failed`, and logged.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { PIN_STATUSES } from '../../domain/constants.ts';
 import type { PinningProvider, PinResult } from './index.ts';
@@ -19,6 +23,23 @@ export interface RemotePinningService {
   token: string;
   /** The provider name recorded with each pin (by default the endpoint's host). */
   name: string;
+  /** Where the service can fetch the blocks (`gatewayOrigins`); none when empty or absent. */
+  origins?: readonly string[];
+}
+
+/**
+ * The archive's trustless gateway as multiaddrs for a pin request's `origins`, from its public
+ * origin: `https://archivo.example.org` is `/dns4/archivo.example.org/tcp/443/https`. None for a
+ * loopback address (a remote service could never reach it), as when no public URL is configured.
+ */
+export function gatewayOrigins(publicUrl: string): string[] {
+  const url = new URL(publicUrl);
+  const scheme = url.protocol === 'https:' ? 'https' : 'http';
+  const port = url.port || (scheme === 'https' ? '443' : '80');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1' || host.startsWith('127.')) return [];
+  const protocol = isIP(host) === 4 ? 'ip4' : isIP(host) === 6 ? 'ip6' : 'dns4';
+  return [`/${protocol}/${host}/tcp/${port}/${scheme}`];
 }
 
 /** How long the archive waits for the service. */
@@ -88,6 +109,7 @@ export function remotePinning(
 
   return {
     name: service.name,
+    host: new URL(base).host,
     async pin(cid, details = {}): Promise<PinResult> {
       try {
         const answer = await call(
@@ -95,7 +117,11 @@ export function remotePinning(
           {
             method: 'POST',
             headers: { 'Content-Type': 'application/json' },
-            body: JSON.stringify({ cid, name: (details.name ?? cid).slice(0, MAX_PIN_NAME) }),
+            body: JSON.stringify({
+              cid,
+              name: (details.name ?? cid).slice(0, MAX_PIN_NAME),
+              ...(service.origins?.length ? { origins: service.origins } : {}),
+            }),
           },
           pinTimeoutMs,
         );

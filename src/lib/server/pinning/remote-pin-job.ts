@@ -1,0 +1,80 @@
+/**
+ * Every file pinned by the remote service (issue #21), not only the uploads that asked it once:
+ * files seeded at the first start, uploads from before a service was configured, and pins that
+ * failed (the service was down, refused, or later lost them) each get a job of the durable queue,
+ * which asks the service and is retried with the queue's backoff until the service takes the pin.
+ *
+ * The jobs are queued when the archive starts with a remote provider (`background.ts`), one per
+ * file that lacks a live remote pin (`queued`, `pinning` or `pinned`) and has no such job waiting
+ * already; paced per service host like every remote request of the queue. A file held only by
+ * blocked records is left out: the gateway refuses it, so the service could not fetch it anyway.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/index.ts';
+import { aletheias, alexandrias, jobs, pins, recordVersions, sheetPreviews } from '../db/schema.ts';
+import { enqueueMany, type JobHandler, type NewJob } from '../jobs/index.ts';
+import { pinCid, type PinningProvider } from './index.ts';
+
+export const REMOTE_PIN_JOB = 'remote-pin';
+
+export interface RemotePinPayload {
+  cid: string;
+  /** The provider's name (`PinningProvider.name`), as recorded in `pins`. */
+  provider: string;
+}
+
+/** Attempts before a job gives up; with the queue's backoff (30 s doubling to 1 h), about half a day. */
+const MAX_ATTEMPTS = 15;
+
+/** The job that pins `cid` with `provider`. */
+function remotePinJob(provider: PinningProvider, cid: string): NewJob {
+  const payload: RemotePinPayload = { cid, provider: provider.name };
+  return { kind: REMOTE_PIN_JOB, payload, host: provider.host ?? null, maxAttempts: MAX_ATTEMPTS };
+}
+
+/**
+ * Queues a pin job for every served file that `provider` has no live pin of and no job waiting
+ * for; returns how many were queued. Two servers starting together may both queue a file: its
+ * second job finds the pin under way (`pinCid` does not ask twice) and ends.
+ */
+async function queueMissingFor(db: Db, provider: PinningProvider): Promise<number> {
+  const result = (await db.execute(sql`
+    select distinct f.cid from (
+      select ${alexandrias.cid} as cid, ${alexandrias.status} as status from ${alexandrias} where ${alexandrias.cid} is not null
+      union all
+      select ${aletheias.cid}, a.status from ${aletheias} join ${alexandrias} a on a.id = ${aletheias.alexandriaId}
+      union all
+      select ${sheetPreviews.cid}, a.status from ${sheetPreviews} join ${alexandrias} a on a.id = ${sheetPreviews.alexandriaId}
+      union all
+      select ${recordVersions.cid}, a.status from ${recordVersions} join ${alexandrias} a on a.id = ${recordVersions.alexandriaId}
+    ) f
+    where f.status <> 'blocked'
+      and not exists (select 1 from ${pins} p where p.cid = f.cid and p.provider = ${provider.name} and p.status in ('queued', 'pinning', 'pinned'))
+      and not exists (select 1 from ${jobs} j where j.kind = ${REMOTE_PIN_JOB} and j.status in ('queued', 'running')
+                        and j.payload->>'cid' = f.cid and j.payload->>'provider' = ${provider.name})
+    order by f.cid`)) as unknown as { rows: Array<{ cid: string }> };
+  const queued = await enqueueMany(db, result.rows.map((row) => remotePinJob(provider, row.cid)));
+  return queued.filter((entry) => entry.created).length;
+}
+
+/** Queues the missing pins of every remote provider among `providers` (the local store needs none); returns how many. */
+export async function queueMissingRemotePins(db: Db, providers: readonly PinningProvider[]): Promise<number> {
+  let queued = 0;
+  for (const provider of providers) if (provider.host) queued += await queueMissingFor(db, provider);
+  return queued;
+}
+
+/**
+ * The handler of `remote-pin` jobs: asks the provider through `pinCid` (which records the answer
+ * and does not ask again for a pin already under way), and fails the attempt when the service did
+ * not take it, so the queue tries again later. A provider no longer configured has nothing to do.
+ */
+export function remotePinHandler(providers: readonly PinningProvider[]): JobHandler {
+  return async (job, { db }) => {
+    const { cid, provider: name } = job.payload as RemotePinPayload;
+    const provider = providers.find((candidate) => candidate.name === name);
+    if (!provider) return;
+    const status = await pinCid(db, provider, cid);
+    if (status === 'failed') throw new Error(`El servicio de anclaje ${name} no ancló ${cid}; se intentará de nuevo.`);
+  };
+}
