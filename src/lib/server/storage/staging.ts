@@ -188,11 +188,12 @@ export function createStagingArea(options: StagingOptions): StagingArea {
         },
       };
     },
-    sweep(isKept) {
+    async sweep(isKept) {
       // One sweep at a time in this process too (the lease lock lets its holder in again).
       const run = sweeping.then(() => owner.alone(SWEEP_LOCK, () => sweepNow(isKept)));
       sweeping = run.catch(() => undefined);
-      return run.then((outcome) => (outcome.ran ? outcome.value : 0));
+      const outcome = await run;
+      return outcome.ran ? outcome.value : 0;
     },
   };
 
