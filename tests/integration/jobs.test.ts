@@ -277,6 +277,55 @@ describe.each(testEngines())('job queue on %s', (engine) => {
     expect(next.map((job) => job.id)).toEqual([queued[2]!.job.id]);
   });
 
+  it('lets a worker alone with a host hold more of its jobs, which keep every other worker off it', async () => {
+    await enqueueMany(db, Array.from({ length: 8 }, (_, n) => ({ kind: 'capture', host: 'solo.example', payload: `s${n}` })));
+    await enqueue(db, { kind: 'capture', host: 'otro.example', payload: 'o1' });
+    const polite = { ...base, perHostConcurrency: 2, kinds: ['capture'] };
+    // The other host's first job comes before the ones past solo.example's limit.
+    const first = await claim(db, { ...polite, worker: 'A', limit: 3, perHostAlone: 6 });
+    expect(first.map((job) => job.payload).sort()).toEqual(['o1', 's0', 's1']);
+    const more = await claim(db, { ...polite, worker: 'A', perHostAlone: 6 });
+    expect(more.map((job) => job.payload)).toEqual(['s2', 's3', 's4', 's5']);
+    // B sees solo.example busy beyond its limit; nor may A go past what it may hold alone.
+    expect(await claim(otherDb, { ...polite, worker: 'B', perHostAlone: 6 })).toEqual([]);
+    expect(await claim(db, { ...polite, worker: 'A', perHostAlone: 6 })).toEqual([]);
+    // With a per-host delay, never more than one start at a time, alone or not.
+    await Promise.all([...first, ...more].map((job) => complete(db, job)));
+    const paced = await claim(db, { ...polite, worker: 'A', perHostAlone: 6, perHostDelayMs: 1000 });
+    expect(paced.map((job) => job.payload)).toEqual(['s6']);
+  });
+
+  it('runs at most the per-host limit of its jobs of one host at once, the rest waiting for a turn or their writes', async () => {
+    let asking = 0;
+    let peakAsking = 0;
+    let peakHeld = 0;
+    let held = 0;
+    const handlers: Record<string, JobHandler> = {
+      capture: async (_job, { hostDone }) => {
+        held++;
+        peakHeld = Math.max(peakHeld, held);
+        asking++;
+        peakAsking = Math.max(peakAsking, asking);
+        await sleep(15);
+        asking--;
+        // The bytes are in: the next job of the host may ask while this one "writes".
+        hostDone?.();
+        await sleep(60);
+        held--;
+      },
+    };
+    await enqueueMany(db, Array.from({ length: 24 }, (_, n) => ({ kind: 'capture', host: 'solo.example', payload: n })));
+    const errors: unknown[] = [];
+    const worker = startWorker({ db, handlers, worker: 'W', concurrency: 4, perHostConcurrency: 2, perHostDelayMs: 0, pollMs: 20, onError: (error) => errors.push(error) });
+    await waitFor(async () => (await allJobs(db)).every((row) => row.status === 'done'));
+    worker.stop();
+    await worker.done();
+    expect(errors).toEqual([]);
+    expect(peakAsking).toBe(2);
+    // More jobs than the per-host limit were held at once: those done asking waited for their writes.
+    expect(peakHeld).toBeGreaterThan(2);
+  });
+
   it('waits the per-host delay between two starts on one host, and as long as the host asks', async () => {
     await enqueueMany(db, [
       { kind: 'capture', host: 'lento.example', payload: 's1' },

@@ -20,23 +20,24 @@
  * (`deferHost`, at most an hour, never less than the configured delay).
  */
 import path from 'node:path';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { ASSET_TYPES, type AssetType } from '../../domain/constants.ts';
 import { CaptureError, captureFetch, retryAfterMs, RobotsPolicy, type CaptureFetchOptions, type CaptureResponse } from '../capture/index.ts';
 import { cleanFileName, detectContent, documentFormat, fileExtension, mediaType, type ContentKind } from '../content-type.ts';
 import type { Db } from '../db/index.ts';
-import { alexandrias, captures, harvestedRecords, harvestSources, imports, statusHistory } from '../db/schema.ts';
+import { alexandrias, captures, harvestedRecords, harvestSources, imports, pins, recordVersions, statusHistory } from '../db/schema.ts';
 import { PayloadTooLargeError } from '../http/errors.ts';
-import { DEFAULT_POLITENESS, deferHost, enqueue, PermanentJobError, type JobHandler } from '../jobs/index.ts';
+import { completeMany, DEFAULT_POLITENESS, deferHost, enqueueMany, HandBackJobError, PermanentJobError, type JobHandler, type JobLease, type NewJob } from '../jobs/index.ts';
 import { politenessKey } from '../jobs/hosts.ts';
 import { localPinning, pinCid, type PinningProvider } from '../pinning/index.ts';
-import type { ContentStore, StagedUpload, StagingArea } from '../storage/index.ts';
+import type { AddResult, ContentStore, StagedUpload, StagingArea } from '../storage/index.ts';
 import { hasSheets, sheetPreviewsJob } from '../spreadsheets/preview-job.ts';
 import { inspect } from '../uploads/inspect.ts';
 import { AUDIT_REASON_PREFIX } from '../fixity/reasons.ts';
-import { addVersion } from '../versions/index.ts';
+import { versionDiffJob } from '../versions/diff-job.ts';
+import { CaptureGroups } from './capture-groups.ts';
 import { catalogueNote } from './map.ts';
-import { DEFAULT_WATCH, postponeCheck, recordCheck, watchAfterCapture, type CheckCapture, type WatchSettings } from './watch.ts';
+import { DEFAULT_WATCH, postponeCheck, recordCheck, watchAfterCaptures, type CheckCapture, type WatchSettings } from './watch.ts';
 
 /** The job kind `runHarvest` queues and `captureHandler` runs. */
 export const CAPTURE_JOB = 'capture';
@@ -113,16 +114,16 @@ export function captureHandler(context: CaptureContext): JobHandler {
   const robots = context.robots ?? new RobotsPolicy({ fetch: { ...context.fetchOptions, allowPrivate: context.allowPrivate } });
   const hostDelayMs = context.hostDelayMs ?? DEFAULT_POLITENESS.perHostDelayMs;
   const watch = context.watch ?? DEFAULT_WATCH;
-  return async (job, { db, signal }) => {
+  // One per handler, so per worker (and its database): the files it captures at once are written together.
+  let groups: CaptureGroups<KeptFile> | undefined;
+  let declaredOf: ((alexandriaId: number) => Promise<Declared | undefined>) | undefined;
+  return async (job, { db, signal, hostDone = () => {} }) => {
+    groups ??= new CaptureGroups<KeptFile>(context.staging, (staged, files) => writeGroup(db, context, staged, files));
     const payload = job.payload as CaptureJobPayload;
     // The key its jobs were queued under, so the pause reaches them all.
     const host = job.host ?? politenessKey(payload.url);
     const holdHostBack = (delayMs: number) => deferHost(db, host, Math.max(delayMs, hostDelayMs));
-    const [declared] = await db
-      .select({ size: harvestedRecords.declaredSize, checksum: harvestedRecords.declaredChecksum, type: alexandrias.type, cid: alexandrias.cid })
-      .from(alexandrias)
-      .leftJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
-      .where(eq(alexandrias.id, payload.alexandriaId));
+    const declared = await (declaredOf ??= declaredLoader(db))(payload.alexandriaId);
     if (!declared) throw new PermanentJobError(`El registro ${payload.alexandriaId} ya no existe.`);
     // A recheck of a record whose first capture never came is that first capture.
     const recheck = (payload.recheck === true || payload.repair === true) && declared.cid !== null ? { currentCid: declared.cid, repair: payload.repair === true } : null;
@@ -168,10 +169,11 @@ export function captureHandler(context: CaptureContext): JobHandler {
         if (wait !== null) await holdHostBack(wait);
         throw refusedStatus(response, wait);
       }
-      await keep(db, context, payload, declared, response, base, started, recheck);
+      return await keep(db, context, groups, job.lockedBy === null ? null : job, payload, declared, response, base, started, recheck, hostDone);
     } catch (error) {
-      // The worker is stopping: the job goes back to the queue untried, with nothing to record.
-      if (signal.aborted) throw error;
+      // The worker is stopping, or the group the file was in was refused for another file: the job
+      // goes back to the queue untried, with nothing to record.
+      if (signal.aborted || error instanceof HandBackJobError) throw error;
       const failure = asJobError(error);
       // No answer at all from the origin: for a watched URL, a failed check, not a failed job.
       if (recheck && error instanceof CaptureError && UNREACHABLE.has(error.reason)) {
@@ -194,17 +196,62 @@ export function captureHandler(context: CaptureContext): JobHandler {
   };
 }
 
+/** What the catalogue declared of a record's file, and the record's type and current file. */
+interface Declared {
+  size: number | null;
+  checksum: string | null;
+  type: AssetType;
+  cid: string | null;
+}
+
+/**
+ * Reads `Declared` for the jobs that start together (a worker starts those it claimed at once) in
+ * one query: the lookups asked before the next turn of the event loop are answered together.
+ */
+function declaredLoader(db: Db): (alexandriaId: number) => Promise<Declared | undefined> {
+  let pending: Map<number, Array<{ resolve: (row: Declared | undefined) => void; reject: (error: unknown) => void }>> | null = null;
+  const flush = async (batch: NonNullable<typeof pending>) => {
+    try {
+      const rows = await db
+        .select({ id: alexandrias.id, size: harvestedRecords.declaredSize, checksum: harvestedRecords.declaredChecksum, type: alexandrias.type, cid: alexandrias.cid })
+        .from(alexandrias)
+        .leftJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
+        .where(inArray(alexandrias.id, [...batch.keys()]));
+      const byId = new Map(rows.map(({ id, ...declared }) => [id, declared]));
+      for (const [id, waiters] of batch) for (const waiter of waiters) waiter.resolve(byId.get(id));
+    } catch (error) {
+      for (const waiters of batch.values()) for (const waiter of waiters) waiter.reject(error);
+    }
+  };
+  return (alexandriaId) =>
+    new Promise((resolve, reject) => {
+      if (!pending) {
+        const batch = (pending = new Map());
+        setImmediate(() => {
+          pending = null;
+          void flush(batch);
+        });
+      }
+      const waiters = pending.get(alexandriaId) ?? [];
+      waiters.push({ resolve, reject });
+      pending.set(alexandriaId, waiters);
+    });
+}
+
 /** Streams the body into the store and records the capture and the record, all or nothing. */
 async function keep(
   db: Db,
   context: CaptureContext,
+  groups: CaptureGroups<KeptFile>,
+  lease: JobLease | null,
   payload: CaptureJobPayload,
   declared: { size: number | null; checksum: string | null; type: AssetType },
   response: CaptureResponse,
   base: Record<string, unknown> & { alexandriaId: number; requestedUrl: string; purpose: 'capture' | 'recheck' },
   started: number,
   recheck: { currentCid: string; repair: boolean } | null,
-): Promise<void> {
+  hostDone: () => void,
+): Promise<'completed' | undefined> {
   const watch = context.watch ?? DEFAULT_WATCH;
   let kind: ContentKind = 'binary';
   const checksum = checkableChecksum(declared.checksum);
@@ -217,9 +264,20 @@ async function keep(
       if (kind === 'executable') throw new PermanentJobError('el archivo es un programa ejecutable, y el archivo solo guarda documentos y datos');
     },
   });
-  const staged = context.staging.begin();
+  // A first capture joins the files being captured beside it in one staged upload and one
+  // transaction (`CaptureGroups`); a check stages alone, since most of its outcomes keep nothing.
+  const group = recheck ? null : groups.join();
+  const staged = recheck ? context.staging.begin() : null;
+  let stored: AddResult;
   try {
-    const stored = await staged.add(inspection.stream);
+    stored = await (group ? group.add(inspection.stream) : staged!.add(inspection.stream));
+  } catch (error) {
+    await staged?.discard().catch((cause: unknown) => console.error('No se pudo limpiar una captura fallida', cause));
+    throw error;
+  }
+  // The bytes are in: the host's turn goes to the next capture while this one is written.
+  hostDone();
+  try {
     const { sha256, size, digests } = inspection.result();
     // `checkHead` set `kind` from a callback, which TypeScript's narrowing cannot see.
     const content = kind as ContentKind;
@@ -227,107 +285,209 @@ async function keep(
     const mismatch = mismatches({ declared, digests, size, type, content });
     // A page (HTML) or nothing where the archive holds data is the origin's error page served with
     // a 200, a "soft 404": a failed check that counts towards a disappearance, never a new version.
-    if (recheck && !recheck.repair && (size === 0 || content === 'markup') && declared.type !== 'other') {
+    if (staged && recheck && !recheck.repair && (size === 0 || content === 'markup') && declared.type !== 'other') {
       await staged.discard();
       const { purpose: _purpose, ...checkBase } = base;
       const reason = size === 0 ? 'el origen respondió un archivo vacío' : 'el origen respondió una página web donde estaba el archivo';
       const check = { ...checkBase, ...responseFields(response), durationMs: Date.now() - started, errorReason: reason };
-      return await recordCheck(db, watch, check, { kind: 'missing', reason });
+      await recordCheck(db, watch, check, { kind: 'missing', reason });
+      return;
     }
-    if (recheck && stored.cid === recheck.currentCid) {
+    if (staged && recheck && stored.cid === recheck.currentCid) {
       const { purpose: _purpose, ...checkBase } = base;
       const check = { ...checkBase, ...responseFields(response), cid: stored.cid, sha256, size, durationMs: Date.now() - started, mismatch };
-      if (recheck.repair) return await repairCopy(db, staged, watch, check, response);
+      if (recheck.repair) {
+        await repairCopy(db, staged, watch, check, response);
+        return;
+      }
       // The same bytes again (a server that ignores conditional requests): only the check is kept.
       await staged.discard();
-      return await recordCheck(db, watch, check, { kind: 'unchanged' });
+      await recordCheck(db, watch, check, { kind: 'unchanged' });
+      return;
     }
-    // The archive vouches for bytes it captured only when they are a document: an empty answer or
-    // an HTML page where data was declared waits for a moderator with its capture on record.
-    const vouched = size > 0 && content !== 'markup';
     const fileName = fileNameOf(response.finalUrl);
+    const kept: KeptFile = {
+      lease,
+      alexandriaId: payload.alexandriaId,
+      capture: { ...base, ...responseFields(response), cid: stored.cid, sha256, size, durationMs: Date.now() - started, mismatch },
+      cid: stored.cid,
+      sha256,
+      size,
+      type,
+      mimeType: mediaType(content, type),
+      fileName,
+      // The archive vouches for bytes it captured only when they are a document: an empty answer or
+      // an HTML page where data was declared waits for a moderator with its capture on record.
+      vouched: size > 0 && content !== 'markup',
+      finalUrl: response.finalUrl,
+      status: response.status,
+    };
+    if (group) return (await group.submit(kept)) ? 'completed' : undefined;
     await db.transaction(async (tx) => {
-      const [capture] = await tx
-        .insert(captures)
-        .values({
-          ...base,
-          ...responseFields(response),
-          cid: stored.cid,
-          sha256,
-          size,
-          durationMs: Date.now() - started,
-          mismatch,
-        })
-        .returning({ id: captures.id });
-      const [before] = await tx
-        .select({ status: alexandrias.status, catalogue: { name: harvestSources.name, url: harvestSources.url } })
-        .from(alexandrias)
-        .leftJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
-        .leftJoin(harvestSources, eq(harvestSources.id, harvestedRecords.harvestSourceId))
-        .where(eq(alexandrias.id, payload.alexandriaId));
-      await tx
-        .update(alexandrias)
-        .set({
-          cid: stored.cid,
-          type,
-          formats: [type],
-          // Only a record waiting for its file goes online: a moderator's decision (blocked, broken)
-          // stands, and so does one that is online already.
-          status: before?.status === 'under_review' && vouched ? 'on_line' : (before?.status ?? 'under_review'),
-          fileName,
-          fileExtension: fileExtension(fileName),
-          fileSize: size,
-          fileSha256: sha256,
-          mimeType: mediaType(content, type),
-          // The capture is told from its row on the record page; the note keeps the catalogue.
-          provenanceNote: before?.catalogue?.name ? catalogueNote(before.catalogue as { name: string; url: string }, 'captured') : null,
-          updatedAt: sql`now()`,
-        })
-        .where(eq(alexandrias.id, payload.alexandriaId));
-      const version = await addVersion(tx, {
-        alexandriaId: payload.alexandriaId,
-        cid: stored.cid,
-        sha256,
-        size,
-        type,
-        mimeType: mediaType(content, type),
-        fileName,
-        captureId: capture!.id,
-      });
-      await watchAfterCapture(tx, watch, payload.alexandriaId);
-      if (version > 1) {
-        await tx.insert(statusHistory).values({
-          alexandriaId: payload.alexandriaId,
-          fromStatus: before?.status ?? null,
-          toStatus: before?.status ?? 'under_review',
-          reason: `Nueva versión (v${version}) capturada desde ${response.finalUrl} (HTTP ${response.status}): el archivo cambió en el origen; las versiones anteriores siguen disponibles.`,
-        });
-      }
-      if (before?.status === 'under_review' && vouched) {
-        await tx.insert(statusHistory).values({
-          alexandriaId: payload.alexandriaId,
-          fromStatus: before?.status ?? null,
-          toStatus: 'on_line',
-          reason: `Capturado por el archivo desde ${response.finalUrl} (HTTP ${response.status}).`,
-        });
-      }
-      // A spreadsheet's sheets become searchable previews, by a job committed with the file.
-      if (hasSheets(type)) await enqueue(tx as unknown as Db, sheetPreviewsJob(payload.alexandriaId, stored.cid));
+      await writeKept(tx, context, [kept]);
       // The blocks join the store last, journalled: a failed commit or a crash takes them back.
-      await staged.commit(stored.cid);
-      await pinCid(tx, localPinning(context.store), stored.cid);
+      await staged!.commit(stored.cid);
+      await pinLocally(tx, context.store, [stored.cid]);
     });
-    await staged.settle();
-    for (const provider of context.pinning ?? []) {
-      if (provider.name === 'local') continue;
-      pinCid(db, provider, stored.cid).catch((error: unknown) => console.error('No se pudo registrar el pin remoto', stored.cid, error));
-    }
+    await staged!.settle();
+    pinRemotely(db, context, [stored.cid]);
+    return;
   } catch (error) {
-    await staged.discard().catch((cause: unknown) => console.error('No se pudo limpiar una captura fallida', cause));
+    group?.leave();
+    await staged?.discard().catch((cause: unknown) => console.error('No se pudo limpiar una captura fallida', cause));
     throw error;
   }
 }
 
+/**
+ * Writes a group of first captures (`CaptureGroups`) and moves their staged blocks into the store,
+ * in one transaction; answers the jobs marked done.
+ */
+async function writeGroup(db: Db, context: CaptureContext, staged: StagedUpload, files: KeptFile[]): Promise<Set<number>> {
+  const cids = [...new Set(files.map((file) => file.cid))];
+  const completed = await db.transaction(async (tx) => {
+    // The journal names a CID that no record held before this transaction: whether a record holds
+    // it after a crash then says whether this transaction committed (`StagingArea.sweep`).
+    const held = await tx.selectDistinct({ cid: alexandrias.cid }).from(alexandrias).where(inArray(alexandrias.cid, cids));
+    const heldCids = new Set(held.map((row) => row.cid));
+    const keptBy = cids.find((cid) => !heldCids.has(cid)) ?? cids[0]!;
+    const done = await writeKept(tx, context, files);
+    // The blocks join the store last, journalled: a failed commit or a crash takes them back.
+    await staged.commit(keptBy);
+    await pinLocally(tx, context.store, cids);
+    return done;
+  });
+  await staged.settle();
+  pinRemotely(db, context, cids);
+  return completed;
+}
+
+/** A file kept for its record, ready to be written with others in one transaction (`writeKept`). */
+interface KeptFile {
+  /** The job's lease, to mark it done in the same transaction; null when no worker holds it (a direct call). */
+  lease: JobLease | null;
+  alexandriaId: number;
+  capture: typeof captures.$inferInsert;
+  cid: string;
+  sha256: string;
+  size: number;
+  type: AssetType;
+  mimeType: string | null;
+  fileName: string;
+  vouched: boolean;
+  finalUrl: string;
+  status: number;
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * Writes kept files in the transaction `tx`, a statement for all of them at each step: their jobs
+ * done, their capture rows, their records (file, real type, `on_line` for a record waiting for its
+ * file), their versions, the watch of their URLs, their lines of history, the previews of their
+ * sheets and their local pins (the caller commits the staged blocks, last). Returns the jobs marked
+ * done (a job whose lease was lost is not, as `complete` would not).
+ */
+async function writeKept(tx: Tx, context: CaptureContext, files: readonly KeptFile[]): Promise<Set<number>> {
+  const watch = context.watch ?? DEFAULT_WATCH;
+  const ids = files.map((file) => file.alexandriaId);
+  const completed = await completeMany(tx, files.flatMap((file) => (file.lease ? [file.lease] : [])));
+  const inserted = await tx.insert(captures).values(files.map((file) => file.capture)).returning({ id: captures.id });
+  const beforeRows = await tx
+    .select({ id: alexandrias.id, status: alexandrias.status, catalogue: { name: harvestSources.name, url: harvestSources.url } })
+    .from(alexandrias)
+    .leftJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
+    .leftJoin(harvestSources, eq(harvestSources.id, harvestedRecords.harvestSourceId))
+    .where(inArray(alexandrias.id, ids));
+  const before = new Map(beforeRows.map((row) => [row.id, row]));
+  const records = files.map((file, index) => {
+    const previous = before.get(file.alexandriaId);
+    const catalogue = previous?.catalogue?.name ? (previous.catalogue as { name: string; url: string }) : null;
+    return {
+      id: file.alexandriaId,
+      capture_id: inserted[index]!.id,
+      cid: file.cid,
+      sha256: file.sha256,
+      size: file.size,
+      type: file.type,
+      mime_type: file.mimeType,
+      file_name: file.fileName,
+      file_extension: fileExtension(file.fileName),
+      // Only a record waiting for its file goes online: a moderator's decision (blocked, broken)
+      // stands, and so does one that is online already.
+      status: previous?.status === 'under_review' && file.vouched ? 'on_line' : (previous?.status ?? 'under_review'),
+      // The capture is told from its row on the record page; the note keeps the catalogue.
+      provenance_note: catalogue ? catalogueNote(catalogue, 'captured') : null,
+    };
+  });
+  const rows = sql`jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as v(
+    id int, capture_id int, cid text, sha256 text, size bigint, type asset_type, mime_type text,
+    file_name text, file_extension text, status asset_status, provenance_note text)`;
+  await tx.execute(sql`
+    update ${alexandrias} a set cid = v.cid, type = v.type, formats = array[v.type], status = v.status,
+      file_name = v.file_name, file_extension = v.file_extension, file_size = v.size, file_sha256 = v.sha256,
+      mime_type = v.mime_type, provenance_note = v.provenance_note, updated_at = now()
+    from ${rows} where a.id = v.id`);
+  // Each record's next version number, as `addVersion` gives it, for all of them at once.
+  const versions = (await tx.execute(sql`
+    insert into ${recordVersions} (alexandria_id, number, cid, sha256, size, type, mime_type, file_name, capture_id, diff_status)
+    select v.id, n.number, v.cid, v.sha256, v.size, v.type, v.mime_type, v.file_name, v.capture_id,
+      case when n.number > 1 then 'pending' else 'none' end
+    from ${rows}
+    cross join lateral (select coalesce(max(r.number), 0) + 1 as number from ${recordVersions} r where r.alexandria_id = v.id) n
+    returning id, alexandria_id, number`)) as unknown as { rows: Array<{ id: number; alexandria_id: number; number: number }> };
+  const versionOf = new Map(versions.rows.map((row) => [Number(row.alexandria_id), { id: Number(row.id), number: Number(row.number) }]));
+  await watchAfterCaptures(tx, watch, ids);
+  const history: Array<typeof statusHistory.$inferInsert> = [];
+  const jobs: NewJob[] = [];
+  files.forEach((file, index) => {
+    const previous = before.get(file.alexandriaId)?.status ?? null;
+    const version = versionOf.get(file.alexandriaId)!;
+    if (version.number > 1) {
+      jobs.push(versionDiffJob(version.id));
+      history.push({
+        alexandriaId: file.alexandriaId,
+        fromStatus: previous,
+        toStatus: previous ?? 'under_review',
+        reason: `Nueva versión (v${version.number}) capturada desde ${file.finalUrl} (HTTP ${file.status}): el archivo cambió en el origen; las versiones anteriores siguen disponibles.`,
+      });
+    }
+    if (records[index]!.status === 'on_line' && previous === 'under_review') {
+      history.push({
+        alexandriaId: file.alexandriaId,
+        fromStatus: previous,
+        toStatus: 'on_line',
+        reason: `Capturado por el archivo desde ${file.finalUrl} (HTTP ${file.status}).`,
+      });
+    }
+    // A spreadsheet's sheets become searchable previews, by a job committed with the file.
+    if (hasSheets(file.type)) jobs.push(sheetPreviewsJob(file.alexandriaId, file.cid));
+  });
+  if (history.length > 0) await tx.insert(statusHistory).values(history);
+  if (jobs.length > 0) await enqueueMany(tx as unknown as Db, jobs);
+  return completed;
+}
+
+/**
+ * Records the local store's pins of `cids`, whose blocks the transaction `tx` has just moved into
+ * the store (as `pinCid` with `localPinning` does, one statement for them all).
+ */
+async function pinLocally(tx: Tx, store: ContentStore, cids: readonly string[]): Promise<void> {
+  const local = localPinning(store);
+  const statuses = await Promise.all(cids.map(async (cid) => ({ cid, provider: local.name, status: (await local.pin(cid)).status, requestId: null })));
+  await tx
+    .insert(pins)
+    .values(statuses)
+    .onConflictDoUpdate({ target: [pins.cid, pins.provider], set: { status: sql`excluded.status`, requestId: null, updatedAt: sql`now()` } });
+}
+
+/** Besides the local store, the providers asked afterwards, without waiting for them. */
+function pinRemotely(db: Db, context: CaptureContext, cids: readonly string[]): void {
+  for (const provider of context.pinning ?? []) {
+    if (provider.name === 'local') continue;
+    for (const cid of cids) pinCid(db, provider, cid).catch((error: unknown) => console.error('No se pudo registrar el pin remoto', cid, error));
+  }
+}
 /**
  * The origin sent the very bytes of a copy the fixity audit found damaged: their blocks replace
  * the damaged ones in the store (the staged move overwrites), the check is recorded, and a record

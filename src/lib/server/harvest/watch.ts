@@ -75,20 +75,31 @@ export async function recordCheck(db: Db, settings: WatchSettings, capture: Chec
 }
 
 /**
- * A new file was kept for the record (its first capture, or a new version): watch the URL from
- * now on, daily at first, and clear a disappearance. Runs inside the capture's transaction.
+ * New files were kept for the records (their first captures, or new versions): watch their URLs
+ * from now on, daily at first, and clear a disappearance, with a line of history for each record
+ * that was gone. Runs inside the captures' transaction; one statement for all of them.
  */
-export async function watchAfterCapture(tx: Tx, settings: WatchSettings, alexandriaId: number): Promise<void> {
-  await tx
-    .update(harvestedRecords)
-    .set({
-      checkInterval: days(settings.minIntervalDays),
-      nextCheckAt: sql`now() + ${days(settings.minIntervalDays)}`,
-      lastCheckedAt: sql`now()`,
-      updatedAt: sql`now()`,
-    })
-    .where(eq(harvestedRecords.alexandriaId, alexandriaId));
-  await backAtOrigin(tx, alexandriaId);
+export async function watchAfterCaptures(tx: Tx, settings: WatchSettings, alexandriaIds: readonly number[]): Promise<void> {
+  if (alexandriaIds.length === 0) return;
+  // The rows are locked and read before the update, for the disappearance each one clears.
+  const cleared = (await tx.execute(sql`
+    with before as (
+      select alexandria_id, gone_since from ${harvestedRecords}
+      where alexandria_id in ${alexandriaIds} for update
+    )
+    update ${harvestedRecords} h set
+      check_interval = ${days(settings.minIntervalDays)},
+      next_check_at = now() + ${days(settings.minIntervalDays)},
+      last_checked_at = now(),
+      updated_at = now(),
+      failing_since = null,
+      gone_since = null
+    from before where h.alexandria_id = before.alexandria_id
+    returning h.alexandria_id, before.gone_since`)) as unknown as { rows: Array<{ alexandria_id: number; gone_since: string | Date | null }> };
+  for (const row of cleared.rows) {
+    if (row.gone_since === null) continue;
+    await noteInHistory(tx, Number(row.alexandria_id), backAtOriginNote(new Date(row.gone_since)));
+  }
 }
 
 /** A check that failed for a reason that says nothing of the URL (a 500 three times): try again tomorrow. */
@@ -136,9 +147,11 @@ async function backAtOrigin(tx: Tx, alexandriaId: number): Promise<void> {
     .update(harvestedRecords)
     .set({ failingSince: null, goneSince: null })
     .where(and(eq(harvestedRecords.alexandriaId, alexandriaId), sql`(${harvestedRecords.failingSince} is not null or ${harvestedRecords.goneSince} is not null)`));
-  if (before?.goneSince) {
-    await noteInHistory(tx, alexandriaId, `De nuevo disponible en el origen (había desaparecido el ${formatDate(before.goneSince)}).`);
-  }
+  if (before?.goneSince) await noteInHistory(tx, alexandriaId, backAtOriginNote(before.goneSince));
+}
+
+function backAtOriginNote(goneSince: Date): string {
+  return `De nuevo disponible en el origen (había desaparecido el ${formatDate(goneSince)}).`;
 }
 
 /** A line in the record's history that changes no status (from = to), like the harvest's updates. */

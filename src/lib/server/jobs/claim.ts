@@ -25,6 +25,14 @@ export interface ClaimOptions {
   perHostConcurrency?: number | undefined;
   /** Least time between the starts of two jobs for one host (1 s); 0 for none. */
   perHostDelayMs?: number | undefined;
+  /**
+   * Running jobs of one host this worker may hold when no other worker holds any and there is no
+   * per-host delay (`perHostConcurrency` when not given). For a worker that keeps its own requests
+   * to a host within `perHostConcurrency` (`runWorker` does): its jobs past that number wait for a
+   * turn or write what they fetched, so a host's captures can be fetched while earlier ones commit.
+   * The host's running jobs keep every other worker off it, so the limit holds across processes.
+   */
+  perHostAlone?: number | undefined;
 }
 
 export const DEFAULT_POLITENESS = { perHostConcurrency: 2, perHostDelayMs: 1000 } as const;
@@ -48,14 +56,17 @@ export async function claim(db: Db, options: ClaimOptions): Promise<Job[]> {
   const perHost = options.perHostConcurrency ?? DEFAULT_POLITENESS.perHostConcurrency;
   const delayMs = options.perHostDelayMs ?? DEFAULT_POLITENESS.perHostDelayMs;
   const global = options.globalConcurrency ?? Number.MAX_SAFE_INTEGER;
+  const alone = options.perHostAlone ?? perHost;
   if (kinds.length === 0 || limit < 1) return [];
-  for (const [name, value] of Object.entries({ limit, perHost, global })) {
+  for (const [name, value] of Object.entries({ limit, perHost, global, alone })) {
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} no válido: ${value}`);
   }
   const lease = milliseconds(leaseMs);
   const pause = milliseconds(delayMs);
   // With a delay, a host can start at most one job per claim: the next must wait the delay.
   const perHostPerClaim = delayMs > 0 ? 1 : perHost;
+  // More than the per-host limit only for a host no other worker holds, and with no delay to keep.
+  const perHostMine = delayMs > 0 ? perHost : Math.max(alone, perHost);
   const ofKinds = inArray(jobs.kind, [...kinds]);
 
   return db.transaction(async (tx) => {
@@ -64,29 +75,36 @@ export async function claim(db: Db, options: ClaimOptions): Promise<Job[]> {
     // the lock, and a stale clock would shorten the per-host delay by that wait.
     const chosen = (await tx.execute(sql`
       with live as (
-        select host, ${ofKinds} as of_kinds from jobs where status = 'running' and locked_until > statement_timestamp()
+        select host, ${ofKinds} as of_kinds, locked_by = ${worker} as mine from jobs
+        where status = 'running' and locked_until > statement_timestamp()
       ),
       open_hosts as (
-        select h.host,
-          least(${perHostPerClaim}::int, ${perHost}::int - (select count(*) from live where live.host = h.host)::int) as slots
+        select h.host, busy.mine,
+          case when busy.others = 0 and ${delayMs}::double precision = 0 then ${perHostMine}::int - busy.mine
+            else least(${perHostPerClaim}::int, ${perHost}::int - busy.mine - busy.others) end as slots
         from job_hosts h
+        cross join lateral (
+          select count(*) filter (where live.mine)::int as mine, count(*) filter (where not live.mine)::int as others
+          from live where live.host = h.host
+        ) busy
         where h.next_allowed_at <= statement_timestamp()
       ),
       candidates as (
-        select due.id, due.run_after from open_hosts h
+        select due.id, due.run_after, h.mine + due.nth > ${perHost}::int as beyond_limit from open_hosts h
         cross join lateral (
-          select id, run_after from jobs
+          select id, run_after, row_number() over (order by run_after, id) as nth from jobs
           where jobs.host = h.host and status = 'queued' and run_after <= statement_timestamp() and ${ofKinds}
           order by run_after, id limit greatest(h.slots, 0)
         ) due
         where h.slots > 0
         union all
-        (select id, run_after from jobs
+        (select id, run_after, false from jobs
           where host is null and status = 'queued' and run_after <= statement_timestamp() and ${ofKinds}
           order by run_after, id limit ${limit}::int)
       ),
+      -- A host's jobs past its limit (a worker alone with it) come after every other host's first ones.
       first_due as (
-        select id from candidates order by run_after, id
+        select id from candidates order by beyond_limit, run_after, id
         limit greatest(0, least(${limit}::int, ${global}::bigint - (select count(*) from live where of_kinds)))
       )
       select id from jobs where id in (select id from first_due) and status = 'queued'

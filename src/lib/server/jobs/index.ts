@@ -18,10 +18,10 @@
 export { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.ts';
 export { claim, DEFAULT_POLITENESS, type ClaimOptions } from './claim.ts';
 export { enqueue, enqueueMany, type Enqueued, type NewJob } from './enqueue.ts';
-export { PermanentJobError } from './errors.ts';
+export { HandBackJobError, PermanentJobError } from './errors.ts';
 export { deferHost } from './hosts.ts';
 export { heartbeat, reclaimExpired, renewLeases, type JobLease } from './lease.ts';
-export { complete, fail, release, retryFailed, type FailOptions } from './outcomes.ts';
+export { complete, completeMany, fail, release, retryFailed, type FailOptions } from './outcomes.ts';
 export { JOB_STATUSES, type JobStatus } from './statuses.ts';
 export { runWorker, workerId, type JobContext, type JobHandler, type WorkerOptions } from './worker.ts';
 export type { Job } from '../db/schema.ts';

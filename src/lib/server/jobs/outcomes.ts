@@ -3,7 +3,7 @@
  * back untried when its worker stops. Each acts only while the worker still holds the lease
  * (`stillHeld`), and says whether it did.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { jobs, type Job } from '../db/schema.ts';
 import { backoffDelay, type BackoffOptions } from './backoff.ts';
@@ -20,6 +20,21 @@ export async function complete(db: Db, lease: JobLease): Promise<boolean> {
     .where(stillHeld(lease))
     .returning({ id: jobs.id });
   return done.length > 0;
+}
+
+/**
+ * Marks several attempts done in one statement, inside the transaction that wrote their results
+ * (a batch's captures): the work and its completion commit together. Returns the ids whose lease
+ * was still held.
+ */
+export async function completeMany(db: Pick<Db, 'update'>, leases: readonly JobLease[]): Promise<Set<number>> {
+  if (leases.length === 0) return new Set();
+  const done = await db
+    .update(jobs)
+    .set({ status: 'done', finishedAt: sql`now()`, lockedBy: null, lockedUntil: null, updatedAt: sql`now()` })
+    .where(or(...leases.map(stillHeld)))
+    .returning({ id: jobs.id });
+  return new Set(done.map((row) => row.id));
 }
 
 export interface FailOptions {

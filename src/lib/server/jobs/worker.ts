@@ -1,6 +1,12 @@
 /**
  * A worker: the loop that claims jobs, runs their handlers with bounded concurrency, keeps their
  * leases alive, records each outcome, and stops cleanly when told to.
+ *
+ * Per-host politeness is kept twice: the claim never gives a host more running jobs than the
+ * limit, except to a worker that holds that host alone (`perHostAlone`), and this worker lets at
+ * most `perHostConcurrency` of its jobs of one host ask it at once (`HostTurns`). A job holds its
+ * host's turn until it ends or says it asks the host nothing more (`hostDone`), so a capture whose
+ * bytes are in can wait for its transaction while the next one is fetched.
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -8,8 +14,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../db/index.ts';
 import type { Job } from '../db/schema.ts';
 import type { BackoffOptions } from './backoff.ts';
-import { claim } from './claim.ts';
-import { PermanentJobError } from './errors.ts';
+import { claim, DEFAULT_POLITENESS } from './claim.ts';
+import { HandBackJobError, PermanentJobError } from './errors.ts';
 import { reclaimExpired, renewLeases } from './lease.ts';
 import { complete, fail, release } from './outcomes.ts';
 
@@ -17,10 +23,22 @@ export interface JobContext {
   db: Db;
   /** Aborted when the worker stops or the job's lease is lost: the handler should stop then. */
   signal: AbortSignal;
+  /**
+   * The job asks its host nothing more and only waits for its writes (a capture whose bytes are
+   * in, waiting for its group's transaction): the host's turn goes to this worker's next job of
+   * that host, and the job stops counting towards `concurrency`, so that more files are fetched
+   * while earlier ones are written. Optional (the turn is given back when the handler ends); safe
+   * to call twice.
+   */
+  hostDone?: () => void;
 }
 
-/** Runs one job; a rejection fails the attempt (at once for a `PermanentJobError`). */
-export type JobHandler = (job: Job, context: JobContext) => Promise<void>;
+/**
+ * Runs one job; a rejection fails the attempt (at once for a `PermanentJobError`, handed back
+ * untried for a `HandBackJobError`). It answers `'completed'` when it marked the job done itself,
+ * in the transaction that wrote its result (`completeMany`); otherwise the worker marks it done.
+ */
+export type JobHandler = (job: Job, context: JobContext) => Promise<void | 'completed'>;
 
 export interface WorkerOptions {
   db: Db;
@@ -36,6 +54,13 @@ export interface WorkerOptions {
   globalConcurrency?: number | undefined;
   perHostConcurrency?: number | undefined;
   perHostDelayMs?: number | undefined;
+  /**
+   * Jobs of one host this worker may hold when it holds that host alone (see `ClaimOptions`);
+   * `WAITING_PER_SLOT` times `concurrency` by default, so that a host's captures fill the worker,
+   * while at most `perHostConcurrency` of them ask the host at once and the rest wait for their turn
+   * or their writes.
+   */
+  perHostAlone?: number | undefined;
   /** A running job's lease (60 s), renewed every third of it while the handler works. */
   leaseMs?: number | undefined;
   /** How often to look for due jobs when there were none (1 s). */
@@ -47,9 +72,61 @@ export interface WorkerOptions {
   onError?: ((error: unknown) => void) | undefined;
 }
 
+/**
+ * Jobs a worker holds at most, per unit of `concurrency`, counting those that only wait for their
+ * writes (`hostDone`): bounds what a slow database lets pile up.
+ */
+const WAITING_PER_SLOT = 4;
+
 /** A name for a worker that says where it runs: host, process, and a random part. */
 export function workerId(): string {
   return `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+/**
+ * How many of this worker's jobs ask each host at once: a job with a host waits for a turn before
+ * its handler starts, and gives it back when it ends or calls `hostDone`.
+ */
+class HostTurns {
+  #taken = new Map<string, number>();
+  #waiting = new Map<string, Array<() => void>>();
+  readonly #perHost: number;
+  constructor(perHost: number) {
+    this.#perHost = perHost;
+  }
+
+  /** Resolves with the function that gives the turn back (once, however often it is called). */
+  async take(host: string, signal: AbortSignal): Promise<() => void> {
+    if ((this.#taken.get(host) ?? 0) >= this.#perHost) {
+      await new Promise<void>((resolve, reject) => {
+        const queue = this.#waiting.get(host) ?? [];
+        this.#waiting.set(host, queue);
+        const onAbort = () => {
+          queue.splice(queue.indexOf(granted), 1);
+          reject(signal.reason);
+        };
+        const granted = () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        queue.push(granted);
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+    } else {
+      this.#taken.set(host, (this.#taken.get(host) ?? 0) + 1);
+    }
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      // The turn passes straight to the next job waiting for the host, or is freed.
+      const next = this.#waiting.get(host)?.shift();
+      if (next) return next();
+      const taken = (this.#taken.get(host) ?? 1) - 1;
+      if (taken > 0) this.#taken.set(host, taken);
+      else this.#taken.delete(host);
+    };
+  }
 }
 
 interface Running {
@@ -57,6 +134,8 @@ interface Running {
   controller: AbortController;
   /** The lease was lost (or handed back): the handler's outcome must not be recorded. */
   lost: boolean;
+  /** It called `hostDone`: it only waits for its writes, and takes no slot of `concurrency`. */
+  waiting: boolean;
   finished: Promise<void>;
 }
 
@@ -74,6 +153,12 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   const onError = options.onError ?? ((error: unknown) => console.error('Cola de trabajos:', error));
   const kinds = Object.keys(handlers);
   const running = new Map<number, Running>();
+  const perHostConcurrency = options.perHostConcurrency ?? DEFAULT_POLITENESS.perHostConcurrency;
+  const turns = new HostTurns(perHostConcurrency);
+  /** Running jobs that only wait for their writes (`hostDone`). */
+  let waiting = 0;
+  /** Slots of `concurrency` free: jobs at work count, those waiting for their writes do not. */
+  const freeSlots = () => Math.min(concurrency - (running.size - waiting), concurrency * WAITING_PER_SLOT - running.size);
   /** Ends the loop's wait early: a job ended (a slot is free) or the worker stops. */
   let wake = () => {};
   /** A job ended since the last claim began: a slot it freed may have gone unseen by that claim. */
@@ -102,16 +187,29 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     const controller = new AbortController();
     const stop = () => controller.abort(signal.reason);
     signal.addEventListener('abort', stop, { once: true });
-    const entry: Running = { job, controller, lost: false, finished: Promise.resolve() };
+    const entry: Running = { job, controller, lost: false, waiting: false, finished: Promise.resolve() };
     running.set(job.id, entry);
+    let giveTurnBack = () => {};
     entry.finished = (async () => {
       try {
-        await handlers[job.kind]!(job, { db, signal: controller.signal });
-        if (!entry.lost) await complete(db, job);
+        if (job.host) giveTurnBack = await turns.take(job.host, controller.signal);
+        const hostDone = () => {
+          giveTurnBack();
+          if (entry.waiting) return;
+          entry.waiting = true;
+          waiting += 1;
+          // A slot is free: the loop may claim the next job at once.
+          endedSinceClaim = true;
+          wake();
+        };
+        const outcome = await handlers[job.kind]!(job, { db, signal: controller.signal, hostDone });
+        if (!entry.lost && outcome !== 'completed') await complete(db, job);
       } catch (error) {
         if (entry.lost) return;
-        if (signal.aborted) await release(db, job);
+        if (signal.aborted || error instanceof HandBackJobError) await release(db, job);
         else await fail(db, job, error, { retry: !(error instanceof PermanentJobError), backoff: options.backoff });
+      } finally {
+        giveTurnBack();
       }
     })()
       // Recording the outcome failed: the job stays running until its lease expires and a
@@ -120,6 +218,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
       .finally(() => {
         signal.removeEventListener('abort', stop);
         running.delete(job.id);
+        if (entry.waiting) waiting -= 1;
         endedSinceClaim = true;
         wake();
       });
@@ -127,14 +226,17 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
 
   /** One turn: take back expired jobs now and then, and claim as many as there is room for. */
   let lastReclaim = 0;
-  async function claimFreeSlots(): Promise<'full' | 'partial' | 'idle'> {
+  async function claimFreeSlots(): Promise<'busy' | 'full' | 'partial' | 'idle'> {
     endedSinceClaim = false;
     if (Date.now() - lastReclaim >= pollMs) {
       lastReclaim = Date.now();
       await reclaimExpired(db, { backoff: options.backoff });
     }
-    const free = concurrency - running.size;
-    if (free <= 0) return 'full';
+    const free = freeSlots();
+    // A claim is a transaction of its own: with jobs at work, it waits until half the slots are
+    // free, so that it takes several jobs at once rather than one each time one ends.
+    const atWork = running.size - waiting;
+    if (free <= 0 || (atWork > 0 && free < Math.ceil(concurrency / 2))) return 'busy';
     const claimed = await claim(db, {
       worker,
       kinds,
@@ -143,6 +245,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
       globalConcurrency: options.globalConcurrency,
       perHostConcurrency: options.perHostConcurrency,
       perHostDelayMs: options.perHostDelayMs,
+      perHostAlone: options.perHostAlone ?? concurrency * WAITING_PER_SLOT,
     });
     // Stopped while claiming: hand them back rather than start them.
     if (signal.aborted) await Promise.all(claimed.map((job) => release(db, job)));
@@ -167,18 +270,18 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   try {
     const perHostDelayMs = options.perHostDelayMs ?? 0;
     while (!signal.aborted && kinds.length > 0) {
-      let turn: 'full' | 'partial' | 'idle' = 'idle';
+      let turn: 'busy' | 'full' | 'partial' | 'idle' = 'idle';
       try {
         turn = await claimFreeSlots();
       } catch (error) {
         onError(error);
       }
       // A job ended while claiming: its slot, and more due jobs, may be there now; look at once.
-      if (endedSinceClaim && running.size < concurrency) continue;
+      if (endedSinceClaim && freeSlots() > 0) continue;
       // All slots filled: wait for one to free up (or pollMs, to take back expired jobs). Too few
       // due jobs: look again after pollMs, or as soon as a job ends. Some claimed but not all: a
       // host's pause may be what held the rest back, so look again once it has passed.
-      if (turn === 'full' && running.size < concurrency) continue;
+      if (turn === 'full' && freeSlots() > 0) continue;
       const wait = turn === 'partial' && perHostDelayMs > 0 ? Math.min(pollMs, perHostDelayMs) : pollMs;
       await pause(wait);
     }
