@@ -14,6 +14,7 @@ import { sweepInterruptedUploads, sweepPeriodically } from './uploads/imports.ts
 import { alexandrias } from './db/schema.ts';
 import { eq } from 'drizzle-orm';
 import { startBackgroundWork } from './background.ts';
+import { withTrustlessGateways } from './gateway/catalogue-files.ts';
 
 export interface Archive extends DatabaseHandle {
   config: ArchiveConfig;
@@ -42,7 +43,7 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
   });
   // The blockstore every server shares (or this one's folder); staging commits into it unwrapped.
   const blockstore = openBlockstore(config.blockstore, config.dataDir);
-  const store = createContentStore({ blockstore });
+  const store = createContentStore({ blockstore: withTrustlessGateways(blockstore, config.trustlessGateways, handle.db) });
   let instance: ServerInstance | undefined;
   let staging: StagingArea | undefined;
   const isKept = async (cid: string) =>

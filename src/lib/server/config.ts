@@ -95,6 +95,12 @@ export interface ArchiveConfig {
    */
   blockstore: BlockstoreSettings;
   /**
+   * IPFS trustless gateways a block this server lacks is read through from, in order
+   * (`ARCHIVE_TRUSTLESS_GATEWAYS`, comma-separated base URLs: other archive servers, a kubo node's
+   * gateway, a public one); verified against its CID and kept (`storage/read-through.ts`). None by default.
+   */
+  trustlessGateways: string[];
+  /**
    * How long this server instance's staging stays its own without a heartbeat
    * (`ARCHIVE_INSTANCE_LEASE_MS`, 60 s): once it has passed, another server may clear what it staged.
    */
@@ -133,6 +139,26 @@ export type BlockstoreSettings =
       /** `ARCHIVE_S3_FORCE_PATH_STYLE`: `endpoint/bucket/key` URLs; true by default when an endpoint is set. */
       forcePathStyle: boolean;
     };
+
+/** The gateways of `ARCHIVE_TRUSTLESS_GATEWAYS`, each an http(s) base URL without credentials, query or trailing slash. */
+function trustlessGateways(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item) => {
+      let url: URL;
+      try {
+        url = new URL(item);
+      } catch {
+        throw new Error(`ARCHIVE_TRUSTLESS_GATEWAYS: «${item}» no es una URL válida.`);
+      }
+      if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) {
+        throw new Error(`ARCHIVE_TRUSTLESS_GATEWAYS admite URL http(s) sin credenciales ni consulta, no «${item}».`);
+      }
+      return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+    });
+}
 
 /** The blockstore settings from the environment; a bad combination stops the start with a clear message. */
 function blockstoreSettings(env: NodeJS.ProcessEnv): BlockstoreSettings {
@@ -282,6 +308,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
     },
     fixity: { periodDays: positiveNumber(env.ARCHIVE_FIXITY_PERIOD_DAYS, 30) },
     blockstore: blockstoreSettings(env),
+    trustlessGateways: trustlessGateways(env.ARCHIVE_TRUSTLESS_GATEWAYS),
     instanceLeaseMs: positive(env.ARCHIVE_INSTANCE_LEASE_MS, 60_000),
     worker: {
       enabled: flag(env.ARCHIVE_WORKER, true),

@@ -8,6 +8,16 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { aletheias, alexandrias, recordVersions, sheetPreviews } from '../db/schema.ts';
+import { readThrough, type WrappableBlockstore } from '../storage/read-through.ts';
+
+/**
+ * `blockstore` reading through from `gateways` (`config.trustlessGateways`) the files this
+ * archive's database serves; `blockstore` itself when there are none.
+ */
+export function withTrustlessGateways<T extends WrappableBlockstore>(blockstore: T, gateways: readonly string[], db: Db): T {
+  if (gateways.length === 0) return blockstore;
+  return readThrough(blockstore, { gateways, isCatalogueFile: (cid) => isServedCatalogueFile(db, cid) });
+}
 
 /**
  * Whether a record that is not blocked holds the file `cid` (canonical CIDv1, as stored). Four

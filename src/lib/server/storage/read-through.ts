@@ -36,6 +36,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { decode as decodeDagPb } from '@ipld/dag-pb';
 import type { CID } from 'multiformats/cid';
+import { BlockNotFoundError } from './blockstores.ts';
 import { DAG_PB_CODE, RAW_CODE, SHA2_256_CODE } from './profile.ts';
 import { readVerifiedBlock } from './verify.ts';
 
@@ -77,11 +78,6 @@ export class ReadThroughError extends Error {
     super(`Ninguna pasarela entregó el bloque ${cid} verificado.`);
     this.cid = cid;
   }
-}
-
-/** A block the store does not have and no gateway gave: named as blockstores name it, so readers treat it as missing. */
-class BlockNotFoundError extends Error {
-  override readonly name = 'NotFoundError';
 }
 
 const localOnly = new AsyncLocalStorage<boolean>();
@@ -228,6 +224,7 @@ export function readThrough<T extends WrappableBlockstore>(local: T, options: Re
       }
       const outcome = await readThroughBlock(cid);
       if (outcome === 'failed') throw new ReadThroughError(cid.toString());
+      // Named as blockstores name a missing block, so readers treat it as missing.
       if (outcome === 'missing') throw new BlockNotFoundError(`Not Found: ${cid.toString()}`);
       admitLinks(cid, outcome.bytes);
       yield outcome.bytes;
