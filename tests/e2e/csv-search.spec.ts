@@ -31,12 +31,12 @@ test('the CSV mini-search reads the code page 850 file with its accents, and a c
   await box.fill('Zona franca');
   await box.press('Enter');
   await expect(panel.locator('[data-csv-count]')).not.toHaveText(/^2,862/);
-  const firstArea = panel.locator('tbody tr').first().getByRole('button').nth(2);
+  const firstArea = panel.locator('tbody tr').first().getByRole('gridcell').nth(2);
   await expect(firstArea).toHaveText('Zona franca');
   await expect(panel.locator('[data-csv-count]')).toHaveText(/^624 elementos$/);
 
   // A click on a cell searches for its text.
-  const month = panel.locator('tbody tr').first().getByRole('button').nth(3);
+  const month = panel.locator('tbody tr').first().getByRole('gridcell').nth(3);
   const monthText = (await month.textContent()) ?? '';
   await month.click();
   await expect(box).toHaveValue(monthText);
@@ -48,6 +48,49 @@ test('the CSV mini-search reads the code page 850 file with its accents, and a c
 
   await panel.getByRole('button', { name: 'Exit' }).click();
   await expect(panel).toBeHidden();
+});
+
+test('the mini-search by keyboard: focus in its box on opening, the results one tab stop, the count announced', async ({ page }) => {
+  for (const width of [390, 1366]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(await recordOf('salario-minimo-hacienda-2000-2025.csv'));
+    const toggle = page.getByRole('button', { name: 'Buscar en el CSV' });
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    const panel = page.getByRole('region', { name: /^Search/ });
+    const box = panel.getByRole('searchbox', { name: 'Buscador' });
+    await expect(box).toBeFocused();
+    await expect(box).toBeEnabled();
+    await expect(panel).toHaveAttribute('data-csv-state', 'done');
+    const announcer = panel.locator('[data-csv-announce]');
+    await expect(announcer).toHaveAttribute('aria-live', 'polite');
+    await expect(announcer).toHaveText('2,862 elementos');
+
+    // Tab goes from the box into the grid once, and out of it with the next Tab.
+    await page.keyboard.press('Tab');
+    const cells = panel.locator('tbody td');
+    await expect(cells.first()).toBeFocused();
+    await expect(panel.locator('tbody td[tabindex="0"]')).toHaveCount(1);
+    await expect(panel.getByRole('button')).toHaveText(['Exit', 'Anterior', 'Siguiente']);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    const area = panel.locator('tbody tr').nth(1).locator('td').nth(2);
+    await expect(area).toBeFocused();
+    const value = (await area.textContent()) ?? '';
+    await page.keyboard.press('Enter');
+    await expect(box).toHaveValue(value);
+    await expect(announcer).toHaveText(new RegExp(`^[\\d,]+ elementos para «${value}»$`));
+    await expect(panel.locator('tbody tr').first()).toContainText(value);
+    await page.keyboard.press('Tab');
+    await expect(panel.getByRole('button', { name: 'Siguiente' })).toBeFocused();
+    if (width === 390) await page.screenshot({ path: 'test-results/screenshots/csv-search-keyboard-390.png' });
+    else await page.screenshot({ path: 'test-results/screenshots/csv-search-keyboard-1366.png' });
+
+    // 'Exit' puts the focus back on the button that opened the panel.
+    await panel.getByRole('button', { name: 'Exit' }).click();
+    await expect(toggle).toBeFocused();
+  }
 });
 
 test('the mini-search skips the junk rows before a header', async ({ page }) => {
@@ -144,14 +187,14 @@ test('an XLSX record searches its sheets, one at a time, with the same panel', a
   const sheet = panel.getByLabel('Hoja');
   const names = await sheet.locator('option').allTextContents();
   expect(names.length).toBeGreaterThan(1);
-  await expect(panel.getByRole('table')).toContainText('Mes');
+  await expect(panel.getByRole('grid')).toContainText('Mes');
 
   await sheet.selectOption({ index: 1 });
   await expect(panel).toHaveAttribute('data-csv-state', 'done');
   const box = panel.getByRole('searchbox', { name: 'Buscador' });
   await box.fill('Enero');
   await box.press('Enter');
-  await expect(panel.getByRole('table')).toContainText('Enero');
+  await expect(panel.getByRole('grid')).toContainText('Enero');
   await page.screenshot({ path: 'test-results/screenshots/xlsx-search.png', fullPage: true });
 });
 

@@ -116,7 +116,7 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   const box = panel.getByRole('searchbox', { name: 'Buscador' });
   await expect(box).toBeEnabled();
   const total = (await panel.locator('[data-csv-count]').textContent()) ?? '';
-  const cell = panel.locator('tbody tr').nth(1).getByRole('button').first();
+  const cell = panel.locator('tbody tr').nth(1).getByRole('gridcell').first();
   const value = ((await cell.textContent()) ?? '').trim();
   expect(value).not.toBe('');
   await box.fill(value);

@@ -4,6 +4,10 @@
  * The worker streams the file: the first rows show while the rest loads ('Loading ...' with the
  * rows read so far), and the element count grows until the file is complete.
  *
+ * Keyboard (issue #20): the results are a grid that is one tab stop (a roving tabindex: the arrow
+ * keys, Home and End move between cells, Enter or Space searches for a cell's value, as a click
+ * does), and a polite live region announces the count of each answer.
+ *
  * The panel's `data-csv-state` says where it is (`loading`, `streaming` once the first rows are
  * shown, `done`, `invalid`, `error`) and `data-csv-renders` counts the result tables shown, for
  * tests and the benchmark to wait on.
@@ -19,6 +23,10 @@ export interface PanelLabels {
   placeholder: string;
   page: string;
   noResults: string;
+  /** '{elements} para «{query}»': what is announced after a search. */
+  announceQuery: string;
+  /** A cell's tooltip: what a click on it does. */
+  searchValue: string;
 }
 
 const formatCount = (count: number) => count.toLocaleString('es-DO');
@@ -37,6 +45,7 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
   const previous = root.querySelector<HTMLButtonElement>('[data-csv-previous]')!;
   const next = root.querySelector<HTMLButtonElement>('[data-csv-next]')!;
   const pageLabel = root.querySelector<HTMLElement>('[data-csv-page]')!;
+  const announcer = root.querySelector<HTMLElement>('[data-csv-announce]');
 
   const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
   const send = (message: ToWorker) => worker.postMessage(message);
@@ -45,6 +54,34 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
   let page = 1;
   let renders = 0;
   let shownRows = 0;
+  /** The grid's one tab stop, kept across redraws (clamped to the rows shown). */
+  let active = { row: 0, column: 0 };
+  let announced = '';
+
+  const setReady = (ready: boolean) => {
+    // Read-only rather than disabled while loading: the box can hold the focus from the start.
+    input.readOnly = !ready;
+    if (ready) input.removeAttribute('aria-disabled');
+    else input.setAttribute('aria-disabled', 'true');
+  };
+  const announce = (text: string) => {
+    if (!announcer || text === announced) return;
+    announced = text;
+    announcer.textContent = text;
+  };
+  const bodyCells = () => [...table.tBodies[0]?.rows ?? []].map((row) => [...row.cells]);
+  const moveTo = (row: number, column: number, focus: boolean) => {
+    const cells = bodyCells();
+    if (cells.length === 0) return;
+    const r = Math.max(0, Math.min(row, cells.length - 1));
+    const c = Math.max(0, Math.min(column, cells[r]!.length - 1));
+    for (const line of cells) for (const cell of line) cell.tabIndex = -1;
+    const cell = cells[r]![c];
+    if (!cell) return;
+    cell.tabIndex = 0;
+    active = { row: r, column: c };
+    if (focus) cell.focus();
+  };
 
   const setState = (state: 'loading' | 'streaming' | 'done' | 'invalid' | 'error') => {
     root.dataset.csvState = state;
@@ -75,6 +112,7 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
   };
 
   const render = (rows: string[][], total: number, pages: number) => {
+    const hadFocus = table.contains(document.activeElement);
     const head = document.createElement('thead');
     const headRow = head.insertRow();
     for (const name of columns) {
@@ -90,36 +128,60 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
       tr.className = 'border-t border-slate-100';
       for (const cell of row) {
         const td = tr.insertCell();
-        const button = document.createElement('button');
-        button.type = 'button';
         // textContent, never HTML: a cell of someone's file is shown, not run.
-        button.textContent = cell;
-        button.className = 'text-left hover:text-indigo-700 hover:underline';
-        td.className = 'px-3 py-1.5 align-top';
-        td.append(button);
+        td.textContent = cell;
+        td.title = labels.searchValue;
+        td.tabIndex = -1;
+        td.className = 'cursor-pointer px-3 py-1.5 align-top hover:text-indigo-700 hover:underline';
       }
     }
     table.replaceChildren(head, body);
+    moveTo(active.row, active.column, hadFocus);
     shownRows = rows.length;
     showCount(total, pages);
     renders += 1;
     root.dataset.csvRenders = String(renders);
   };
 
-  // One listener for every cell: a click searches for the cell's text.
+  // SPEC §2: a click on a cell searches for its text; Enter or Space on the focused cell too.
+  const searchCell = (cell: HTMLTableCellElement) => {
+    const text = cell.textContent ?? '';
+    input.value = text;
+    search(text);
+  };
   table.addEventListener('click', (event) => {
-    const button = (event.target as Element).closest('tbody button');
-    if (!button) return;
-    const cell = button.textContent ?? '';
-    input.value = cell;
-    search(cell);
+    const cell = (event.target as Element).closest<HTMLTableCellElement>('tbody td');
+    if (!cell) return;
+    moveTo((cell.parentElement as HTMLTableRowElement).sectionRowIndex, cell.cellIndex, true);
+    searchCell(cell);
+  }, { signal });
+  table.addEventListener('keydown', (event) => {
+    const cell = (event.target as Element).closest<HTMLTableCellElement>('tbody td');
+    if (!cell) return;
+    const last = bodyCells().length - 1;
+    const moves: Record<string, [number, number]> = {
+      ArrowUp: [active.row - 1, active.column],
+      ArrowDown: [active.row + 1, active.column],
+      ArrowLeft: [active.row, active.column - 1],
+      ArrowRight: [active.row, active.column + 1],
+      Home: event.ctrlKey ? [0, 0] : [active.row, 0],
+      End: event.ctrlKey ? [last, Number.MAX_SAFE_INTEGER] : [active.row, Number.MAX_SAFE_INTEGER],
+    };
+    const move = moves[event.key];
+    if (move) {
+      event.preventDefault();
+      moveTo(move[0], move[1], true);
+    } else if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      searchCell(cell);
+    }
   }, { signal });
 
   worker.addEventListener('message', (event: MessageEvent<FromWorker>) => {
     const message = event.data;
     if (message.type === 'ready') {
       setColumns(message.columns);
-      input.disabled = false;
+      setReady(true);
       setState('streaming');
       search('');
     } else if (message.type === 'results') {
@@ -130,6 +192,11 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
       render(message.rows, message.total, message.pages);
       if (message.loading) showLoading(message.loaded);
       else status.textContent = message.total === 0 ? labels.noResults : '';
+      // Each answer's count, once: a search's first page, and again when the whole file is in.
+      if (!message.loading || query !== '') {
+        const elements = count.textContent ?? '';
+        announce(query.trim() === '' ? elements : labels.announceQuery.replace('{elements}', elements).replace('{query}', query));
+      }
       setState(message.loading ? 'streaming' : 'done');
     } else if (message.type === 'progress') {
       if (root.dataset.csvState !== 'streaming') return;
@@ -153,14 +220,14 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
   });
 
   input.addEventListener('keydown', (event) => {
-    // SPEC §5: the search runs only on Enter.
-    if (event.key === 'Enter') search(input.value);
+    // SPEC §5: the search runs only on Enter (once the first rows are in).
+    if (event.key === 'Enter' && !input.readOnly) search(input.value);
   }, { signal });
   previous.addEventListener('click', () => search(query, page - 1), { signal });
   next.addEventListener('click', () => search(query, page + 1), { signal });
   status.textContent = labels.loading;
   input.value = '';
-  input.disabled = true;
+  setReady(false);
   table.replaceChildren();
   setState('loading');
   send({ type: 'load', url: fileUrl });

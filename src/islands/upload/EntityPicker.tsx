@@ -30,7 +30,7 @@ interface Props {
 type Search = { state: 'idle' } | { state: 'loading' } | { state: 'done'; results: EntityOption[] };
 
 const input =
-  'mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-indigo-600 focus:outline-none aria-[invalid=true]:border-rose-500';
+  'mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-indigo-600 aria-[invalid=true]:border-rose-500';
 
 export default function EntityPicker({ kind, legend, value, onChange, errors, labels }: Props) {
   const id = useId();

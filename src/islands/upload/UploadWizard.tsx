@@ -3,8 +3,13 @@
  * with the rules and messages shared with the server (`lib/domain/upload.ts`). On step 6 the
  * button becomes 'Submit': the files are hashed, the wallet signs the confirmation, and the upload
  * goes out with its progress shown. 'Close' resets everything and closes.
+ *
+ * Keyboard (issue #20): Tab and Shift+Tab stay inside the dialog (the page behind is inert, see
+ * mount.tsx); a step's errors bring its first invalid field into view and focus it, and are
+ * announced (role="alert"); there is one 'Close', in the header; the dialog keeps one height so
+ * that 'Anterior' and 'Siguiente' stay where they are from one step to the next.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { ApiError } from '../../lib/api/auth.ts';
 import { fetchUploadNonce, postUpload } from '../../lib/api/upload.ts';
 import {
@@ -94,12 +99,39 @@ export default function UploadWizard(props: UploadWizardProps) {
   const [failure, setFailure] = useState<string | null>(null);
   const [added, setAdded] = useState<{ assetCID: string; assetId: number } | null>(null);
   const body = useRef<HTMLDivElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+  /** Counts the refused 'Siguiente's: each brings the first error into view. */
+  const [refused, setRefused] = useState(0);
   const busy = sending.phase !== 'idle';
 
   // Each step starts at its first field, for keyboard and screen-reader users.
   useEffect(() => {
     body.current?.querySelector<HTMLElement>('input, select, textarea, a[href]')?.focus();
   }, [step]);
+
+  // A refused step: its first invalid field (or error) into view, the field focused.
+  useEffect(() => {
+    if (refused === 0) return;
+    const first = body.current?.querySelector<HTMLElement>('[aria-invalid="true"], [role="alert"]');
+    if (!first) return;
+    first.scrollIntoView({ block: 'center' });
+    if (first.matches('input, select, textarea')) first.focus({ preventScroll: true });
+  }, [refused]);
+
+  // A failed upload's message, below the review, into view.
+  useEffect(() => {
+    if (failure) body.current?.querySelector<HTMLElement>('[data-upload-failure]')?.scrollIntoView({ block: 'center' });
+  }, [failure]);
+
+  // Focus that lands outside the dialog (a click on the backdrop) comes back in.
+  useEffect(() => {
+    const onFocus = (event: FocusEvent) => {
+      const root = dialog.current;
+      if (root && event.target instanceof Node && !root.contains(event.target)) focusables(root)[0]?.focus();
+    };
+    document.addEventListener('focusin', onFocus);
+    return () => document.removeEventListener('focusin', onFocus);
+  }, []);
 
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
@@ -119,7 +151,10 @@ export default function UploadWizard(props: UploadWizardProps) {
   function next() {
     const found = validate(step, form, props.limits, labels);
     setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    if (Object.keys(found).length > 0) {
+      setRefused((count) => count + 1);
+      return;
+    }
     if (step === 6) void submit();
     else setStep((step + 1) as Step);
   }
@@ -157,9 +192,33 @@ export default function UploadWizard(props: UploadWizardProps) {
 
   const stepTitle = (n: Step) => labels[`upload.step.${n}`];
 
+  /** Tab from the last control goes to the first, Shift+Tab from the first to the last. */
+  const keepFocusInside = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'Tab' || !dialog.current) return;
+    const inside = focusables(dialog.current);
+    const first = inside[0];
+    const last = inside[inside.length - 1];
+    if (!first || !last) return;
+    const current = document.activeElement;
+    if (event.shiftKey && (current === first || !dialog.current.contains(current))) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && (current === last || !dialog.current.contains(current))) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+
   return (
-    <div className="fixed inset-0 z-50 flex items-start justify-center overflow-y-auto bg-slate-900/60 p-2 sm:p-6">
-      <div role="dialog" aria-modal="true" aria-labelledby="upload-title" className="my-auto w-full max-w-3xl rounded-2xl bg-white shadow-xl">
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/60 p-2 sm:p-6">
+      <div
+        ref={dialog}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="upload-title"
+        onKeyDown={keepFocusInside}
+        className="flex h-[calc(100dvh-1rem)] w-full max-w-3xl flex-col rounded-2xl bg-white shadow-xl sm:h-[min(46rem,calc(100dvh-3rem))]"
+      >
         <header className="flex items-center justify-between border-b border-slate-200 px-5 py-4">
           <h2 id="upload-title" className="text-lg font-semibold text-slate-900">{labels['upload.title']}</h2>
           <button type="button" onClick={onClose} disabled={busy} className="rounded-lg px-3 py-1 text-sm text-slate-600 hover:bg-slate-100 disabled:opacity-50">
@@ -180,7 +239,7 @@ export default function UploadWizard(props: UploadWizardProps) {
           ))}
         </ol>
 
-        <div ref={body} className="max-h-[65vh] overflow-y-auto px-5 py-5">
+        <div ref={body} className="min-h-0 flex-1 overflow-y-auto px-5 py-5">
           <h3 className="mb-4 text-base font-semibold text-slate-900">{stepTitle(step)}</h3>
           {step === 1 && <DocumentStep form={form} update={update} errors={errors} labels={labels} />}
           {step === 2 && <DetailsStep form={form} update={update} errors={errors} labels={labels} categories={props.categories} />}
@@ -188,11 +247,11 @@ export default function UploadWizard(props: UploadWizardProps) {
           {step === 4 && <IssuerStep form={form} update={update} errors={errors} labels={labels} />}
           {step === 5 && <FilesStep form={form} update={update} errors={errors} labels={labels} limits={props.limits} />}
           {step === 6 && <ReviewStep form={form} labels={labels} categories={props.categories} />}
-          {step === 7 && added && <DoneStep added={added} labels={labels} onAnother={() => { setForm(EMPTY_FORM); setAdded(null); setStep(1); }} />}
+          {step === 7 && added && <DoneStep added={added} labels={labels} />}
 
           {step === 6 && busy && <Progress sending={sending} labels={labels} />}
           {failure && (
-            <p role="alert" className="mt-4 rounded-lg bg-rose-50 p-3 text-sm text-rose-800">{failure}</p>
+            <p role="alert" data-upload-failure className="mt-4 rounded-lg bg-rose-50 p-3 text-sm text-rose-800">{failure}</p>
           )}
         </div>
 
@@ -210,14 +269,21 @@ export default function UploadWizard(props: UploadWizardProps) {
               {step === 6 ? (busy ? labels['upload.loading'] : labels['upload.submit']) : labels['upload.next']}
             </button>
           ) : (
-            <button type="button" onClick={onClose} className="rounded-lg bg-indigo-700 px-5 py-2 text-sm font-semibold text-white hover:bg-indigo-800">
-              {labels['upload.close']}
+            // Where 'Siguiente' was; the only 'Close' is the header's.
+            <button type="button" onClick={() => { setForm(EMPTY_FORM); setAdded(null); setStep(1); }} className="rounded-lg bg-indigo-700 px-5 py-2 text-sm font-semibold text-white hover:bg-indigo-800">
+              {labels['upload.done.another']}
             </button>
           )}
         </footer>
       </div>
     </div>
   );
+}
+
+/** The dialog's controls that Tab can reach, in order. */
+function focusables(root: HTMLElement): HTMLElement[] {
+  const candidates = root.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])');
+  return [...candidates].filter((element) => element.getClientRects().length > 0 && element.tabIndex >= 0);
 }
 
 function Progress({ sending, labels }: { sending: Sending; labels: UploadLabels }) {

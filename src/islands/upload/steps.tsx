@@ -16,7 +16,7 @@ interface StepProps {
 }
 
 const input =
-  'mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-indigo-600 focus:outline-none aria-[invalid=true]:border-rose-500';
+  'mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-indigo-600 aria-[invalid=true]:border-rose-500';
 
 function Field({ id, label, hint, error, children }: { id: string; label: string; hint?: string; error?: string; children: ReactNode }) {
   return (
@@ -209,7 +209,7 @@ export function ReviewStep({ form, labels, categories }: { form: WizardForm; lab
   );
 }
 
-export function DoneStep({ added, labels, onAnother }: { added: { assetCID: string; assetId: number }; labels: UploadLabels; onAnother(): void }) {
+export function DoneStep({ added, labels }: { added: { assetCID: string; assetId: number }; labels: UploadLabels }) {
   return (
     <div className="py-4 text-center">
       <p className="text-3xl font-bold text-emerald-700">{labels['upload.done.heading']}</p>
@@ -219,9 +219,6 @@ export function DoneStep({ added, labels, onAnother }: { added: { assetCID: stri
         <a href={recordPath({ cid: added.assetCID, id: added.assetId })} className="rounded-lg bg-emerald-700 px-4 py-2 text-sm font-semibold text-white hover:bg-emerald-800">
           {labels['upload.done.view']}
         </a>
-        <button type="button" onClick={onAnother} className="rounded-lg border border-slate-300 px-4 py-2 text-sm text-slate-700 hover:bg-slate-50">
-          {labels['upload.done.another']}
-        </button>
       </div>
     </div>
   );

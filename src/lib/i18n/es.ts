@@ -541,6 +541,17 @@ export const es = {
   'cite.kind': 'Conjunto de datos',
   'cite.noDate': 's. f.',
   'cite.accessed': 'Consultado el {date} en {url}',
+  // Issue #20, keyboard and words (a11y): the upload link signed out, the sign-in page on a phone,
+  // the CSV search's grid and its announcements.
+  'contribute.signInFirst': 'Para subir un archivo hay que iniciar sesión: cada contribución se firma con la cartera de quien la aporta.',
+  'auth.login.noWalletHere': 'Este navegador no tiene una cartera.',
+  'auth.login.phoneBody':
+    'En un teléfono no hay extensiones de cartera: abra esta página en el navegador integrado de una app de cartera (por ejemplo, MetaMask) e inicie sesión desde allí.',
+  'auth.login.openInWalletApp': 'Abrir esta página en la app MetaMask',
+  'auth.login.getWallet': 'Obtener MetaMask',
+  'csv.gridHelp': 'Use las flechas para moverse entre las celdas; Enter busca el valor de la celda.',
+  'csv.searchValue': 'Buscar este valor',
+  'csv.announceQuery': '{elements} para «{query}»',
 } as const;
 
 export type MessageKey = keyof typeof es;

@@ -17,8 +17,7 @@ declare global {
 
 // EIP-4361 allows only ASCII in the statement (its ABNF), hence "sesion" without its accent.
 export const SIGN_IN_STATEMENT = 'Inicio de sesion en Archivo Abierto con esta cartera.';
-/** Where to get a browser wallet when there is none (SPEC §8). */
-export const WALLET_DOWNLOAD_URL = 'https://metamask.io/download/';
+export { WALLET_DOWNLOAD_URL } from './availability.ts';
 
 export class NoWalletError extends Error {
   constructor() {

@@ -1,0 +1,12 @@
+/**
+ * The header's `<details>` menus (MegaMenu, WalletStatus): Escape closes an open one and puts the
+ * focus back on its button (`<summary>`), where a keyboard user opened it (issue #20). Only an open
+ * menu takes the key, so Escape still reaches dialogs and other menus.
+ */
+export function closeDisclosureOnEscape(menu: HTMLDetailsElement): void {
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || !menu.open) return;
+    menu.open = false;
+    menu.querySelector<HTMLElement>(':scope > summary')?.focus();
+  });
+}
