@@ -12,6 +12,7 @@
  * shown, `done`, `invalid`, `error`) and `data-csv-renders` counts the result tables shown, for
  * tests and the benchmark to wait on.
  */
+import { pickPlural, type PluralForm } from '../../lib/i18n/plural.ts';
 import { CSV_PAGE_SIZE, type FromWorker, type ToWorker } from './protocol.ts';
 
 export interface PanelLabels {
@@ -19,7 +20,8 @@ export interface PanelLabels {
   loadingRows: string;
   invalid: string;
   error: string;
-  elements: string;
+  /** '{count} elemento' and '{count} elementos'. */
+  elements: Record<PluralForm, string>;
   placeholder: string;
   page: string;
   noResults: string;
@@ -105,7 +107,7 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
   };
 
   const showCount = (total: number, pages: number) => {
-    count.textContent = labels.elements.replace('{count}', formatCount(total));
+    count.textContent = pickPlural(total, labels.elements).replace('{count}', formatCount(total));
     pageLabel.textContent = labels.page.replace('{page}', String(page)).replace('{pages}', String(pages));
     previous.disabled = page <= 1;
     next.disabled = page >= pages;
