@@ -92,6 +92,7 @@ export function withoutReadThrough<T>(read: () => Promise<T>): Promise<T> {
 
 const MAX_ADMITTED_LINKS = 100_000;
 const ADMITTED_FOR_MS = 15 * 60_000;
+const MAX_REMEMBERED_MISSES = 10_000;
 
 type Outcome = { bytes: Uint8Array } | 'missing' | 'failed';
 
@@ -197,7 +198,14 @@ export function readThrough<T extends WrappableBlockstore>(local: T, options: Re
       fetching = (async () => {
         if (!(await admitted(cid))) return 'missing' as const;
         const outcome = await fetchBlock(cid);
-        if (typeof outcome === 'string') recentlyMissing.set(key, { until: Date.now() + negativeTtlMs, outcome });
+        if (typeof outcome === 'string') {
+          recentlyMissing.set(key, { until: Date.now() + negativeTtlMs, outcome });
+          // Only files of the catalogue get here, but a catalogue can be large: the oldest go first.
+          for (const [oldest] of recentlyMissing) {
+            if (recentlyMissing.size <= MAX_REMEMBERED_MISSES) break;
+            recentlyMissing.delete(oldest);
+          }
+        }
         return outcome;
       })().finally(() => inFlight.delete(key));
       inFlight.set(key, fetching);
