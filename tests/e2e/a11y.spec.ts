@@ -35,16 +35,6 @@ async function recordWithoutFile(page: Page): Promise<string> {
   return (await link.getAttribute('href'))!;
 }
 
-/**
- * Pages whose violations are in files another helper owns, named here until they fix them (the
- * report says what each needs). Empty means every page is held to zero violations.
- */
-const KNOWN_EXCEPTIONS: Record<string, string[]> = {
-  // src/pages/general/faq.astro: the contact link in the closing sentence is told apart by colour
-  // only; it needs `underline underline-offset-2` instead of `hover:underline`.
-  faq: ['link-in-text-block'],
-};
-
 /** Every page a reader opens, by name; some paths are found on the running archive. */
 async function pagesToCheck(page: Page): Promise<Array<{ name: string; path: string }>> {
   return [
@@ -83,9 +73,7 @@ test('axe finds no WCAG 2.1 A/AA violation on any page, at both widths, in both 
         // Islands hydrated (charts, search): what a reader meets once the page has settled.
         await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
         const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-        const known = KNOWN_EXCEPTIONS[visited.name] ?? [];
         for (const violation of results.violations) {
-          if (known.includes(violation.id)) continue;
           const targets = violation.nodes.slice(0, 3).map((node) => `${node.target.join(' ')}${node.any[0]?.message ? ` (${node.any[0].message})` : ''}`);
           found.push(`${visited.name} ${size.name}px ${theme}: ${violation.id} ×${violation.nodes.length}: ${targets.join(' | ')}`);
         }
