@@ -1,10 +1,13 @@
 /**
- * Crash (issue #10) on PostgreSQL (tests/e2e/upload-crash.spec.ts covers the embedded PGlite):
- * the server is killed with SIGKILL while uploads are in flight at every stage (fields read,
- * proof half-sent, document half-sent, all but the closing delimiter) and others are finishing,
- * then restarted on the same database and data folder. Every acknowledged upload must be there
- * and readable by CID; no unacknowledged one may have left a record or blocks; no import may stay
- * in progress; and the archive must pass the integrity check (support/integrity.ts).
+ * Crash (issues #10 and #21) on PostgreSQL (tests/e2e/upload-crash.spec.ts covers the embedded
+ * PGlite), with two servers on one database and one S3 bucket: server A is killed with SIGKILL
+ * while uploads are in flight at every stage (fields read, proof half-sent, document half-sent, all
+ * but the closing delimiter) and others are finishing, while server B goes on serving readers and
+ * taking uploads; then A is restarted on the same database and data folder. B must answer every
+ * request throughout; every acknowledged upload must be there and readable by CID from both; no
+ * unacknowledged one may have left a record or blocks; no import may stay in progress; A's
+ * staging is cleared once its dead instance's lease has run out; and the archive must pass the
+ * integrity check (support/integrity.ts) on both servers.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -26,6 +29,7 @@ import {
   visitorAddress,
   type Session,
 } from './support/archive-client.ts';
+import { startS3, type TestS3 } from '../helpers/s3.ts';
 import { request, streamRequest, type HttpResult, type StreamedRequest } from './support/http.ts';
 import { checkIntegrity, filesUnder } from './support/integrity.ts';
 import { Findings } from './support/known.ts';
@@ -33,23 +37,67 @@ import { createDatabase, withDatabase } from './support/postgres.ts';
 import { startServer, ServerLog, type RunningServer } from './support/server.ts';
 import { PORTS, WORK_DIR } from './support/settings.ts';
 
+/** Server A, the one killed. */
 let server: RunningServer;
+/** Server B, the survivor. */
+let other: RunningServer;
 let database: { url: string; drop(): Promise<void> };
+let s3: TestS3;
 const dataDir = path.join(WORK_DIR, 'crash-data');
+const otherDataDir = path.join(WORK_DIR, 'crash-data-b');
+const BLOCKS_PREFIX = 'bloques/';
 const log = new ServerLog(path.join(WORK_DIR, 'crash.log'));
-const env = { ARCHIVE_UPLOADS_PER_HOUR_WALLET: '100000', ARCHIVE_UPLOADS_PER_HOUR_IP: '100000' };
-const start = () => startServer({ name: 'crash', port: PORTS.crash, databaseUrl: database.url, dataDir, env }, log);
+const env = () => ({
+  ...s3.env(BLOCKS_PREFIX),
+  ARCHIVE_UPLOADS_PER_HOUR_WALLET: '100000',
+  ARCHIVE_UPLOADS_PER_HOUR_IP: '100000',
+  // A dead server's staging is cleared once its lease has run out: a short one keeps the test short.
+  ARCHIVE_INSTANCE_LEASE_MS: '6000',
+});
+const start = () => startServer({ name: 'crash', port: PORTS.crash, databaseUrl: database.url, dataDir, env: env() }, log);
 
 beforeAll(async () => {
   database = await createDatabase(inject('postgresUrl'), 'crash');
+  s3 = await startS3('archivo-caida');
   server = await start();
+  other = await startServer({ name: 'crash-b', port: PORTS.crashOther, databaseUrl: database.url, dataDir: otherDataDir, env: env() });
 });
 
 afterAll(async () => {
   await server?.stop();
+  await other?.stop();
   await database?.drop();
+  await s3?.stop();
   await fs.rm(dataDir, { recursive: true, force: true });
+  await fs.rm(otherDataDir, { recursive: true, force: true });
 });
+
+/**
+ * Readers of server B from now until `stop()`: the dashboard, a collection, the GraphQL API and a
+ * seeded file, in turn. Returns what failed (a network error or any status but 200).
+ */
+function readSurvivor(): { stop(): Promise<{ requests: number; failures: string[] }> } {
+  const paths = ['/dashboard', '/group/dep', '/graphql?query=%7B%20categories(limit%3A%203)%20%7B%20id%20title%20%7D%20%7D', '/buscar?q=salud'];
+  let running = true;
+  let requests = 0;
+  const failures: string[] = [];
+  const loop = async (n: number) => {
+    for (let i = n; running; i += 1) {
+      const target = paths[i % paths.length]!;
+      const answer = await request(other.origin, target, { headers: { Accept: 'text/html,application/json' } }).catch((error: Error) => ({ status: 0, body: Buffer.from(error.message) }));
+      requests += 1;
+      if (answer.status !== 200 && failures.length < 20) failures.push(`${target} → ${answer.status}: ${answer.body.toString('utf8').slice(0, 120)}`);
+    }
+  };
+  const loops = Array.from({ length: 4 }, (_, n) => loop(n));
+  return {
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+      return { requests, failures };
+    },
+  };
+}
 
 const count = (sql: string) => withDatabase(database.url, async (client) => Number((await client.query(sql)).rows[0]?.n ?? 0));
 
@@ -146,6 +194,9 @@ test('SIGKILL in the middle of uploads on PostgreSQL: acknowledged uploads kept,
   await until('every held upload has its import in progress', async () => (await count(`select count(*) as n from imports where status = 'in_progress'`)) >= held.length);
   await until('the held uploads have staged blocks', async () => (await filesUnder(path.join(dataDir, 'staging'))).length > 0);
 
+  // Server B serves readers from here on, through A's death and restart.
+  const survivor = readSurvivor();
+
   // 3. Finishing as the server dies: bodies complete, answers racing the kill.
   // Sizes from a few kB to 5 MB: the kill finds some answered, some mid-way, some barely started.
   const racing = await Promise.all(
@@ -155,9 +206,19 @@ test('SIGKILL in the middle of uploads on PostgreSQL: acknowledged uploads kept,
   );
   await Promise.all(racing.map((flight) => flight.stream.paused));
   await new Promise((resolve) => setTimeout(resolve, 40));
+  // Uploads through B at the moment A dies: each must be answered, and kept.
+  const throughSurvivor = [0, 1].map(async (n) => {
+    const document = generatedCsv(40_000 + n * 1000);
+    const outcome = await upload(other.origin, sessions[n]!, { document, proof: proofImage(500 + n) }, undefined, addresses());
+    return { n, document, outcome };
+  });
   const killedAt = log.mark;
   await server.kill();
   await Promise.allSettled([...held, ...racing].map((flight) => flight.stream.response));
+  for (const { n, document, outcome } of await Promise.all(throughSurvivor)) {
+    expect(outcome.result.status, `upload ${n} through server B as A died: ${outcome.result.body.toString()}`).toBe(200);
+    acknowledged.push({ label: `survivor-${n}`, assetId: outcome.assetId!, cid: outcome.cid!, sha: sha256(document), proofCid: (await cidOf(proofImage(500 + n))).cid });
+  }
 
   expect(held.every((flight) => flight.outcome instanceof Error), 'no held upload can have been answered').toBe(true);
   const stagedAtCrash = (await fs.readdir(path.join(dataDir, 'staging')).catch(() => [])).length;
@@ -176,9 +237,21 @@ test('SIGKILL in the middle of uploads on PostgreSQL: acknowledged uploads kept,
   server = await start();
   const restartLog = log.since(killedAt).filter((line) => line.trim());
   const origin = server.origin;
+  const survived = await survivor.stop();
+  console.log(`Servidor B durante la caída de A: ${survived.requests} peticiones, ${survived.failures.length} fallos.`);
+  expect(survived.failures, 'server B while A died and came back').toEqual([]);
+  expect(survived.requests).toBeGreaterThan(0);
 
-  // Every acknowledged upload: by id, by CID, byte for byte.
+  // The dead instance's staging, and the blocks its unfinished commits moved into the bucket, go
+  // once its lease has run out and a sweep comes by (issue #21): from then on nothing of an
+  // unacknowledged upload may remain.
+  await until('the killed server\'s staging is cleared', async () => (await fs.readdir(path.join(dataDir, 'staging')).catch(() => [])).length === 0, 40_000);
+
+  // Every acknowledged upload: by id, by CID, byte for byte, from both servers.
   for (const item of acknowledged) {
+    const fromOther = await request(other.origin, `/ipfs/${item.cid}`);
+    expect(fromOther.status, `${item.label}: server B's /ipfs/${item.cid}`).toBe(200);
+    expect(sha256(fromOther.body), `${item.label}: bytes from server B`).toBe(item.sha);
     const { data } = await graphql<{ alexandria: { cid: string; status: string; aletheias: Array<{ proof: { url: string } }> } | null }>(
       origin,
       'query ($id: ID!) { alexandria(id: $id) { cid status aletheias { proof { url } } } }',
@@ -229,7 +302,7 @@ test('SIGKILL in the middle of uploads on PostgreSQL: acknowledged uploads kept,
     else if (file.status !== 404) findings.fail(undefined, `unacknowledged upload left its file in the store, served: ${trace}`);
   }
 
-  const integrity = await checkIntegrity(origin, database.url, dataDir);
+  const integrity = await checkIntegrity([origin, other.origin], database.url, [dataDir, otherDataDir], { s3, prefix: BLOCKS_PREFIX });
   console.log(`Integridad tras reiniciar: ${JSON.stringify(integrity.facts)}; ${integrity.importsInProgress.length} importaciones en curso`);
   // Everything else the integrity check finds is a failure, imports still in progress included:
   // the restarted process clears those whose owner on this host is gone.

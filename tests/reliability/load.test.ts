@@ -1,9 +1,12 @@
 /**
- * Load (issue #10): 100 concurrent readers over a mix of real pages and API calls, and 5
- * contributors uploading real files at the same time, for RELIABILITY_SECONDS (60 by default),
- * against the built server on PostgreSQL. Every request must succeed (no network error, no 5xx,
- * no unexpected status, no GraphQL error), and every acknowledged upload must be there afterwards,
- * by id and by CID, byte for byte. Latency percentiles are printed per kind of request.
+ * Load (issues #10 and #21): 100 concurrent readers over a mix of real pages and API calls, 5
+ * contributors uploading real files and a moderator publishing some of them, for
+ * RELIABILITY_SECONDS (60 by default), against **two** built servers started at the same instant on
+ * one empty PostgreSQL database and one S3 bucket (s3rver on 127.0.0.1), as behind a load balancer:
+ * requests alternate between them, so a record uploaded through one is read, moderated and served
+ * by the other. Every request must succeed (no network error, no 5xx, no unexpected status, no
+ * GraphQL error), and every acknowledged upload must be there afterwards, by id and by CID, byte
+ * for byte, from both servers. Latency percentiles are printed per kind of request.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -21,6 +24,7 @@ import {
   type Session,
 } from './support/archive-client.ts';
 import { keepAliveAgent, request, type HttpResult } from './support/http.ts';
+import { startS3, type TestS3 } from '../helpers/s3.ts';
 import { checkIntegrity } from './support/integrity.ts';
 import { failUnlessKnown } from './support/known.ts';
 import { createDatabase } from './support/postgres.ts';
@@ -50,26 +54,35 @@ interface Acknowledged {
   wallet: string;
 }
 
-let server: RunningServer;
+let servers: RunningServer[] = [];
 let database: { url: string; drop(): Promise<void> };
-const dataDir = path.join(WORK_DIR, 'load-data');
+let s3: TestS3;
+/** Each server's own data folder: its staging stays local, its blocks go to the shared bucket. */
+const dataDirs = [path.join(WORK_DIR, 'load-data-a'), path.join(WORK_DIR, 'load-data-b')];
+const BLOCKS_PREFIX = 'bloques/';
+const moderator = testWallet('moderator');
 
 beforeAll(async () => {
   database = await createDatabase(inject('postgresUrl'), 'load');
-  server = await startServer({
-    name: 'load',
-    port: PORTS.load,
-    databaseUrl: database.url,
-    dataDir,
+  s3 = await startS3('archivo-carga');
+  const env = {
+    ...s3.env(BLOCKS_PREFIX),
+    ARCHIVE_MODERATORS: moderator.address,
     // Five contributors uploading for a minute go far past the hourly allowance of one person.
-    env: { ARCHIVE_UPLOADS_PER_HOUR_WALLET: '1000000', ARCHIVE_UPLOADS_PER_HOUR_IP: '1000000' },
-  });
+    ARCHIVE_UPLOADS_PER_HOUR_WALLET: '1000000',
+    ARCHIVE_UPLOADS_PER_HOUR_IP: '1000000',
+  };
+  // At the same instant on an empty database: one migrates and seeds, the other waits and goes on.
+  servers = await Promise.all(
+    [PORTS.load, PORTS.loadOther].map((port, n) => startServer({ name: `load-${'ab'[n]}`, port, databaseUrl: database.url, dataDir: dataDirs[n]!, env })),
+  );
 });
 
 afterAll(async () => {
-  await server?.stop();
+  await Promise.all(servers.map((server) => server.stop()));
   await database?.drop();
-  await fs.rm(dataDir, { recursive: true, force: true });
+  await s3?.stop();
+  await Promise.all(dataDirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
 });
 
 const noGraphqlErrors = (answer: HttpResult) => {
@@ -186,11 +199,20 @@ function pick(list: Target[], total: number): Target {
   return list[list.length - 1]!;
 }
 
-test(`${READERS} readers and ${UPLOADERS} contributors for ${LOAD_SECONDS} s: no error, no 5xx, every acknowledged upload kept`, async () => {
-  const origin = server.origin;
+test(`${READERS} readers, ${UPLOADERS} contributors and a moderator on two servers for ${LOAD_SECONDS} s: no error, no 5xx, every acknowledged upload kept`, async () => {
+  const origins = servers.map((server) => server.origin);
+  const [origin] = origins as [string, string];
+  /** Alternates between the servers, as a load balancer would. */
+  let turn = 0;
+  const nextOrigin = () => origins[turn++ % origins.length]!;
   const wallets = Array.from({ length: UPLOADERS }, (_, n) => testWallet(`uploader-${n}`));
   const sessions: Session[] = [];
-  for (const [n, wallet] of wallets.entries()) sessions.push(await signIn(origin, wallet, visitorAddress(20, n)));
+  // A session opened on one server is valid on the other: the database holds it.
+  for (const [n, wallet] of wallets.entries()) sessions.push(await signIn(origins[n % 2]!, wallet, visitorAddress(20, n)));
+  const moderation = await signIn(origins[1]!, moderator, visitorAddress(21, 0));
+  // Exactly one seed, though both servers started on the empty database at once.
+  const { data: seeded } = await graphql<{ importsConnection: { aggregate: { count: number } } }>(origin, '{ importsConnection { aggregate { count } } }');
+  expect(seeded?.importsConnection.aggregate.count, 'imports after two simultaneous starts: the seed\'s harvest and files').toBe(2);
   const { data: groups } = await graphql<{ sources: Array<{ id: string }>; departments: Array<{ id: string }> }>(
     origin,
     '{ sources(limit: 5) { id } departments(limit: 20) { id } }',
@@ -217,8 +239,9 @@ test(`${READERS} readers and ${UPLOADERS} contributors for ${LOAD_SECONDS} s: no
     const localAddress = visitorAddress(10, n);
     while (performance.now() < deadline) {
       const target = pick(list, totalWeight);
+      const server = nextOrigin();
       try {
-        const answer = await request(origin, target.path, { method: target.method, headers: target.headers, body: target.body, agent, localAddress });
+        const answer = await request(server, target.path, { method: target.method, headers: target.headers, body: target.body, agent, localAddress });
         latencies.add(target.kind, answer.ms);
         const wrong =
           answer.status !== (target.status ?? 200)
@@ -227,13 +250,36 @@ test(`${READERS} readers and ${UPLOADERS} contributors for ${LOAD_SECONDS} s: no
         if (answer.status >= 500) fiveHundreds += 1;
         if (wrong) {
           failureCount += 1;
-          failure(`${target.method ?? 'GET'} ${target.path} ${JSON.stringify(target.headers ?? {})} → ${wrong}`);
+          failure(`${target.method ?? 'GET'} ${server}${target.path} ${JSON.stringify(target.headers ?? {})} → ${wrong}`);
         }
       } catch (error) {
         networkErrors += 1;
         failureCount += 1;
-        failure(`${target.method ?? 'GET'} ${target.path} → network error: ${(error as Error).message}`);
+        failure(`${target.method ?? 'GET'} ${server}${target.path} → network error: ${(error as Error).message}`);
       }
+    }
+  };
+
+  let published = 0;
+  const publish = async (through: string, assetId: number) => {
+    try {
+      const answer = await request(through, `/v2/ops/assets/${assetId}/status`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${moderation.token}`, Origin: through },
+        body: JSON.stringify({ status: 'on_line', reason: 'Revisado en la prueba de carga: documento y captura concuerdan.' }),
+        localAddress: moderation.address,
+      });
+      latencies.add('moderation', answer.ms);
+      if (answer.status >= 500) fiveHundreds += 1;
+      if (answer.status === 200) published += 1;
+      else {
+        failureCount += 1;
+        failure(`POST ${through}/v2/ops/assets/${assetId}/status → ${answer.status}: ${answer.body.toString('utf8').slice(0, 200)}`);
+      }
+    } catch (error) {
+      networkErrors += 1;
+      failureCount += 1;
+      failure(`POST ${through}/v2/ops/assets/${assetId}/status → network error: ${(error as Error).message}`);
     }
   };
 
@@ -260,8 +306,9 @@ test(`${READERS} readers and ${UPLOADERS} contributors for ${LOAD_SECONDS} s: no
       });
       // Each upload from an address of its own: the upload nonce is limited to 30 a minute per IP.
       const address = visitorAddress(30 + n, iteration);
+      const through = origins[(n + iteration) % origins.length]!;
       try {
-        const outcome = await upload(origin, session, { document: variant.document, proof, documentName: variant.name, documentType: variant.type }, asset, address);
+        const outcome = await upload(through, session, { document: variant.document, proof, documentName: variant.name, documentType: variant.type }, asset, address);
         latencies.add('upload', outcome.result.ms);
         if (outcome.result.status >= 500) fiveHundreds += 1;
         if (outcome.assetId === undefined || !outcome.cid) {
@@ -270,6 +317,8 @@ test(`${READERS} readers and ${UPLOADERS} contributors for ${LOAD_SECONDS} s: no
           continue;
         }
         acknowledged.push({ assetId: outcome.assetId, cid: outcome.cid, sha256: sha256(variant.document), wallet: session.wallet.address.toLowerCase() });
+        // Every third upload is published by the moderator, through the other server.
+        if (number % 3 === 0) await publish(origins.find((other) => other !== through)!, outcome.assetId);
         // Readers now ask for the new record too: reads right after writes. A wallet's public
         // page exists from its first contribution on (404 before).
         list.push(...recordTargets(outcome.assetId, outcome.cid, variant.document.length, 0.5));
@@ -288,21 +337,24 @@ test(`${READERS} readers and ${UPLOADERS} contributors for ${LOAD_SECONDS} s: no
   agent.destroy();
 
   console.log(
-    `\nCarga: ${latencies.count()} peticiones en ${seconds.toFixed(1)} s (${(latencies.count() / seconds).toFixed(0)}/s), ` +
-      `${acknowledged.length} subidas aceptadas, ${failureCount} fallos, ${fiveHundreds} respuestas 5xx, ${networkErrors} errores de red\n${latencies.table()}`,
+    `\nCarga en dos servidores: ${latencies.count()} peticiones en ${seconds.toFixed(1)} s (${(latencies.count() / seconds).toFixed(0)}/s), ` +
+      `${acknowledged.length} subidas aceptadas, ${published} publicadas por moderación, ${failureCount} fallos, ` +
+      `${fiveHundreds} respuestas 5xx, ${networkErrors} errores de red\n${latencies.table()}`,
   );
   if (failures.length || refusedUploads.length) console.log(`Fallos (primeros):\n${[...failures, ...refusedUploads.slice(0, 20)].join('\n')}`);
-  const logged = server.log.errorsSince(0);
-  if (logged.length) console.log(`Errores en el registro del servidor (${logged.length}):\n${logged.slice(0, 20).join('\n')}`);
+  for (const server of servers) {
+    const logged = server.log.errorsSince(0);
+    if (logged.length) console.log(`Errores en el registro de ${server.origin} (${logged.length}):\n${logged.slice(0, 20).join('\n')}`);
+  }
 
-  // Every acknowledged upload is there, by id and by CID, with its bytes.
+  // Every acknowledged upload is there, by id and by CID, with its bytes, from both servers.
   const missing: string[] = [];
-  const queue = [...acknowledged];
+  const queue = acknowledged.flatMap((item) => origins.map((server) => ({ ...item, server })));
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       for (let item = queue.shift(); item; item = queue.shift()) {
         const { data } = await graphql<{ alexandria: { cid: string; wallet_address: string; status: string } | null }>(
-          origin,
+          item.server,
           'query ($id: ID!) { alexandria(id: $id) { cid wallet_address status } }',
           { id: String(item.assetId) },
         );
@@ -310,19 +362,21 @@ test(`${READERS} readers and ${UPLOADERS} contributors for ${LOAD_SECONDS} s: no
           missing.push(`#${item.assetId}: ${JSON.stringify(data?.alexandria)}`);
           continue;
         }
-        const file = await request(origin, `/ipfs/${item.cid}`);
-        if (file.status !== 200 || sha256(file.body) !== item.sha256) missing.push(`#${item.assetId}: /ipfs/${item.cid} → ${file.status}`);
+        const file = await request(item.server, `/ipfs/${item.cid}`);
+        if (file.status !== 200 || sha256(file.body) !== item.sha256) missing.push(`#${item.assetId}: ${item.server}/ipfs/${item.cid} → ${file.status}`);
       }
     }),
   );
 
-  const integrity = await checkIntegrity(origin, database.url, dataDir);
+  // Every record's blocks readable from both servers; the bucket holds no orphan; no staging left.
+  const integrity = await checkIntegrity(origins, database.url, dataDirs, { s3, prefix: BLOCKS_PREFIX });
   console.log(`Integridad tras la carga: ${JSON.stringify(integrity.facts)}`);
 
   expect(networkErrors, 'network errors').toBe(0);
   expect(fiveHundreds, '5xx answers').toBe(0);
   expect([...failures, ...refusedUploads], 'failed requests').toEqual([]);
   expect(acknowledged.length, 'uploads acknowledged').toBeGreaterThan(0);
+  expect(published, 'records published through the other server').toBeGreaterThan(0);
   expect(missing, 'acknowledged uploads missing or unreadable').toEqual([]);
   const otherProblems = integrity.problems.filter((problem) => !/still in_progress/.test(problem));
   expect(otherProblems, 'integrity after the load').toEqual([]);

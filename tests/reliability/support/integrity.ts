@@ -6,9 +6,10 @@
  *   entry, its history entry and its local pins; no finished upload import without its record;
  * - `record_counts`, `wallet_counts` (published records per wallet) and `import_format_counts` equal to
  *   a recount of the records;
- * - every record's, proof's and sheet preview's CID readable through the gateway, the bytes matching
- *   the record's SHA-256 and size;
- * - every block on disk belonging to one of those files (no orphans), and no staging folder left;
+ * - every record's, proof's and sheet preview's CID readable through the gateway of every server
+ *   checked, the bytes matching the record's SHA-256 and size;
+ * - every block in the store (the data folder's `blocks/`, or the servers' shared S3 bucket, issue
+ *   #21) belonging to one of those files (no orphans), and no staging folder left;
  * - every version of a captured file readable with its SHA-256 and size, numbered 1..n, the record's
  *   file its newest (issue #19);
  * - harvests and the job queue (issue #18; `harvestProblems`): one harvested record per identity,
@@ -22,7 +23,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { NextToLast } from 'blockstore-fs/sharding';
 import pg from 'pg';
-import { createContentStore } from '../../../src/lib/server/storage/index.ts';
+import type { CID } from 'multiformats/cid';
+import { createContentStore, s3Blockstore } from '../../../src/lib/server/storage/index.ts';
+import type { TestS3 } from '../../helpers/s3.ts';
 import { sha256 } from './archive-client.ts';
 import { request } from './http.ts';
 
@@ -44,8 +47,25 @@ export async function filesUnder(dir: string): Promise<string[]> {
   return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
 }
 
-/** Checks the archive served at `origin` from `dataDir` and the database at `databaseUrl`. */
-export async function checkIntegrity(origin: string, databaseUrl: string, dataDir: string): Promise<IntegrityReport> {
+/** Where the servers checked keep their blocks, when not in their data folders' `blocks/`. */
+export interface SharedBlocks {
+  s3: TestS3;
+  prefix: string;
+}
+
+/**
+ * Checks the archive served at `origin` (or at each of several servers' origins) from `dataDir`
+ * (each server's own data folder, for its staging) and the database at `databaseUrl`; blocks in
+ * the first data folder's `blocks/`, or in `shared`, the bucket every server reads.
+ */
+export async function checkIntegrity(
+  origin: string | string[],
+  databaseUrl: string,
+  dataDir: string | string[],
+  shared?: SharedBlocks,
+): Promise<IntegrityReport> {
+  const origins = [origin].flat();
+  const dataDirs = [dataDir].flat();
   const problems: string[] = [];
   const facts: Record<string, number> = {};
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -143,39 +163,48 @@ export async function checkIntegrity(origin: string, databaseUrl: string, dataDi
        ${versions}`,
     );
     facts.filesChecked = files.length;
-    const queue = [...files];
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        for (let file = queue.shift(); file; file = queue.shift()) {
-          const answer = await request(origin, `/ipfs/${file.cid}`).catch((error: Error) => ({ status: 0, body: Buffer.from(error.message) }));
-          if (answer.status !== 200) problems.push(`${file.kind} of #${file.id}: /ipfs/${file.cid} answered ${answer.status}`);
-          else if (file.sha && sha256(answer.body) !== file.sha) problems.push(`${file.kind} of #${file.id}: bytes of ${file.cid} do not match file_sha256`);
-          else if (file.size !== null && answer.body.length !== file.size) problems.push(`${file.kind} of #${file.id}: ${answer.body.length} bytes, file_size says ${file.size}`);
-        }
-      }),
-    );
+    for (const [index, server] of origins.entries()) {
+      const from = origins.length > 1 ? ` on server ${index + 1}` : '';
+      const queue = [...files];
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          for (let file = queue.shift(); file; file = queue.shift()) {
+            const answer = await request(server, `/ipfs/${file.cid}`).catch((error: Error) => ({ status: 0, body: Buffer.from(error.message) }));
+            if (answer.status !== 200) problems.push(`${file.kind} of #${file.id}: /ipfs/${file.cid} answered ${answer.status}${from}`);
+            else if (file.sha && sha256(answer.body) !== file.sha) problems.push(`${file.kind} of #${file.id}: bytes of ${file.cid} do not match file_sha256${from}`);
+            else if (file.size !== null && answer.body.length !== file.size) problems.push(`${file.kind} of #${file.id}: ${answer.body.length} bytes, file_size says ${file.size}${from}`);
+          }
+        }),
+      );
+    }
 
-    // Blocks on disk that no record or proof needs: left by an upload that was not accepted.
-    const blocksDir = path.join(dataDir, 'blocks');
-    const onDisk = await filesUnder(blocksDir);
-    facts.blocksOnDisk = onDisk.length;
+    // Blocks in the store that no record or proof needs: left by an upload that was not accepted.
+    // Named by CID: the file name on disk (its multihash in the store's layout), the key in a bucket.
     const layout = new NextToLast();
+    const blocksDir = path.join(dataDirs[0]!, 'blocks');
+    const stored = shared
+      ? (await shared.s3.keys(shared.prefix)).map((key) => key.slice(shared.prefix.length))
+      : (await filesUnder(blocksDir)).map((file) => path.basename(file));
+    facts.blocksInStore = stored.length;
+    const nameOf = (cid: CID) => (shared ? cid.toV1().toString() : layout.encode(cid).file);
     const needed = new Set<string>();
-    const store = createContentStore({ dir: blocksDir });
+    const store = createContentStore(shared ? { blockstore: s3Blockstore(shared.s3.settings(shared.prefix)) } : { dir: blocksDir });
     for (const cid of new Set(files.map((file) => file.cid))) {
       try {
-        for await (const block of store.blocks(cid)) needed.add(layout.encode(block.cid).file);
+        for await (const block of store.blocks(cid)) needed.add(nameOf(block.cid));
       } catch (error) {
         problems.push(`blocks of ${cid}: ${(error as Error).message}`);
       }
     }
     await store.close();
-    const orphans = onDisk.filter((file) => !needed.has(path.basename(file)));
+    const orphans = stored.filter((name) => !needed.has(name));
     facts.orphanBlocks = orphans.length;
-    if (orphans.length > 0) problems.push(`${orphans.length} block(s) on disk belong to no record, proof or preview (e.g. ${path.basename(orphans[0]!)})`);
+    if (orphans.length > 0) problems.push(`${orphans.length} block(s) in the store belong to no record, proof or preview (e.g. ${orphans[0]})`);
 
-    const staged = await fs.readdir(path.join(dataDir, 'staging')).catch(() => []);
-    if (staged.length > 0) problems.push(`${staged.length} staging folder(s) left: ${staged.slice(0, 3).join(', ')}`);
+    for (const dir of dataDirs) {
+      const staged = await fs.readdir(path.join(dir, 'staging')).catch(() => []);
+      if (staged.length > 0) problems.push(`${staged.length} staging folder(s) left in ${dir}: ${staged.slice(0, 3).join(', ')}`);
+    }
 
     problems.push(...(await harvestProblems(client, facts)));
     problems.push(...(await amcheck(client, facts)));
