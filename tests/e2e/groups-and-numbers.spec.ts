@@ -91,9 +91,10 @@ for (const width of WIDTHS) {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width.width);
       await screenshots(page, 'instituciones', width);
 
-      const [{ n: matching }] = await sql<{ n: number }>(`
+      const [row] = await sql<{ n: number }>(`
         select count(*)::int as n from departments
         where review_status = 'on_line' and (archivo_unaccent(lower(name)) like '%salud%' or archivo_unaccent(lower(coalesce(acronym, ''))) like '%salud%')`);
+      const matching = row?.n ?? 0;
       expect(matching).toBeGreaterThan(1);
       // A plain form: typing and Enter lead to the list's URL with the filter (and the order kept).
       await page.getByLabel('Filtrar por nombre o siglas').fill('SALUD');
