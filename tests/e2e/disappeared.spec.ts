@@ -10,7 +10,7 @@
 import pg from 'pg';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_DATA_DIR, HARVEST_ARCHIVE_URL } from '../../playwright.config.ts';
-import { readEmbeddedAddress } from '../../src/lib/server/db/embedded-address.ts';
+import { embeddedSql } from '../helpers/embedded-sql.ts';
 
 test.use({ baseURL: HARVEST_ARCHIVE_URL });
 
@@ -29,17 +29,7 @@ async function screenshots(page: Page, name: string): Promise<void> {
 }
 
 /** One statement on the harvesting archive's embedded database, on a connection of its own. */
-async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-  const url = readEmbeddedAddress(`${E2E_DATA_DIR}-harvest`);
-  if (!url) throw new Error('the harvesting archive serves no embedded database');
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const sql = <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) => embeddedSql<T>(`${E2E_DATA_DIR}-harvest`, text, values);
 
 const CATALOGUE = 'http://127.0.0.1:9/desaparecidos-e2e/api/3/action/package_search';
 

@@ -7,7 +7,7 @@
 import pg from 'pg';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
-import { readEmbeddedAddress } from '../../src/lib/server/db/embedded-address.ts';
+import { embeddedSql } from '../helpers/embedded-sql.ts';
 
 const WIDTHS = [
   { name: 'movil', width: 390, height: 844 },
@@ -15,17 +15,7 @@ const WIDTHS = [
 ] as const;
 
 /** One query on the running archive's embedded database, on a connection of its own. */
-async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-  const url = readEmbeddedAddress(E2E_DATA_DIR);
-  if (!url) throw new Error('the archive serves no embedded database');
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const sql = <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) => embeddedSql<T>(E2E_DATA_DIR, text, values);
 
 /** Case, accents and punctuation aside: the letters A–Z compares. */
 const letters = (text: string) => text.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/[^a-z0-9 ]/g, '');

@@ -6,13 +6,14 @@
  * results 1 s later. The component stays mounted while closed, so reopening finds the last search.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type MouseEvent, type SubmitEvent } from 'react';
 import { fetchCategories, fetchLatestUploads, searchAssets, searchDepartments, type FoundGroup } from '../../lib/api/search.ts';
 import { $auth } from '../../lib/stores/auth.ts';
 import { AssetList } from './AssetList.tsx';
 import { CategoryChips, DepartmentList } from './GroupLists.tsx';
 import type { SearchLabels } from './labels.ts';
 import { matchCategories, searchPagePath } from './match.ts';
+import { keepTabInside } from '../dialog/focus-trap.ts';
 
 export interface SearchModalProps {
   labels: SearchLabels;
@@ -33,7 +34,6 @@ type Uploads = { phase: 'loading' } | { phase: 'done'; items: Awaited<ReturnType
 /** SPEC §4/§9: the results are cleared 1 s after the user follows a link. */
 const CLEAR_AFTER_NAVIGATION_MS = 1000;
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled])';
 
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
 
@@ -127,21 +127,6 @@ export default function SearchModal({ labels, statusLabels, open, onClose }: Sea
   }
 
   /** Tab and Shift+Tab go round inside the dialog. */
-  function trapFocus(event: KeyboardEvent<HTMLDivElement>) {
-    if (event.key !== 'Tab' || !dialog.current) return;
-    const focusable = [...dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((element) => element.getClientRects().length > 0);
-    const first = focusable[0];
-    const last = focusable.at(-1);
-    if (!first || !last) return;
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  }
-
   if (!open) return null;
 
   const searched = search.phase === 'done' ? search.query : '';
@@ -163,7 +148,7 @@ export default function SearchModal({ labels, statusLabels, open, onClose }: Sea
       role="dialog"
       aria-modal="true"
       aria-labelledby="search-title"
-      onKeyDown={trapFocus}
+      onKeyDown={(event) => keepTabInside(event, dialog.current)}
       onClick={onLinkClick}
       className="fixed inset-0 z-50 flex flex-col bg-slate-50 text-slate-800"
     >

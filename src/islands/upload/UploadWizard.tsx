@@ -9,7 +9,7 @@
  * announced (role="alert"); there is one 'Close', in the header; the dialog keeps one height so
  * that 'Anterior' and 'Siguiente' stay where they are from one step to the next.
  */
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api/auth.ts';
 import { fetchUploadNonce, postUpload } from '../../lib/api/upload.ts';
 import {
@@ -25,6 +25,7 @@ import { OtherAccountError, sha256OfFile, signConfirmation } from '../../lib/wal
 import { fill, type UploadLabels } from './labels.ts';
 import { DetailsStep, DocumentStep, DoneStep, FilesStep, ReviewStep, SourceStep, IssuerStep } from './steps.tsx';
 import { EMPTY_FORM, toAssetPayload, type WizardForm, type Errors } from './form.ts';
+import { focusables, keepTabInside } from '../dialog/focus-trap.ts';
 
 export interface UploadWizardProps {
   labels: UploadLabels;
@@ -192,23 +193,6 @@ export default function UploadWizard(props: UploadWizardProps) {
 
   const stepTitle = (n: Step) => labels[`upload.step.${n}`];
 
-  /** Tab from the last control goes to the first, Shift+Tab from the first to the last. */
-  const keepFocusInside = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key !== 'Tab' || !dialog.current) return;
-    const inside = focusables(dialog.current);
-    const first = inside[0];
-    const last = inside[inside.length - 1];
-    if (!first || !last) return;
-    const current = document.activeElement;
-    if (event.shiftKey && (current === first || !dialog.current.contains(current))) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && (current === last || !dialog.current.contains(current))) {
-      event.preventDefault();
-      first.focus();
-    }
-  };
-
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/60 p-2 sm:p-6">
       <div
@@ -216,7 +200,7 @@ export default function UploadWizard(props: UploadWizardProps) {
         role="dialog"
         aria-modal="true"
         aria-labelledby="upload-title"
-        onKeyDown={keepFocusInside}
+        onKeyDown={(event) => keepTabInside(event, dialog.current)}
         className="flex h-[calc(100dvh-1rem)] w-full max-w-3xl flex-col rounded-2xl bg-white shadow-xl sm:h-[min(46rem,calc(100dvh-3rem))]"
       >
         <header className="flex items-center justify-between border-b border-slate-200 px-5 py-4">
@@ -278,12 +262,6 @@ export default function UploadWizard(props: UploadWizardProps) {
       </div>
     </div>
   );
-}
-
-/** The dialog's controls that Tab can reach, in order. */
-function focusables(root: HTMLElement): HTMLElement[] {
-  const candidates = root.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])');
-  return [...candidates].filter((element) => element.getClientRects().length > 0 && element.tabIndex >= 0);
 }
 
 function Progress({ sending, labels }: { sending: Sending; labels: UploadLabels }) {
