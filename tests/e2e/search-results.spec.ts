@@ -41,3 +41,32 @@ test('a typo is corrected, and a query that matches nothing says so', async ({ p
   await expect(page.getByText('Results not found')).toBeVisible();
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
 });
+
+test('on a phone the count and the first results come before the filters, which fold; wide, they stay open beside', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/buscar?q=salud&format=csv');
+  const filters = page.locator('[data-filters]');
+  const count = page.locator('[data-results-count]');
+  await expect(filters).not.toHaveAttribute('open');
+  await expect(page.locator('[data-facet="format"]')).toBeHidden();
+  // The summary says a filter is on; the count and the first result sit above it, within the first screen.
+  await expect(page.locator('[data-filters-summary]')).toHaveText(/^\s*Filtrar · 1 activo\s*$/);
+  const countBox = (await count.boundingBox())!;
+  const firstResult = (await page.getByRole('table').getByRole('link').first().boundingBox())!;
+  const summaryBox = (await page.locator('[data-filters-summary]').boundingBox())!;
+  expect(countBox.y).toBeLessThan(summaryBox.y);
+  expect(firstResult.y).toBeLessThan(summaryBox.y);
+  expect(firstResult.y + firstResult.height).toBeLessThan(844);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: 'test-results/screenshots/search-results-phone.png', fullPage: true });
+  // Opened by keyboard, the filters work as on a wide screen.
+  await page.locator('[data-filters-summary]').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-facet="format"] a[aria-current="true"]')).toContainText('CSV');
+
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await expect(filters).toHaveAttribute('open');
+  await expect(page.locator('[data-filters-summary]')).toBeHidden();
+  const facetBox = (await page.locator('[data-facet="format"]').boundingBox())!;
+  expect(facetBox.x).toBeLessThan((await count.boundingBox())!.x);
+});

@@ -393,6 +393,8 @@ export const es = {
   'results.empty': 'Escriba lo que busca: un tema, un año, una institución o sus siglas (por ejemplo, MINERD).',
   'results.filters': 'Filtrar',
   'results.clearFilters': 'Quitar filtros',
+  'results.activeFilters.one': '{count} activo',
+  'results.activeFilters.other': '{count} activos',
   'results.facet.type': 'Formato',
   'results.facet.status': 'Estatus',
   'results.facet.department': 'Ministerios o instituciones',
