@@ -32,6 +32,9 @@ const dataset = (distributions: CatalogDistribution[]): CatalogDataset => ({
   modified: null,
   license: null,
   keywords: [],
+  updateFrequency: null,
+  contact: null,
+  temporal: null,
   publisher: null,
   themes: [],
   distributions,
@@ -68,6 +71,12 @@ describe('mapDataset', () => {
       licenseTitle: null,
       licenseUrl: null,
       keywords: [],
+      updateFrequency: null,
+      contactName: null,
+      contactEmail: null,
+      temporalStart: null,
+      temporalEnd: null,
+      temporalText: null,
     });
   });
 
@@ -84,6 +93,42 @@ describe('mapDataset', () => {
     expect(record!.keywords).toHaveLength(50);
     expect(record!.keywords[0]).toBe('Nómina');
     expect(record!.keywords[1]).toHaveLength(100);
+  });
+
+  it('gives every record of a dataset its update frequency, contact and temporal coverage, words bounded', () => {
+    const records = mapDataset({
+      ...dataset([
+        distribution({ identifier: 'a', url: 'https://x.org/a.csv', format: 'CSV' }),
+        distribution({ identifier: 'b', url: 'https://x.org/a.ods', format: 'ODS' }),
+      ]),
+      updateFrequency: 'http://publications.europa.eu/resource/authority/frequency/MONTHLY',
+      contact: { name: 'Oficina de Acceso a la Información', email: 'datosabiertos@dragas.mil.do' },
+      temporal: { start: '2017-01-01', end: '2026-06-30', text: null },
+    });
+    expect(records).toHaveLength(2);
+    for (const record of records) {
+      expect(record).toMatchObject({
+        updateFrequency: 'http://publications.europa.eu/resource/authority/frequency/MONTHLY',
+        contactName: 'Oficina de Acceso a la Información',
+        contactEmail: 'datosabiertos@dragas.mil.do',
+        temporalStart: '2017-01-01',
+        temporalEnd: '2026-06-30',
+        temporalText: null,
+      });
+    }
+    // A dataset without a file keeps them too; a 10,000-character "frequency" is cut.
+    const [described] = mapDataset({
+      ...dataset([]),
+      updateFrequency: 'ñ'.repeat(10_000),
+      contact: { name: null, email: 'conaleche@conaleche.gob.do' },
+      temporal: { start: null, end: null, text: `Desde ${'x'.repeat(5000)}` },
+    });
+    expect(described!.url).toBeNull();
+    expect(Array.from(described!.updateFrequency!)).toHaveLength(300);
+    expect(described!.contactName).toBeNull();
+    expect(described!.contactEmail).toBe('conaleche@conaleche.gob.do');
+    expect(described!.temporalText).toHaveLength(300);
+    expect(described!.temporalStart).toBeNull();
   });
 
   it('tells apart the files of one table published in several formats under one title', () => {

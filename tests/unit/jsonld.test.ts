@@ -47,6 +47,12 @@ function record(overrides: Partial<RecordDetail> = {}): RecordDetail {
     licenseTitle: null,
     licenseUrl: null,
     keywords: [],
+    updateFrequency: null,
+    contactName: null,
+    contactEmail: null,
+    temporalStart: null,
+    temporalEnd: null,
+    temporalText: null,
     ...overrides,
   };
 }

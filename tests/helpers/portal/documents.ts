@@ -32,6 +32,42 @@ import type { CkanPackage, CkanResource } from './packages.ts';
 
 const HYDRA = 'http://www.w3.org/ns/hydra/core#';
 const DCT_LICENSE = `${NS.dct}license`;
+const VCARD = 'http://www.w3.org/2006/vcard/ns#';
+const EU_FREQUENCY = 'http://publications.europa.eu/resource/authority/frequency/';
+
+/**
+ * What the portal's packages say of update frequency, contact and coverage, for every kind: the
+ * frequency as the sample states it (a `periodicidad` field, a `Periodicidad` extra, or
+ * datos.gob.do's `Periocidad` typo),
+ * written by DCAT as the EU vocabulary's IRI and by data.json as an ISO 8601 period when it is one
+ * of these words (as ckanext-dcat and Andino would), as typed otherwise; the contact as the
+ * maintainer, else the author; the coverage from `temporal_start` / `temporal_end` extras.
+ */
+const FREQUENCY_CODES: Record<string, { eu: string; iso: string }> = {
+  mensual: { eu: 'MONTHLY', iso: 'R/P1M' },
+  trimestral: { eu: 'QUARTERLY', iso: 'R/P3M' },
+  anual: { eu: 'ANNUAL', iso: 'R/P1Y' },
+};
+
+/** A package's value for one of `keys`, as a field (ckanext-scheming's `periodicidad`) or an extra. */
+function extraOf(pkg: CkanPackage, ...keys: string[]): string | undefined {
+  const field = keys.map((key) => pkg[key]).find((value) => typeof value === 'string' && value.trim());
+  if (typeof field === 'string') return field.trim();
+  const extras = Array.isArray(pkg.extras) ? (pkg.extras as Array<{ key: string; value: string }>) : [];
+  return extras.find((extra) => keys.includes(extra.key.toLowerCase()) && extra.value.trim())?.value.trim();
+}
+
+function packageFacts(pkg: CkanPackage) {
+  const frequency = extraOf(pkg, 'periodicidad', 'periocidad');
+  const maintainerEmail = typeof pkg.maintainer_email === 'string' ? pkg.maintainer_email.trim() : '';
+  const [name, email] = maintainerEmail ? [pkg.maintainer, maintainerEmail] : [pkg.author, pkg.author_email];
+  return {
+    frequency,
+    frequencyCodes: frequency ? FREQUENCY_CODES[frequency.toLowerCase()] : undefined,
+    contact: { name: typeof name === 'string' && name.trim() ? name.trim() : undefined, email: typeof email === 'string' && email.trim() ? email.trim() : undefined },
+    temporal: { start: extraOf(pkg, 'temporal_start'), end: extraOf(pkg, 'temporal_end') },
+  };
+}
 
 /** One `package_search` answer, as CKAN 2.x gives it. */
 export function ckanAnswer(packages: CkanPackage[], rows: number, start: number): unknown {
@@ -75,6 +111,8 @@ function datasetResources(origin: string, pkg: CkanPackage): Resource[] {
   const publisher = org ? resource(`${origin}/organization/${org.name}`, [foaf.Agent], { [foaf.name]: text(org.title) }) : null;
   const themes = pkg.groups.map((group) => resource(`${origin}/group/${group.name}`, [skos.Concept], { [skos.prefLabel]: text(group.title) }));
   const landingPage = landingPageOf(origin, pkg);
+  const facts = packageFacts(pkg);
+  const { start, end } = facts.temporal;
   const dataset = resource(`${origin}/dataset/${pkg.name}`, [dcat.Dataset], {
     [dct.identifier]: plain(pkg.id),
     [dct.title]: text(pkg.title),
@@ -85,6 +123,21 @@ function datasetResources(origin: string, pkg: CkanPackage): Resource[] {
     [dct.publisher]: publisher ? iri(publisher.id!) : undefined,
     [dcat.theme]: themes.map((theme) => iri(theme.id!)),
     [dcat.keyword]: pkg.tags.map((tag) => text(tag.name)),
+    [`${NS.dct}accrualPeriodicity`]: facts.frequencyCodes ? iri(`${EU_FREQUENCY}${facts.frequencyCodes.eu}`) : facts.frequency ? text(facts.frequency) : undefined,
+    [`${NS.dcat}contactPoint`]:
+      facts.contact.name || facts.contact.email
+        ? resource(null, [`${VCARD}Kind`], {
+            [`${VCARD}fn`]: facts.contact.name ? text(facts.contact.name) : undefined,
+            [`${VCARD}hasEmail`]: facts.contact.email ? iri(`mailto:${facts.contact.email}`) : undefined,
+          })
+        : undefined,
+    [`${NS.dct}temporal`]:
+      start || end
+        ? resource(null, [`${NS.dct}PeriodOfTime`], {
+            [`${NS.dcat}startDate`]: start ? typed(start, `${NS.xsd}date`) : undefined,
+            [`${NS.dcat}endDate`]: end ? typed(end, `${NS.xsd}date`) : undefined,
+          })
+        : undefined,
     [dcat.distribution]: pkg.resources.map((res) => distributionResource(origin, pkg, res)),
   });
   return [dataset, ...(publisher ? [publisher] : []), ...themes];
@@ -137,6 +190,7 @@ export function dataJson(origin: string, packages: CkanPackage[]): unknown {
     title: 'Portal local de pruebas',
     themeTaxonomy: [...themes].map(([id, label]) => ({ id, label })),
     dataset: packages.map((pkg) => ({
+      ...dataJsonFacts(pkg),
       '@type': 'dcat:Dataset',
       identifier: pkg.id,
       title: pkg.title,
@@ -159,5 +213,15 @@ export function dataJson(origin: string, packages: CkanPackage[]): unknown {
         byteSize: res.size ?? undefined,
       })),
     })),
+  };
+}
+
+/** A package's frequency, contact and coverage as DCAT-US 1.1 writes them. */
+function dataJsonFacts(pkg: CkanPackage): Record<string, unknown> {
+  const { frequency, frequencyCodes, contact, temporal } = packageFacts(pkg);
+  return {
+    accrualPeriodicity: frequencyCodes?.iso ?? frequency,
+    contactPoint: contact.name || contact.email ? { '@type': 'vcard:Contact', fn: contact.name, hasEmail: contact.email ? `mailto:${contact.email}` : undefined } : undefined,
+    temporal: temporal.start || temporal.end ? `${temporal.start ?? '..'}/${temporal.end ?? '..'}` : undefined,
   };
 }

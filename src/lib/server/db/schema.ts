@@ -15,6 +15,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -236,6 +237,15 @@ export const alexandrias = pgTable(
     licenseUrl: text('license_url'),
     /** The catalogue's keywords (tags), as published. */
     keywords: text('keywords').array().notNull().default(sql`'{}'::text[]`),
+    /** How often the catalogue says the original is updated, as declared ("Mensual", a DCAT frequency IRI, `R/P1M`). */
+    updateFrequency: text('update_frequency'),
+    /** The publisher's contact point for the original: a name and an e-mail (kept only when it is an address). */
+    contactName: text('contact_name'),
+    contactEmail: text('contact_email'),
+    /** The period the data covers: calendar dates (`YYYY-MM-DD`, no zone), and/or the catalogue's words when not dates. */
+    temporalStart: date('temporal_start', { mode: 'string' }),
+    temporalEnd: date('temporal_end', { mode: 'string' }),
+    temporalText: text('temporal_text'),
     ...timestamps,
     search: tsvector('search').generatedAlwaysAs(
       (): SQL =>

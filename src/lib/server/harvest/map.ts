@@ -45,11 +45,32 @@ export interface MappedRecord {
   licenseTitle: string | null;
   licenseUrl: string | null;
   keywords: string[];
+  /** How often the original is updated, as declared (`frequencyLabel` names it). */
+  updateFrequency: string | null;
+  contactName: string | null;
+  /** A valid address (the readers keep no other). */
+  contactEmail: string | null;
+  /** The period the data covers: calendar dates `YYYY-MM-DD`, and/or the catalogue's words. */
+  temporalStart: string | null;
+  temporalEnd: string | null;
+  temporalText: string | null;
 }
 
 /** Keywords kept per record, and characters per keyword: tags, not a second description. */
 const MAX_KEYWORDS = 50;
 const MAX_KEYWORD_LENGTH = 100;
+/**
+ * Characters kept of a frequency, a contact's name or a coverage in words: a label or an IRI,
+ * not a second description (a frequency IRI is far shorter; a longer one is not one worth keeping whole).
+ */
+const MAX_FACT_LENGTH = 300;
+
+/** `text` cut at `max` characters (whole code points). */
+function bounded(text: string | null, max: number): string | null {
+  if (text === null) return null;
+  const characters = Array.from(text);
+  return characters.length > max ? characters.slice(0, max).join('').trim() : text;
+}
 
 /** The records of `dataset`: one per distribution with a file, or one for a dataset without any. */
 export function mapDataset(dataset: CatalogDataset): MappedRecord[] {
@@ -113,6 +134,12 @@ function datasetFacts(dataset: CatalogDataset) {
     licenseTitle: dataset.license?.title ?? null,
     licenseUrl: dataset.license?.url ?? null,
     keywords: dataset.keywords.slice(0, MAX_KEYWORDS).map((keyword) => keyword.slice(0, MAX_KEYWORD_LENGTH)),
+    updateFrequency: bounded(dataset.updateFrequency, MAX_FACT_LENGTH),
+    contactName: bounded(dataset.contact?.name ?? null, MAX_FACT_LENGTH),
+    contactEmail: dataset.contact?.email ?? null,
+    temporalStart: dataset.temporal?.start ?? null,
+    temporalEnd: dataset.temporal?.end ?? null,
+    temporalText: bounded(dataset.temporal?.text ?? null, MAX_FACT_LENGTH),
   };
 }
 

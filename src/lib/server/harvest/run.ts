@@ -35,6 +35,7 @@ import {
 import { enqueueMany, type NewJob } from '../jobs/index.ts';
 import { politenessKey } from '../jobs/hosts.ts';
 import { readCatalog, type CatalogDataset, type FetchPage, type ReadOptions } from './catalogs/index.ts';
+import { frequencyLabel } from './catalogs/frequency.ts';
 import { CAPTURE_JOB, type CaptureJobPayload } from './capture-job.ts';
 import { catalogueNote, chooseCategory, foldLabel, mapDataset, type CategoryChoice, type MappedRecord } from './map.ts';
 import { PublisherMatcher } from './publishers.ts';
@@ -281,6 +282,12 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
         licenseTitle: alexandrias.licenseTitle,
         licenseUrl: alexandrias.licenseUrl,
         keywords: alexandrias.keywords,
+        updateFrequency: alexandrias.updateFrequency,
+        contactName: alexandrias.contactName,
+        contactEmail: alexandrias.contactEmail,
+        temporalStart: alexandrias.temporalStart,
+        temporalEnd: alexandrias.temporalEnd,
+        temporalText: alexandrias.temporalText,
       },
     })
     .from(harvestedRecords)
@@ -401,7 +408,10 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
   return written;
 }
 
-/** The catalogue's facts about the original that a record keeps (dates, licence, keywords). */
+/**
+ * The catalogue's facts about the original that a record keeps: dates, licence, keywords, update
+ * frequency, contact, temporal coverage.
+ */
 function catalogueFacts(record: MappedRecord) {
   return {
     issued: record.issued,
@@ -409,18 +419,23 @@ function catalogueFacts(record: MappedRecord) {
     licenseTitle: record.licenseTitle,
     licenseUrl: record.licenseUrl,
     keywords: record.keywords,
+    updateFrequency: record.updateFrequency,
+    contactName: record.contactName,
+    contactEmail: record.contactEmail,
+    temporalStart: record.temporalStart,
+    temporalEnd: record.temporalEnd,
+    temporalText: record.temporalText,
   };
 }
 
-interface CurrentRecord {
-  title: string;
-  description: string | null;
-  issued: Date | null;
-  modified: Date | null;
-  licenseTitle: string | null;
-  licenseUrl: string | null;
-  keywords: string[];
-}
+/** What a record holds now of what the catalogue says, to tell what changed. */
+type CurrentRecord = Pick<
+  MappedRecord,
+  'title' | 'description' | 'issued' | 'modified' | 'licenseTitle' | 'licenseUrl' | 'keywords' | 'updateFrequency' | 'contactName' | 'contactEmail' | 'temporalStart' | 'temporalEnd' | 'temporalText'
+>;
+
+/** A frequency as the history names it: the Spanish name of a known code, else as declared. */
+const frequencyNamed = (frequency: string | null) => (frequency === null ? 'sin indicar' : frequencyLabel(frequency));
 
 const sameDate = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
 
@@ -434,6 +449,13 @@ function describeChanges(current: CurrentRecord, next: MappedRecord): string[] {
     changes.push(`licencia «${current.licenseTitle ?? 'sin licencia'}» → «${next.licenseTitle ?? next.licenseUrl ?? 'sin licencia'}»`);
   }
   if (current.keywords.join('\u0000') !== next.keywords.join('\u0000')) changes.push('palabras clave cambiadas');
+  if (current.updateFrequency !== next.updateFrequency) {
+    changes.push(`frecuencia de actualización «${frequencyNamed(current.updateFrequency)}» → «${frequencyNamed(next.updateFrequency)}»`);
+  }
+  if (current.contactName !== next.contactName || current.contactEmail !== next.contactEmail) changes.push('contacto del editor cambiado');
+  if (current.temporalStart !== next.temporalStart || current.temporalEnd !== next.temporalEnd || current.temporalText !== next.temporalText) {
+    changes.push('cobertura temporal cambiada');
+  }
   return changes;
 }
 

@@ -59,12 +59,22 @@ export interface RecordDetail extends RecordRow {
    */
   underReview: { source: boolean; department: boolean };
   aletheias: ProofEntry[];
-  /** What the original's catalogue says of it (harvested records): its own dates, licence, keywords. */
+  /**
+   * What the original's catalogue says of it (harvested records): its own dates, licence,
+   * keywords, how often it is updated (as declared), whom to ask about it, the period it covers
+   * (calendar dates `YYYY-MM-DD` and/or words).
+   */
   issued: Date | null;
   modified: Date | null;
   licenseTitle: string | null;
   licenseUrl: string | null;
   keywords: string[];
+  updateFrequency: string | null;
+  contactName: string | null;
+  contactEmail: string | null;
+  temporalStart: string | null;
+  temporalEnd: string | null;
+  temporalText: string | null;
 }
 
 /**
@@ -273,6 +283,12 @@ export async function recordDetails(db: Db, where: SQL | undefined, options: Det
     licenseTitle: record.licenseTitle,
     licenseUrl: record.licenseUrl,
     keywords: record.keywords,
+    updateFrequency: record.updateFrequency,
+    contactName: record.contactName,
+    contactEmail: record.contactEmail,
+    temporalStart: record.temporalStart,
+    temporalEnd: record.temporalEnd,
+    temporalText: record.temporalText,
   }));
 }
 

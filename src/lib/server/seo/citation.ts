@@ -45,3 +45,34 @@ function withStop(text: string): string {
 function withoutStop(text: string): string {
   return text.trim().replace(/\.+$/, '');
 }
+
+/** `2017-03-05` → `05/03/2017`: a calendar date as the archive writes dates, with no zone to shift it. */
+export function calendarDate(date: string): string {
+  const [year, month, day] = date.split('-');
+  return `${day}/${month}/${year}`;
+}
+
+type Covered = Pick<RecordDetail, 'temporalStart' | 'temporalEnd' | 'temporalText'>;
+
+/**
+ * A record's temporal coverage in words, one line for its dates and one for what the catalogue
+ * wrote: whole years read as years ("De 2017 a 2026"), other dates as dates ("Del 01/01/2017 al
+ * 30/06/2017"), an open end as "Desde el …" or "Hasta el …". Empty when the catalogue states none.
+ */
+export function temporalCoverage({ temporalStart: start, temporalEnd: end, temporalText: text }: Covered): string[] {
+  const lines: string[] = [];
+  const startsYear = start?.endsWith('-01-01');
+  const endsYear = end?.endsWith('-12-31');
+  if (start && end && startsYear && endsYear) {
+    const [from, to] = [start.slice(0, 4), end.slice(0, 4)];
+    lines.push(from === to ? t('record.coverageYear', { year: from }) : t('record.coverageYears', { start: from, end: to }));
+  } else if (start && end) {
+    lines.push(t('record.coverageBetween', { start: calendarDate(start), end: calendarDate(end) }));
+  } else if (start) {
+    lines.push(t('record.coverageFrom', { date: calendarDate(start) }));
+  } else if (end) {
+    lines.push(t('record.coverageUntil', { date: calendarDate(end) }));
+  }
+  if (text) lines.push(text);
+  return lines;
+}

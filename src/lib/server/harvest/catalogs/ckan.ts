@@ -8,14 +8,25 @@ import { arrayOf, isObject, kindHint, parseJsonPage } from './body.ts';
 import { CatalogReadError } from './errors.ts';
 import { pageLimits } from './limits.ts';
 import { readPages, type ParsedPage } from './paging.ts';
-import { DEFAULT_PAGE_SIZE, type CatalogDataset, type CatalogPage, type CatalogPublisher, type FetchPage, type ReadOptions } from './types.ts';
-import { cleanByteSize, cleanChecksum, cleanDate, cleanText, cleanUrl, distinct } from './values.ts';
+import { DEFAULT_PAGE_SIZE, type CatalogContact, type CatalogDataset, type CatalogPage, type CatalogPublisher, type FetchPage, type ReadOptions } from './types.ts';
+import { cleanByteSize, cleanChecksum, cleanContact, cleanDate, cleanTemporal, cleanText, cleanUrl, distinct } from './values.ts';
 
 const PACKAGE_SEARCH = /\/api\/(3\/)?action\/package_search\/?$/;
 
 /** Where an organisation's website and acronym may be, as extras or (ckanext-scheming) fields. */
 const WEBSITE_KEYS = ['website', 'homepage', 'url', 'sitio_web', 'web'];
 const ACRONYM_KEYS = ['acronym', 'siglas', 'acronimo', 'acrónimo'];
+
+/**
+ * Where a package's update frequency may be: a field (ckanext-scheming, ckanext-dcat's harvested
+ * `frequency`) or an extra, matched without case. datos.gob.do's publishers type it as an extra by
+ * hand: `Periodicidad`, and also `Periocidad`.
+ */
+const FREQUENCY_KEYS = ['frequency', 'accrual_periodicity', 'periodicidad', 'periocidad', 'frecuencia'];
+/** A temporal coverage's dates (ckanext-dcat's names) and a coverage stated in words. */
+const TEMPORAL_START_KEYS = ['temporal_start'];
+const TEMPORAL_END_KEYS = ['temporal_end'];
+const TEMPORAL_TEXT_KEYS = ['temporal', 'cobertura_temporal', 'cobertura temporal'];
 
 /** A last path segment with an extension names a document (`data.json`), not a portal's root. */
 const NAMES_DOCUMENT = /\/[^/]*\.[A-Za-z0-9]+$/;
@@ -77,6 +88,7 @@ function ckanDataset(item: Record<string, unknown>, portal: string): CatalogData
   if (!identifier) return null;
   const licenseTitle = cleanText(item.license_title);
   const licenseUrl = cleanUrl(item.license_url);
+  const field = fieldReader(item);
   return {
     identifier,
     // ckanext-dcat's landing page is the package's `url` (its origin); without one, the portal's page.
@@ -87,6 +99,9 @@ function ckanDataset(item: Record<string, unknown>, portal: string): CatalogData
     modified: cleanDate(item.metadata_modified),
     license: licenseTitle || licenseUrl ? { title: licenseTitle, url: licenseUrl } : null,
     keywords: distinct(arrayOf(item.tags).map((tag) => (isObject(tag) ? cleanText(tag.name) ?? cleanText(tag.display_name) : cleanText(tag)))),
+    updateFrequency: cleanText(field(FREQUENCY_KEYS)),
+    contact: ckanContact(item),
+    temporal: cleanTemporal(field(TEMPORAL_START_KEYS), field(TEMPORAL_END_KEYS), field(TEMPORAL_TEXT_KEYS)),
     publisher: isObject(item.organization) ? ckanPublisher(item.organization) : null,
     themes: arrayOf(item.groups).flatMap((group) => {
       if (!isObject(group)) return [];
@@ -106,14 +121,33 @@ function ckanDataset(item: Record<string, unknown>, portal: string): CatalogData
   };
 }
 
+/**
+ * The first of `keys` an object states as a field or as one of its `extras` (keys matched without
+ * case or surrounding spaces), skipping blank values.
+ */
+function fieldReader(object: Record<string, unknown>): (keys: string[]) => unknown {
+  const extras = new Map<string, unknown>();
+  for (const extra of arrayOf(object.extras)) {
+    if (isObject(extra) && typeof extra.key === 'string') extras.set(extra.key.trim().toLowerCase(), extra.value);
+  }
+  return (keys) => keys.map((key) => object[key] ?? extras.get(key)).find((value) => cleanText(value) !== null);
+}
+
+/**
+ * CKAN's contact for a package: its maintainer, else its author, each a name and an e-mail taken
+ * as a pair (never the name of one with the address of the other). A maintainer without an address
+ * gives way to an author with one: a contact is for writing to.
+ */
+function ckanContact(item: Record<string, unknown>): CatalogContact | null {
+  const maintainer = cleanContact(item.maintainer, item.maintainer_email);
+  const author = cleanContact(item.author, item.author_email);
+  return maintainer && (maintainer.email || !author?.email) ? maintainer : author;
+}
+
 function ckanPublisher(organization: Record<string, unknown>): CatalogPublisher | null {
   const name = cleanText(organization.title) ?? cleanText(organization.name);
   if (!name) return null;
-  const extras = new Map<string, unknown>();
-  for (const extra of arrayOf(organization.extras)) {
-    if (isObject(extra) && typeof extra.key === 'string') extras.set(extra.key.trim().toLowerCase(), extra.value);
-  }
-  const field = (keys: string[]) => keys.map((key) => organization[key] ?? extras.get(key)).find((value) => cleanText(value) !== null);
+  const field = fieldReader(organization);
   return {
     identifier: cleanText(organization.id) ?? cleanText(organization.name),
     name,

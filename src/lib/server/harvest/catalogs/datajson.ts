@@ -13,7 +13,7 @@ import { arrayOf, isObject, kindHint, parseJsonPage } from './body.ts';
 import { CatalogReadError } from './errors.ts';
 import { pageLimits } from './limits.ts';
 import { DEFAULT_PAGE_SIZE, type CatalogDataset, type CatalogPage, type CatalogPublisher, type FetchedPage, type FetchPage, type ReadOptions } from './types.ts';
-import { cleanByteSize, cleanChecksum, cleanDate, cleanText, cleanUrl, distinct } from './values.ts';
+import { cleanByteSize, cleanChecksum, cleanContact, cleanDate, cleanTemporal, cleanText, cleanUrl, distinct } from './values.ts';
 import { readPages } from './paging.ts';
 
 /** Every dataset of a data.json catalogue, in pages of `pageSize`. */
@@ -73,6 +73,11 @@ function dataJsonDataset(item: Record<string, unknown>, themeLabels: Map<string,
     modified: cleanDate(item.modified),
     license: license ? { title: licenseUrl ? null : license, url: licenseUrl } : null,
     keywords: keywordsOf(item.keyword),
+    // DCAT-US writes an ISO 8601 repeating period (`R/P1M`) or `irregular`; Andino the same.
+    updateFrequency: cleanText(item.accrualPeriodicity),
+    contact: isObject(item.contactPoint) ? cleanContact(item.contactPoint.fn, item.contactPoint.hasEmail) : null,
+    // An ISO 8601 interval, `2017-01-01/2017-12-31`.
+    temporal: cleanTemporal(null, null, item.temporal),
     publisher: publisherOf(item.publisher),
     themes: distinct(arrayOf(item.theme).map(cleanText)).map((theme) => ({ identifier: theme, label: themeLabels.get(theme) ?? theme })),
     distributions: arrayOf(item.distribution)

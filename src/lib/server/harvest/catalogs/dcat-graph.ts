@@ -15,11 +15,23 @@ import { CatalogReadError } from './errors.ts';
 import type { CatalogPageLimits } from './limits.ts';
 import type { ParsedPage } from './paging.ts';
 import { parseRdfPage } from './rdf-document.ts';
-import { firstValue, HYDRA_NS, inArchiveLanguage, labelOf, literalsByLanguage, objectsOf, preferredText, termKey } from './rdf-terms.ts';
-import type { CatalogDataset, CatalogDistribution, CatalogLicense, CatalogPublisher, CatalogTheme, FetchedPage } from './types.ts';
-import { cleanByteSize, cleanChecksum, cleanDate, cleanText, cleanUrl, distinct } from './values.ts';
+import { firstValue, HYDRA_NS, inArchiveLanguage, labelOf, literalsByLanguage, objectsOf, preferredText, RDF_VALUE, termKey } from './rdf-terms.ts';
+import type { CatalogContact, CatalogDataset, CatalogDistribution, CatalogLicense, CatalogPublisher, CatalogTemporal, CatalogTheme, FetchedPage } from './types.ts';
+import { cleanByteSize, cleanChecksum, cleanContact, cleanDate, cleanEmail, cleanTemporal, cleanText, cleanUrl, distinct } from './values.ts';
 
 const DCT_LICENSE = `${NS.dct}license`;
+const DCT_ACCRUAL_PERIODICITY = `${NS.dct}accrualPeriodicity`;
+const DCT_TEMPORAL = `${NS.dct}temporal`;
+const DCAT_CONTACT_POINT = `${NS.dcat}contactPoint`;
+const VCARD_NS = 'http://www.w3.org/2006/vcard/ns#';
+const TIME_NS = 'http://www.w3.org/2006/time#';
+/**
+ * Where a period of time states its ends: DCAT 2 (`dcat:startDate`), DCAT-AP 1.x (`schema:startDate`,
+ * with either scheme) and OWL-Time (`time:hasBeginning` an instant with its `time:inXSDDate…`).
+ */
+const START_DATE = [`${NS.dcat}startDate`, 'http://schema.org/startDate', 'https://schema.org/startDate'];
+const END_DATE = [`${NS.dcat}endDate`, 'http://schema.org/endDate', 'https://schema.org/endDate'];
+const TIME_INSTANT_DATES = [`${TIME_NS}inXSDDate`, `${TIME_NS}inXSDDateTime`, `${TIME_NS}inXSDDateTimeStamp`];
 const HYDRA_NEXT = [`${HYDRA_NS}next`, `${HYDRA_NS}nextPage`];
 const HYDRA_TOTAL_ITEMS = `${HYDRA_NS}totalItems`;
 /** Where controlled vocabularies put formats and media types: the code is the IRI's last part. */
@@ -100,6 +112,9 @@ function dcatDataset(graph: Store, node: Term): CatalogDataset | null {
     // ckanext-dcat states the licence on each distribution rather than on the dataset.
     license: [node, ...distributionNodes].map((subject) => licenseOf(graph, subject)).find((license) => license !== null) ?? null,
     keywords: keywordsOf(graph, node),
+    updateFrequency: frequencyOf(graph, node),
+    contact: contactOf(graph, node),
+    temporal: temporalOf(graph, node),
     publisher: publisherOf(graph, node),
     themes: objectsOf(graph, node, dcat.theme).flatMap((theme): CatalogTheme[] => {
       if (theme.termType === 'Literal') return cleanText(theme.value) ? [{ identifier: theme.value.trim(), label: theme.value.trim() }] : [];
@@ -114,6 +129,39 @@ function keywordsOf(graph: Store, node: Term): string[] {
   const literals = literalsByLanguage(objectsOf(graph, node, dcat.keyword));
   const suited = literals.filter(inArchiveLanguage);
   return distinct((suited.length > 0 ? suited : literals).map((term) => cleanText(term.value)));
+}
+
+/**
+ * `dct:accrualPeriodicity` as declared: a frequency IRI (the EU vocabulary's, Dublin Core's
+ * `cld:freq`), a literal, or a `dct:Frequency` node with its `rdf:value` or label (DCAT-AP 1.x).
+ */
+function frequencyOf(graph: Store, dataset: Term): string | null {
+  const term = objectsOf(graph, dataset, DCT_ACCRUAL_PERIODICITY)[0];
+  if (!term) return null;
+  if (term.termType === 'NamedNode' || term.termType === 'Literal') return cleanText(term.value);
+  return cleanText(firstValue(graph, term, RDF_VALUE)) ?? labelOf(graph, term);
+}
+
+/** `dcat:contactPoint`: a vCard's name (`vcard:fn`, else its organisation's) and `vcard:hasEmail`. */
+function contactOf(graph: Store, dataset: Term): CatalogContact | null {
+  const node = objectsOf(graph, dataset, DCAT_CONTACT_POINT)[0];
+  if (!node) return null;
+  if (node.termType === 'Literal') return cleanEmail(node.value) ? cleanContact(null, node.value) : cleanContact(node.value, null);
+  const name = preferredText(graph, node, `${VCARD_NS}fn`) ?? preferredText(graph, node, `${VCARD_NS}organization-name`) ?? labelOf(graph, node);
+  return cleanContact(name, firstValue(graph, node, `${VCARD_NS}hasEmail`) ?? firstValue(graph, node, `${VCARD_NS}email`));
+}
+
+/** `dct:temporal`: a period of time's start and end dates, or its label, or a literal. */
+function temporalOf(graph: Store, dataset: Term): CatalogTemporal | null {
+  const node = objectsOf(graph, dataset, DCT_TEMPORAL)[0];
+  if (!node) return null;
+  if (node.termType === 'Literal') return cleanTemporal(null, null, node.value);
+  const dateOf = (predicates: string[], instant: string) =>
+    predicates.map((predicate) => firstValue(graph, node, predicate)).find((value) => value !== null) ??
+    objectsOf(graph, node, instant)
+      .flatMap((moment) => TIME_INSTANT_DATES.map((predicate) => firstValue(graph, moment, predicate)))
+      .find((value) => value !== null);
+  return cleanTemporal(dateOf(START_DATE, `${TIME_NS}hasBeginning`), dateOf(END_DATE, `${TIME_NS}hasEnd`), labelOf(graph, node));
 }
 
 function publisherOf(graph: Store, dataset: Term): CatalogPublisher | null {

@@ -59,6 +59,24 @@ export interface CatalogLicense {
   url: string | null;
 }
 
+/** Whom to ask about a dataset: its contact point (DCAT's vcard, CKAN's maintainer or author). */
+export interface CatalogContact {
+  name: string | null;
+  /** An e-mail address, without `mailto:`; null when what was declared is not one. */
+  email: string | null;
+}
+
+/**
+ * The period a dataset's data covers. `start` and `end` are calendar dates (`YYYY-MM-DD`): a year
+ * declared alone covers it all (`2017` is 2017-01-01 to 2017-12-31). `text` is what the catalogue
+ * wrote when it is not dates ("Desde 2010", "Primer trimestre").
+ */
+export interface CatalogTemporal {
+  start: string | null;
+  end: string | null;
+  text: string | null;
+}
+
 export interface CatalogDistribution {
   /** The catalogue's own id of the resource or distribution, when it has one. */
   identifier: string | null;
@@ -88,6 +106,10 @@ export interface CatalogDataset {
   modified: Date | null;
   license: CatalogLicense | null;
   keywords: string[];
+  /** How often the catalogue says it is updated, as declared: a word ("Mensual"), a frequency IRI, an ISO 8601 period (`R/P1M`). */
+  updateFrequency: string | null;
+  contact: CatalogContact | null;
+  temporal: CatalogTemporal | null;
   publisher: CatalogPublisher | null;
   themes: CatalogTheme[];
   distributions: CatalogDistribution[];

@@ -5,7 +5,7 @@
  */
 import { stripControls } from '../../../domain/text.ts';
 import { webIri } from '../../dcat/rdf.ts';
-import type { CatalogChecksum } from './types.ts';
+import type { CatalogChecksum, CatalogContact, CatalogTemporal } from './types.ts';
 
 /**
  * Most characters kept of one declared text. A catalogue is not trusted more than a contributor:
@@ -86,4 +86,86 @@ export function cleanChecksum(rawValue: unknown, rawAlgorithm?: string | null): 
 /** Distinct values, first occurrence first, blanks dropped. */
 export function distinct(values: Array<string | null>): string[] {
   return [...new Set(values.filter((value): value is string => value !== null))];
+}
+
+/** The longest e-mail address (RFC 5321's path limit): anything longer is not one. */
+const MAX_EMAIL_LENGTH = 254;
+/**
+ * An address as mail software takes it: a local part of letters, digits and RFC 5322's other
+ * unquoted characters, one `@`, and a domain of dot-separated labels. Quoted local parts, IP
+ * literals and the `?`, `#`, `&` and `%` that would need escaping in a `mailto:` link, legal but
+ * never seen in a catalogue, are refused with the rest.
+ */
+const EMAIL = /^[\p{L}\p{N}.!$'*+\/=^_`{|}~-]{1,64}@[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)+$/u;
+
+/**
+ * An e-mail address from what a catalogue declares (`datos@x.gob.do`, vCard's `mailto:datos@x.gob.do`,
+ * with or without `?subject=`); null for anything that is not one ("N/A", a web page, a name).
+ */
+export function cleanEmail(value: unknown): string | null {
+  let text = cleanText(value);
+  if (!text) return null;
+  if (/^mailto:/i.test(text)) {
+    text = text.slice('mailto:'.length).split('?')[0]!;
+    try {
+      text = decodeURIComponent(text);
+    } catch {
+      // Badly escaped: judged as written.
+    }
+    text = text.trim();
+  }
+  return text.length <= MAX_EMAIL_LENGTH && EMAIL.test(text) ? text : null;
+}
+
+/** A contact point, or null when it has neither a name nor an address. */
+export function cleanContact(name: unknown, email: unknown): CatalogContact | null {
+  const contact = { name: cleanText(name), email: cleanEmail(email) };
+  return contact.name || contact.email ? contact : null;
+}
+
+const pad = (number: number, width = 2) => String(number).padStart(width, '0');
+
+/**
+ * A calendar date (`YYYY-MM-DD`) from a declared date, date-time, month (`2017-03`) or year
+ * (`2017`): a month or a year stands for its first day as a `start` and its last as an `end`. A
+ * date-time's own date is kept as written, not moved to another zone: a coverage is days, not
+ * instants. Null for anything else, and for dates that do not exist (`2017-02-30`).
+ */
+export function cleanCalendarDate(value: unknown, side: 'start' | 'end'): string | null {
+  const text = typeof value === 'number' && Number.isInteger(value) ? String(value) : cleanText(value);
+  if (!text) return null;
+  const match = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:[T ]\d{2}:\d{2}.*)?)?)?$/.exec(text);
+  if (!match) return null;
+  const year = Number(match[1]);
+  const month = match[2] === undefined ? (side === 'start' ? 1 : 12) : Number(match[2]);
+  // Day 0 of the next month is the last of this one.
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const day = match[3] === undefined ? (side === 'start' ? 1 : lastDay) : Number(match[3]);
+  if (year < 1000 || month < 1 || month > 12 || day < 1 || day > lastDay) return null;
+  return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+}
+
+/**
+ * A temporal coverage from declared start and end dates and/or a text. A text that is dates — an
+ * ISO 8601 interval (`2017-01-01/2017-12-31`, data.json's form) or one date or year — becomes
+ * them; any other text is kept as written, as are start or end values that are not dates.
+ * Null when nothing is declared.
+ */
+export function cleanTemporal(startValue: unknown, endValue: unknown, textValue?: unknown): CatalogTemporal | null {
+  let start = cleanCalendarDate(startValue, 'start');
+  let end = cleanCalendarDate(endValue, 'end');
+  const undated = [start ? null : cleanText(startValue), end ? null : cleanText(endValue)];
+  let text = cleanText(textValue);
+  if (text && !start && !end) {
+    const [from, to, ...rest] = text.split('/').map((part) => part.trim());
+    const [fromDate, toDate] = [cleanCalendarDate(from, 'start'), cleanCalendarDate(to ?? from, 'end')];
+    // `..` is ISO 8601-2's open end: a coverage still running.
+    const open = (part: string | undefined) => part === '..' || part === '';
+    if (rest.length === 0 && (fromDate || open(from)) && (toDate || (to !== undefined && open(to))) && (fromDate || toDate)) {
+      [start, end, text] = [fromDate, toDate, null];
+    }
+  }
+  const [undatedStart, undatedEnd] = undated;
+  text ??= undatedStart && undatedEnd ? `${undatedStart} – ${undatedEnd}` : undatedStart ? `Desde ${undatedStart}` : undatedEnd ? `Hasta ${undatedEnd}` : null;
+  return start || end || text ? { start, end, text } : null;
 }
