@@ -187,7 +187,7 @@ describe.each(testEngines())('read-through between two archive servers on %s', (
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe(RAW_BLOCK_MEDIA_TYPE);
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable, no-transform');
       const body = new Uint8Array(await response.arrayBuffer());
       expect(response.headers.get('content-length')).toBe(String(body.length));
       // The bytes hash to the block's CID: any client can check them.
@@ -328,6 +328,39 @@ describe('ARCHIVE_TRUSTLESS_GATEWAYS', () => {
     ]);
     for (const bad of ['ftp://ipfs.example.org', 'https://usuario:clave@ipfs.example.org', 'https://ipfs.example.org/?x=1', 'no es una url']) {
       expect(() => readConfig({ ARCHIVE_TRUSTLESS_GATEWAYS: bad })).toThrow(/ARCHIVE_TRUSTLESS_GATEWAYS/);
+    }
+  });
+});
+
+describe('a gateway that hangs', () => {
+  it('holds no reader longer than the timeout, however many wait, and turns away a line past its bound', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'archivo-hanging-'));
+    try {
+      // Blocks this server lacks, each of a catalogue file; the only gateway never answers.
+      const cids = await Promise.all(Array.from({ length: 80 }, async (_, n) => (await cidOf(await bytesOf(1000, 100 + n))).cid));
+      let asked = 0;
+      const hanging: typeof fetch = (_url, init) => {
+        asked += 1;
+        return new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason), { once: true }));
+      };
+      const store = readThrough(localBlockstore(dir), {
+        gateways: ['http://127.0.0.1:9'],
+        isCatalogueFile: async () => true,
+        fetch: hanging,
+        timeoutMs: 400,
+        concurrency: 2,
+        warn: () => undefined,
+      });
+      const started = performance.now();
+      const outcomes = await Promise.allSettled(cids.map((cid) => collect(store.get(parseCid(cid)))));
+      const seconds = (performance.now() - started) / 1000;
+      // Two at a time and 80 readers would be 16 s if each waited its turn and then its own 400 ms.
+      expect(seconds).toBeLessThan(5);
+      expect(outcomes.every((outcome) => outcome.status === 'rejected')).toBe(true);
+      // Only those who got a slot before their deadline reached the gateway.
+      expect(asked).toBeLessThan(cids.length);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
     }
   });
 });

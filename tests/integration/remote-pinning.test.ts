@@ -313,7 +313,7 @@ describe.each(testEngines())('remote pinning on %s', (engine) => {
     );
     const cid = await newFile();
     await pinCid(database.db, configured!, cid);
-    expect(service.state.requests.at(-1)?.body).toEqual({ cid, name: cid, origins: ['/dns4/archivo.example.org/tcp/443/https'] });
+    expect(service.state.requests.at(-1)?.body).toEqual({ cid, name: cid, origins: ['/dns/archivo.example.org/tcp/443/https'] });
   });
 
   it('pins every file that lacks a remote pin with jobs of the queue, retried until the service takes them', async () => {
@@ -351,7 +351,7 @@ describe.each(testEngines())('remote pinning on %s', (engine) => {
       expect((await rowOf(cid))?.status).toBe('queued');
     }
     const lastAsk = service.state.requests.filter((request) => request.method === 'POST').at(-1)?.body as { origins?: string[] };
-    expect(lastAsk.origins).toEqual(['/dns4/archivo.example.org/tcp/443/https']);
+    expect(lastAsk.origins).toEqual(['/dns/archivo.example.org/tcp/443/https']);
     expect(service.state.requests.some((request) => (request.body as { cid?: string } | undefined)?.cid === withdrawn)).toBe(false);
     expect(service.state.requests.filter((request) => (request.body as { cid?: string } | undefined)?.cid === pinned)).toHaveLength(1);
     const done = await database.db.select({ status: jobs.status, attempts: jobs.attempts }).from(jobs).where(eq(jobs.kind, REMOTE_PIN_JOB));
@@ -366,10 +366,15 @@ describe.each(testEngines())('remote pinning on %s', (engine) => {
 
 describe('the gateway as a pin request\'s origins', () => {
   it.each([
-    ['https://archivo.example.org', ['/dns4/archivo.example.org/tcp/443/https']],
-    ['http://archivo.example.org:8080', ['/dns4/archivo.example.org/tcp/8080/http']],
-    ['https://203.0.113.7', ['/ip4/203.0.113.7/tcp/443/https']],
-    ['https://[2001:db8::1]:8443', ['/ip6/2001:db8::1/tcp/8443/https']],
+    ['https://archivo.example.org', ['/dns/archivo.example.org/tcp/443/https']],
+    ['http://archivo.example.org:8080', ['/dns/archivo.example.org/tcp/8080/http']],
+    ['https://93.184.215.14', ['/ip4/93.184.215.14/tcp/443/https']],
+    ['https://[2606:4700:4700::1111]:8443', ['/ip6/2606:4700:4700::1111/tcp/8443/https']],
+    // Addresses only a private network reaches are not told to a third party.
+    ['http://10.0.0.5:4321', []],
+    ['https://192.168.1.20', []],
+    ['https://[fd00::1]', []],
+    ['https://203.0.113.7', []],
     ['http://localhost:4321', []],
     ['http://127.0.0.1:4321', []],
     ['http://[::1]:4321', []],

@@ -168,7 +168,7 @@ describe('the gateway as a trustless gateway', () => {
     expect(response.headers.get('content-type')).toBe('application/vnd.ipld.car; version=1; order=dfs; dups=n');
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${cid}.car"`);
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable, no-transform');
     expect(response.headers.get('etag')).toBe(`"${cid}.car"`);
     expect(response.headers.get('vary')).toBe('Accept');
     // Asked by URL, the answer already has its own address.

@@ -21,6 +21,12 @@ import { CAR_MEDIA_TYPE, encodeCar, negotiateCar, type CarRequest } from './car.
 import { detectContent, downloadName, hasPdfHeader, mediaType } from '../content-type.ts';
 import { withdrawnBlockOf, type Withdrawal } from './withdrawn-blocks.ts';
 
+/**
+ * A CID names its bytes forever; `no-transform` tells every proxy and CDN on the way, and our own
+ * compression, never to re-encode them (a client checks them against the CID).
+ */
+const IMMUTABLE = 'public, max-age=31536000, immutable, no-transform';
+
 /** Types a browser shows without running anything of ours: served inline. The archive's formats all are. */
 const PASSIVE_TYPES = new Set<string>([
   ...Object.values(ASSET_TYPES).flatMap(({ mediaType }) => mediaType ?? []),
@@ -251,7 +257,10 @@ async function servableStat(db: Db, store: ContentStore, cid: string): Promise<{
   if (withdrawnBy) throw withdrawn(withdrawnBy, 'Este archivo fue');
   const stat = await statFile(store, canonical);
   if (!declared) {
-    const block = await withdrawnBlockOf(db, store, stat.cid);
+    // Which blocks withdrawn files are made of is read from this server's own blocks: asking the
+    // gateways for every served file's nodes to answer one request would let a visitor make us
+    // fetch the whole catalogue.
+    const block = await withoutReadThrough(() => withdrawnBlockOf(db, store, stat.cid));
     if (block) throw withdrawn(block, 'Este bloque es parte de un archivo');
   }
   return { stat, declared };
@@ -311,7 +320,7 @@ async function serveWhole(db: Db, store: ContentStore, request: GatewayRequest, 
     'Content-Type': contentType,
     'X-Content-Type-Options': 'nosniff',
     'Content-Disposition': disposition(inline ? 'inline' : 'attachment', name === null ? null : downloadName(name, contentType)),
-    'Cache-Control': 'public, max-age=31536000, immutable',
+    'Cache-Control': IMMUTABLE,
     ETag: etag,
     'Accept-Ranges': 'bytes',
     'Cross-Origin-Resource-Policy': 'cross-origin',
@@ -354,7 +363,7 @@ function serveCar(store: ContentStore, stat: FileStat, request: GatewayRequest, 
     'Content-Disposition': request.fileName
       ? disposition('attachment', downloadName(request.fileName, CAR_MEDIA_TYPE))
       : `attachment; filename="${stat.cid}.car"`,
-    'Cache-Control': 'public, max-age=31536000, immutable',
+    'Cache-Control': IMMUTABLE,
     ETag: etag,
     'Cross-Origin-Resource-Policy': 'cross-origin',
     'Access-Control-Allow-Origin': '*',
@@ -382,7 +391,7 @@ async function serveRawBlock(db: Db, store: ContentStore, request: GatewayReques
     'Content-Type': RAW_BLOCK_MEDIA_TYPE,
     'X-Content-Type-Options': 'nosniff',
     'Content-Disposition': `attachment; filename="${stat.cid}.bin"`,
-    'Cache-Control': 'public, max-age=31536000, immutable',
+    'Cache-Control': IMMUTABLE,
     ETag: etag,
     'Cross-Origin-Resource-Policy': 'cross-origin',
     'Access-Control-Allow-Origin': '*',

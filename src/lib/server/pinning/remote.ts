@@ -14,6 +14,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { PIN_STATUSES } from '../../domain/constants.ts';
 import type { PinningProvider, PinResult } from './index.ts';
+import { isPublicAddress } from '../capture/address-policy.ts';
 
 /** Where the service is and how the archive signs in to it (`config.pinningService`). */
 export interface RemotePinningService {
@@ -29,16 +30,20 @@ export interface RemotePinningService {
 
 /**
  * The archive's trustless gateway as multiaddrs for a pin request's `origins`, from its public
- * origin: `https://archivo.example.org` is `/dns4/archivo.example.org/tcp/443/https`. None for a
- * loopback address (a remote service could never reach it), as when no public URL is configured.
+ * origin: `https://archivo.example.org` is `/dns/archivo.example.org/tcp/443/https` (`/dns`, not
+ * `/dns4`: a host with only IPv6 addresses is reachable too). None for an address a remote service
+ * could never reach (loopback, private, link-local, reserved), as when no public URL is configured:
+ * telling a third party the archive's internal addresses would help nobody but an intruder.
  */
 export function gatewayOrigins(publicUrl: string): string[] {
   const url = new URL(publicUrl);
   const scheme = url.protocol === 'https:' ? 'https' : 'http';
   const port = url.port || (scheme === 'https' ? '443' : '80');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1' || host.startsWith('127.')) return [];
-  const protocol = isIP(host) === 4 ? 'ip4' : isIP(host) === 6 ? 'ip6' : 'dns4';
+  if (host === 'localhost' || host.endsWith('.localhost')) return [];
+  const family = isIP(host);
+  if (family !== 0 && !isPublicAddress(host)) return [];
+  const protocol = family === 4 ? 'ip4' : family === 6 ? 'ip6' : 'dns';
   return [`/${protocol}/${host}/tcp/${port}/${scheme}`];
 }
 

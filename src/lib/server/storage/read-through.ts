@@ -145,10 +145,16 @@ export function readThrough<T extends WrappableBlockstore>(local: T, options: Re
 
   /** The block's bytes from one gateway, verified; 'missing' when it says it has none. */
   async function fromGateway(base: string, cid: CID): Promise<Uint8Array | 'missing'> {
-    const bytes = await slots.run(async () => {
+    // The deadline counts from the request, not from the slot: readers queued behind a slow
+    // gateway give up in time too, and the line itself is bounded (`semaphore`).
+    const signal = AbortSignal.timeout(timeoutMs);
+    const bytes = await slots.run(signal, async () => {
       const response = await fetchImpl(`${base}/ipfs/${cid.toV1().toString()}?format=raw`, {
         headers: { Accept: RAW_BLOCK_MEDIA_TYPE },
-        signal: AbortSignal.timeout(timeoutMs),
+        signal,
+        // A gateway is trusted for bytes we verify, not for where we go next: no redirects, so a
+        // public gateway cannot point this server at an address inside its own network.
+        redirect: 'error',
       });
       // 410: withdrawn there. Either way, not a failure of the gateway's.
       if (response.status === 404 || response.status === 410) {
@@ -274,20 +280,42 @@ function describe(error: unknown): string {
   return String(error);
 }
 
-/** At most `limit` tasks at once; the others wait their turn in order. */
+/** Requests waiting for a slot at most: past that, a block is a failure at once (a 502), not a wait. */
+const MAX_WAITING = 64;
+
+/**
+ * At most `limit` tasks at once; the others wait their turn in order, at most `MAX_WAITING` of
+ * them, each no longer than its `signal` allows.
+ */
 function semaphore(limit: number) {
   let active = 0;
-  const waiting: Array<() => void> = [];
+  const waiting: Array<{ resolve: () => void; reject: (reason: unknown) => void }> = [];
   return {
-    async run<R>(task: () => Promise<R>): Promise<R> {
+    async run<R>(signal: AbortSignal, task: () => Promise<R>): Promise<R> {
       // A finishing task hands its slot straight to the next in line, so none can jump the queue.
       if (active < limit) active += 1;
-      else await new Promise<void>((resolve) => waiting.push(resolve));
+      else {
+        if (waiting.length >= MAX_WAITING) throw new Error('demasiadas peticiones en espera a las pasarelas');
+        signal.throwIfAborted();
+        await new Promise<void>((resolve, reject) => {
+          const turn = { resolve, reject };
+          waiting.push(turn);
+          signal.addEventListener(
+            'abort',
+            () => {
+              const index = waiting.indexOf(turn);
+              if (index >= 0) waiting.splice(index, 1);
+              reject(signal.reason);
+            },
+            { once: true },
+          );
+        });
+      }
       try {
         return await task();
       } finally {
         const next = waiting.shift();
-        if (next) next();
+        if (next) next.resolve();
         else active -= 1;
       }
     },
