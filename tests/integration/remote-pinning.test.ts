@@ -16,6 +16,7 @@ import {
   gatewayOrigins,
   pinCid,
   queueMissingRemotePins,
+  queueRemotePins,
   REMOTE_PIN_JOB,
   remotePinHandler,
   pinningProviders,
@@ -314,6 +315,20 @@ describe.each(testEngines())('remote pinning on %s', (engine) => {
     const cid = await newFile();
     await pinCid(database.db, configured!, cid);
     expect(service.state.requests.at(-1)?.body).toEqual({ cid, name: cid, origins: ['/dns/archivo.example.org/tcp/443/https'] });
+  });
+
+  it("queues a new file's pins with the remote service only, and the queue asks the service", async () => {
+    const providers = pinningProviders({ pinningService: { endpoint: service.endpoint, token: TOKEN, name: 'servicio' }, publicUrl: 'https://archivo.example.org' }, blocks.store);
+    const [document, proof] = [await newFile(), await newFile()];
+    const asked = service.posts();
+    expect(await queueRemotePins(database.db, providers, [document, proof])).toBe(2);
+    // Nothing asked while the contributor waits: the queue does it.
+    expect(service.posts()).toBe(asked);
+    expect(await queueRemotePins(database.db, [providers[0]!], [document])).toBe(0);
+    expect(await drainJobs(database.db, { [REMOTE_PIN_JOB]: remotePinHandler(providers) }, { kinds: [REMOTE_PIN_JOB] })).toEqual([]);
+    expect(service.posts()).toBe(asked + 2);
+    for (const cid of [document, proof]) expect((await rowOf(cid))?.status).toBe('queued');
+    await database.db.delete(jobs).where(eq(jobs.kind, REMOTE_PIN_JOB));
   });
 
   it('pins every file that lacks a remote pin with jobs of the queue, retried until the service takes them', async () => {

@@ -13,7 +13,7 @@ import { parseCid, type ContentStore } from '../storage/index.ts';
 import { gatewayOrigins, remotePinning } from './remote.ts';
 
 export { gatewayOrigins, remotePinning, type RemotePinningOptions, type RemotePinningService } from './remote.ts';
-export { queueMissingRemotePins, REMOTE_PIN_JOB, remotePinHandler } from './remote-pin-job.ts';
+export { queueMissingRemotePins, queueRemotePins, REMOTE_PIN_JOB, remotePinHandler } from './remote-pin-job.ts';
 
 /** What a provider answers to a pin request. */
 export interface PinResult {
@@ -87,31 +87,55 @@ type PinDb = Pick<Db, 'insert' | 'select' | 'update'>;
  * A remote provider may take seconds to answer: better called after a transaction than inside one.
  */
 export async function pinCid(db: PinDb, provider: PinningProvider, cid: string, details?: { name?: string }): Promise<PinStatus> {
-  const where = and(eq(pins.cid, cid), eq(pins.provider, provider.name));
-  const [existing] = await db.select({ status: pins.status, requestId: pins.requestId }).from(pins).where(where);
-  if (existing && provider.check && (existing.status === 'pinned' || (UNDER_WAY.includes(existing.status) && existing.requestId))) {
-    return existing.status;
-  }
+  return (await pinCids(db, provider, [cid], details)).get(cid)!;
+}
 
-  let result: PinResult;
-  try {
-    result = await provider.pin(cid, details);
-  } catch (error) {
-    console.error(`No se pudo anclar ${cid} con ${provider.name}:`, error);
-    result = { status: 'failed' };
+/**
+ * `pinCid` for several CIDs (a group of captures): the provider is asked for each, side by side,
+ * and their rows are written in one statement. Answers each CID's status.
+ */
+export async function pinCids(db: PinDb, provider: PinningProvider, cids: readonly string[], details?: { name?: string }): Promise<Map<string, PinStatus>> {
+  const statuses = new Map<string, PinStatus>();
+  const unique = [...new Set(cids)];
+  if (unique.length === 0) return statuses;
+  // Only a provider that follows its requests up can be spared a second one; for the others the
+  // upsert below leaves a row with the same outcome untouched, with no read before it.
+  if (provider.check) {
+    const existing = await db
+      .select({ cid: pins.cid, status: pins.status, requestId: pins.requestId })
+      .from(pins)
+      .where(and(inArray(pins.cid, unique), eq(pins.provider, provider.name)));
+    for (const row of existing) {
+      if (row.status === 'pinned' || (UNDER_WAY.includes(row.status) && row.requestId)) statuses.set(row.cid, row.status);
+    }
   }
-  const { status } = result;
-  const requestId = result.requestId ?? null;
-  if (!existing) {
+  const asked = await Promise.all(
+    unique
+      .filter((cid) => !statuses.has(cid))
+      .map(async (cid) => {
+        let result: PinResult;
+        try {
+          result = await provider.pin(cid, details);
+        } catch (error) {
+          console.error(`No se pudo anclar ${cid} con ${provider.name}:`, error);
+          result = { status: 'failed' };
+        }
+        statuses.set(cid, result.status);
+        return { cid, provider: provider.name, status: result.status, requestId: result.requestId ?? null };
+      }),
+  );
+  if (asked.length > 0) {
     // A concurrent pin of the same CID may have won the race: then this one is an update.
     await db
       .insert(pins)
-      .values({ cid, provider: provider.name, status, requestId })
-      .onConflictDoUpdate({ target: [pins.cid, pins.provider], set: { status, requestId, updatedAt: sql`now()` } });
-  } else if (existing.status !== status || existing.requestId !== requestId) {
-    await db.update(pins).set({ status, requestId, updatedAt: sql`now()` }).where(where);
+      .values(asked)
+      .onConflictDoUpdate({
+        target: [pins.cid, pins.provider],
+        set: { status: sql`excluded.status`, requestId: sql`excluded.request_id`, updatedAt: sql`now()` },
+        setWhere: sql`(${pins.status}, ${pins.requestId}) is distinct from (excluded.status, excluded.request_id)`,
+      });
   }
-  return status;
+  return statuses;
 }
 
 /** How often `refreshPins` may ask a provider about one pin. */

@@ -57,6 +57,18 @@ async function queueMissingFor(db: Db, provider: PinningProvider): Promise<numbe
   return queued.filter((entry) => entry.created).length;
 }
 
+/**
+ * Queues the pins of new files (an upload's document and proof, a capture's file) with every
+ * remote provider among `providers`: the queue asks the service, paced and retried, so the
+ * contributor never waits for it and a crash loses nothing (a pin never queued is found by
+ * `queueMissingRemotePins` at the next start). Returns how many were queued.
+ */
+export async function queueRemotePins(db: Db, providers: readonly PinningProvider[], cids: readonly string[]): Promise<number> {
+  const wanted = providers.filter((provider) => provider.host).flatMap((provider) => cids.map((cid) => remotePinJob(provider, cid)));
+  if (wanted.length === 0) return 0;
+  return (await enqueueMany(db, wanted)).filter((entry) => entry.created).length;
+}
+
 /** Queues the missing pins of every remote provider among `providers` (the local store needs none); returns how many. */
 export async function queueMissingRemotePins(db: Db, providers: readonly PinningProvider[]): Promise<number> {
   let queued = 0;

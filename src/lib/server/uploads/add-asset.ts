@@ -38,7 +38,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../http/errors.ts';
-import { localPinning, pinCid, type PinningProvider } from '../pinning/index.ts';
+import { localPinning, pinCid, queueRemotePins, type PinningProvider } from '../pinning/index.ts';
 import type { ContentStore, StagedUpload, StagingArea } from '../storage/index.ts';
 import {
   cleanFileName,
@@ -165,7 +165,10 @@ export async function addAsset(context: UploadContext): Promise<AddedAsset> {
       return id;
     });
     await staged.settle();
-    pinElsewhere(db, context.pinning ?? [], [document.cid, proof.cid]);
+    // Remote services are asked by the queue, not while the contributor waits (and not lost on a crash).
+    await queueRemotePins(db, context.pinning ?? [], [document.cid, proof.cid]).catch((error: unknown) =>
+      console.error('No se pudieron encolar los anclajes remotos; se encolarán al arrancar', error),
+    );
     return { assetCID: document.cid, assetId };
   } catch (error) {
     await staged.discard().catch((cause: unknown) => console.error('No se pudo limpiar una subida fallida', cause));
@@ -173,19 +176,6 @@ export async function addAsset(context: UploadContext): Promise<AddedAsset> {
     throw error;
   } finally {
     stopHeartbeat();
-  }
-}
-
-/**
- * Asks remote pinning services to keep the files, without holding up the contributor: a service
- * may take seconds, and its outcome is recorded (and followed up) in the pins table.
- */
-function pinElsewhere(db: Db, providers: readonly PinningProvider[], cids: string[]): void {
-  for (const provider of providers) {
-    if (provider.name === 'local') continue;
-    for (const cid of cids) {
-      pinCid(db, provider, cid).catch((error: unknown) => console.error('No se pudo registrar el pin remoto', cid, error));
-    }
   }
 }
 
