@@ -14,7 +14,7 @@
  * Its own peak memory is VmHWM from /proc at each step: exact, whatever happened between two of
  * the parent's samples.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, count, eq, isNotNull, isNull, max, min, sql } from 'drizzle-orm';
 import { openArchive } from '../src/lib/server/archive.ts';
@@ -76,6 +76,27 @@ function cpuSince(before: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1e6;
 }
 
+/**
+ * BENCH_HARVEST_CPU_PROFILE=<file>: a CPU profile of the captures alone (b), for Chrome's DevTools
+ * or any .cpuprofile reader; `--cpu-prof` would mix in the start and the harvest.
+ */
+async function startProfile(): Promise<{ stop(): Promise<void> } | null> {
+  const file = process.env.BENCH_HARVEST_CPU_PROFILE;
+  if (!file) return null;
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 if (!process.send) throw new Error('harvest-process.ts runs as a child of bench/harvest.ts (with an IPC channel).');
 const tell = (message: unknown) => process.send!(message);
 
@@ -116,6 +137,7 @@ async function measure({ catalogUrl, maxSeconds }: HarvestProcessRequest): Promi
     // (b) The captures: the worker `startBackgroundWork` starts in every server process, with the
     // same handlers and settings, until no capture is queued or running.
     const controller = new AbortController();
+    const profiler = await startProfile();
     cpu = process.cpuUsage();
     started = performance.now();
     const worker = runWorker({
@@ -143,6 +165,7 @@ async function measure({ catalogUrl, maxSeconds }: HarvestProcessRequest): Promi
     }
     const wallSeconds = (performance.now() - started) / 1000;
     const capturesCpu = cpuSince(cpu);
+    await profiler?.stop();
     controller.abort(new Error('El banco de pruebas terminó.'));
     await worker;
     const captured = memory();

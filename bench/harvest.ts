@@ -257,7 +257,9 @@ export async function benchHarvest(options: HarvestOptions): Promise<HarvestFigu
         ARCHIVE_CAPTURE_HOST_CONCURRENCY: String(PER_HOST_CONCURRENCY),
         ARCHIVE_CAPTURE_HOST_DELAY_MS: '0',
       },
-      SERVER_NODE_FLAGS,
+      // BENCH_HARVEST_NODE_FLAGS: more flags for the archive's process, to profile it
+      // (`--cpu-prof --cpu-prof-dir=/tmp/profile`).
+      [...SERVER_NODE_FLAGS, ...(process.env.BENCH_HARVEST_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])],
     );
     const phase = (name: string) =>
       messageFrom(archive!, (message) => {

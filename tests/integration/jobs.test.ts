@@ -295,6 +295,22 @@ describe.each(testEngines())('job queue on %s', (engine) => {
     expect(paced.map((job) => job.payload)).toEqual(['s6']);
   });
 
+  it("takes a lone host's backlog in one claim without taking more other hosts than it has slots for", async () => {
+    await enqueueMany(db, Array.from({ length: 6 }, (_, n) => ({ kind: 'capture', host: 'solo.example', payload: `s${n}` })));
+    await enqueueMany(db, ['x', 'y', 'z'].map((name) => ({ kind: 'capture', host: `${name}.example`, payload: name })));
+    const polite = { ...base, perHostConcurrency: 2, kinds: ['capture'], perHostAlone: 6 };
+    // One slot free: one job within its host's limit (the oldest, s0), and solo.example's jobs past
+    // its limit, which wait in the worker for a turn; none of the other hosts' jobs.
+    const first = await claim(db, { ...polite, worker: 'A', limit: 10, withinHostLimits: 1 });
+    expect(first.map((job) => job.payload)).toEqual(['s0', 's2', 's3', 's4', 's5']);
+    // No slot free: only a lone host's backlog may come (s1, now past the limit as A holds five).
+    const backlog = await claim(db, { ...polite, worker: 'A', limit: 10, withinHostLimits: 0 });
+    expect(backlog.map((job) => job.payload)).toEqual(['s1']);
+    expect(await claim(db, { ...polite, worker: 'A', limit: 10, withinHostLimits: 0 })).toEqual([]);
+    const rest = await claim(db, { ...polite, worker: 'A', limit: 10, withinHostLimits: 10 });
+    expect(rest.map((job) => job.payload)).toEqual(['x', 'y', 'z']);
+  });
+
   it('runs at most the per-host limit of its jobs of one host at once, the rest waiting for a turn or their writes', async () => {
     let asking = 0;
     let peakAsking = 0;

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pins } from '../../src/lib/server/db/schema.ts';
-import { localPinning, pinCid } from '../../src/lib/server/pinning/index.ts';
+import { localPinning, pinCid, pinCids } from '../../src/lib/server/pinning/index.ts';
 import { storageStatus } from '../../src/lib/server/queries/index.ts';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
 import { createTestDatabase, createTestStore, testEngines } from '../helpers/database.ts';
@@ -45,5 +45,20 @@ describe.each(testEngines())('local pinning on %s', (engine) => {
     await pinCid(database.db, localPinning(blocks.store), cid);
     const [after] = await database.db.select().from(pins).where(eq(pins.cid, cid));
     expect(after).toEqual(before);
+  });
+
+  it('pins several files at once as it pins one: held ones pinned, a missing one failed, an unchanged row untouched', async () => {
+    const encode = (text: string) => new TextEncoder().encode(text);
+    const { cid: held } = await blocks.store.add(encode('varios: guardado'));
+    const { cid: before } = await blocks.store.add(encode('varios: anclado antes'));
+    const { cid: missing } = await cidOf(encode('varios: nunca guardado'));
+    await pinCid(database.db, localPinning(blocks.store), before);
+    const [earlier] = await database.db.select().from(pins).where(eq(pins.cid, before));
+
+    const statuses = await pinCids(database.db, localPinning(blocks.store), [held, before, missing, held]);
+    expect(Object.fromEntries(statuses)).toEqual({ [held]: 'pinned', [before]: 'pinned', [missing]: 'failed' });
+    const rows = await database.db.select().from(pins).where(inArray(pins.cid, [held, before, missing]));
+    expect(rows.map((row) => [row.cid, row.status]).sort()).toEqual([[held, 'pinned'], [before, 'pinned'], [missing, 'failed']].sort());
+    expect(rows.find((row) => row.cid === before)).toEqual(earlier);
   });
 });

@@ -6,16 +6,16 @@
  * an independent computation; an unknown record is a 404, a record never captured has none.
  */
 import { createHash } from 'node:crypto';
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../../src/lib/server/api/rest.ts';
 import { createGraphqlHandler } from '../../src/lib/server/graphql/index.ts';
-import { alexandrias, captures } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, captures, jobs, recordVersions } from '../../src/lib/server/db/schema.ts';
 import { loadRecord } from '../../src/lib/server/queries/pages.ts';
 import { currentRecordOfVersion } from '../../src/lib/server/queries/versions.ts';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
 import { alexandriaVersions } from '../../src/lib/server/versions/endpoint.ts';
-import { addVersion, VERSION_DIFF_JOB, versionDiffHandler } from '../../src/lib/server/versions/index.ts';
+import { addVersion, addVersions, VERSION_DIFF_JOB, versionDiffHandler } from '../../src/lib/server/versions/index.ts';
 import { drainJobs } from '../helpers/jobs.ts';
 import { createSeededDatabase, testEngines } from '../helpers/database.ts';
 import { expectedChanges } from '../helpers/table-changes.ts';
@@ -178,5 +178,30 @@ describe.each(testEngines())('a record’s versions on %s', (engine) => {
     expect(missing.status).toBe(404);
     expect(missing.envelope).toMatchObject({ code: 404, message: 'Ese registro no existe.' });
     expect((await versionsRead('abc')).status).toBe(404);
+  });
+
+  it('numbers the versions of several records in one statement, two of one record in the order given', async () => {
+    const version = (alexandriaId: number, cid: string) => ({ alexandriaId, cid, sha256: 'a'.repeat(64), size: 1, type: 'csv' as const, mimeType: 'text/csv', fileName: 'x.csv', captureId: null });
+    const rolledBack = new Error('deshecho por la prueba');
+    await expect(
+      seeded.db.transaction(async (tx) => {
+        const diffsBefore = await tx.select({ id: jobs.id }).from(jobs).where(eq(jobs.kind, VERSION_DIFF_JOB));
+        // `record` has v1 and v2 already; `other` none.
+        const added = await addVersions(tx, [version(other.id, other.cid), version(record.id, v2Cid), version(other.id, record.cid)]);
+        expect(added.map((one) => one.number)).toEqual([1, 3, 2]);
+        const rows = await tx.select().from(recordVersions).where(inArray(recordVersions.id, added.map((one) => one.id)));
+        expect(rows.map((row) => [row.alexandriaId, row.number, row.cid, row.diffStatus]).sort()).toEqual(
+          [
+            [other.id, 1, other.cid, 'none'],
+            [other.id, 2, record.cid, 'pending'],
+            [record.id, 3, v2Cid, 'pending'],
+          ].sort(),
+        );
+        // A comparison is queued for each version after a first.
+        const diffs = await tx.select({ payload: jobs.payload }).from(jobs).where(eq(jobs.kind, VERSION_DIFF_JOB));
+        expect(diffs.length - diffsBefore.length).toBe(2);
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
   });
 });

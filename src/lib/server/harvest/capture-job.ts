@@ -25,16 +25,16 @@ import { ASSET_TYPES, type AssetType } from '../../domain/constants.ts';
 import { CaptureError, captureFetch, retryAfterMs, RobotsPolicy, type CaptureFetchOptions, type CaptureResponse } from '../capture/index.ts';
 import { cleanFileName, detectContent, documentFormat, fileExtension, mediaType, type ContentKind } from '../content-type.ts';
 import type { Db } from '../db/index.ts';
-import { alexandrias, captures, harvestedRecords, harvestSources, imports, pins, recordVersions, statusHistory } from '../db/schema.ts';
+import { alexandrias, captures, harvestedRecords, harvestSources, imports, statusHistory } from '../db/schema.ts';
 import { PayloadTooLargeError } from '../http/errors.ts';
 import { completeMany, DEFAULT_POLITENESS, deferHost, enqueueMany, HandBackJobError, PermanentJobError, type JobHandler, type JobLease, type NewJob } from '../jobs/index.ts';
 import { politenessKey } from '../jobs/hosts.ts';
-import { localPinning, pinCid, type PinningProvider } from '../pinning/index.ts';
+import { localPinning, pinCid, pinCids, type PinningProvider } from '../pinning/index.ts';
 import type { AddResult, ContentStore, StagedUpload, StagingArea } from '../storage/index.ts';
 import { hasSheets, sheetPreviewsJob } from '../spreadsheets/preview-job.ts';
 import { inspect } from '../uploads/inspect.ts';
 import { AUDIT_REASON_PREFIX } from '../fixity/reasons.ts';
-import { versionDiffJob } from '../versions/diff-job.ts';
+import { addVersions } from '../versions/index.ts';
 import { CaptureGroups } from './capture-groups.ts';
 import { catalogueNote } from './map.ts';
 import { DEFAULT_WATCH, postponeCheck, recordCheck, watchAfterCaptures, type CheckCapture, type WatchSettings } from './watch.ts';
@@ -327,7 +327,7 @@ async function keep(
       await writeKept(tx, context, [kept]);
       // The blocks join the store last, journalled: a failed commit or a crash takes them back.
       await staged!.commit(stored.cid);
-      await pinLocally(tx, context.store, [stored.cid]);
+      await pinCids(tx, localPinning(context.store), [stored.cid]);
     });
     await staged!.settle();
     pinRemotely(db, context, [stored.cid]);
@@ -354,7 +354,7 @@ async function writeGroup(db: Db, context: CaptureContext, staged: StagedUpload,
     const done = await writeKept(tx, context, files);
     // The blocks join the store last, journalled: a failed commit or a crash takes them back.
     await staged.commit(keptBy);
-    await pinLocally(tx, context.store, cids);
+    await pinCids(tx, localPinning(context.store), cids);
     return done;
   });
   await staged.settle();
@@ -428,23 +428,26 @@ async function writeKept(tx: Tx, context: CaptureContext, files: readonly KeptFi
       file_name = v.file_name, file_extension = v.file_extension, file_size = v.size, file_sha256 = v.sha256,
       mime_type = v.mime_type, provenance_note = v.provenance_note, updated_at = now()
     from ${rows} where a.id = v.id`);
-  // Each record's next version number, as `addVersion` gives it, for all of them at once.
-  const versions = (await tx.execute(sql`
-    insert into ${recordVersions} (alexandria_id, number, cid, sha256, size, type, mime_type, file_name, capture_id, diff_status)
-    select v.id, n.number, v.cid, v.sha256, v.size, v.type, v.mime_type, v.file_name, v.capture_id,
-      case when n.number > 1 then 'pending' else 'none' end
-    from ${rows}
-    cross join lateral (select coalesce(max(r.number), 0) + 1 as number from ${recordVersions} r where r.alexandria_id = v.id) n
-    returning id, alexandria_id, number`)) as unknown as { rows: Array<{ id: number; alexandria_id: number; number: number }> };
-  const versionOf = new Map(versions.rows.map((row) => [Number(row.alexandria_id), { id: Number(row.id), number: Number(row.number) }]));
+  const versions = await addVersions(
+    tx,
+    files.map((file, index) => ({
+      alexandriaId: file.alexandriaId,
+      cid: file.cid,
+      sha256: file.sha256,
+      size: file.size,
+      type: file.type,
+      mimeType: file.mimeType,
+      fileName: file.fileName,
+      captureId: inserted[index]!.id,
+    })),
+  );
   await watchAfterCaptures(tx, watch, ids);
   const history: Array<typeof statusHistory.$inferInsert> = [];
   const jobs: NewJob[] = [];
   files.forEach((file, index) => {
     const previous = before.get(file.alexandriaId)?.status ?? null;
-    const version = versionOf.get(file.alexandriaId)!;
+    const version = versions[index]!;
     if (version.number > 1) {
-      jobs.push(versionDiffJob(version.id));
       history.push({
         alexandriaId: file.alexandriaId,
         fromStatus: previous,
@@ -466,19 +469,6 @@ async function writeKept(tx: Tx, context: CaptureContext, files: readonly KeptFi
   if (history.length > 0) await tx.insert(statusHistory).values(history);
   if (jobs.length > 0) await enqueueMany(tx as unknown as Db, jobs);
   return completed;
-}
-
-/**
- * Records the local store's pins of `cids`, whose blocks the transaction `tx` has just moved into
- * the store (as `pinCid` with `localPinning` does, one statement for them all).
- */
-async function pinLocally(tx: Tx, store: ContentStore, cids: readonly string[]): Promise<void> {
-  const local = localPinning(store);
-  const statuses = await Promise.all(cids.map(async (cid) => ({ cid, provider: local.name, status: (await local.pin(cid)).status, requestId: null })));
-  await tx
-    .insert(pins)
-    .values(statuses)
-    .onConflictDoUpdate({ target: [pins.cid, pins.provider], set: { status: sql`excluded.status`, requestId: null, updatedAt: sql`now()` } });
 }
 
 /** Besides the local store, the providers asked afterwards, without waiting for them. */

@@ -14,6 +14,12 @@ export interface ClaimOptions {
   kinds: readonly string[];
   /** Most jobs taken by this call. */
   limit: number;
+  /**
+   * Most of them within their host's limit (`limit` when not given); the rest can only be jobs past
+   * the limit of a host this worker holds alone (`perHostAlone`): a worker may take a host's backlog
+   * in one claim without taking more hosts than it has slots to work on.
+   */
+  withinHostLimits?: number | undefined;
   /** How long a job stays the worker's without a heartbeat (`renewLeases`). */
   leaseMs: number;
   /**
@@ -57,8 +63,9 @@ export async function claim(db: Db, options: ClaimOptions): Promise<Job[]> {
   const delayMs = options.perHostDelayMs ?? DEFAULT_POLITENESS.perHostDelayMs;
   const global = options.globalConcurrency ?? Number.MAX_SAFE_INTEGER;
   const alone = options.perHostAlone ?? perHost;
+  const within = Math.min(options.withinHostLimits ?? limit, limit);
   if (kinds.length === 0 || limit < 1) return [];
-  for (const [name, value] of Object.entries({ limit, perHost, global, alone })) {
+  for (const [name, value] of Object.entries({ limit, perHost, global, alone, within: within + 1 })) {
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} no válido: ${value}`);
   }
   const lease = milliseconds(leaseMs);
@@ -104,7 +111,12 @@ export async function claim(db: Db, options: ClaimOptions): Promise<Job[]> {
       ),
       -- A host's jobs past its limit (a worker alone with it) come after every other host's first ones.
       first_due as (
-        select id from candidates order by beyond_limit, run_after, id
+        select id from (
+          (select id, beyond_limit, run_after from candidates where not beyond_limit order by run_after, id limit ${within}::int)
+          union all
+          (select id, beyond_limit, run_after from candidates where beyond_limit order by run_after, id limit ${limit}::int)
+        ) c
+        order by beyond_limit, run_after, id
         limit greatest(0, least(${limit}::int, ${global}::bigint - (select count(*) from live where of_kinds)))
       )
       select id from jobs where id in (select id from first_due) and status = 'queued'

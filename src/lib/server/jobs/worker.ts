@@ -4,9 +4,15 @@
  *
  * Per-host politeness is kept twice: the claim never gives a host more running jobs than the
  * limit, except to a worker that holds that host alone (`perHostAlone`), and this worker lets at
- * most `perHostConcurrency` of its jobs of one host ask it at once (`HostTurns`). A job holds its
- * host's turn until it ends or says it asks the host nothing more (`hostDone`), so a capture whose
- * bytes are in can wait for its transaction while the next one is fetched.
+ * most `perHostConcurrency` of its jobs of one host ask it at once (`Turns` per host). A job holds
+ * its host's turn until it ends or says it asks the host nothing more (`hostDone`), so a capture
+ * whose bytes are in can wait for its transaction while the next one is fetched.
+ *
+ * A job at work also holds one of the worker's `concurrency` slots (`Turns` again); jobs waiting
+ * for their host's turn hold none, so a host's backlog never keeps other hosts' jobs waiting. The
+ * backlog of a host the worker holds alone is claimed in large batches (half the jobs a worker may
+ * hold at once): a claim is a transaction, which on the embedded database's single connection
+ * costs as much as the capture of a small file.
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -73,10 +79,12 @@ export interface WorkerOptions {
 }
 
 /**
- * Jobs a worker holds at most, per unit of `concurrency`, counting those that only wait for their
- * writes (`hostDone`): bounds what a slow database lets pile up.
+ * Jobs a worker holds at most, per unit of `concurrency`, counting those that wait for their host's
+ * turn or only for their writes (`hostDone`): bounds what a slow database lets pile up. Eight, so
+ * that with the default `concurrency` of 8 a host's captures fill groups of 32 files
+ * (`harvest/capture-groups.ts`) while the next group is fetched.
  */
-const WAITING_PER_SLOT = 4;
+const WAITING_PER_SLOT = 8;
 
 /** A name for a worker that says where it runs: host, process, and a random part. */
 export function workerId(): string {
@@ -84,23 +92,29 @@ export function workerId(): string {
 }
 
 /**
- * How many of this worker's jobs ask each host at once: a job with a host waits for a turn before
- * its handler starts, and gives it back when it ends or calls `hostDone`.
+ * Turns at something only so many may do at once, per key: how many of this worker's jobs ask each
+ * host at once (a job with a host waits for a turn before its handler starts, and gives it back
+ * when it ends or calls `hostDone`), and how many are at work at all (one key, `concurrency`).
  */
-class HostTurns {
+class Turns {
   #taken = new Map<string, number>();
   #waiting = new Map<string, Array<() => void>>();
-  readonly #perHost: number;
-  constructor(perHost: number) {
-    this.#perHost = perHost;
+  readonly #limit: number;
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  /** Whether a turn at `key` would be given at once. */
+  free(key: string): boolean {
+    return (this.#taken.get(key) ?? 0) < this.#limit;
   }
 
   /** Resolves with the function that gives the turn back (once, however often it is called). */
-  async take(host: string, signal: AbortSignal): Promise<() => void> {
-    if ((this.#taken.get(host) ?? 0) >= this.#perHost) {
+  async take(key: string, signal: AbortSignal): Promise<() => void> {
+    if ((this.#taken.get(key) ?? 0) >= this.#limit) {
       await new Promise<void>((resolve, reject) => {
-        const queue = this.#waiting.get(host) ?? [];
-        this.#waiting.set(host, queue);
+        const queue = this.#waiting.get(key) ?? [];
+        this.#waiting.set(key, queue);
         const onAbort = () => {
           queue.splice(queue.indexOf(granted), 1);
           reject(signal.reason);
@@ -113,18 +127,18 @@ class HostTurns {
         signal.addEventListener('abort', onAbort, { once: true });
       });
     } else {
-      this.#taken.set(host, (this.#taken.get(host) ?? 0) + 1);
+      this.#taken.set(key, (this.#taken.get(key) ?? 0) + 1);
     }
     let given = false;
     return () => {
       if (given) return;
       given = true;
-      // The turn passes straight to the next job waiting for the host, or is freed.
-      const next = this.#waiting.get(host)?.shift();
+      // The turn passes straight to the next job waiting for the key, or is freed.
+      const next = this.#waiting.get(key)?.shift();
       if (next) return next();
-      const taken = (this.#taken.get(host) ?? 1) - 1;
-      if (taken > 0) this.#taken.set(host, taken);
-      else this.#taken.delete(host);
+      const taken = (this.#taken.get(key) ?? 1) - 1;
+      if (taken > 0) this.#taken.set(key, taken);
+      else this.#taken.delete(key);
     };
   }
 }
@@ -134,8 +148,11 @@ interface Running {
   controller: AbortController;
   /** The lease was lost (or handed back): the handler's outcome must not be recorded. */
   lost: boolean;
-  /** It called `hostDone`: it only waits for its writes, and takes no slot of `concurrency`. */
-  waiting: boolean;
+  /**
+   * Where it stands: waiting for its host's turn, then for a slot of `concurrency`, at work, or
+   * only waiting for its writes (it called `hostDone`, and holds neither turn nor slot).
+   */
+  stage: 'turn' | 'slot' | 'work' | 'writes';
   finished: Promise<void>;
 }
 
@@ -154,11 +171,15 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   const kinds = Object.keys(handlers);
   const running = new Map<number, Running>();
   const perHostConcurrency = options.perHostConcurrency ?? DEFAULT_POLITENESS.perHostConcurrency;
-  const turns = new HostTurns(perHostConcurrency);
-  /** Running jobs that only wait for their writes (`hostDone`). */
-  let waiting = 0;
-  /** Slots of `concurrency` free: jobs at work count, those waiting for their writes do not. */
-  const freeSlots = () => Math.min(concurrency - (running.size - waiting), concurrency * WAITING_PER_SLOT - running.size);
+  const turns = new Turns(perHostConcurrency);
+  const slots = new Turns(concurrency);
+  /** Jobs this worker holds at most, whatever their stage. */
+  const held = concurrency * WAITING_PER_SLOT;
+  const countAt = (stage: Running['stage']) => [...running.values()].filter((entry) => entry.stage === stage).length;
+  /** Jobs that could start now: slots of `concurrency` neither at work nor promised to a job waiting for one. */
+  const freeSlots = () => Math.min(concurrency - countAt('work') - countAt('slot'), held - running.size);
+  /** The last claim brought jobs past their host's limit: a host this worker holds alone has a backlog to feed. */
+  let feedingAHost = false;
   /** Ends the loop's wait early: a job ended (a slot is free) or the worker stops. */
   let wake = () => {};
   /** A job ended since the last claim began: a slot it freed may have gone unseen by that claim. */
@@ -187,17 +208,23 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     const controller = new AbortController();
     const stop = () => controller.abort(signal.reason);
     signal.addEventListener('abort', stop, { once: true });
-    const entry: Running = { job, controller, lost: false, waiting: false, finished: Promise.resolve() };
+    // Counted from now where it will stand once its host's turn is taken (at once, or later).
+    const stage = job.host && !turns.free(job.host) ? 'turn' : 'slot';
+    const entry: Running = { job, controller, lost: false, stage, finished: Promise.resolve() };
     running.set(job.id, entry);
     let giveTurnBack = () => {};
+    let giveSlotBack = () => {};
     entry.finished = (async () => {
       try {
         if (job.host) giveTurnBack = await turns.take(job.host, controller.signal);
+        entry.stage = 'slot';
+        giveSlotBack = await slots.take('', controller.signal);
+        entry.stage = 'work';
         const hostDone = () => {
           giveTurnBack();
-          if (entry.waiting) return;
-          entry.waiting = true;
-          waiting += 1;
+          giveSlotBack();
+          if (entry.stage === 'writes') return;
+          entry.stage = 'writes';
           // A slot is free: the loop may claim the next job at once.
           endedSinceClaim = true;
           wake();
@@ -210,6 +237,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
         else await fail(db, job, error, { retry: !(error instanceof PermanentJobError), backoff: options.backoff });
       } finally {
         giveTurnBack();
+        giveSlotBack();
       }
     })()
       // Recording the outcome failed: the job stays running until its lease expires and a
@@ -218,7 +246,6 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
       .finally(() => {
         signal.removeEventListener('abort', stop);
         running.delete(job.id);
-        if (entry.waiting) waiting -= 1;
         endedSinceClaim = true;
         wake();
       });
@@ -233,24 +260,29 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
       await reclaimExpired(db, { backoff: options.backoff });
     }
     const free = freeSlots();
-    // A claim is a transaction of its own: with jobs at work, it waits until half the slots are
-    // free, so that it takes several jobs at once rather than one each time one ends.
-    const atWork = running.size - waiting;
-    if (free <= 0 || (atWork > 0 && free < Math.ceil(concurrency / 2))) return 'busy';
+    const room = held - running.size;
+    // A claim is a transaction of its own: with jobs at work or waiting, it waits until half the
+    // slots are free, so that it takes several jobs at once rather than one each time one ends; or,
+    // feeding a host's backlog, until half the jobs the worker may hold have ended.
+    const busy = running.size - countAt('writes') > 0;
+    const worthIt = !busy || free >= Math.ceil(concurrency / 2) || (feedingAHost && room >= held / 2);
+    if (room <= 0 || !worthIt) return 'busy';
     const claimed = await claim(db, {
       worker,
       kinds,
-      limit: free,
+      limit: room,
+      withinHostLimits: Math.max(free, 0),
       leaseMs,
       globalConcurrency: options.globalConcurrency,
       perHostConcurrency: options.perHostConcurrency,
       perHostDelayMs: options.perHostDelayMs,
-      perHostAlone: options.perHostAlone ?? concurrency * WAITING_PER_SLOT,
+      perHostAlone: options.perHostAlone ?? held,
     });
+    feedingAHost = claimed.length > Math.max(free, 0);
     // Stopped while claiming: hand them back rather than start them.
     if (signal.aborted) await Promise.all(claimed.map((job) => release(db, job)));
     else claimed.forEach(start);
-    return claimed.length === free ? 'full' : claimed.length > 0 ? 'partial' : 'idle';
+    return claimed.length > 0 && claimed.length >= free ? 'full' : claimed.length > 0 ? 'partial' : 'idle';
   }
 
   function pause(ms: number): Promise<void> {
