@@ -3,10 +3,14 @@
  * seeded catalogue: a record the archive holds no file of opens from a collection and from the
  * search modal (by keyboard), at `/registro/{id}`, with "Todavía no archivado", "Ver en la
  * fuente", what the catalogue says of it and how to cite it; a record with a file shows its
- * actions above the fold on a phone; no table of a record page scrolls sideways. Screenshots of
- * both records, both widths, light and dark theme, go to test-results/screenshots/.
+ * actions above the fold on a phone; no table of a record page scrolls sideways; a record harvested
+ * from the local portal says how often it is updated, whom to write to and the period it covers.
+ * Screenshots of both records, both widths, light and dark theme, go to test-results/screenshots/.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { HARVEST_ARCHIVE_URL } from '../../playwright.config.ts';
+import { startLocalPortal } from '../helpers/portal/index.ts';
+import { signInWithWallet } from '../helpers/wallet.ts';
 
 const PORTAL = 'Portal de Datos Abiertos de la República Dominicana';
 const SIZES = [
@@ -179,3 +183,49 @@ for (const size of SIZES) {
     });
   });
 }
+
+// On the archive that harvests (playwright.config.ts): its records would change the main one's counts.
+test.describe('a harvested record', () => {
+  test.use({ baseURL: HARVEST_ARCHIVE_URL });
+
+  test('shows its update frequency, its publisher contact as a mailto link and its temporal coverage, and omits what the catalogue does not say', async ({ page }) => {
+    test.setTimeout(180_000);
+    const portal = await startLocalPortal();
+    try {
+      // The dragas package ("Nomina 2022") states no coverage in the real sample: given one, as ckanext-dcat's extras do.
+      const dragas = portal.packages.find((pkg) => pkg.name === 'conjunto-de-datos')!;
+      dragas.extras = [...((dragas.extras as unknown[]) ?? []), { key: 'temporal_start', value: '2022-01-01' }, { key: 'temporal_end', value: '2022-12-31' }];
+      await signInWithWallet(page);
+      const created = await page.request.post('/v2/ops/harvest-sources', { data: { url: portal.urls.ckan, kind: 'ckan', name: 'Portal de citas' } });
+      expect(created.status()).toBe(201);
+      const { id, sourceId } = ((await created.json()) as { body: { id: number; sourceId: number } }).body;
+      // A JSON body: a bodiless POST reads as a form, which the archive takes only from its own pages.
+      expect((await page.request.post(`/v2/ops/harvest-sources/${id}/run`, { data: {} })).status()).toBe(202);
+      const lastRun = async () => ((await (await page.request.get(`/v2/ops/harvest-sources/${id}`)).json()) as { body: { lastRun: { status: string } | null } }).body.lastRun?.status;
+      await expect.poll(lastRun, { timeout: 120_000 }).toBe('done');
+
+      // The source's list, filtered (22 records do not fit one page).
+      const listed = (name: string) => page.goto(`/collection/src/${sourceId}?q=${encodeURIComponent(name)}`);
+      await listed('Nomina 2022');
+      await page.locator('tr[data-record]').getByRole('link', { name: 'Nomina 2022', exact: true }).click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Nomina 2022');
+      const card = page.locator('[data-citation-card]');
+      await expect(card.locator('dt:text-is("Contacto del editor") + dd')).toContainText('Oficina de Acceso a la Información');
+      await expect(card.getByRole('link', { name: 'datosabiertos@dragas.mil.do' })).toHaveAttribute('href', 'mailto:datosabiertos@dragas.mil.do');
+      await expect(card.locator('dt:text-is("Cobertura temporal") + dd')).toHaveText('Año 2022');
+      // The real package states no frequency: nothing is shown for it, not an empty line.
+      await expect(card.getByText('Frecuencia de actualización')).toHaveCount(0);
+
+      // Baní's "Periodicidad: Mensual", typed by hand on datos.gob.do.
+      await listed('Nómina Baní 2018');
+      await page.locator('tr[data-record]').filter({ hasText: 'Nómina Baní 2018' }).getByRole('link').first().click();
+      await expect(page.getByRole('heading', { level: 1 })).toContainText('Nómina Baní 2018');
+      await expect(card.locator('dt:text-is("Frecuencia de actualización") + dd')).toHaveText('Mensual');
+      await expect(card.getByRole('link', { name: 'danyelysantana@bani.gob.do' })).toHaveAttribute('href', 'mailto:danyelysantana@bani.gob.do');
+      await expect(card.getByText('Cobertura temporal')).toHaveCount(0);
+      await expectNoSidewaysScroll(page);
+    } finally {
+      await portal.close();
+    }
+  });
+});

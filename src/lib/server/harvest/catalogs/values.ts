@@ -96,7 +96,7 @@ const MAX_EMAIL_LENGTH = 254;
  * literals and the `?`, `#`, `&` and `%` that would need escaping in a `mailto:` link, legal but
  * never seen in a catalogue, are refused with the rest.
  */
-const EMAIL = /^[\p{L}\p{N}.!$'*+\/=^_`{|}~-]{1,64}@[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)+$/u;
+const EMAIL = /^[\p{L}\p{N}.!$'*+/=^_`{|}~-]{1,64}@[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)+$/u;
 
 /**
  * An e-mail address from what a catalogue declares (`datos@x.gob.do`, vCard's `mailto:datos@x.gob.do`,
