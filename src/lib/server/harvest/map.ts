@@ -10,8 +10,11 @@
  * A dataset with no file to fetch (no distribution with a web URL, or none at all) is still an
  * entry of the catalogue, and becomes one record that describes it, with every format it declares:
  * separate records would only repeat the same description without anything to tell them apart.
- * Its key is its first distribution's, so that if the catalogue later gives that distribution a URL,
- * the same record goes on and gets the file.
+ * Its key is its first distribution's: when that distribution has an identifier of its own (CKAN's
+ * resource id, a DCAT distribution's IRI) and the catalogue later gives it a URL, the same record
+ * goes on and gets the file. A distribution known only by its position (`#1`, as in the seed's
+ * export) cannot be followed that way: its URL becomes a new record's key, and the described-only
+ * record is marked withdrawn from the catalogue.
  *
  * The identity of a record is (harvest source, dataset identifier, distribution key): the key is
  * the distribution's own identifier, else its URL, else its position in the dataset. CKAN, DCAT
