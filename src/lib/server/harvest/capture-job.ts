@@ -27,7 +27,7 @@ import { cleanFileName, detectContent, documentFormat, fileExtension, mediaType,
 import type { Db } from '../db/index.ts';
 import { alexandrias, captures, harvestedRecords, harvestSources, imports, statusHistory } from '../db/schema.ts';
 import { PayloadTooLargeError } from '../http/errors.ts';
-import { completeMany, DEFAULT_POLITENESS, deferHost, enqueueMany, HandBackJobError, PermanentJobError, type JobHandler, type JobLease, type NewJob } from '../jobs/index.ts';
+import { completeMany, DEFAULT_POLITENESS, deferHost, enqueueMany, HandBackJobError, PermanentJobError, type Job, type JobHandler, type JobLease, type NewJob } from '../jobs/index.ts';
 import { politenessKey } from '../jobs/hosts.ts';
 import { localPinning, pinCid, pinCids, type PinningProvider } from '../pinning/index.ts';
 import type { AddResult, ContentStore, StagedUpload, StagingArea } from '../storage/index.ts';
@@ -116,14 +116,14 @@ export function captureHandler(context: CaptureContext): JobHandler {
   const watch = context.watch ?? DEFAULT_WATCH;
   // One per handler, so per worker (and its database): the files it captures at once are written together.
   let groups: CaptureGroups<KeptFile> | undefined;
-  let declaredOf: ((alexandriaId: number) => Promise<Declared | undefined>) | undefined;
-  return async (job, { db, signal, hostDone = () => {} }) => {
+  const declaredOf = declaredLoader();
+  return async (job, { db, signal, hostDone = () => {}, batch }) => {
     groups ??= new CaptureGroups<KeptFile>(context.staging, (staged, files) => writeGroup(db, context, staged, files));
     const payload = job.payload as CaptureJobPayload;
     // The key its jobs were queued under, so the pause reaches them all.
     const host = job.host ?? politenessKey(payload.url);
     const holdHostBack = (delayMs: number) => deferHost(db, host, Math.max(delayMs, hostDelayMs));
-    const declared = await (declaredOf ??= declaredLoader(db))(payload.alexandriaId);
+    const declared = await declaredOf(db, job, batch);
     if (!declared) throw new PermanentJobError(`El registro ${payload.alexandriaId} ya no existe.`);
     // A recheck of a record whose first capture never came is that first capture.
     const recheck = (payload.recheck === true || payload.repair === true) && declared.cid !== null ? { currentCid: declared.cid, repair: payload.repair === true } : null;
@@ -205,37 +205,28 @@ interface Declared {
 }
 
 /**
- * Reads `Declared` for the jobs that start together (a worker starts those it claimed at once) in
- * one query: the lookups asked before the next turn of the event loop are answered together.
+ * Reads `Declared` for the capture jobs claimed together (`JobContext.batch`) in one query, when
+ * the first of them starts: the others, which wait for their host's turn, find theirs read. What
+ * was read goes with the batch (a `WeakMap` keyed by it), so it lasts as long as its jobs do.
  */
-function declaredLoader(db: Db): (alexandriaId: number) => Promise<Declared | undefined> {
-  let pending: Map<number, Array<{ resolve: (row: Declared | undefined) => void; reject: (error: unknown) => void }>> | null = null;
-  const flush = async (batch: NonNullable<typeof pending>) => {
-    try {
-      const rows = await db
+function declaredLoader(): (db: Db, job: Job, batch: readonly Job[] | undefined) => Promise<Declared | undefined> {
+  const read = new WeakMap<readonly Job[], Promise<Map<number, Declared>>>();
+  return async (db, job, batch = [job]) => {
+    let facts = read.get(batch);
+    if (!facts) {
+      const ids = batch.filter((one) => one.kind === job.kind).map((one) => (one.payload as CaptureJobPayload).alexandriaId);
+      facts = db
         .select({ id: alexandrias.id, size: harvestedRecords.declaredSize, checksum: harvestedRecords.declaredChecksum, type: alexandrias.type, cid: alexandrias.cid })
         .from(alexandrias)
         .leftJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
-        .where(inArray(alexandrias.id, [...batch.keys()]));
-      const byId = new Map(rows.map(({ id, ...declared }) => [id, declared]));
-      for (const [id, waiters] of batch) for (const waiter of waiters) waiter.resolve(byId.get(id));
-    } catch (error) {
-      for (const waiters of batch.values()) for (const waiter of waiters) waiter.reject(error);
+        .where(inArray(alexandrias.id, ids))
+        .then((rows) => new Map(rows.map(({ id, ...declared }) => [id, declared])));
+      read.set(batch, facts);
+      // A failed read fails the jobs that asked for it; the next attempt reads again.
+      facts.catch(() => read.delete(batch));
     }
+    return (await facts).get((job.payload as CaptureJobPayload).alexandriaId);
   };
-  return (alexandriaId) =>
-    new Promise((resolve, reject) => {
-      if (!pending) {
-        const batch = (pending = new Map());
-        setImmediate(() => {
-          pending = null;
-          void flush(batch);
-        });
-      }
-      const waiters = pending.get(alexandriaId) ?? [];
-      waiters.push({ resolve, reject });
-      pending.set(alexandriaId, waiters);
-    });
 }
 
 /** Streams the body into the store and records the capture and the record, all or nothing. */
@@ -255,6 +246,9 @@ async function keep(
   const watch = context.watch ?? DEFAULT_WATCH;
   let kind: ContentKind = 'binary';
   const checksum = checkableChecksum(declared.checksum);
+  // Once the whole body has come, the host is asked nothing more: its turn goes to the next capture
+  // while this one's last block is hashed and staged.
+  response.body.once('end', hostDone);
   const inspection = inspect(response.body, {
     digests: checksum ? [checksum.hash] : [],
     maxBytes: context.maxBytes,
@@ -275,7 +269,8 @@ async function keep(
     await staged?.discard().catch((cause: unknown) => console.error('No se pudo limpiar una captura fallida', cause));
     throw error;
   }
-  // The bytes are in: the host's turn goes to the next capture while this one is written.
+  // The bytes are in (if the body's end did not say so already): the host's turn goes to the next
+  // capture while this one is written.
   hostDone();
   try {
     const { sha256, size, digests } = inspection.result();

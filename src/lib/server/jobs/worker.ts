@@ -37,6 +37,11 @@ export interface JobContext {
    * to call twice.
    */
   hostDone?: () => void;
+  /**
+   * The jobs claimed together with this one (itself included), the same array for each of them:
+   * for a handler that reads what they all need in one query rather than one per job.
+   */
+  batch?: readonly Job[];
 }
 
 /**
@@ -80,11 +85,11 @@ export interface WorkerOptions {
 
 /**
  * Jobs a worker holds at most, per unit of `concurrency`, counting those that wait for their host's
- * turn or only for their writes (`hostDone`): bounds what a slow database lets pile up. Eight, so
- * that with the default `concurrency` of 8 a host's captures fill groups of 32 files
- * (`harvest/capture-groups.ts`) while the next group is fetched.
+ * turn or only for their writes (`hostDone`): bounds what a slow database lets pile up. Sixteen,
+ * so that with the default `concurrency` of 8 a host's captures fill a group of 64 files
+ * (`harvest/capture-groups.ts`) while the one before is written, with a backlog to fetch from.
  */
-const WAITING_PER_SLOT = 8;
+const WAITING_PER_SLOT = 16;
 
 /** A name for a worker that says where it runs: host, process, and a random part. */
 export function workerId(): string {
@@ -204,7 +209,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     }
   }
 
-  function start(job: Job) {
+  function start(job: Job, batch: readonly Job[]) {
     const controller = new AbortController();
     const stop = () => controller.abort(signal.reason);
     signal.addEventListener('abort', stop, { once: true });
@@ -229,7 +234,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
           endedSinceClaim = true;
           wake();
         };
-        const outcome = await handlers[job.kind]!(job, { db, signal: controller.signal, hostDone });
+        const outcome = await handlers[job.kind]!(job, { db, signal: controller.signal, hostDone, batch });
         if (!entry.lost && outcome !== 'completed') await complete(db, job);
       } catch (error) {
         if (entry.lost) return;
@@ -281,7 +286,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     feedingAHost = claimed.length > Math.max(free, 0);
     // Stopped while claiming: hand them back rather than start them.
     if (signal.aborted) await Promise.all(claimed.map((job) => release(db, job)));
-    else claimed.forEach(start);
+    else for (const job of claimed) start(job, claimed);
     return claimed.length > 0 && claimed.length >= free ? 'full' : claimed.length > 0 ? 'partial' : 'idle';
   }
 
