@@ -70,6 +70,8 @@ export interface HarvestFigures {
     capturePeakMb: number;
     /** The largest VmRSS read every 100 ms during each phase. */
     sampled: { harvest: number; captures: number };
+    /** V8's heap in use at the end of each phase: what JavaScript holds, beside buffers and native memory. */
+    heapUsedMb: { harvest: number; captures: number };
     targetMb: number;
   };
   /** The embedded database's own process (null on PostgreSQL): its largest VmRSS during each phase. */
@@ -322,6 +324,7 @@ export async function benchHarvest(options: HarvestOptions): Promise<HarvestFigu
         harvestPeakMb: child.memory.harvested.highWaterMb,
         capturePeakMb: child.memory.captured.highWaterMb,
         sampled: { harvest: archiveHarvestMb!, captures: archiveCapturesMb! },
+        heapUsedMb: { harvest: child.memory.harvested.heapUsedMb, captures: child.memory.captured.heapUsedMb },
         targetMb: HARVEST_TARGETS.peakRssMb,
       },
       database: database ? { harvestMb: databaseHarvestMb!, capturesMb: databaseCapturesMb! } : null,
@@ -392,7 +395,8 @@ function printHarvest(figures: HarvestFigures): void {
   );
   console.log(
     `  (d) RSS del proceso que cosecha y captura: pico ${rss.peakMb.toFixed(0)} MB (VmHWM; objetivo < ${rss.targetMb} MB); ` +
-      `${rss.afterOpenMb.toFixed(0)} MB tras abrir el archivo, pico ${rss.harvestPeakMb.toFixed(0)} MB al terminar la cosecha`,
+      `${rss.afterOpenMb.toFixed(0)} MB tras abrir el archivo, pico ${rss.harvestPeakMb.toFixed(0)} MB al terminar la cosecha; ` +
+      `montón de V8 en uso ${rss.heapUsedMb.harvest.toFixed(0)} MB tras la cosecha, ${rss.heapUsedMb.captures.toFixed(0)} MB tras las capturas`,
   );
   if (figures.database) {
     console.log(

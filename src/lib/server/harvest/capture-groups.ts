@@ -8,7 +8,7 @@
  * start the next one) once the writer is free and it holds `GROUP_FILES` files, or its first file
  * has waited `GROUP_WAIT_MS`; it is written as soon as its other members have finished streaming.
  * On the embedded database a transaction's fixed cost (a dozen statements, each a round trip over
- * its socket) is most of a small file's: groups of 64 cost a fraction of groups of 4, while the
+ * its socket) is most of a small file's: groups of 32 cost a fraction of groups of 4, while the
  * first file waits at most a tenth of a second more. A group one of whose members failed closes
  * at once, so that the captures after it do not join a group that will be handed back.
  *
@@ -26,7 +26,7 @@ import type { ByteSource } from '../storage/byte-source.ts';
 import type { AddResult, StagedUpload, StagingArea } from '../storage/index.ts';
 
 /** Files a group closes at, when the writer is free. */
-export const GROUP_FILES = 64;
+export const GROUP_FILES = 32;
 
 /** How long a group's first file waits for others, at most, once the writer is free. */
 export const GROUP_WAIT_MS = 100;
