@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { ASSET_TYPES } from '../../domain/constants.ts';
 import { formatFromFileName } from '../../domain/formats.ts';
 import type { Db } from '../db/index.ts';
@@ -25,6 +25,7 @@ import {
   categories,
   departments,
   imports,
+  pins,
   sources,
   statusHistory,
   type NewAlexandria,
@@ -177,8 +178,12 @@ async function seedArchivedFiles(tx: Tx, store: ContentStore, files: StoredFile[
     documents: files.length,
     status: 'done',
   });
+  // Pinned once: a pin already recorded is not written again (an upsert would spend identities).
   const local = localPinning(store);
-  for (const file of files) await pinCid(tx, local, file.cid);
+  const pinned = new Set(
+    (await tx.select({ cid: pins.cid }).from(pins).where(and(eq(pins.provider, local.name), inArray(pins.cid, files.map((file) => file.cid))))).map((row) => row.cid),
+  );
+  for (const file of files) if (!pinned.has(file.cid)) await pinCid(tx, local, file.cid);
   if (batch.existed) return;
 
   const departmentRows = await tx
