@@ -176,6 +176,14 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     expect(new Set(queued.map((job) => job.host))).toEqual(new Set([new URL(h.portal.origin).host]));
   });
 
+  it('queues no second capture of a record while its first still waits, when the catalogue is harvested again', async () => {
+    const again = await runHarvest(h.db, harvestSourceId, { fetchPage });
+    expect(again).toMatchObject({ status: 'done', capturesQueued: 0 });
+    expect(again.counts).toMatchObject({ new: 0, unchanged: total });
+    const queued = await h.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.kind, CAPTURE_JOB));
+    expect(queued).toHaveLength(total);
+  });
+
   it('captures every file with exactly the CID of its bytes, online, with a capture record', async () => {
     await runCaptures(h);
     const failed = await h.db.select().from(jobs).where(eq(jobs.status, 'failed'));

@@ -303,6 +303,7 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
 
   const fresh: Array<{ item: PreparedDataset; record: MappedRecord }> = [];
   const seen: number[] = [];
+  const uncaptured: Array<{ alexandriaId: number; url: string }> = [];
   const capture = (alexandriaId: number, url: string | null) => {
     if (!url) return;
     const payload: CaptureJobPayload = { alexandriaId, url, importId };
@@ -346,8 +347,26 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
           .where(eq(harvestedRecords.alexandriaId, alexandriaId));
       }
       seen.push(alexandriaId);
-      if (found.record.cid === null) capture(alexandriaId, record.url);
+      if (found.record.cid === null && record.url) uncaptured.push({ alexandriaId, url: record.url });
     }
+  }
+
+  // A record still without its file gets a capture with this run, unless one is queued or running
+  // already (an earlier run's, still waiting its turn at a slow host): two captures of one record
+  // at once would write it twice.
+  if (uncaptured.length > 0) {
+    const active = await tx
+      .select({ alexandriaId: sql<number>`(${jobs.payload}->>'alexandriaId')::int` })
+      .from(jobs)
+      .where(
+        and(
+          eq(jobs.kind, CAPTURE_JOB),
+          inArray(jobs.status, ['queued', 'running']),
+          inArray(sql`(${jobs.payload}->>'alexandriaId')::int`, uncaptured.map((entry) => entry.alexandriaId)),
+        ),
+      );
+    const busy = new Set(active.map((row) => row.alexandriaId));
+    for (const entry of uncaptured) if (!busy.has(entry.alexandriaId)) capture(entry.alexandriaId, entry.url);
   }
 
   // Seen again: one statement for the whole page.
