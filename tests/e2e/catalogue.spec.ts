@@ -104,7 +104,7 @@ test('a record of the seed shows its storage, tables and dataset panel', async (
   await expect(page.locator('[data-storage-status]')).toHaveText('Pinned');
   await expect(page.locator('[data-deals]')).toHaveText('Esta información no está disponible');
   await expect(page.getByRole('region', { name: 'Archivos cargados' })).toContainText('sisalril-pespj-d1.pdf');
-  await expect(page.getByRole('region', { name: 'Pruebas cargados' })).toContainText('No hay registros para esta categoria');
+  await expect(page.getByRole('region', { name: 'Pruebas cargados' })).toContainText('Este registro no tiene pruebas cargadas.');
   await expect(page.getByText(/No existe captura de pantalla/)).toBeVisible();
 
   const panel = page.getByRole('complementary', { name: 'Dataset' });
