@@ -433,7 +433,6 @@ export const es = {
   'notifications.title': 'Notificaciones',
   'notifications.welcome': 'Welcome',
   'notifications.welcomeBody': 'Bienvenido a Archivo Abierto: explore los documentos públicos y, con su cartera, ayude a rescatar los que faltan.',
-  'splash.loading': 'Loading ...',
   'theme.toggle': 'Cambiar tema claro u oscuro',
   'footer.version': 'Versión {version}',
 
