@@ -231,6 +231,35 @@ describe.each(testEngines())('captures written in groups on %s', (engine) => {
     expect(await filesUnder(stagingDir)).toEqual([]);
   });
 
+  it('writes nothing for a job whose lease was lost while its group was fetching: the worker that took it back writes it', async () => {
+    const made = await recordsToCapture(['/perdido/a.csv', '/perdido/b.csv', '/perdido/c.csv']);
+    const lost = made[1]!;
+    // Slow answers: the three are fetched together, and the lease of one is lost meanwhile (its
+    // process is taken for dead; here, the job is handed back to the queue, for later).
+    site.delayMs = 600;
+    const running = runQueue();
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const [job] = await db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, lost.jobId));
+      if (job!.status === 'running') break;
+      if (Date.now() > deadline) throw new Error('The job never started.');
+      await sleep(20);
+    }
+    await db.update(jobs).set({ status: 'queued', lockedBy: null, lockedUntil: null, runAfter: sql`now() + interval '1 hour'` }).where(eq(jobs.id, lost.jobId));
+    await running;
+
+    const [record] = await db.select({ cid: alexandrias.cid }).from(alexandrias).where(eq(alexandrias.id, lost.alexandriaId));
+    expect(record!.cid).toBeNull();
+    expect(await db.select().from(captures).where(eq(captures.alexandriaId, lost.alexandriaId))).toEqual([]);
+    const [job] = await db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, lost.jobId));
+    expect(job!.status).toBe('queued');
+    for (const one of [made[0]!, made[2]!]) {
+      const rows = await db.select().from(captures).where(eq(captures.alexandriaId, one.alexandriaId));
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.cid).toBeTruthy();
+    }
+  });
+
   it('writes a group all or nothing: a transaction that fails after the blocks moved leaves no record, capture or block', async () => {
     const made = await recordsToCapture(['/todo/a.csv', '/todo/b.csv', '/todo/c.csv'], 1);
     // The group's last statement, after its blocks moved into the store, fails.

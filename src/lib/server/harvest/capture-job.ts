@@ -29,7 +29,7 @@ import { alexandrias, captures, harvestedRecords, harvestSources, imports, statu
 import { PayloadTooLargeError } from '../http/errors.ts';
 import { completeMany, DEFAULT_POLITENESS, deferHost, enqueueMany, HandBackJobError, PermanentJobError, type Job, type JobHandler, type JobLease, type NewJob } from '../jobs/index.ts';
 import { politenessKey } from '../jobs/hosts.ts';
-import { localPinning, pinCid, pinCids, type PinningProvider } from '../pinning/index.ts';
+import { localPinning, pinCids, queueRemotePins, type PinningProvider } from '../pinning/index.ts';
 import type { AddResult, ContentStore, StagedUpload, StagingArea } from '../storage/index.ts';
 import { hasSheets, sheetPreviewsJob } from '../spreadsheets/preview-job.ts';
 import { inspect } from '../uploads/inspect.ts';
@@ -325,7 +325,7 @@ async function keep(
       await pinCids(tx, localPinning(context.store), [stored.cid]);
     });
     await staged!.settle();
-    pinRemotely(db, context, [stored.cid]);
+    await pinRemotely(db, context, [stored.cid]);
     return;
   } catch (error) {
     group?.leave();
@@ -353,7 +353,7 @@ async function writeGroup(db: Db, context: CaptureContext, staged: StagedUpload,
     return done;
   });
   await staged.settle();
-  pinRemotely(db, context, cids);
+  await pinRemotely(db, context, cids);
   return completed;
 }
 
@@ -383,10 +383,21 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
  * sheets and their local pins (the caller commits the staged blocks, last). Returns the jobs marked
  * done (a job whose lease was lost is not, as `complete` would not).
  */
-async function writeKept(tx: Tx, context: CaptureContext, files: readonly KeptFile[]): Promise<Set<number>> {
+async function writeKept(tx: Tx, context: CaptureContext, claimed: readonly KeptFile[]): Promise<Set<number>> {
   const watch = context.watch ?? DEFAULT_WATCH;
+  const completed = await completeMany(tx, claimed.flatMap((file) => (file.lease ? [file.lease] : [])));
+  // A job whose lease was lost belongs to the worker that took it back: its file is written by that
+  // one, not here too (a second capture row, and a "new version" of the same bytes). And a record
+  // twice in one group (two of its captures queued at once) is written once.
+  const written = new Set<number>();
+  const files = claimed.filter((file) => {
+    if (file.lease !== null && !completed.has(file.lease.id)) return false;
+    if (written.has(file.alexandriaId)) return false;
+    written.add(file.alexandriaId);
+    return true;
+  });
+  if (files.length === 0) return completed;
   const ids = files.map((file) => file.alexandriaId);
-  const completed = await completeMany(tx, files.flatMap((file) => (file.lease ? [file.lease] : [])));
   const inserted = await tx.insert(captures).values(files.map((file) => file.capture)).returning({ id: captures.id });
   const beforeRows = await tx
     .select({ id: alexandrias.id, status: alexandrias.status, catalogue: { name: harvestSources.name, url: harvestSources.url } })
@@ -466,13 +477,13 @@ async function writeKept(tx: Tx, context: CaptureContext, files: readonly KeptFi
   return completed;
 }
 
-/** Besides the local store, the providers asked afterwards, without waiting for them. */
-function pinRemotely(db: Db, context: CaptureContext, cids: readonly string[]): void {
-  for (const provider of context.pinning ?? []) {
-    if (provider.name === 'local') continue;
-    for (const cid of cids) pinCid(db, provider, cid).catch((error: unknown) => console.error('No se pudo registrar el pin remoto', cid, error));
-  }
+/** Besides the local store, the remote providers: asked by the queue (`remote-pin` jobs), paced and retried. */
+async function pinRemotely(db: Db, context: CaptureContext, cids: readonly string[]): Promise<void> {
+  await queueRemotePins(db, context.pinning ?? [], cids).catch((error: unknown) =>
+    console.error('No se pudieron encolar los anclajes remotos; se encolarán al arrancar', error),
+  );
 }
+
 /**
  * The origin sent the very bytes of a copy the fixity audit found damaged: their blocks replace
  * the damaged ones in the store (the staged move overwrites), the check is recorded, and a record
