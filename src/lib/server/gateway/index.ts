@@ -356,26 +356,37 @@ async function serveWhole(db: Db, store: ContentStore, request: GatewayRequest, 
 function serveCar(store: ContentStore, stat: FileStat, request: GatewayRequest, car: CarRequest): Response {
   const dups = car.dups ? 'y' : 'n';
   const etag = car.dups ? `"${stat.cid}.dups.car"` : `"${stat.cid}.car"`;
-  const headers: Record<string, string> = {
-    'Content-Type': `${CAR_MEDIA_TYPE}; version=1; order=dfs; dups=${dups}`,
-    'X-Content-Type-Options': 'nosniff',
+  const headers = trustlessHeaders(
+    stat.cid,
+    `${CAR_MEDIA_TYPE}; version=1; order=dfs; dups=${dups}`,
+    etag,
     // A CID is plain ASCII, so the default name needs no RFC 5987 form.
-    'Content-Disposition': request.fileName
-      ? disposition('attachment', downloadName(request.fileName, CAR_MEDIA_TYPE))
-      : `attachment; filename="${stat.cid}.car"`,
-    'Cache-Control': IMMUTABLE,
-    ETag: etag,
-    'Cross-Origin-Resource-Policy': 'cross-origin',
-    'Access-Control-Allow-Origin': '*',
-    'X-Ipfs-Path': `/ipfs/${stat.cid}`,
-    'X-Ipfs-Roots': stat.cid,
-    Vary: 'Accept',
-  };
+    request.fileName ? disposition('attachment', downloadName(request.fileName, CAR_MEDIA_TYPE)) : `attachment; filename="${stat.cid}.car"`,
+  );
   if (car.negotiated) headers['Content-Location'] = `/ipfs/${stat.cid}?format=car&car-dups=${dups}`;
   if (matches(request.ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
   const blocks = store.blocks(stat.cid, { duplicates: car.dups });
   return new Response(toStream(encodeCar(parseCid(stat.cid), blocks)), { status: 200, headers });
+}
+
+/**
+ * The headers of a trustless-gateway answer (a CAR or a raw block): bytes a client verifies
+ * against the CID, downloaded rather than shown, cached for good, readable from any origin.
+ */
+function trustlessHeaders(cid: string, contentType: string, etag: string, contentDisposition: string): Record<string, string> {
+  return {
+    'Content-Type': contentType,
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Disposition': contentDisposition,
+    'Cache-Control': IMMUTABLE,
+    ETag: etag,
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+    'Access-Control-Allow-Origin': '*',
+    'X-Ipfs-Path': `/ipfs/${cid}`,
+    'X-Ipfs-Roots': cid,
+    Vary: 'Accept',
+  };
 }
 
 /**
@@ -387,18 +398,7 @@ function serveCar(store: ContentStore, stat: FileStat, request: GatewayRequest, 
 async function serveRawBlock(db: Db, store: ContentStore, request: GatewayRequest): Promise<Response> {
   const { stat } = await servableStat(db, store, request.cid);
   const etag = `"${stat.cid}.raw"`;
-  const headers: Record<string, string> = {
-    'Content-Type': RAW_BLOCK_MEDIA_TYPE,
-    'X-Content-Type-Options': 'nosniff',
-    'Content-Disposition': `attachment; filename="${stat.cid}.bin"`,
-    'Cache-Control': IMMUTABLE,
-    ETag: etag,
-    'Cross-Origin-Resource-Policy': 'cross-origin',
-    'Access-Control-Allow-Origin': '*',
-    'X-Ipfs-Path': `/ipfs/${stat.cid}`,
-    'X-Ipfs-Roots': stat.cid,
-    Vary: 'Accept',
-  };
+  const headers = trustlessHeaders(stat.cid, RAW_BLOCK_MEDIA_TYPE, etag, `attachment; filename="${stat.cid}.bin"`);
   if (matches(request.ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
   const blocks = store.blocks(stat.cid)[Symbol.asyncIterator]();
   let block: Uint8Array;

@@ -23,10 +23,14 @@
  */
 import type { AssetType } from '../../domain/constants.ts';
 import { normalizeFormat, normalizeFormats, primaryFormat } from '../../domain/formats.ts';
+import type { CatalogueFacts } from '../db/catalogue-facts.ts';
 import type { CatalogDataset, CatalogDistribution, CatalogTheme } from './catalogs/index.ts';
 
-/** One record a dataset's distribution becomes, before it meets the database. */
-export interface MappedRecord {
+/**
+ * One record a dataset's distribution becomes, before it meets the database, with what a researcher
+ * cites as the catalogue states it for the dataset (`CatalogueFacts`).
+ */
+export interface MappedRecord extends CatalogueFacts {
   distributionKey: string;
   /** The URL to capture, or null when the catalogue gave none usable. */
   url: string | null;
@@ -42,21 +46,6 @@ export interface MappedRecord {
   declaredSize: number | null;
   /** `algorithm:value`, as `harvested_records` and `captures` keep it. */
   declaredChecksum: string | null;
-  /** What a researcher cites, as the catalogue states it for the dataset. */
-  issued: Date | null;
-  modified: Date | null;
-  licenseTitle: string | null;
-  licenseUrl: string | null;
-  keywords: string[];
-  /** How often the original is updated, as declared (`frequencyLabel` names it). */
-  updateFrequency: string | null;
-  contactName: string | null;
-  /** A valid address (the readers keep no other). */
-  contactEmail: string | null;
-  /** The period the data covers: calendar dates `YYYY-MM-DD`, and/or the catalogue's words. */
-  temporalStart: string | null;
-  temporalEnd: string | null;
-  temporalText: string | null;
 }
 
 /** Keywords kept per record, and characters per keyword: tags, not a second description. */

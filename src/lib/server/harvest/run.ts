@@ -39,6 +39,7 @@ import { frequencyLabel } from './catalogs/frequency.ts';
 import { CAPTURE_JOB, type CaptureJobPayload } from './capture-job.ts';
 import { catalogueNote, chooseCategory, foldLabel, mapDataset, type CategoryChoice, type MappedRecord } from './map.ts';
 import { PublisherMatcher } from './publishers.ts';
+import { catalogueFactColumns, catalogueFactsOf, type CatalogueFacts } from '../db/catalogue-facts.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -277,17 +278,7 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
         description: alexandrias.description,
         status: alexandrias.status,
         cid: alexandrias.cid,
-        issued: alexandrias.issued,
-        modified: alexandrias.modified,
-        licenseTitle: alexandrias.licenseTitle,
-        licenseUrl: alexandrias.licenseUrl,
-        keywords: alexandrias.keywords,
-        updateFrequency: alexandrias.updateFrequency,
-        contactName: alexandrias.contactName,
-        contactEmail: alexandrias.contactEmail,
-        temporalStart: alexandrias.temporalStart,
-        temporalEnd: alexandrias.temporalEnd,
-        temporalText: alexandrias.temporalText,
+        ...catalogueFactColumns,
       },
     })
     .from(harvestedRecords)
@@ -322,7 +313,7 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
       if (changes.length > 0) {
         await tx
           .update(alexandrias)
-          .set({ title: record.title, description: record.description, ...catalogueFacts(record), updatedAt: sql`now()` })
+          .set({ title: record.title, description: record.description, ...catalogueFactsOf(record), updatedAt: sql`now()` })
           .where(eq(alexandrias.id, alexandriaId));
         await tx.insert(statusHistory).values({
           alexandriaId,
@@ -395,7 +386,7 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
           categoryId: item.categoryId,
           sourceId: source.sourceId,
           importId,
-          ...catalogueFacts(record),
+          ...catalogueFactsOf(record),
           provenanceNote: catalogueNote(source, record.url ? 'pending' : 'no-url'),
         })),
       )
@@ -427,31 +418,8 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
   return written;
 }
 
-/**
- * The catalogue's facts about the original that a record keeps: dates, licence, keywords, update
- * frequency, contact, temporal coverage.
- */
-function catalogueFacts(record: MappedRecord) {
-  return {
-    issued: record.issued,
-    modified: record.modified,
-    licenseTitle: record.licenseTitle,
-    licenseUrl: record.licenseUrl,
-    keywords: record.keywords,
-    updateFrequency: record.updateFrequency,
-    contactName: record.contactName,
-    contactEmail: record.contactEmail,
-    temporalStart: record.temporalStart,
-    temporalEnd: record.temporalEnd,
-    temporalText: record.temporalText,
-  };
-}
-
 /** What a record holds now of what the catalogue says, to tell what changed. */
-type CurrentRecord = Pick<
-  MappedRecord,
-  'title' | 'description' | 'issued' | 'modified' | 'licenseTitle' | 'licenseUrl' | 'keywords' | 'updateFrequency' | 'contactName' | 'contactEmail' | 'temporalStart' | 'temporalEnd' | 'temporalText'
->;
+type CurrentRecord = Pick<MappedRecord, 'title' | 'description'> & CatalogueFacts;
 
 /** A frequency as the history names it: the Spanish name of a known code, else as declared. */
 const frequencyNamed = (frequency: string | null) => (frequency === null ? 'sin indicar' : frequencyLabel(frequency));

@@ -2,6 +2,7 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import { LIMITS, type AssetStatus, type AssetType } from '../../domain/constants.ts';
 import type { CollectionOrder, ListView } from '../../list-view.ts';
+import { catalogueFactsOf, type CatalogueFacts } from '../db/catalogue-facts.ts';
 import type { Db } from '../db/index.ts';
 import { aletheias, alexandrias, captures, categories, deals, departments, harvestedRecords, pins, sources } from '../db/schema.ts';
 import { readingOrder } from './groups.ts';
@@ -34,7 +35,8 @@ export interface ProofEntry {
   mimeType: string | null;
 }
 
-export interface RecordDetail extends RecordRow {
+/** A record as its page and the APIs read it, with what its catalogue says of it (harvested records). */
+export interface RecordDetail extends RecordRow, CatalogueFacts {
   formats: AssetType[];
   originalUrl: string | null;
   apiEndpoint: string | null;
@@ -59,22 +61,6 @@ export interface RecordDetail extends RecordRow {
    */
   underReview: { source: boolean; department: boolean };
   aletheias: ProofEntry[];
-  /**
-   * What the original's catalogue says of it (harvested records): its own dates, licence,
-   * keywords, how often it is updated (as declared), whom to ask about it, the period it covers
-   * (calendar dates `YYYY-MM-DD` and/or words).
-   */
-  issued: Date | null;
-  modified: Date | null;
-  licenseTitle: string | null;
-  licenseUrl: string | null;
-  keywords: string[];
-  updateFrequency: string | null;
-  contactName: string | null;
-  contactEmail: string | null;
-  temporalStart: string | null;
-  temporalEnd: string | null;
-  temporalText: string | null;
 }
 
 /**
@@ -278,17 +264,7 @@ export async function recordDetails(db: Db, where: SQL | undefined, options: Det
     aletheias: proofs
       .filter((proof) => proof.alexandriaId === record.id)
       .map(({ alexandriaId: _, ...proof }) => proof),
-    issued: record.issued,
-    modified: record.modified,
-    licenseTitle: record.licenseTitle,
-    licenseUrl: record.licenseUrl,
-    keywords: record.keywords,
-    updateFrequency: record.updateFrequency,
-    contactName: record.contactName,
-    contactEmail: record.contactEmail,
-    temporalStart: record.temporalStart,
-    temporalEnd: record.temporalEnd,
-    temporalText: record.temporalText,
+    ...catalogueFactsOf(record),
   }));
 }
 
