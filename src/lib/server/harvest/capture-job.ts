@@ -29,7 +29,7 @@ import { alexandrias, captures, harvestedRecords, harvestSources, imports, statu
 import { PayloadTooLargeError } from '../http/errors.ts';
 import { completeMany, DEFAULT_POLITENESS, deferHost, enqueueMany, HandBackJobError, PermanentJobError, type Job, type JobHandler, type JobLease, type NewJob } from '../jobs/index.ts';
 import { politenessKey } from '../jobs/hosts.ts';
-import { localPinning, pinCids, queueRemotePins, type PinningProvider } from '../pinning/index.ts';
+import { committedPinning, pinCids, queueRemotePins, type PinningProvider } from '../pinning/index.ts';
 import type { AddResult, ContentStore, StagedUpload, StagingArea } from '../storage/index.ts';
 import { hasSheets, sheetPreviewsJob } from '../spreadsheets/preview-job.ts';
 import { inspect } from '../uploads/inspect.ts';
@@ -322,7 +322,7 @@ async function keep(
       await writeKept(tx, context, [kept]);
       // The blocks join the store last, journalled: a failed commit or a crash takes them back.
       await staged!.commit(stored.cid);
-      await pinCids(tx, localPinning(context.store), [stored.cid]);
+      await pinCids(tx, committedPinning, [stored.cid]);
     });
     await staged!.settle();
     await pinRemotely(db, context, [stored.cid]);
@@ -349,7 +349,7 @@ async function writeGroup(db: Db, context: CaptureContext, staged: StagedUpload,
     const done = await writeKept(tx, context, files);
     // The blocks join the store last, journalled: a failed commit or a crash takes them back.
     await staged.commit(keptBy);
-    await pinCids(tx, localPinning(context.store), cids);
+    await pinCids(tx, committedPinning, cids);
     return done;
   });
   await staged.settle();

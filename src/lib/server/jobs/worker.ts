@@ -85,12 +85,14 @@ export interface WorkerOptions {
 
 /**
  * Jobs a worker holds at most, per unit of `concurrency`, counting those that wait for their host's
- * turn or only for their writes (`hostDone`): bounds what a slow database lets pile up. Eight, so
- * that with the default `concurrency` of 8 a host's captures fill a group of 32 files
- * (`harvest/capture-groups.ts`) while the one before is written. Sixteen (groups of 64) captured
- * some 10% faster in the benchmark, but took the archive's peak RSS past its 300 MB target.
+ * turn or only for their writes (`hostDone`): bounds what a slow database lets pile up. With the
+ * default `concurrency` of 8 that is 256 jobs: while one group of captures is written
+ * (`harvest/capture-groups.ts`), the next fills, and a host's turns never wait for a claim, which
+ * on the embedded database queues behind that group's transaction. In the benchmark 8 per slot
+ * left a host's four turns idle more than half the time; 32 captured some 25% faster, and a held
+ * job costs little memory (a capture waiting for its writes keeps its facts, not its bytes).
  */
-const WAITING_PER_SLOT = 8;
+const WAITING_PER_SLOT = 32;
 
 /** A name for a worker that says where it runs: host, process, and a random part. */
 export function workerId(): string {

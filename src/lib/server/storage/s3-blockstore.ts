@@ -9,14 +9,7 @@
  * content store checks each block against its CID, as it does on disk.
  */
 import fs from 'node:fs/promises';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { CID } from 'multiformats/cid';
 import type { BlockstoreSettings } from '../config.ts';
 import { BlockNotFoundError, type OpenedBlockstore } from './blockstores.ts';
@@ -36,9 +29,17 @@ export type S3BlockstoreOptions = Extract<BlockstoreSettings, { kind: 's3' }> & 
  */
 const MAX_BLOCK_BYTES = 4 * CHUNK_SIZE;
 
-/** The bucket and prefix that `options` name, as a blockstore. */
+/**
+ * The AWS SDK, loaded by the first call to a bucket: it is some 30 MB of a server's resident memory,
+ * which a server keeping its blocks on disk (the default) would carry for nothing.
+ */
+let sdk: Promise<typeof import('@aws-sdk/client-s3')> | undefined;
+const loadSdk = () => (sdk ??= import('@aws-sdk/client-s3'));
+
+/** The bucket and prefix that `options` name, as a blockstore. Synchronous: nothing is reached before the first call. */
 export function s3Blockstore(options: S3BlockstoreOptions): OpenedBlockstore {
-  const client = new S3Client({
+  let opened: Promise<S3Client> | undefined;
+  const client = () => (opened ??= loadSdk().then(({ S3Client }) => new S3Client({
     region: options.region,
     endpoint: options.endpoint,
     forcePathStyle: options.forcePathStyle,
@@ -53,13 +54,14 @@ export function s3Blockstore(options: S3BlockstoreOptions): OpenedBlockstore {
       requestTimeout: options.requestTimeoutMs ?? 30_000,
       throwOnRequestTimeout: true,
     },
-  });
+  })));
   const Bucket = options.bucket;
   const keyOf = (cid: CID): string => `${options.prefix}${cid.toV1().toString()}`;
 
   async function has(cid: CID, signal?: AbortSignal): Promise<boolean> {
+    const { HeadObjectCommand } = await loadSdk();
     try {
-      await client.send(new HeadObjectCommand({ Bucket, Key: keyOf(cid) }), { abortSignal: signal });
+      await (await client()).send(new HeadObjectCommand({ Bucket, Key: keyOf(cid) }), { abortSignal: signal });
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;
@@ -68,7 +70,8 @@ export function s3Blockstore(options: S3BlockstoreOptions): OpenedBlockstore {
   }
 
   async function put(cid: CID, bytes: Uint8Array, signal?: AbortSignal): Promise<CID> {
-    await client.send(new PutObjectCommand({ Bucket, Key: keyOf(cid), Body: bytes, ContentLength: bytes.byteLength }), {
+    const { PutObjectCommand } = await loadSdk();
+    await (await client()).send(new PutObjectCommand({ Bucket, Key: keyOf(cid), Body: bytes, ContentLength: bytes.byteLength }), {
       abortSignal: signal,
     });
     return cid;
@@ -76,15 +79,17 @@ export function s3Blockstore(options: S3BlockstoreOptions): OpenedBlockstore {
 
   async function del(cid: CID, signal?: AbortSignal): Promise<void> {
     // S3 answers 204 for a key that is not there: deleting twice is not an error.
-    await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(cid) }), { abortSignal: signal });
+    const { DeleteObjectCommand } = await loadSdk();
+    await (await client()).send(new DeleteObjectCommand({ Bucket, Key: keyOf(cid) }), { abortSignal: signal });
   }
 
   return {
     has: (cid, callOptions) => has(cid, callOptions?.signal),
     async *get(cid, callOptions) {
+      const { GetObjectCommand } = await loadSdk();
       let answer;
       try {
-        answer = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(cid) }), { abortSignal: callOptions?.signal });
+        answer = await (await client()).send(new GetObjectCommand({ Bucket, Key: keyOf(cid) }), { abortSignal: callOptions?.signal });
       } catch (error) {
         if (isNotFound(error)) throw new BlockNotFoundError(`Block ${cid.toString()} is not in s3://${Bucket}/${options.prefix}`, { cause: error });
         throw error;
@@ -99,17 +104,16 @@ export function s3Blockstore(options: S3BlockstoreOptions): OpenedBlockstore {
       await put(cid, await fs.readFile(file));
     },
     async close() {
-      client.destroy();
+      if (opened) (await opened).destroy();
     },
   };
 }
 
-/** A 404 of any kind: GET says NoSuchKey, HEAD has no body and says NotFound. */
+/** A 404 of any kind: GET says NoSuchKey, HEAD has no body and says NotFound (an `S3ServiceException`'s status and name). */
 function isNotFound(error: unknown): boolean {
-  if (error instanceof S3ServiceException) {
-    return error.$metadata.httpStatusCode === 404 || error.name === 'NoSuchKey' || error.name === 'NotFound';
-  }
-  return error instanceof Error && (error.name === 'NoSuchKey' || error.name === 'NotFound');
+  if (!(error instanceof Error)) return false;
+  const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  return status === 404 || error.name === 'NoSuchKey' || error.name === 'NotFound';
 }
 
 /** The whole body, unless it grows past `MAX_BLOCK_BYTES` (whatever Content-Length said). */

@@ -38,7 +38,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../http/errors.ts';
-import { localPinning, pinCid, queueRemotePins, type PinningProvider } from '../pinning/index.ts';
+import { committedPinning, pinCids, queueRemotePins, type PinningProvider } from '../pinning/index.ts';
 import type { ContentStore, StagedUpload, StagingArea } from '../storage/index.ts';
 import {
   cleanFileName,
@@ -155,9 +155,7 @@ export async function addAsset(context: UploadContext): Promise<AddedAsset> {
       });
       // The blocks join the store last, journalled: a failed commit or a crash takes them back.
       await staged.commit(document.cid);
-      const local = localPinning(context.store);
-      await pinCid(tx, local, document.cid);
-      await pinCid(tx, local, proof.cid);
+      await pinCids(tx, committedPinning, [document.cid, proof.cid]);
       // A spreadsheet's sheets become searchable previews (issue #7), by a job committed with the
       // record: a server that dies after answering leaves it for the next worker.
       const format = documentFormat(fields.asset.docType, document.kind) ?? 'other';

@@ -38,6 +38,9 @@ export function inspect(content: AsyncIterable<Uint8Array>, options: InspectOpti
 
   const checkHead = () => {
     head = Buffer.concat(headParts, headSize);
+    // The parts are views of whole chunks (a socket's reads): not kept past this copy, or every
+    // capture waiting for its group's transaction would hold its first chunk.
+    headParts.length = 0;
     options.checkHead(head);
   };
 
