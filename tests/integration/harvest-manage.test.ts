@@ -89,7 +89,7 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     running.archive = { db, config: { moderators: [MODERATOR] } };
     categoryIds = (await db.select({ id: categories.id }).from(categories).orderBy(categories.id)).map((row) => row.id);
     seededSources = await db.select().from(harvestSources);
-    expect(seededSources.map((source) => [source.kind, source.paused])).toEqual([['ckan', true]]);
+    expect(seededSources.map((source) => [source.kind, source.paused, source.snapshotOn])).toEqual([['ckan', true, '2026-09-24']]);
   }, 120_000);
 
   afterAll(async () => {
@@ -167,6 +167,21 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
       }
     }
     expect((await call(retryJobRoute.POST, { method: 'POST', id: 424_242 })).body).toEqual({ code: 404, message: 'Ese trabajo no existe.' });
+  });
+
+  it("refuses to run or resume the seed's export, a copy of the catalogue kept with the archive (409), and leaves it as it was", async () => {
+    const [seeded] = seededSources;
+    const expected = `«${seeded!.name}» es una copia del catálogo tomada el 24/09/2026 y guardada con el archivo, no un catálogo en línea: no se vuelve a cosechar. Para seguir el portal, añada la dirección de su API como una fuente de cosecha propia.`;
+    expect(await call(runRoute.POST, { method: 'POST', id: seeded!.id })).toEqual({ status: 409, body: { code: 409, message: expected } });
+    expect(await call(sourceRoute.PATCH, { method: 'PATCH', id: seeded!.id, body: { paused: false } })).toEqual({ status: 409, body: { code: 409, message: expected } });
+    // Renaming it is no run: allowed.
+    const renamed = await call(sourceRoute.PATCH, { method: 'PATCH', id: seeded!.id, body: { name: `${seeded!.name} ` } });
+    expect(renamed.status).toBe(200);
+    expect((renamed.body.body as HarvestSourceDetail).snapshotOn).toBe('2026-09-24');
+    await call(sourceRoute.PATCH, { method: 'PATCH', id: seeded!.id, body: { name: seeded!.name } });
+    expect(await db.select({ id: jobs.id }).from(jobs).where(eq(jobs.kind, HARVEST_JOB))).toEqual([]);
+    const [after] = await db.select({ paused: harvestSources.paused, snapshotOn: harvestSources.snapshotOn }).from(harvestSources).where(eq(harvestSources.id, seeded!.id));
+    expect(after).toEqual({ paused: true, snapshotOn: '2026-09-24' });
   });
 
   it('adds a CKAN catalogue with its schedule and default category, once', async () => {

@@ -634,6 +634,11 @@ export const harvestSources = pgTable(
     /** The catalogue's theme (its identifier or its label) → our category id. */
     themeMap: jsonb('theme_map').$type<Record<string, number>>().notNull().default({}),
     paused: boolean('paused').notNull().default(false),
+    /**
+     * The day a copy of the catalogue kept with the archive was taken (the seed's export), null for
+     * a live catalogue. A snapshot has no address to ask again: it is never run nor resumed.
+     */
+    snapshotOn: date('snapshot_on', { mode: 'string' }),
     /** How often the catalogue is harvested again. */
     interval: interval('interval').notNull().default('1 day'),
     ...timestamps,

@@ -22,6 +22,7 @@ import { CAPTURE_JOB } from './capture-job.ts';
 import { foldLabel } from './map.ts';
 import { HARVEST_JOB, queueHarvestRun, type HarvestJobPayload } from './run-job.ts';
 import { registerHarvestSource } from './sources.ts';
+import { calendarDate } from '../seo/citation.ts';
 
 /**
  * How often a source is harvested again: the choices a moderator has, and the PostgreSQL interval
@@ -143,6 +144,8 @@ export interface HarvestSourceSummary {
   url: string;
   kind: CatalogKind;
   paused: boolean;
+  /** The day a kept copy of a catalogue was taken (`YYYY-MM-DD`; the seed's export), null for a live one: never run again. */
+  snapshotOn: string | null;
   /** The moderator's choice, or null for an interval set otherwise (by SQL): `intervalText` says it. */
   interval: HarvestInterval | null;
   intervalText: string;
@@ -249,6 +252,7 @@ async function summaries(db: Db, onlyId?: number): Promise<HarvestSourceSummary[
       url: source.url,
       kind: source.kind,
       paused: source.paused,
+      snapshotOn: source.snapshotOn,
       interval: intervalChoice(Number(intervalSeconds)),
       intervalText,
       defaultCategory: source.defaultCategoryId !== null && categoryTitle ? { id: source.defaultCategoryId, title: categoryTitle } : null,
@@ -349,9 +353,22 @@ function notFound(): HttpError {
   return new HttpError(404, 'Esa fuente de cosecha no existe.');
 }
 
-async function requireSource(db: Db, id: number): Promise<void> {
-  const [found] = await db.select({ id: harvestSources.id }).from(harvestSources).where(eq(harvestSources.id, id));
+async function requireSource(db: Db, id: number): Promise<{ name: string; snapshotOn: string | null }> {
+  const [found] = await db.select({ name: harvestSources.name, snapshotOn: harvestSources.snapshotOn }).from(harvestSources).where(eq(harvestSources.id, id));
   if (!found) throw notFound();
+  return found;
+}
+
+/**
+ * A 409 for a snapshot (the seed's export): its address is a web page, not a catalogue's API, so a
+ * run could only fail; it stays as it was harvested.
+ */
+export function refuseSnapshot(source: { name: string; snapshotOn: string | null }): void {
+  if (source.snapshotOn === null) return;
+  throw new HttpError(
+    409,
+    `«${source.name}» es una copia del catálogo tomada el ${calendarDate(source.snapshotOn)} y guardada con el archivo, no un catálogo en línea: no se vuelve a cosechar. Para seguir el portal, añada la dirección de su API como una fuente de cosecha propia.`,
+  );
 }
 
 /** A 400 unless every category id named (default and theme map) exists. */
@@ -388,7 +405,8 @@ export async function createHarvestSource(db: Db, input: NewHarvestSourceInput):
 
 /** Changes what `edit` names of a harvest source; the next run reads the new theme map and category. */
 export async function updateHarvestSource(db: Db, id: number, edit: HarvestSourceEdit): Promise<HarvestSourceDetail> {
-  await requireSource(db, id);
+  const source = await requireSource(db, id);
+  if (edit.paused === false) refuseSnapshot(source);
   await requireCategories(db, [edit.defaultCategoryId, ...Object.values(edit.themeMap ?? {})]);
   await db
     .update(harvestSources)
@@ -409,7 +427,7 @@ export async function updateHarvestSource(db: Db, id: number, edit: HarvestSourc
  * or not. When one is queued or running already, that one stands (`created: false`).
  */
 export async function requestHarvestRun(db: Db, id: number, requestedBy: string): Promise<{ jobId: number; created: boolean }> {
-  await requireSource(db, id);
+  refuseSnapshot(await requireSource(db, id));
   const { job, created } = await queueHarvestRun(db, id, requestedBy);
   return { jobId: job.id, created };
 }

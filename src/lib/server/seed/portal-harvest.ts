@@ -11,8 +11,9 @@
  * their declared format and no URL. Each dataset then becomes one record that describes it, with
  * all its formats (`map.ts`), waiting for someone to archive its files.
  *
- * The harvest source is registered paused, under the export's own address (its `fuente`): the
- * schedule never runs it, and it is not the live portal's API. A moderator who wants to follow
+ * The harvest source is registered paused, under the export's own address (its `fuente`), as a
+ * snapshot taken on the export's date (`snapshot_on`): it is never run again nor resumed, since
+ * that address is the portal's web page, not its API. A moderator who wants to follow
  * the live portal registers `https://datos.gob.do` as a source of its own; its datasets are
  * identified by CKAN's ids, which the export lacks, so they become records of their own.
  */
@@ -35,7 +36,7 @@ export async function registerPortalExport(tx: Tx, catalog: SeedCatalog, sourceI
   if (existing) return existing.id;
   const [created] = await tx
     .insert(harvestSources)
-    .values({ url, kind: 'ckan', name: `${PORTAL.name} (exportación del ${catalog.exportedOn})`, sourceId, paused: true })
+    .values({ url, kind: 'ckan', name: `${PORTAL.name} (exportación del ${catalog.exportedOn})`, sourceId, paused: true, snapshotOn: catalog.exportedOn })
     .returning({ id: harvestSources.id });
   return created!.id;
 }
