@@ -18,6 +18,13 @@ import { queueMissingRemotePins, REMOTE_PIN_JOB, remotePinHandler } from './pinn
 /** How often the schedule looks for harvest sources that are due. */
 const SCHEDULE_EVERY_MS = 60_000;
 
+/**
+ * How often files without a live remote pin are looked for again: a pin job gives up after about
+ * half a day of a service refusing it, and its file must not wait for the next restart. The query
+ * reads every served CID, so not every minute.
+ */
+const MISSING_PINS_EVERY_MS = 6 * 60 * 60_000;
+
 export interface BackgroundWork {
   /** Stops claiming, hands running jobs back (or lets them finish within the grace), then resolves. */
   stop(): Promise<void>;
@@ -52,6 +59,19 @@ export function archiveJobHandlers(archive: Archive, options: Pick<BackgroundOpt
   };
 }
 
+/**
+ * `work` for a schedule that ticks more often than it should run: a call runs it when `everyMs` have
+ * passed since the last call that did (the first call always does), and otherwise does nothing.
+ */
+export function atMostEvery(everyMs: number, work: () => Promise<unknown>, now: () => number = () => performance.now()): () => Promise<void> {
+  let lastRun = Number.NEGATIVE_INFINITY;
+  return async () => {
+    if (now() - lastRun < everyMs) return;
+    lastRun = now();
+    await work();
+  };
+}
+
 /** Starts the worker (and the schedule) for `archive`; see the module's header. */
 export function startBackgroundWork(archive: Archive, options: BackgroundOptions = {}): BackgroundWork {
   const { config, db } = archive;
@@ -73,10 +93,12 @@ export function startBackgroundWork(archive: Archive, options: BackgroundOptions
   if (options.schedule ?? true) {
     // Spreadsheets that entered before previews were jobs, or whose job was lost, get theirs.
     scheduling = queueMissingSheetPreviews(db).catch(onError);
-    // Every file gets a remote pin when a service is configured, seeded and earlier ones included.
-    scheduling = scheduling.then(() => queueMissingRemotePins(db, archive.pinning)).catch(onError);
+    // Every file gets a remote pin when a service is configured, seeded and earlier ones included:
+    // at start, and again every few hours for pins whose jobs gave up.
+    const queueMissingPins = atMostEvery(MISSING_PINS_EVERY_MS, () => queueMissingRemotePins(db, archive.pinning));
     const tick = () => {
       scheduling = scheduling
+        .then(queueMissingPins)
         .then(() => queueDueHarvests(db))
         .then(() => queueDueRechecks(db))
         // A slice of the fixity audit when one is due (a few MB every ten minutes).

@@ -4,7 +4,8 @@
  * failed (the service was down, refused, or later lost them) each get a job of the durable queue,
  * which asks the service and is retried with the queue's backoff until the service takes the pin.
  *
- * The jobs are queued when the archive starts with a remote provider (`background.ts`), one per
+ * The jobs are queued when the archive starts with a remote provider, and every six hours after
+ * (`background.ts`: a job that gave up must not wait for a restart), one per
  * file that lacks a live remote pin (`queued`, `pinning` or `pinned`) and has no such job waiting
  * already; paced per service host like every remote request of the queue. A file held only by
  * blocked records is left out: the gateway refuses it, so the service could not fetch it anyway.
@@ -61,7 +62,7 @@ async function queueMissingFor(db: Db, provider: PinningProvider): Promise<numbe
  * Queues the pins of new files (an upload's document and proof, a capture's file) with every
  * remote provider among `providers`: the queue asks the service, paced and retried, so the
  * contributor never waits for it and a crash loses nothing (a pin never queued is found by
- * `queueMissingRemotePins` at the next start). Returns how many were queued.
+ * `queueMissingRemotePins` within hours). Returns how many were queued.
  */
 export async function queueRemotePins(db: Db, providers: readonly PinningProvider[], cids: readonly string[]): Promise<number> {
   const wanted = providers.filter((provider) => provider.host).flatMap((provider) => cids.map((cid) => remotePinJob(provider, cid)));
