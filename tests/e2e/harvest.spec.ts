@@ -45,13 +45,16 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await page.getByRole('link', { name: 'Cosechas de catálogos' }).click();
   await expect(page).toHaveURL(/\/moderacion\/cosechas$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Cosechas de catálogos' })).toBeVisible();
-  // The seed's catalogue came in as a harvest of the datos.gob.do export: its source is listed,
-  // paused (the export's address is not the portal's API), with its run of 1,065 done.
+  // The seed's catalogue came in as a harvest of the datos.gob.do export: its source is listed as
+  // the copy it is (the export's address is not the portal's API), which is never run again, with
+  // its run of 1,065 done.
   const sources = page.getByRole('region', { name: 'Fuentes de cosecha' });
   const seeded = sources.locator('[data-source]');
   await expect(seeded).toHaveCount(1);
   await expect(seeded).toContainText('exportación del 2026-09-24');
-  await expect(seeded).toContainText('Pausada');
+  await expect(seeded).toContainText('Copia del 24/09/2026');
+  await expect(seeded.locator('[data-snapshot]')).toHaveText(/^Copia del catálogo tomada el 24\/09\/2026 y guardada con el archivo: no se vuelve a cosechar\./);
+  await expect(seeded.getByRole('button')).toHaveCount(0);
   await expect(page.locator('[data-progress-text]')).toHaveText(/^Última cosecha terminada: 1,065 documento/);
   await expect(page.locator('[data-run-count="new"]')).toHaveText('1,065');
   await screenshots(page, 'carga-inicial');
