@@ -1,10 +1,21 @@
 /**
  * The catalogue readers' `FetchPage` on top of `captureFetch`: a catalogue's URL is as foreign to
  * the archive as any file it names, so its pages go through the same address policy, timeouts
- * and size limit.
+ * and size limit, and the same politeness as the captures (`capture-job.ts`):
+ *
+ * - the site's robots.txt is asked first (`RobotsPolicy`, the captures' mechanism): a page it
+ *   disallows fails the run, and its `Crawl-delay` spaces the pages (and holds captures back);
+ * - a 429 or 503 is waited out as its `Retry-After` asks, and a 502 or 504 after a short backoff,
+ *   then the same page is asked again, a few times at most. The wait is bounded: a site asking for
+ *   longer fails the run, which the schedule tries again later. While a busy host (429, 503) is
+ *   waited for, its capture jobs wait too (`deferHost`), when the fetcher has the database.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { text } from 'node:stream/consumers';
-import { captureFetch, type CaptureFetchOptions } from '../capture/index.ts';
+import { captureFetch, retryAfterMs, RobotsPolicy, type CaptureFetchOptions } from '../capture/index.ts';
+import type { Db } from '../db/index.ts';
+import { DEFAULT_POLITENESS, deferHost } from '../jobs/index.ts';
+import { politenessKey } from '../jobs/hosts.ts';
 import { DEFAULT_PAGE_LIMITS, type FetchPage } from './catalogs/index.ts';
 
 /**
@@ -13,21 +24,101 @@ import { DEFAULT_PAGE_LIMITS, type FetchPage } from './catalogs/index.ts';
  */
 export const MAX_CATALOG_PAGE_BYTES = DEFAULT_PAGE_LIMITS.maxPageBytes;
 
+/** How a page that answered "not now" is asked again. */
+export interface PageRetrySettings {
+  /** Times the same page is asked again after a 429, 502, 503 or 504 (3). */
+  retries: number;
+  /**
+   * The longest wait for one page (2 min): a run holds its worker, and a site asking for more
+   * (a `Retry-After` of an hour) is better asked again by the next scheduled run.
+   */
+  maxWaitMs: number;
+  /** The first wait when the server names none (2 s), doubled at each retry. */
+  backoffMs: number;
+}
+
+export const PAGE_RETRY_DEFAULTS: PageRetrySettings = { retries: 3, maxWaitMs: 120_000, backoffMs: 2_000 };
+
+/** Answers that say "not now" rather than "never": the page is asked again after a wait. */
+const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+
+/** Answers whose wait holds back the whole host, captures included (RFC 9110: "too many requests", "unavailable"). */
+const HOST_BUSY_STATUSES = new Set([429, 503]);
+
+export interface CatalogPageFetcherOptions extends Pick<CaptureFetchOptions, 'allowPrivate' | 'signal' | 'resolver' | 'maxBytes'> {
+  /**
+   * The database whose capture jobs are held back while a busy host is waited for (`deferHost`),
+   * and for the site's `Crawl-delay`. Without it (a read with no queue), only the pages wait.
+   */
+  db?: Db;
+  /** The least a host is held back (`config.worker.perHostDelayMs`, as for captures); `DEFAULT_POLITENESS.perHostDelayMs` by default. */
+  hostDelayMs?: number;
+  /** Whose robots.txt is asked; by default one policy per fetcher (so per run), fetched under the same options. */
+  robots?: RobotsPolicy;
+  /** `PAGE_RETRY_DEFAULTS` for whatever is not given. */
+  retry?: Partial<PageRetrySettings>;
+}
+
 /**
  * A `FetchPage` that fetches with `captureFetch` under `options` (pass `allowPrivate` from the
- * configuration, and the run's `signal`). Anything but a 2xx answer is a rejection naming the status.
+ * configuration, the run's `signal`, and its `db`). Anything but a 2xx answer, once the retries
+ * are spent, is a rejection naming the status; so is a page robots.txt disallows or a wait too long.
  */
-export function catalogPageFetcher(options: Pick<CaptureFetchOptions, 'allowPrivate' | 'signal' | 'resolver' | 'maxBytes'> = {}): FetchPage {
-  return async (url) => {
-    const response = await captureFetch(url, {
-      maxBytes: MAX_CATALOG_PAGE_BYTES,
-      accept: 'application/json, application/ld+json, text/turtle;q=0.9, */*;q=0.5',
-      ...options,
-    });
-    if (response.status < 200 || response.status > 299) {
-      response.body.destroy();
-      throw new Error(`El catálogo respondió HTTP ${response.status} en ${response.finalUrl}`);
+export function catalogPageFetcher(options: CatalogPageFetcherOptions = {}): FetchPage {
+  const { db, hostDelayMs = DEFAULT_POLITENESS.perHostDelayMs, retry: retryOptions, robots: givenRobots, ...fetchOptions } = options;
+  const retry = { ...PAGE_RETRY_DEFAULTS, ...retryOptions };
+  const robots = givenRobots ?? new RobotsPolicy({ fetch: { allowPrivate: fetchOptions.allowPrivate, resolver: fetchOptions.resolver, signal: fetchOptions.signal } });
+  const { signal } = fetchOptions;
+  /** When the last page was asked of each host, for its Crawl-delay. */
+  const lastAsked = new Map<string, number>();
+
+  const wait = async (ms: number) => {
+    try {
+      await sleep(ms, undefined, { signal });
+    } catch (error) {
+      if (signal?.aborted) throw new Error('Cosecha interrumpida mientras esperaba al catálogo.', { cause: error });
+      throw error;
     }
-    return { body: await text(response.body), contentType: response.contentType };
   };
+
+  return async (url) => {
+    // A site that asks crawlers to keep out of a path is obeyed (RFC 9309), as for its files.
+    const verdict = await robots.check(url);
+    if (!verdict.allowed) throw new Error(`robots.txt del sitio no permite leer esta página del catálogo (${verdict.reason}).`);
+    const host = politenessKey(url);
+    if (verdict.crawlDelayMs !== null) {
+      const since = Date.now() - (lastAsked.get(host) ?? Number.NEGATIVE_INFINITY);
+      if (since < verdict.crawlDelayMs) await wait(Math.min(verdict.crawlDelayMs - since, retry.maxWaitMs));
+      // It counts from this request for the host's captures too.
+      if (db) await deferHost(db, host, Math.max(verdict.crawlDelayMs, hostDelayMs));
+    }
+    for (let attempt = 0; ; attempt++) {
+      lastAsked.set(host, Date.now());
+      const response = await captureFetch(url, {
+        maxBytes: MAX_CATALOG_PAGE_BYTES,
+        accept: 'application/json, application/ld+json, text/turtle;q=0.9, */*;q=0.5',
+        ...fetchOptions,
+      });
+      if (response.status >= 200 && response.status <= 299) return { body: await text(response.body), contentType: response.contentType };
+      response.body.destroy();
+      const refused = `El catálogo respondió HTTP ${response.status} en ${response.finalUrl}`;
+      if (!RETRYABLE_STATUSES.has(response.status)) throw new Error(refused);
+      const asked = retryAfterMs(response.retryAfter);
+      const waitMs = asked ?? retry.backoffMs * 2 ** attempt;
+      // The host that answered asked for a pause: its captures wait it out too, even when this run gives up.
+      if (db && HOST_BUSY_STATUSES.has(response.status)) await deferHost(db, politenessKey(response.finalUrl), Math.max(waitMs, hostDelayMs));
+      if (waitMs > retry.maxWaitMs) {
+        throw new Error(
+          `${refused} y pidió esperar ${seconds(waitMs)}, más de los ${seconds(retry.maxWaitMs)} que el archivo espera por una página; la próxima cosecha lo intentará de nuevo.`,
+        );
+      }
+      if (attempt >= retry.retries) throw new Error(`${refused}, también tras ${retry.retries} reintento(s).`);
+      await wait(waitMs);
+    }
+  };
+}
+
+/** A wait as people read it in a reason: whole seconds, rounded up. */
+function seconds(ms: number): string {
+  return `${Math.ceil(ms / 1000).toLocaleString('es')} s`;
 }

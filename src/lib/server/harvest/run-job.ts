@@ -83,6 +83,8 @@ export async function queueDueHarvests(db: Db, requestedBy = 'programada'): Prom
 export interface HarvestRunHandlerOptions {
   /** `captureAllowPrivate` from the configuration: the catalogue is fetched under the same policy as its files. */
   allowPrivate: boolean;
+  /** `config.worker.perHostDelayMs`: the least a catalogue's busy host is held back for its captures (as they do). */
+  hostDelayMs?: number;
   /** Called with each finished run's report (the command prints it). */
   onReport?: (report: HarvestRunReport, job: Job) => void;
 }
@@ -95,7 +97,8 @@ export function harvestRunHandler(options: HarvestRunHandlerOptions): JobHandler
   return async (job, { db, signal }) => {
     const { harvestSourceId } = job.payload as HarvestJobPayload;
     const report = await runHarvest(db, harvestSourceId, {
-      fetchPage: catalogPageFetcher({ allowPrivate: options.allowPrivate, signal }),
+      // The run's own database: a catalogue host asking for a pause holds its captures back too.
+      fetchPage: catalogPageFetcher({ allowPrivate: options.allowPrivate, signal, db, hostDelayMs: options.hostDelayMs }),
       signal,
       jobId: job.id,
     });
