@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alexandrias, categories, departments, recordVersions } from '../../src/lib/server/db/schema.ts';
 import { catalogResponse, type CatalogFormat } from '../../src/lib/server/dcat/response.ts';
 import { webIri } from '../../src/lib/server/dcat/rdf.ts';
+import { frequencyIri } from '../../src/lib/server/harvest/catalogs/frequency.ts';
+import { readCatalog, type CatalogDataset, type FetchPage } from '../../src/lib/server/harvest/catalogs/index.ts';
 import { createSeededDatabase, testEngines } from '../helpers/database.ts';
 import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 
@@ -27,6 +29,47 @@ const FOAF = 'http://xmlns.com/foaf/0.1/';
 const SKOS = 'http://www.w3.org/2004/02/skos/core#';
 const SPDX = 'http://spdx.org/rdf/terms#';
 const ADMS = 'http://www.w3.org/ns/adms#';
+const VCARD = 'http://www.w3.org/2006/vcard/ns#';
+const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
+const FREQUENCY = 'http://publications.europa.eu/resource/authority/frequency/';
+
+/**
+ * What three harvested records' catalogues said of them (update frequency, contact, coverage), as
+ * the harvester keeps it: every fact, a few with an open side, and none at all (every other record).
+ */
+const DECLARED_FACTS = {
+  // All three, the frequency as datos.gob.do's publishers type it.
+  full: {
+    updateFrequency: 'Mensual',
+    contactName: 'Oficina de Acceso a la Información',
+    contactEmail: 'datosabiertos@one.gob.do',
+    temporalStart: '2017-01-01',
+    temporalEnd: '2017-12-31',
+    temporalText: null,
+  },
+  // A frequency no vocabulary names, an address with characters a mailto: IRI must escape and
+  // accents it need not, a coverage still running and said in words too.
+  open: {
+    updateFrequency: 'Cuando cambia la ley',
+    contactName: null,
+    contactEmail: 'año{2024}|datos@municipio.gob.do',
+    temporalStart: '2019-03-01',
+    temporalEnd: null,
+    temporalText: 'Desde la reforma de 2019',
+  },
+  // An ISO 8601 period (data.json's), a name without an address, only an end.
+  closing: {
+    updateFrequency: 'R/P1Y',
+    contactName: 'Departamento de Estadísticas "Sectoriales"',
+    contactEmail: null,
+    temporalStart: null,
+    temporalEnd: '2020-06-30',
+    temporalText: null,
+  },
+} as const;
+
+type FactCase = keyof typeof DECLARED_FACTS;
+const FACT_CASES = Object.keys(DECLARED_FACTS) as FactCase[];
 
 /** Text no serialiser may bend: quotes of both kinds, backslashes, line breaks, a tab, markup, accents. */
 const TRICKY_TITLE = 'Presupuesto "2024" de l\'Ayuntamiento \\ niños y ñandúes\r\n<script>alert("x")</script>\t"""fin';
@@ -94,6 +137,7 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     earlierCid: string;
     earlierSize: number;
     earlierSha: string;
+    facts: Record<FactCase, number>;
   };
 
   async function fetchCatalog(format: CatalogFormat, init: RequestInit = {}, pageSize?: number) {
@@ -104,7 +148,7 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
   beforeAll(async () => {
     seeded = await createSeededDatabase(engine);
     const db = seeded.db;
-    const harvested = await db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.status, 'under_review')).orderBy(asc(alexandrias.id)).limit(5);
+    const harvested = await db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.status, 'under_review')).orderBy(asc(alexandrias.id)).limit(8);
     const archived = await db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.status, 'on_line')).orderBy(asc(alexandrias.id));
     const [tricky, blocked, broken, noDescription, badSource] = harvested.map((row) => row.id) as [number, number, number, number, number];
     Object.assign(special, { tricky, noDescription, badSource, noChecksum: archived[1]!.id });
@@ -112,6 +156,8 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     await db.update(alexandrias).set({ description: null }).where(eq(alexandrias.id, noDescription));
     await db.update(alexandrias).set({ sourceUrl: 'javascript:alert(1)' }).where(eq(alexandrias.id, badSource));
     await db.update(alexandrias).set({ fileSha256: null }).where(eq(alexandrias.id, special.noChecksum));
+    special.facts = Object.fromEntries(FACT_CASES.map((name, index) => [name, harvested[5 + index]!.id])) as Record<FactCase, number>;
+    for (const name of FACT_CASES) await db.update(alexandrias).set(DECLARED_FACTS[name]).where(eq(alexandrias.id, special.facts[name]));
     // A blocked archived file too: its distribution must go with it.
     hidden = [blocked, broken, archived[0]!.id];
     await db.update(alexandrias).set({ status: 'blocked' }).where(inArray(alexandrias.id, [blocked, archived[0]!.id]));
@@ -318,6 +364,45 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       }
     });
 
+    it("states a record's update frequency, contact point and temporal coverage as DCAT-AP does, and only what it has", () => {
+      const { full, open, closing } = special.facts;
+      const contact = (id: number) => one(graph(), datasetIri(id), `${DCAT}contactPoint`);
+      const period = (id: number) => one(graph(), datasetIri(id), `${DCT}temporal`);
+
+      expect(one(graph(), datasetIri(full), `${DCT}accrualPeriodicity`).value).toBe(`${FREQUENCY}MONTHLY`);
+      expect(isA(graph(), contact(full), `${VCARD}Kind`)).toBe(true);
+      expect(literal(one(graph(), contact(full), `${VCARD}fn`), { language: 'es' })).toBe('Oficina de Acceso a la Información');
+      expect(one(graph(), contact(full), `${VCARD}hasEmail`)).toMatchObject({ termType: 'NamedNode', value: 'mailto:datosabiertos@one.gob.do' });
+      expect(isA(graph(), period(full), `${DCT}PeriodOfTime`)).toBe(true);
+      expect(literal(one(graph(), period(full), `${DCAT}startDate`), { datatype: `${XSD}date` })).toBe('2017-01-01');
+      expect(literal(one(graph(), period(full), `${DCAT}endDate`), { datatype: `${XSD}date` })).toBe('2017-12-31');
+      expect(objects(graph(), period(full), `${RDFS}label`)).toEqual([]);
+
+      // A frequency outside the EU table is left out, not guessed; what the record lacks is not stated empty.
+      expect(objects(graph(), datasetIri(open), `${DCT}accrualPeriodicity`)).toEqual([]);
+      expect(objects(graph(), contact(open), `${VCARD}fn`)).toEqual([]);
+      expect(one(graph(), contact(open), `${VCARD}hasEmail`).value).toBe('mailto:año%7B2024%7D%7Cdatos@municipio.gob.do');
+      expect(literal(one(graph(), period(open), `${DCAT}startDate`), { datatype: `${XSD}date` })).toBe('2019-03-01');
+      expect(objects(graph(), period(open), `${DCAT}endDate`)).toEqual([]);
+      expect(literal(one(graph(), period(open), `${RDFS}label`), { language: 'es' })).toBe('Desde la reforma de 2019');
+
+      expect(one(graph(), datasetIri(closing), `${DCT}accrualPeriodicity`).value).toBe(`${FREQUENCY}ANNUAL`);
+      expect(literal(one(graph(), contact(closing), `${VCARD}fn`), { language: 'es' })).toBe('Departamento de Estadísticas "Sectoriales"');
+      expect(objects(graph(), contact(closing), `${VCARD}hasEmail`)).toEqual([]);
+      expect(objects(graph(), period(closing), `${DCAT}startDate`)).toEqual([]);
+      expect(literal(one(graph(), period(closing), `${DCAT}endDate`), { datatype: `${XSD}date` })).toBe('2020-06-30');
+
+      // Every other record (the seed declares none of the three) states none of them.
+      const withFacts = new Set(Object.values(special.facts));
+      for (const record of published.filter((row) => !withFacts.has(row.id))) {
+        for (const predicate of [`${DCT}accrualPeriodicity`, `${DCAT}contactPoint`, `${DCT}temporal`]) {
+          expect(objects(graph(), datasetIri(record.id), predicate), `${record.id} ${predicate}`).toEqual([]);
+        }
+      }
+      expect(graph().getSubjects(namedNode(`${RDF}type`), namedNode(`${VCARD}Kind`), null)).toHaveLength(3);
+      expect(graph().getSubjects(namedNode(`${RDF}type`), namedNode(`${DCT}PeriodOfTime`), null)).toHaveLength(3);
+    });
+
     it('carries quotes, line breaks, markup and accents exactly', () => {
       const dataset = datasetIri(special.tricky);
       expect(literal(one(graph(), dataset, `${DCT}title`), { language: 'es' })).toBe(TRICKY_TITLE);
@@ -331,6 +416,35 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       const untold = published.find((record) => record.id === special.noDescription)!;
       expect(literal(one(graph(), datasetIri(untold.id), `${DCT}description`), { language: 'es' })).toBe(untold.title);
     });
+  });
+
+  it("gives the archive's own DCAT harvester back each record's frequency, contact and coverage", async () => {
+    /** The catalogue's answer handed to the reader as its fetcher would: no network involved. */
+    const fetchOwnCatalog: FetchPage = async (url) => {
+      const response = await fetchCatalog(url.endsWith('.ttl') ? 'turtle' : 'jsonld');
+      return { body: await response.text(), contentType: response.headers.get('content-type') };
+    };
+    for (const path of ['/catalog.jsonld', '/catalog.ttl']) {
+      const read: CatalogDataset[] = [];
+      for await (const page of readCatalog('dcat', `${ORIGIN}${path}`, fetchOwnCatalog)) read.push(...page.datasets);
+      const byId = new Map(read.map((dataset) => [dataset.identifier, dataset]));
+      expect(byId.size, path).toBe(published.length);
+      for (const name of FACT_CASES) {
+        const declared = DECLARED_FACTS[name];
+        const back = byId.get(String(special.facts[name]))!;
+        // The frequency comes back as the EU table's IRI, which names the same frequency; one
+        // the table does not name was not published, so it cannot come back.
+        expect(back.updateFrequency && frequencyIri(back.updateFrequency), `${path} ${name}`).toBe(frequencyIri(declared.updateFrequency));
+        expect(back.contact, `${path} ${name}`).toEqual({ name: declared.contactName, email: declared.contactEmail });
+        expect(back.temporal, `${path} ${name}`).toEqual({ start: declared.temporalStart, end: declared.temporalEnd, text: declared.temporalText });
+      }
+      expect(byId.get(String(special.facts.full))!.updateFrequency).toBe(`${FREQUENCY}MONTHLY`);
+      expect(byId.get(String(special.facts.open))!.updateFrequency).toBeNull();
+      const withFacts = new Set(Object.values(special.facts).map(String));
+      const others = read.filter((dataset) => !withFacts.has(dataset.identifier));
+      expect(others.length).toBeGreaterThan(1000);
+      expect(others.filter((dataset) => dataset.updateFrequency !== null || dataset.contact !== null || dataset.temporal !== null)).toEqual([]);
+    }
   });
 
   it('answers 304 to a harvester whose copy is current, and a full catalogue once the records change', async () => {

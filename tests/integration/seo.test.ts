@@ -1,4 +1,4 @@
-import { eq, inArray, isNotNull, isNull, ne } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordPath } from '../../src/lib/paths.ts';
 import { alexandrias, captures, categories, departments, sources } from '../../src/lib/server/db/schema.ts';
@@ -93,6 +93,33 @@ describe.each(testEngines())('findability on %s', (engine) => {
       const dataset = datasetJsonLd(page!.record, ORIGIN);
       expect(dataset).toMatchObject({ '@type': 'Dataset', '@id': `${ORIGIN}/registro/${row.id}`, url: `${ORIGIN}/registro/${row.id}`, name: row.title });
       expect(dataset).not.toHaveProperty('distribution');
+    });
+
+    it("states the coverage and the publisher's contact its catalogue declared, and none when it declared none", async () => {
+      const [row] = await db()
+        .select()
+        .from(alexandrias)
+        .where(and(isNull(alexandrias.cid), isNotNull(alexandrias.departmentId)))
+        .orderBy(alexandrias.id)
+        .limit(1);
+      const before = datasetJsonLd((await loadRecordById(db(), row!.id))!.record, ORIGIN);
+      expect(before).not.toHaveProperty('temporalCoverage');
+      expect(before.publisher).toBeDefined();
+      expect(before.publisher).not.toHaveProperty('contactPoint');
+
+      const facts = { updateFrequency: 'Anual', contactName: 'Oficina de Acceso a la Información', contactEmail: 'oai@one.gob.do', temporalStart: '2015-01-01', temporalEnd: null };
+      await db().update(alexandrias).set(facts).where(eq(alexandrias.id, row!.id));
+      try {
+        const dataset = datasetJsonLd((await loadRecordById(db(), row!.id))!.record, ORIGIN);
+        expect(dataset.temporalCoverage).toBe('2015-01-01/..');
+        expect(dataset.publisher).toMatchObject({ '@type': 'Organization', contactPoint: { '@type': 'ContactPoint', name: facts.contactName, email: facts.contactEmail } });
+        expect(JSON.stringify(dataset)).not.toContain('Anual');
+      } finally {
+        await db()
+          .update(alexandrias)
+          .set({ updateFrequency: null, contactName: null, contactEmail: null, temporalStart: null })
+          .where(eq(alexandrias.id, row!.id));
+      }
     });
 
     it("carries the failed capture's reason once the harvest tried", async () => {

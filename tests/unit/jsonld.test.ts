@@ -177,6 +177,51 @@ describe('the Dataset of a record', () => {
     expect(bare.dateModified).toBe('2025-06-07T08:09:10.000Z');
   });
 
+  it("states the original's temporal coverage as an ISO 8601 interval and its contact on the publisher", () => {
+    const cited = datasetJsonLd(
+      record({
+        updateFrequency: 'Mensual',
+        contactName: 'Oficina de Acceso a la Información',
+        contactEmail: 'oai@sisalril.gob.do',
+        temporalStart: '2017-01-01',
+        temporalEnd: '2017-12-31',
+        temporalText: 'Todo el año 2017',
+      }),
+      ORIGIN,
+    );
+    expect(cited.temporalCoverage).toBe('2017-01-01/2017-12-31');
+    const contactPoint = { '@type': 'ContactPoint', name: 'Oficina de Acceso a la Información', email: 'oai@sisalril.gob.do' };
+    expect(cited.publisher).toEqual({
+      '@type': 'Organization',
+      name: 'Superintendencia de Salud y Riesgos Laborales',
+      alternateName: 'SISALRIL',
+      url: 'https://sisalril.gob.do',
+      contactPoint,
+    });
+    expect(cited.creator).toEqual(cited.publisher);
+    // schema.org has no update frequency for a Dataset: the DCAT catalogue states it, this does not.
+    expect(JSON.stringify(cited)).not.toMatch(/Mensual|MONTHLY|[Ff]requency|accrual/);
+
+    // An open end is `..`; a contact may be only a name or only an address.
+    const running = datasetJsonLd(record({ temporalStart: '2019-03-01', contactEmail: 'datos@sisalril.gob.do' }), ORIGIN);
+    expect(running.temporalCoverage).toBe('2019-03-01/..');
+    expect((running.publisher as Record<string, unknown>).contactPoint).toEqual({ '@type': 'ContactPoint', email: 'datos@sisalril.gob.do' });
+    const until = datasetJsonLd(record({ temporalEnd: '2020-06-30', contactName: 'Webmaster' }), ORIGIN);
+    expect(until.temporalCoverage).toBe('../2020-06-30');
+    expect((until.publisher as Record<string, unknown>).contactPoint).toEqual({ '@type': 'ContactPoint', name: 'Webmaster' });
+
+    // Words are not the precise notation a Dataset's coverage wants; with no institution there is
+    // no organisation to carry a contact.
+    const vague = datasetJsonLd(record({ temporalText: 'Primer trimestre de cada año', department: null, contactName: 'Webmaster' }), ORIGIN);
+    expect(vague).not.toHaveProperty('temporalCoverage');
+    expect(JSON.stringify(vague)).not.toContain('ContactPoint');
+
+    // A record whose catalogue declared none of them states none.
+    const bare = datasetJsonLd(record(), ORIGIN);
+    expect(bare).not.toHaveProperty('temporalCoverage');
+    expect(bare.publisher).not.toHaveProperty('contactPoint');
+  });
+
   it('keeps text as it is: escaping belongs to the layout', () => {
     const title = 'Informe </script><script>alert(1)</script> & "datos"';
     expect(datasetJsonLd(record({ title }), ORIGIN).name).toBe(title);

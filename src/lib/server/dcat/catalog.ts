@@ -17,12 +17,22 @@
  * - IRIs: publishers and themes are their pages on the archive (`/collection/dep/{id}`,
  *   `/collection/cat/{id}`, the scheme `/group/cat`); datasets and distributions are minted under
  *   `/catalog/dataset/{id}` from the record id, so they stay the same when a file is archived later.
+ * - What the original's catalogue says of how often it is updated, whom to ask and the period it
+ *   covers (harvested, `db/catalogue-facts.ts`) is published as DCAT-AP states it, and only when
+ *   the record has it: `dct:accrualPeriodicity` an IRI of the EU frequency table (a frequency it
+ *   does not name is left out: DCAT-AP wants that table's IRIs), `dcat:contactPoint` a `vcard:Kind`
+ *   (the property's range; the contact may be a person or an office, so no narrower class is
+ *   claimed) with `vcard:fn` and a `mailto:` `vcard:hasEmail`, `dct:temporal` a `dct:PeriodOfTime`
+ *   with `dcat:startDate`/`dcat:endDate` as `xsd:date` (records keep calendar dates) and, when the
+ *   catalogue said it in words, those words as its `rdfs:label`.
  * - The checksum is SHA-256 (`spdx:checksumAlgorithm_sha256`), as DCAT-AP 3 allows; DCAT-AP 2.1's
  *   shapes still insist on SHA-1 (SEMICeu/DCAT-AP#158), which a copy kept for verification should not use.
  */
 import { t } from '../../i18n/index.ts';
 import { collectionPath, recordPath } from '../../paths.ts';
+import type { CatalogueFacts } from '../db/catalogue-facts.ts';
 import type { Db } from '../db/index.ts';
+import { frequencyIri } from '../harvest/catalogs/frequency.ts';
 import {
   catalogPublishers,
   catalogRecordPages,
@@ -34,11 +44,13 @@ import {
 } from '../queries/catalog.ts';
 import {
   adms,
+  date,
   dateTime,
   dcat,
   dct,
   foaf,
   iri,
+  mailtoIri,
   plain,
   rdfs,
   resource,
@@ -46,6 +58,7 @@ import {
   spdx,
   text,
   typed,
+  vcard,
   webIri,
   xsd,
   type Resource,
@@ -217,11 +230,36 @@ function distributionResources(record: CatalogRecord & { cid: string }, iris: Ca
   return [current, ...older];
 }
 
+type DeclaredFacts = Pick<CatalogueFacts, 'updateFrequency' | 'contactName' | 'contactEmail' | 'temporalStart' | 'temporalEnd' | 'temporalText'>;
+
+/** The publisher's contact point for a record, when its catalogue named one. */
+function contactPointResource({ contactName, contactEmail }: DeclaredFacts): Resource | undefined {
+  const name = contactName?.trim();
+  const email = mailtoIri(contactEmail);
+  if (!name && !email) return undefined;
+  return resource(null, [vcard.Kind], {
+    [vcard.fn]: name ? text(name) : undefined,
+    [vcard.hasEmail]: email ? iri(email) : undefined,
+  });
+}
+
+/** The period a record's data covers, when its catalogue stated one. */
+function temporalResource({ temporalStart, temporalEnd, temporalText }: DeclaredFacts): Resource | undefined {
+  const words = temporalText?.trim();
+  if (!temporalStart && !temporalEnd && !words) return undefined;
+  return resource(null, [dct.PeriodOfTime], {
+    [dcat.startDate]: temporalStart ? date(temporalStart) : undefined,
+    [dcat.endDate]: temporalEnd ? date(temporalEnd) : undefined,
+    [rdfs.label]: words ? text(words) : undefined,
+  });
+}
+
 /** One published record as a dataset, with its distribution when the archive holds the file. */
 export function datasetResource(record: CatalogRecord, iris: CatalogIris): Resource {
   const cid = record.cid;
   const landingPage = cid ? iris.recordPage({ cid, id: record.id }) : webIri(record.sourceUrl);
   const euTheme = record.category ? euDataThemeIri(record.category.title) : undefined;
+  const frequency = record.updateFrequency ? frequencyIri(record.updateFrequency) : null;
   return resource(iris.dataset(record.id), [dcat.Dataset], {
     [dct.identifier]: plain(String(record.id)),
     [adms.identifier]: cid ? resource(null, [adms.Identifier], { [skos.notation]: plain(cid) }) : undefined,
@@ -237,6 +275,9 @@ export function datasetResource(record: CatalogRecord, iris: CatalogIris): Resou
     [dct.language]: iri(SPANISH),
     [dct.spatial]: iri(DOMINICAN_REPUBLIC),
     [dct.accessRights]: iri(PUBLIC_ACCESS),
+    [dct.accrualPeriodicity]: frequency ? iri(frequency) : undefined,
+    [dcat.contactPoint]: contactPointResource(record),
+    [dct.temporal]: temporalResource(record),
     [dcat.distribution]: cid ? distributionResources({ ...record, cid }, iris) : undefined,
   });
 }

@@ -8,7 +8,7 @@
  * Layout: `{"@context": …, "@graph": [described resources…, {catalogue…, "dataset": [datasets…]}]}`,
  * one node per line, the datasets embedded in the catalogue as they are read.
  */
-import { dcat, dct, foaf, LANGUAGE_TAG, NS, rdfs, skos, spdx, xsd, type Literal, type RdfObject, type Resource } from './rdf.ts';
+import { dcat, dct, foaf, LANGUAGE_TAG, NS, rdfs, skos, spdx, vcard, xsd, type Literal, type RdfObject, type Resource } from './rdf.ts';
 import type { CatalogGraph } from './catalog.ts';
 
 type Coercion = { kind: 'iri' } | { kind: 'language' } | { kind: 'datatype'; datatype: string } | { kind: 'none' };
@@ -37,6 +37,8 @@ const TERMS: readonly Term[] = [
   { name: 'rights', iri: dct.rights, coercion: NONE },
   { name: 'format', iri: dct.format, coercion: IRI },
   { name: 'isVersionOf', iri: dct.isVersionOf, coercion: IRI },
+  { name: 'accrualPeriodicity', iri: dct.accrualPeriodicity, coercion: IRI },
+  { name: 'temporal', iri: dct.temporal, coercion: NONE },
   { name: 'dataset', iri: dcat.dataset, coercion: NONE },
   { name: 'distribution', iri: dcat.distribution, coercion: NONE },
   { name: 'themeTaxonomy', iri: dcat.themeTaxonomy, coercion: IRI },
@@ -47,11 +49,16 @@ const TERMS: readonly Term[] = [
   { name: 'downloadURL', iri: dcat.downloadURL, coercion: IRI },
   { name: 'mediaType', iri: dcat.mediaType, coercion: IRI },
   { name: 'byteSize', iri: dcat.byteSize, coercion: datatype(xsd.decimal) },
+  { name: 'contactPoint', iri: dcat.contactPoint, coercion: NONE },
+  { name: 'startDate', iri: dcat.startDate, coercion: datatype(xsd.date) },
+  { name: 'endDate', iri: dcat.endDate, coercion: datatype(xsd.date) },
   { name: 'checksum', iri: spdx.checksum, coercion: NONE },
   { name: 'algorithm', iri: spdx.algorithm, coercion: IRI },
   { name: 'checksumValue', iri: spdx.checksumValue, coercion: datatype(xsd.hexBinary) },
   { name: 'name', iri: foaf.name, coercion: SPANISH },
   { name: 'homepage', iri: foaf.homepage, coercion: IRI },
+  { name: 'fn', iri: vcard.fn, coercion: SPANISH },
+  { name: 'hasEmail', iri: vcard.hasEmail, coercion: IRI },
   { name: 'prefLabel', iri: skos.prefLabel, coercion: SPANISH },
   { name: 'definition', iri: skos.definition, coercion: SPANISH },
   { name: 'inScheme', iri: skos.inScheme, coercion: IRI },

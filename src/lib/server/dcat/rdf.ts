@@ -13,12 +13,14 @@ export const NS = {
   skos: 'http://www.w3.org/2004/02/skos/core#',
   spdx: 'http://spdx.org/rdf/terms#',
   adms: 'http://www.w3.org/ns/adms#',
+  vcard: 'http://www.w3.org/2006/vcard/ns#',
 } as const;
 
 export const rdf = { type: `${NS.rdf}type` } as const;
 export const rdfs = { label: `${NS.rdfs}label` } as const;
 export const xsd = {
   string: `${NS.xsd}string`,
+  date: `${NS.xsd}date`,
   dateTime: `${NS.xsd}dateTime`,
   decimal: `${NS.xsd}decimal`,
   hexBinary: `${NS.xsd}hexBinary`,
@@ -37,6 +39,9 @@ export const dcat = {
   downloadURL: `${NS.dcat}downloadURL`,
   mediaType: `${NS.dcat}mediaType`,
   byteSize: `${NS.dcat}byteSize`,
+  contactPoint: `${NS.dcat}contactPoint`,
+  startDate: `${NS.dcat}startDate`,
+  endDate: `${NS.dcat}endDate`,
 } as const;
 export const dct = {
   title: `${NS.dct}title`,
@@ -51,7 +56,10 @@ export const dct = {
   rights: `${NS.dct}rights`,
   format: `${NS.dct}format`,
   isVersionOf: `${NS.dct}isVersionOf`,
+  accrualPeriodicity: `${NS.dct}accrualPeriodicity`,
+  temporal: `${NS.dct}temporal`,
   RightsStatement: `${NS.dct}RightsStatement`,
+  PeriodOfTime: `${NS.dct}PeriodOfTime`,
 } as const;
 export const foaf = {
   Agent: `${NS.foaf}Agent`,
@@ -77,6 +85,12 @@ export const adms = {
   Identifier: `${NS.adms}Identifier`,
   identifier: `${NS.adms}identifier`,
   schemaAgency: `${NS.adms}schemaAgency`,
+} as const;
+
+export const vcard = {
+  Kind: `${NS.vcard}Kind`,
+  fn: `${NS.vcard}fn`,
+  hasEmail: `${NS.vcard}hasEmail`,
 } as const;
 
 export interface NamedNode {
@@ -127,6 +141,11 @@ export function dateTime(value: Date): Literal {
   return typed(value.toISOString(), xsd.dateTime);
 }
 
+/** A calendar date (`YYYY-MM-DD`, as the records keep coverage dates): a day, with no zone to shift it. */
+export function date(value: string): Literal {
+  return typed(value, xsd.date);
+}
+
 type PropertyValue = RdfObject | ReadonlyArray<RdfObject | undefined> | undefined;
 
 /**
@@ -145,6 +164,13 @@ export function resource(id: string | null, types: string[], properties: Record<
 /** Characters an IRI may not hold in Turtle (IRIREF) nor, unescaped, in any RDF syntax. */
 const UNSAFE_IRI_CHARACTERS = /[\u0000-\u0020<>"{}|^`\\\u007f]/g;
 
+/** `text` with each character `unsafe` matches percent-encoded (UTF-8 bytes). */
+function percentEncode(text: string, unsafe: RegExp): string {
+  return text.replace(unsafe, (character) =>
+    [...new TextEncoder().encode(character)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  );
+}
+
 /**
  * An absolute http(s) URL from text someone typed (a source page, an issuer's website), as an IRI
  * that every syntax can carry: parsed and normalised by the URL standard, with what remains
@@ -159,7 +185,21 @@ export function webIri(raw: string | null | undefined): string | undefined {
     return undefined;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  return url.href.replace(UNSAFE_IRI_CHARACTERS, (character) =>
-    [...new TextEncoder().encode(character)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
-  );
+  return percentEncode(url.href, UNSAFE_IRI_CHARACTERS);
+}
+
+/** What a `mailto:` IRI may not hold as written: the unsafe characters, and the three RFC 6068 reserves. */
+const UNSAFE_MAILTO_CHARACTERS = /[%?#\u0000-\u0020<>"{}|^`\\\u007f]/g;
+
+/**
+ * An e-mail address as the `mailto:` IRI vCard's `hasEmail` wants (RFC 6068): `%`, `?` and `#`
+ * would start an escape, the headers or a fragment, so they are encoded with what no IRI may hold;
+ * everything else, accents included, stays as written, for harvesters that only strip `mailto:`.
+ * Undefined for text that is not one address (the harvester keeps only addresses, but a record may
+ * have been edited since).
+ */
+export function mailtoIri(email: string | null | undefined): string | undefined {
+  const address = email?.trim();
+  if (!address || !/^[^@\s]+@[^@\s]+$/.test(address)) return undefined;
+  return `mailto:${percentEncode(address, UNSAFE_MAILTO_CHARACTERS)}`;
 }

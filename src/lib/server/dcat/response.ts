@@ -9,8 +9,8 @@ import { readCatalog, type CatalogGraph } from './catalog.ts';
 import { catalogJsonLd } from './jsonld.ts';
 import { catalogTurtle } from './turtle.ts';
 
-/** Raised whenever what the documents say for the same data changes, so older tags stop matching. */
-const CATALOG_VERSION = 1;
+/** Raised whenever what the documents say for the same data changes, so older tags stop matching (2: the catalogue facts of #18/#20). */
+const CATALOG_VERSION = 2;
 
 export const CATALOG_FORMATS = {
   jsonld: { contentType: 'application/ld+json', write: catalogJsonLd },

@@ -7,6 +7,7 @@
  */
 import { and, asc, count, eq, exists, gt, inArray, lte, max, min, sql } from 'drizzle-orm';
 import type { AssetStatus, AssetType } from '../../domain/constants.ts';
+import { catalogueFactColumns, type CatalogueFacts } from '../db/catalogue-facts.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, categories, departments, sources } from '../db/schema.ts';
 import { versionsOfRecords, type VersionItem } from './versions.ts';
@@ -17,8 +18,8 @@ export const PUBLISHED_STATUSES = ['on_line', 'under_review'] as const satisfies
 
 const published = inArray(alexandrias.status, [...PUBLISHED_STATUSES]);
 
-/** One published record with the names of its department, category and source. */
-export interface CatalogRecord {
+/** One published record with the names of its department, category and source, and what its catalogue says of it. */
+export interface CatalogRecord extends CatalogueFacts {
   id: number;
   cid: string | null;
   title: string;
@@ -64,6 +65,7 @@ async function recordsBetween(db: Db, after: number, upTo: number): Promise<Cata
       walletAddress: alexandrias.walletAddress,
       createdAt: alexandrias.createdAt,
       updatedAt: alexandrias.updatedAt,
+      ...catalogueFactColumns,
       departmentId: departments.id,
       departmentName: departments.name,
       departmentWebsite: departments.website,

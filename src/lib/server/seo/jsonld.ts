@@ -2,6 +2,13 @@
  * schema.org structured data for search engines (DECISIONS: "schema.org `Dataset` JSON-LD on record
  * pages"): pure builders from what the query layer returns to plain objects the layout serialises.
  * DCAT reading: a record is a Dataset, its archived file a DataDownload, its department the publisher.
+ *
+ * What the original's catalogue says of a record (`db/catalogue-facts.ts`) goes where schema.org
+ * has a place for it: the period its data covers as `temporalCoverage`, and whom to ask as the
+ * publisher's `contactPoint` (schema.org has no contact on a Dataset itself, so a record with no
+ * named institution does not state one). Its update frequency has no schema.org property on a
+ * Dataset (`repeatFrequency` belongs to a Schedule, of events): it is published in the DCAT
+ * catalogue (`dct:accrualPeriodicity`) and shown on the page, not here.
  */
 import { ASSET_TYPES, LIMITS } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
@@ -45,13 +52,30 @@ function archiveCatalog(origin: string) {
   return { '@type': 'DataCatalog', name: t('site.name'), url: absoluteUrl(origin, '/dashboard') };
 }
 
-function organization(department: NonNullable<RecordDetail['department']>) {
+function organization(department: NonNullable<RecordDetail['department']>, contact: ReturnType<typeof contactPoint>) {
   return {
     '@type': 'Organization',
     name: department.name,
     alternateName: department.acronym,
     url: department.website,
+    contactPoint: contact,
   };
+}
+
+/** Whom the original's catalogue says to ask about it, when it names anyone. */
+function contactPoint({ contactName, contactEmail }: Pick<RecordDetail, 'contactName' | 'contactEmail'>) {
+  if (!contactName && !contactEmail) return undefined;
+  return { '@type': 'ContactPoint', name: contactName, email: contactEmail };
+}
+
+/**
+ * The period a record's data covers as an ISO 8601 interval of calendar dates (`2017-01-01/2017-12-31`),
+ * `..` standing for an open end, as schema.org writes one (`2019-01-01/..`). A coverage the
+ * catalogue gave only in words is left out: for a Dataset schema.org wants the precise notation.
+ */
+function temporalInterval({ temporalStart: start, temporalEnd: end }: Pick<RecordDetail, 'temporalStart' | 'temporalEnd'>): string | undefined {
+  if (!start && !end) return undefined;
+  return `${start ?? '..'}/${end ?? '..'}`;
 }
 
 /**
@@ -61,7 +85,7 @@ function organization(department: NonNullable<RecordDetail['department']>) {
  */
 export function datasetJsonLd(record: RecordDetail, origin: string): JsonLd {
   const canonical = absoluteUrl(origin, recordPath(record));
-  const publisher = record.department ? organization(record.department) : undefined;
+  const publisher = record.department ? organization(record.department, contactPoint(record)) : undefined;
   // `sameAs` claims the page *is* this dataset: an issuer's home page (where the seeded files were
   // published) is not, though the dataset is still based on it.
   const homePages = [record.department?.website, record.source?.url];
@@ -85,6 +109,7 @@ export function datasetJsonLd(record: RecordDetail, origin: string): JsonLd {
     publisher,
     creator: publisher,
     keywords: [record.category?.title, ...record.keywords],
+    temporalCoverage: temporalInterval(record),
     isBasedOn: record.sourceUrl,
     sameAs,
     includedInDataCatalog: archiveCatalog(origin),
