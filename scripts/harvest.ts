@@ -3,7 +3,7 @@
  * public catalogue now. It registers the harvest source (and our `source` for it) if new, queues a
  * run in the database (`queueHarvestRun`: the job queue's `harvest` job), and prints the run's
  * progress and then its captures' until they end (or `--timeout` minutes pass), in Spanish. Exits
- * with 1 when the run failed, 2 on a usage error.
+ * with 1 when the run failed, 2 on a usage error or a source that is never run (the seed's snapshot).
  *
  * It works through the database, whatever else is running:
  * - with `DATABASE_URL`, on that PostgreSQL, beside any number of servers;
@@ -25,6 +25,7 @@ import { readConfig } from '../src/lib/server/config.ts';
 import { imports, jobs, type HarvestCounts } from '../src/lib/server/db/schema.ts';
 import { CATALOG_KINDS, type CatalogKind } from '../src/lib/server/harvest/catalogs/index.ts';
 import { queueHarvestRun, registerHarvestSource, RUN_ERROR_KEY } from '../src/lib/server/harvest/index.ts';
+import { HttpError } from '../src/lib/server/http/errors.ts';
 
 const USAGE = 'Uso: npm run harvest -- <url del catálogo> [--kind ckan|dcat|datajson] [--source-name "Nombre"] [--timeout minutos] [--host-delay ms]';
 
@@ -73,7 +74,13 @@ console.log(
     ? `Fuente de cosecha registrada: «${harvestSource.name}» (${CATALOG_KINDS[harvestSource.kind].label}).`
     : `Fuente de cosecha ya registrada: «${harvestSource.name}» (${CATALOG_KINDS[harvestSource.kind].label}).`,
 );
-const queued = await queueHarvestRun(db, harvestSource.id, 'npm run harvest');
+const queued = await queueHarvestRun(db, harvestSource.id, 'npm run harvest').catch(async (error: unknown) => {
+  // A refusal meant for people (the seed's snapshot is never run again): its message, not a stack.
+  if (!(error instanceof HttpError)) throw error;
+  console.error(error.message);
+  await archive.close();
+  process.exit(2);
+});
 console.log(queued.created ? `Cosecha en cola (trabajo ${queued.job.id}).` : `Ya había una cosecha de esta fuente en cola o en curso (trabajo ${queued.job.id}): se sigue esa.`);
 
 const work = startBackgroundWork(archive, { schedule: false });

@@ -20,6 +20,12 @@ export function formatDate(value: Date | string | number): string {
   return dayjs(value).tz(ARCHIVE_TIME_ZONE).format('DD/MM/YYYY');
 }
 
+/** `2017-03-05` → `05/03/2017`: a calendar date (no time, no zone) as the archive writes dates, with no zone to shift it a day. */
+export function calendarDate(date: string): string {
+  const [year, month, day] = date.split('-');
+  return `${day}/${month}/${year}`;
+}
+
 /** A share as a percentage with two decimals ("97.50%"); 0 of 0 is 0.00%. */
 export function formatPercent(part: number, whole: number): string {
   const share = whole > 0 ? (part / whole) * 100 : 0;

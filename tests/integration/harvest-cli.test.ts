@@ -135,6 +135,24 @@ describe('npm run harvest', () => {
     }
   }, 30_000);
 
+  it("refuses to run the seed's snapshot of datos.gob.do, saying why, and asks the portal nothing", async () => {
+    // A seeded archive of its own (as `npm start` seeds it): the export's source is registered there
+    // as the copy it is. The address is never fetched: the run is refused before it is queued.
+    const seededDir = await fs.mkdtemp(path.join(os.tmpdir(), 'archivo-harvest-cli-seeded-'));
+    try {
+      const seeded = { ARCHIVE_DATA_DIR: seededDir, ARCHIVE_SEED_ON_EMPTY: 'true' };
+      const seed = await harvest(['--seed-if-empty'], seeded, 120_000, path.resolve('scripts/db-migrate.ts'));
+      expect(seed.code, seed.output).toBe(0);
+      const refused = await harvest(['https://datos.gob.do/dataset/'], seeded, 60_000);
+      expect(refused.output).toContain('Fuente de cosecha ya registrada: «Portal de Datos Abiertos de la República Dominicana (exportación del 2026-09-24)»');
+      expect(refused.output).toContain('es una copia del catálogo tomada el 24/09/2026 y guardada con el archivo, no un catálogo en línea: no se vuelve a cosechar.');
+      expect(refused.output).not.toContain('Cosecha en cola');
+      expect(refused.code).toBe(2);
+    } finally {
+      await fs.rm(seededDir, { recursive: true, force: true });
+    }
+  }, 150_000);
+
   it('refuses a URL that is not http(s) with a usage error', async () => {
     const wrong = await harvest(['ftp://example.org/catalogo'], env);
     expect(wrong.output).toContain('no es una URL http(s)');

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { frequencyIri, frequencyLabel } from '../../src/lib/server/harvest/catalogs/frequency.ts';
 import { readCatalog, type CatalogDataset, type CatalogKind, type FetchPage } from '../../src/lib/server/harvest/catalogs/index.ts';
 import { cleanCalendarDate, cleanEmail, cleanTemporal } from '../../src/lib/server/harvest/catalogs/values.ts';
-import { calendarDate, temporalCoverage } from '../../src/lib/server/seo/citation.ts';
+import { calendarDate } from '../../src/lib/format.ts';
+import { temporalCoverage } from '../../src/lib/server/seo/citation.ts';
 import { samplePackages, type CkanPackage } from '../helpers/portal/index.ts';
 
 /** A fetcher that answers one fixed document: no network at all. */

@@ -20,9 +20,8 @@ import { JOB_STATUSES, type JobStatus } from '../jobs/statuses.ts';
 import { CATALOG_KINDS, type CatalogKind } from './catalogs/index.ts';
 import { CAPTURE_JOB } from './capture-job.ts';
 import { foldLabel } from './map.ts';
-import { HARVEST_JOB, queueHarvestRun, type HarvestJobPayload } from './run-job.ts';
+import { HARVEST_JOB, queueHarvestRun, refuseSnapshot, type HarvestJobPayload } from './run-job.ts';
 import { registerHarvestSource } from './sources.ts';
-import { calendarDate } from '../seo/citation.ts';
 
 /**
  * How often a source is harvested again: the choices a moderator has, and the PostgreSQL interval
@@ -359,18 +358,6 @@ async function requireSource(db: Db, id: number): Promise<{ name: string; snapsh
   return found;
 }
 
-/**
- * A 409 for a snapshot (the seed's export): its address is a web page, not a catalogue's API, so a
- * run could only fail; it stays as it was harvested.
- */
-export function refuseSnapshot(source: { name: string; snapshotOn: string | null }): void {
-  if (source.snapshotOn === null) return;
-  throw new HttpError(
-    409,
-    `«${source.name}» es una copia del catálogo tomada el ${calendarDate(source.snapshotOn)} y guardada con el archivo, no un catálogo en línea: no se vuelve a cosechar. Para seguir el portal, añada la dirección de su API como una fuente de cosecha propia.`,
-  );
-}
-
 /** A 400 unless every category id named (default and theme map) exists. */
 async function requireCategories(db: Db, ids: Array<number | null | undefined>): Promise<void> {
   const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
@@ -424,10 +411,11 @@ export async function updateHarvestSource(db: Db, id: number, edit: HarvestSourc
 
 /**
  * "Cosechar ahora": queues a run of the source for `requestedBy` (the moderator's wallet), paused
- * or not. When one is queued or running already, that one stands (`created: false`).
+ * or not. When one is queued or running already, that one stands (`created: false`); a snapshot
+ * (the seed's export) is a 409.
  */
 export async function requestHarvestRun(db: Db, id: number, requestedBy: string): Promise<{ jobId: number; created: boolean }> {
-  refuseSnapshot(await requireSource(db, id));
+  await requireSource(db, id);
   const { job, created } = await queueHarvestRun(db, id, requestedBy);
   return { jobId: job.id, created };
 }

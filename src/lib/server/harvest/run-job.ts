@@ -13,8 +13,10 @@
  *   ago than its interval (by the database's clock) gets a run.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { calendarDate } from '../../format.ts';
 import type { Db } from '../db/index.ts';
 import { harvestSources, jobs, type Job } from '../db/schema.ts';
+import { HttpError } from '../http/errors.ts';
 import { enqueue, type JobHandler } from '../jobs/index.ts';
 import { catalogPageFetcher } from './fetch-page.ts';
 import { runHarvest, type HarvestRunReport } from './run.ts';
@@ -43,19 +45,35 @@ function activeRunsOf(harvestSourceId: number) {
 /**
  * Queues a run of `harvestSourceId`; when one is already queued or running, that job is returned
  * (`created: false`). Serialised per source by a transaction lock, so two servers asking at the
- * same moment still make one job.
+ * same moment still make one job. A snapshot is refused (`refuseSnapshot`), whoever asks.
  */
 export async function queueHarvestRun(db: Db, harvestSourceId: number, requestedBy: string): Promise<{ job: Job; created: boolean }> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('harvest-queue'), ${harvestSourceId})`);
-    const [source] = await tx.select({ id: harvestSources.id }).from(harvestSources).where(eq(harvestSources.id, harvestSourceId));
+    const [source] = await tx
+      .select({ name: harvestSources.name, snapshotOn: harvestSources.snapshotOn })
+      .from(harvestSources)
+      .where(eq(harvestSources.id, harvestSourceId));
     if (!source) throw new Error(`No existe la fuente de cosecha ${harvestSourceId}.`);
+    refuseSnapshot(source);
     const [active] = await tx.select().from(jobs).where(activeRunsOf(harvestSourceId)).orderBy(jobs.id).limit(1);
     if (active) return { job: active, created: false };
     const payload: HarvestJobPayload = { harvestSourceId, requestedBy };
     const { job } = await enqueue(tx as unknown as Db, { kind: HARVEST_JOB, payload, maxAttempts: RUN_ATTEMPTS });
     return { job, created: true };
   });
+}
+
+/**
+ * A 409 for a snapshot (the seed's export): its address is a web page, not a catalogue's API, so a
+ * run could only fail; it stays as it was harvested.
+ */
+export function refuseSnapshot(source: { name: string; snapshotOn: string | null }): void {
+  if (source.snapshotOn === null) return;
+  throw new HttpError(
+    409,
+    `«${source.name}» es una copia del catálogo tomada el ${calendarDate(source.snapshotOn)} y guardada con el archivo, no un catálogo en línea: no se vuelve a cosechar. Para seguir el portal, añada la dirección de su API como una fuente de cosecha propia.`,
+  );
 }
 
 /**

@@ -3,7 +3,7 @@
  * bibliography, in the usual Spanish form of a data citation (author, year, title, kind, where it
  * is kept, address, identifier, date of access). Pure: the page passes what it knows.
  */
-import { formatDate } from '../../format.ts';
+import { calendarDate, formatDate } from '../../format.ts';
 import { t } from '../../i18n/index.ts';
 import type { RecordDetail } from '../queries/records.ts';
 
@@ -46,11 +46,6 @@ function withoutStop(text: string): string {
   return text.trim().replace(/\.+$/, '');
 }
 
-/** `2017-03-05` → `05/03/2017`: a calendar date as the archive writes dates, with no zone to shift it. */
-export function calendarDate(date: string): string {
-  const [year, month, day] = date.split('-');
-  return `${day}/${month}/${year}`;
-}
 
 type Covered = Pick<RecordDetail, 'temporalStart' | 'temporalEnd' | 'temporalText'>;
 
