@@ -10,7 +10,11 @@ import pg from 'pg';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embeddedDatabaseDir } from '../../src/lib/server/config.ts';
+import { openDatabase } from '../../src/lib/server/db/index.ts';
+import { harvestSources } from '../../src/lib/server/db/schema.ts';
 import { startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
 
 const SCRIPT = path.resolve('scripts/harvest.ts');
@@ -135,15 +139,28 @@ describe('npm run harvest', () => {
     }
   }, 30_000);
 
-  it("refuses to run the seed's snapshot of datos.gob.do, saying why, and asks the portal nothing", async () => {
+  it("refuses to run the seed's snapshot of datos.gob.do, saying why, and asks nothing of its address", async () => {
     // A seeded archive of its own (as `npm start` seeds it): the export's source is registered there
-    // as the copy it is. The address is never fetched: the run is refused before it is queued.
+    // as the copy it is. Its address is moved to a closed port on 127.0.0.1 first, so that were the
+    // refusal ever lost, the command would fail against nothing rather than ask the real portal.
     const seededDir = await fs.mkdtemp(path.join(os.tmpdir(), 'archivo-harvest-cli-seeded-'));
     try {
       const seeded = { ARCHIVE_DATA_DIR: seededDir, ARCHIVE_SEED_ON_EMPTY: 'true' };
       const seed = await harvest(['--seed-if-empty'], seeded, 120_000, path.resolve('scripts/db-migrate.ts'));
       expect(seed.code, seed.output).toBe(0);
-      const refused = await harvest(['https://datos.gob.do/dataset/'], seeded, 60_000);
+      const offline = 'http://127.0.0.1:9/dataset/';
+      const database = await openDatabase({ dataDir: embeddedDatabaseDir(seededDir) });
+      try {
+        const moved = await database.db
+          .update(harvestSources)
+          .set({ url: offline })
+          .where(eq(harvestSources.url, 'https://datos.gob.do/dataset/'))
+          .returning({ snapshotOn: harvestSources.snapshotOn });
+        expect(moved).toEqual([{ snapshotOn: '2026-09-24' }]);
+      } finally {
+        await database.close();
+      }
+      const refused = await harvest([offline], seeded, 60_000);
       expect(refused.output).toContain('Fuente de cosecha ya registrada: «Portal de Datos Abiertos de la República Dominicana (exportación del 2026-09-24)»');
       expect(refused.output).toContain('es una copia del catálogo tomada el 24/09/2026 y guardada con el archivo, no un catálogo en línea: no se vuelve a cosechar.');
       expect(refused.output).not.toContain('Cosecha en cola');

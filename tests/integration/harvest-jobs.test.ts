@@ -16,7 +16,7 @@ import type { Archive } from '../../src/lib/server/archive.ts';
 import { readConfig } from '../../src/lib/server/config.ts';
 import { alexandrias, harvestedRecords, harvestSources, imports, jobs } from '../../src/lib/server/db/schema.ts';
 import { HARVEST_JOB, queueDueHarvests, queueHarvestRun, registerHarvestSource } from '../../src/lib/server/harvest/index.ts';
-import { claim } from '../../src/lib/server/jobs/index.ts';
+import { claim, enqueue } from '../../src/lib/server/jobs/index.ts';
 import { createStagingArea } from '../../src/lib/server/storage/index.ts';
 import { drainJobs } from '../helpers/jobs.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
@@ -104,6 +104,25 @@ describe.each(testEngines())('harvest runs on the job queue, on %s', (engine) =>
     const runs = await database.db.select().from(imports).where(eq(imports.harvestSourceId, harvestSourceId));
     expect(runs.map((run) => run.status)).toEqual(['done', 'done']);
     expect(runs[1]!.harvestCounts).toMatchObject({ new: 0, updated: 0, failed: 0 });
+  });
+
+  it('never schedules nor runs a snapshot, even resumed by hand or queued before it became one', async () => {
+    // Its address is a closed port on 127.0.0.1: were it ever fetched, the run would fail differently.
+    const {
+      harvestSource: { id: snapshotId },
+    } = await registerHarvestSource(database.db, { url: 'http://127.0.0.1:9/exportacion/', kind: 'ckan', name: 'Exportación guardada' });
+    await database.db.update(harvestSources).set({ snapshotOn: '2026-09-24', paused: false }).where(eq(harvestSources.id, snapshotId));
+    expect(await queueDueHarvests(database.db)).not.toContain(snapshotId);
+    const { job } = await enqueue(database.db, { kind: HARVEST_JOB, payload: { harvestSourceId: snapshotId, requestedBy: 'antes de la migración 0027' } });
+    await work();
+    const [ended] = await database.db.select().from(jobs).where(eq(jobs.id, job.id));
+    expect(ended).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(ended!.lastError).toBe(
+      '«Exportación guardada» es una copia del catálogo tomada el 24/09/2026 y guardada con el archivo, no un catálogo en línea: no se vuelve a cosechar. Para seguir el portal, añada la dirección de su API como una fuente de cosecha propia.',
+    );
+    expect(await database.db.select().from(imports).where(eq(imports.harvestSourceId, snapshotId))).toEqual([]);
+    await database.db.delete(jobs).where(eq(jobs.id, job.id));
+    await database.db.delete(harvestSources).where(eq(harvestSources.id, snapshotId));
   });
 
   it('closes a run whose process died as failed when its job is retried, then runs it again without duplicates', async () => {

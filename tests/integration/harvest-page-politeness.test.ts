@@ -28,6 +28,8 @@ interface Refusal {
 interface Site {
   origin: string;
   robots: string | null;
+  /** The status robots.txt answers with instead of its text (a 500: the site cannot say). */
+  robotsStatus: number | null;
   refusals: Refusal[];
   /** Every request's path and query, in order. */
   requests: string[];
@@ -35,11 +37,12 @@ interface Site {
 }
 
 async function startSite(portal: LocalPortal): Promise<Site> {
-  const site: Omit<Site, 'origin' | 'close'> = { robots: null, refusals: [], requests: [] };
+  const site: Omit<Site, 'origin' | 'close'> = { robots: null, robotsStatus: null, refusals: [], requests: [] };
   const server = http.createServer((request, response) => {
     const target = request.url ?? '/';
     site.requests.push(target);
     if (target === '/robots.txt') {
+      if (site.robotsStatus !== null) return void response.writeHead(site.robotsStatus).end('Error');
       if (site.robots === null) return void response.writeHead(404).end();
       return void response.writeHead(200, { 'Content-Type': 'text/plain' }).end(site.robots);
     }
@@ -63,6 +66,20 @@ async function startSite(portal: LocalPortal): Promise<Site> {
         server.close(() => resolve());
       }),
   });
+}
+
+/** The database's clock, in seconds since the epoch: what `job_hosts` times are measured against. */
+async function databaseNow(db: Db): Promise<number> {
+  const result = (await db.execute(sql`select extract(epoch from now())::float8 as now`)) as unknown as { rows: Array<{ now: number }> };
+  return Number(result.rows[0]!.now);
+}
+
+/** Until when (seconds since the epoch) the host's captures are held back; null: never held back. */
+async function heldUntil(db: Db, origin: string): Promise<number | null> {
+  const result = (await db.execute(
+    sql`select extract(epoch from next_allowed_at)::float8 as until from job_hosts where host = ${politenessKey(origin)}`,
+  )) as unknown as { rows: Array<{ until: number }> };
+  return result.rows[0] ? Number(result.rows[0].until) : null;
 }
 
 /** How long from now the host's captures are held back, in seconds (null: never held back). */
@@ -96,6 +113,7 @@ describe.each(testEngines())('catalogue pages fetched politely, on %s', (engine)
   });
   beforeEach(async () => {
     site.robots = null;
+    site.robotsStatus = null;
     site.refusals = [];
     site.requests = [];
     // No job names the site (the catalogue's files are the portal's): its row can go.
@@ -177,11 +195,39 @@ describe.each(testEngines())('catalogue pages fetched politely, on %s', (engine)
     site.robots = 'User-agent: *\nCrawl-delay: 1\n';
     // The portal's five datasets on two pages.
     const started = performance.now();
+    const startedInDatabase = await databaseNow(database.db);
     const report = await runHarvest(database.db, harvestSourceId, { fetchPage: catalogPageFetcher({ allowPrivate: true, db: database.db, hostDelayMs: 0 }), pageSize: 3 });
     expect(report.status).toBe('done');
     expect(packageSearches(site)).toHaveLength(2);
     expect((performance.now() - started) / 1000).toBeGreaterThanOrEqual(0.95);
-    expect(await heldBackSeconds(database.db, site.origin)).toBeGreaterThan(0);
+    // Held back a Crawl-delay from the second page's request, itself at least a Crawl-delay after the first.
+    expect((await heldUntil(database.db, site.origin))! - startedInDatabase).toBeGreaterThanOrEqual(1.9);
+  });
+
+  it('does not cut a Crawl-delay longer than a page is waited for: the run fails and says so, asking for no page', async () => {
+    site.robots = 'User-agent: *\nCrawl-delay: 5\n';
+    const { report, seconds } = await timedRun({ db: database.db, retry: { maxWaitMs: 2_000 } });
+    expect(report.status).toBe('failed');
+    expect(report.errors[0]!.message).toMatch(/robots\.txt del sitio pide 5 s entre peticiones \(Crawl-delay\), más de los 2 s que el archivo espera por una página; la cosecha no sigue\.$/);
+    expect(seconds).toBeLessThan(2);
+    expect(site.requests).toEqual(['/robots.txt']);
+  });
+
+  it("keeps the site's Crawl-delay between a refused page and its retry, whatever Retry-After says", async () => {
+    site.robots = 'User-agent: *\nCrawl-delay: 1\n';
+    site.refusals = [{ status: 429, retryAfter: '0' }];
+    const { report, seconds } = await timedRun({ db: database.db, hostDelayMs: 0 });
+    expect(report.status).toBe('done');
+    expect(packageSearches(site)).toHaveLength(2);
+    expect(seconds).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('fails a run whose site cannot say what it allows (robots.txt answers 500), and says that rather than "forbidden"', async () => {
+    site.robotsStatus = 500;
+    const { report } = await timedRun({ db: database.db });
+    expect(report.status).toBe('failed');
+    expect(report.errors[0]!.message).toMatch(/^No se pudo leer la página 1 del catálogo .*: no se pudo leer el robots\.txt del sitio, y sin él no se lee el catálogo \(robots\.txt inalcanzable \(HTTP 500\)\)\.$/);
+    expect(site.requests).toEqual(['/robots.txt']);
   });
 
   it('ends a run stopped while it waits for the site at once', async () => {

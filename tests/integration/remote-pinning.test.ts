@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PinStatus } from '../../src/lib/domain/constants.ts';
 import { filecoinStatus } from '../../src/lib/server/api/endpoints.ts';
@@ -376,6 +376,32 @@ describe.each(testEngines())('remote pinning on %s', (engine) => {
     expect(await queueMissingRemotePins(database.db, providers)).toBe(0);
     // The local store is no remote provider: it queues nothing.
     expect(await queueMissingRemotePins(database.db, [providers[0]!])).toBe(0);
+  });
+  it('gives a file whose pin job gave up that same job back once a day, never a new job each time it looks', async () => {
+    await database.db.delete(jobs).where(eq(jobs.kind, REMOTE_PIN_JOB));
+    const providers = pinningProviders(
+      { pinningService: { endpoint: service.endpoint, token: TOKEN, name: 'servicio' }, publicUrl: 'https://archivo.example.org' },
+      blocks.store,
+    );
+    const cid = await newFile();
+    await database.db.insert(alexandrias).values({ title: 'Rechazado siempre', type: 'csv', status: 'on_line', cid });
+    const pinJobs = () =>
+      database.db
+        .select({ id: jobs.id, status: jobs.status, attempts: jobs.attempts })
+        .from(jobs)
+        .where(and(eq(jobs.kind, REMOTE_PIN_JOB), sql`${jobs.payload}->>'cid' = ${cid}`));
+    expect(await queueMissingRemotePins(database.db, providers)).toBe(1);
+    const [first] = await pinJobs();
+    // As the queue leaves a job whose fifteen attempts the service all refused.
+    await database.db.update(jobs).set({ status: 'failed', attempts: 15, finishedAt: sql`now()` }).where(eq(jobs.id, first!.id));
+    expect(await queueMissingRemotePins(database.db, providers)).toBe(0);
+    expect(await pinJobs()).toEqual([{ id: first!.id, status: 'failed', attempts: 15 }]);
+    // A day later, the same job is tried again from its first attempt.
+    await database.db.update(jobs).set({ finishedAt: sql`now() - interval '25 hours'` }).where(eq(jobs.id, first!.id));
+    expect(await queueMissingRemotePins(database.db, providers)).toBe(1);
+    expect(await pinJobs()).toEqual([{ id: first!.id, status: 'queued', attempts: 0 }]);
+    expect(await queueMissingRemotePins(database.db, providers)).toBe(0);
+    await database.db.delete(jobs).where(eq(jobs.kind, REMOTE_PIN_JOB));
   });
 });
 

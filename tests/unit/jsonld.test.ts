@@ -216,6 +216,12 @@ describe('the Dataset of a record', () => {
     expect(vague).not.toHaveProperty('temporalCoverage');
     expect(JSON.stringify(vague)).not.toContain('ContactPoint');
 
+    // A blank name or a stored value that is not an address is not published, whoever wrote the row.
+    const blank = datasetJsonLd(record({ contactName: '   ', contactEmail: 'escríbanos por el formulario' }), ORIGIN);
+    expect(blank.publisher).not.toHaveProperty('contactPoint');
+    const half = datasetJsonLd(record({ contactName: ' Webmaster ', contactEmail: 'N/A' }), ORIGIN);
+    expect((half.publisher as Record<string, unknown>).contactPoint).toEqual({ '@type': 'ContactPoint', name: 'Webmaster' });
+
     // A record whose catalogue declared none of them states none.
     const bare = datasetJsonLd(record(), ORIGIN);
     expect(bare).not.toHaveProperty('temporalCoverage');

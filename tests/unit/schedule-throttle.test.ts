@@ -34,22 +34,31 @@ describe('atMostEvery', () => {
     expect(runs).toBe(3);
   });
 
-  it('passes a failure on to the schedule, and counts the failed run as a run', async () => {
+  it('passes a failure on to the schedule, and tries again at the next tick: only a success starts the interval', async () => {
     let clock = 0;
     let runs = 0;
+    let failing = true;
     const tick = atMostEvery(
       10,
       async () => {
         runs += 1;
-        throw new Error('base de datos caída');
+        if (failing) throw new Error('base de datos caída');
       },
       () => clock,
     );
     await expect(tick()).rejects.toThrow('base de datos caída');
-    await tick();
-    expect(runs).toBe(1);
-    clock = 10;
+    clock = 1;
     await expect(tick()).rejects.toThrow('base de datos caída');
     expect(runs).toBe(2);
+    failing = false;
+    clock = 2;
+    await tick();
+    expect(runs).toBe(3);
+    clock = 11;
+    await tick();
+    expect(runs).toBe(3);
+    clock = 12;
+    await tick();
+    expect(runs).toBe(4);
   });
 });

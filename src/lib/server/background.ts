@@ -61,14 +61,16 @@ export function archiveJobHandlers(archive: Archive, options: Pick<BackgroundOpt
 
 /**
  * `work` for a schedule that ticks more often than it should run: a call runs it when `everyMs` have
- * passed since the last call that did (the first call always does), and otherwise does nothing.
+ * passed since the last run that succeeded (the first call always runs it), and otherwise does
+ * nothing. A run that fails is tried again at the next call, not `everyMs` later.
  */
 export function atMostEvery(everyMs: number, work: () => Promise<unknown>, now: () => number = () => performance.now()): () => Promise<void> {
-  let lastRun = Number.NEGATIVE_INFINITY;
+  let lastSuccess = Number.NEGATIVE_INFINITY;
   return async () => {
-    if (now() - lastRun < everyMs) return;
-    lastRun = now();
+    if (now() - lastSuccess < everyMs) return;
+    const started = now();
     await work();
+    lastSuccess = started;
   };
 }
 
@@ -98,7 +100,8 @@ export function startBackgroundWork(archive: Archive, options: BackgroundOptions
     const queueMissingPins = atMostEvery(MISSING_PINS_EVERY_MS, () => queueMissingRemotePins(db, archive.pinning));
     const tick = () => {
       scheduling = scheduling
-        .then(queueMissingPins)
+        // Its failure is its own: the harvests, rechecks and audit of this tick still go.
+        .then(() => queueMissingPins().catch(onError))
         .then(() => queueDueHarvests(db))
         .then(() => queueDueRechecks(db))
         // A slice of the fixity audit when one is due (a few MB every ten minutes).

@@ -480,7 +480,7 @@ async function writeKept(tx: Tx, context: CaptureContext, claimed: readonly Kept
 /** Besides the local store, the remote providers: asked by the queue (`remote-pin` jobs), paced and retried. */
 async function pinRemotely(db: Db, context: CaptureContext, cids: readonly string[]): Promise<void> {
   await queueRemotePins(db, context.pinning ?? [], cids).catch((error: unknown) =>
-    console.error('No se pudieron encolar los anclajes remotos; se encolarán al arrancar', error),
+    console.error('No se pudieron encolar los anclajes remotos; el archivo los buscará de nuevo en unas horas', error),
   );
 }
 

@@ -84,14 +84,28 @@ export function catalogPageFetcher(options: CatalogPageFetcherOptions = {}): Fet
   return async (url) => {
     // A site that asks crawlers to keep out of a path is obeyed (RFC 9309), as for its files.
     const verdict = await robots.check(url);
-    if (!verdict.allowed) throw new Error(`robots.txt del sitio no permite leer esta página del catálogo (${verdict.reason}).`);
-    const host = politenessKey(url);
-    if (verdict.crawlDelayMs !== null) {
-      const since = Date.now() - (lastAsked.get(host) ?? Number.NEGATIVE_INFINITY);
-      if (since < verdict.crawlDelayMs) await wait(Math.min(verdict.crawlDelayMs - since, retry.maxWaitMs));
-      // It counts from this request for the host's captures too.
-      if (db) await deferHost(db, host, Math.max(verdict.crawlDelayMs, hostDelayMs));
+    if (!verdict.allowed) {
+      // An unreachable robots.txt keeps the crawler out too (RFC 9309), but it is not the site saying no.
+      const why = verdict.reason.startsWith('robots.txt inalcanzable') ? 'no se pudo leer el robots.txt del sitio, y sin él no se lee el catálogo' : 'robots.txt del sitio no permite leer esta página del catálogo';
+      throw new Error(`${why} (${verdict.reason}).`);
     }
+    const host = politenessKey(url);
+    const crawlDelayMs = verdict.crawlDelayMs ?? 0;
+    // A pause between pages longer than the archive waits for one is not shortened: the run says so.
+    if (crawlDelayMs > retry.maxWaitMs) {
+      throw new Error(
+        `robots.txt del sitio pide ${seconds(crawlDelayMs)} entre peticiones (Crawl-delay), más de los ${seconds(retry.maxWaitMs)} que el archivo espera por una página; la cosecha no sigue.`,
+      );
+    }
+    /** Waits until the host's Crawl-delay has passed since the last page asked of it, and `atLeastMs` in any case. */
+    const spaced = async (atLeastMs = 0) => {
+      const since = Date.now() - (lastAsked.get(host) ?? Number.NEGATIVE_INFINITY);
+      const ms = Math.max(atLeastMs, crawlDelayMs - since);
+      if (ms > 0) await wait(ms);
+    };
+    await spaced();
+    // It counts from this request for the host's captures too.
+    if (db && crawlDelayMs > 0) await deferHost(db, host, Math.max(crawlDelayMs, hostDelayMs));
     for (let attempt = 0; ; attempt++) {
       lastAsked.set(host, Date.now());
       const response = await captureFetch(url, {
@@ -113,7 +127,8 @@ export function catalogPageFetcher(options: CatalogPageFetcherOptions = {}): Fet
         );
       }
       if (attempt >= retry.retries) throw new Error(`${refused}, también tras ${retry.retries} reintento(s).`);
-      await wait(waitMs);
+      // A short Retry-After does not cut the site's Crawl-delay.
+      await spaced(waitMs);
     }
   };
 }

@@ -16,8 +16,8 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { calendarDate } from '../../format.ts';
 import type { Db } from '../db/index.ts';
 import { harvestSources, jobs, type Job } from '../db/schema.ts';
-import { HttpError } from '../http/errors.ts';
-import { enqueue, type JobHandler } from '../jobs/index.ts';
+import { ConflictError } from '../http/errors.ts';
+import { enqueue, PermanentJobError, type JobHandler } from '../jobs/index.ts';
 import { catalogPageFetcher } from './fetch-page.ts';
 import { runHarvest, type HarvestRunReport } from './run.ts';
 
@@ -65,15 +65,19 @@ export async function queueHarvestRun(db: Db, harvestSourceId: number, requested
 }
 
 /**
- * A 409 for a snapshot (the seed's export): its address is a web page, not a catalogue's API, so a
- * run could only fail; it stays as it was harvested.
+ * Why a run of `source` is refused, or null for a live catalogue: a snapshot (the seed's export)
+ * has a web page at its address, not a catalogue's API, so a run could only fail; it stays as it
+ * was harvested.
  */
+export function snapshotRefusal(source: { name: string; snapshotOn: string | null }): string | null {
+  if (source.snapshotOn === null) return null;
+  return `«${source.name}» es una copia del catálogo tomada el ${calendarDate(source.snapshotOn)} y guardada con el archivo, no un catálogo en línea: no se vuelve a cosechar. Para seguir el portal, añada la dirección de su API como una fuente de cosecha propia.`;
+}
+
+/** A 409 with `snapshotRefusal`'s reason, for a moderator (or the command) asking to run a snapshot. */
 export function refuseSnapshot(source: { name: string; snapshotOn: string | null }): void {
-  if (source.snapshotOn === null) return;
-  throw new HttpError(
-    409,
-    `«${source.name}» es una copia del catálogo tomada el ${calendarDate(source.snapshotOn)} y guardada con el archivo, no un catálogo en línea: no se vuelve a cosechar. Para seguir el portal, añada la dirección de su API como una fuente de cosecha propia.`,
-  );
+  const refusal = snapshotRefusal(source);
+  if (refusal !== null) throw new ConflictError(refusal);
 }
 
 /**
@@ -85,6 +89,7 @@ export async function queueDueHarvests(db: Db, requestedBy = 'programada'): Prom
     select s.id
       from harvest_sources s
      where not s.paused
+       and s.snapshot_on is null
        and not exists (
              select 1 from jobs j
               where j.kind = ${HARVEST_JOB} and j.status in ('queued', 'running')
@@ -101,7 +106,11 @@ export async function queueDueHarvests(db: Db, requestedBy = 'programada'): Prom
 export interface HarvestRunHandlerOptions {
   /** `captureAllowPrivate` from the configuration: the catalogue is fetched under the same policy as its files. */
   allowPrivate: boolean;
-  /** `config.worker.perHostDelayMs`: the least a catalogue's busy host is held back for its captures (as they do). */
+  /**
+   * `config.worker.perHostDelayMs`: when a catalogue's host asks for a pause (Retry-After, Crawl-delay),
+   * the least its captures are held back (as a capture's own answer would). The pages themselves are
+   * spaced by what the site asks, not by this.
+   */
   hostDelayMs?: number;
   /** Called with each finished run's report (the command prints it). */
   onReport?: (report: HarvestRunReport, job: Job) => void;
@@ -114,6 +123,13 @@ export interface HarvestRunHandlerOptions {
 export function harvestRunHandler(options: HarvestRunHandlerOptions): JobHandler {
   return async (job, { db, signal }) => {
     const { harvestSourceId } = job.payload as HarvestJobPayload;
+    // A run queued before its source became a snapshot (migration 0027) is not run either.
+    const [source] = await db
+      .select({ name: harvestSources.name, snapshotOn: harvestSources.snapshotOn })
+      .from(harvestSources)
+      .where(eq(harvestSources.id, harvestSourceId));
+    const refusal = source ? snapshotRefusal(source) : null;
+    if (refusal !== null) throw new PermanentJobError(refusal);
     const report = await runHarvest(db, harvestSourceId, {
       // The run's own database: a catalogue host asking for a pause holds its captures back too.
       fetchPage: catalogPageFetcher({ allowPrivate: options.allowPrivate, signal, db, hostDelayMs: options.hostDelayMs }),

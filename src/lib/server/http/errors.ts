@@ -39,6 +39,14 @@ export class ForbiddenError extends HttpError {
   }
 }
 
+/** What was asked clashes with the state of the thing asked about (a snapshot asked to run). */
+export class ConflictError extends HttpError {
+  constructor(message: string) {
+    super(409, message);
+    this.name = 'ConflictError';
+  }
+}
+
 export class PayloadTooLargeError extends HttpError {
   constructor(message: string) {
     super(413, message);

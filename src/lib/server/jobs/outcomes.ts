@@ -3,7 +3,7 @@
  * back untried when its worker stops. Each acts only while the worker still holds the lease
  * (`stillHeld`), and says whether it did.
  */
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { jobs, type Job } from '../db/schema.ts';
 import { backoffDelay, type BackoffOptions } from './backoff.ts';
@@ -91,12 +91,18 @@ export async function release(db: Db, lease: JobLease): Promise<boolean> {
  * False when the job is not failed.
  */
 export async function retryFailed(db: Db, id: number): Promise<boolean> {
+  return (await retryFailedMany(db, [id])) > 0;
+}
+
+/** `retryFailed` for several jobs in one statement; answers how many were failed and are queued again. */
+export async function retryFailedMany(db: Db, ids: readonly number[]): Promise<number> {
+  if (ids.length === 0) return 0;
   const retried = await db
     .update(jobs)
     .set({ status: 'queued', attempts: 0, runAfter: sql`now()`, finishedAt: null, updatedAt: sql`now()` })
-    .where(and(eq(jobs.id, id), eq(jobs.status, 'failed')))
+    .where(and(inArray(jobs.id, [...ids]), eq(jobs.status, 'failed')))
     .returning({ id: jobs.id });
-  return retried.length > 0;
+  return retried.length;
 }
 
 function reasonOf(error: unknown): string {

@@ -13,7 +13,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { aletheias, alexandrias, jobs, pins, recordVersions, sheetPreviews } from '../db/schema.ts';
-import { enqueueMany, type JobHandler, type NewJob } from '../jobs/index.ts';
+import { enqueueMany, retryFailedMany, type JobHandler, type NewJob } from '../jobs/index.ts';
 import { pinCid, type PinningProvider } from './index.ts';
 
 export const REMOTE_PIN_JOB = 'remote-pin';
@@ -34,28 +34,49 @@ function remotePinJob(provider: PinningProvider, cid: string): NewJob {
 }
 
 /**
+ * How long a pin job that gave up (the service kept refusing) waits before the same job is tried
+ * again: a day, so a service that refuses for good (a revoked token) is asked once a day per file,
+ * not with a fresh job and its fifteen attempts at every look.
+ */
+const GAVE_UP_RETRY_AFTER = '1 day';
+
+/**
  * Queues a pin job for every served file that `provider` has no live pin of and no job waiting
- * for; returns how many were queued. Two servers starting together may both queue a file: its
- * second job finds the pin under way (`pinCid` does not ask twice) and ends.
+ * for; returns how many were queued. A file whose last job gave up gets that job back, with its
+ * attempts, once it has rested `GAVE_UP_RETRY_AFTER`; only a file with no failed job gets a new
+ * one, so the queue does not grow while a service refuses. Two servers looking at the same moment
+ * may both queue a new file: its second job finds the pin under way (`pinCid` does not ask twice)
+ * and ends.
  */
 async function queueMissingFor(db: Db, provider: PinningProvider): Promise<number> {
   const result = (await db.execute(sql`
-    select distinct f.cid from (
-      select ${alexandrias.cid} as cid, ${alexandrias.status} as status from ${alexandrias} where ${alexandrias.cid} is not null
-      union all
-      select ${aletheias.cid}, a.status from ${aletheias} join ${alexandrias} a on a.id = ${aletheias.alexandriaId}
-      union all
-      select ${sheetPreviews.cid}, a.status from ${sheetPreviews} join ${alexandrias} a on a.id = ${sheetPreviews.alexandriaId}
-      union all
-      select ${recordVersions.cid}, a.status from ${recordVersions} join ${alexandrias} a on a.id = ${recordVersions.alexandriaId}
-    ) f
-    where f.status <> 'blocked'
-      and not exists (select 1 from ${pins} p where p.cid = f.cid and p.provider = ${provider.name} and p.status in ('queued', 'pinning', 'pinned'))
-      and not exists (select 1 from ${jobs} j where j.kind = ${REMOTE_PIN_JOB} and j.status in ('queued', 'running')
-                        and j.payload->>'cid' = f.cid and j.payload->>'provider' = ${provider.name})
-    order by f.cid`)) as unknown as { rows: Array<{ cid: string }> };
-  const queued = await enqueueMany(db, result.rows.map((row) => remotePinJob(provider, row.cid)));
-  return queued.filter((entry) => entry.created).length;
+    with missing as (
+      select distinct f.cid from (
+        select ${alexandrias.cid} as cid, ${alexandrias.status} as status from ${alexandrias} where ${alexandrias.cid} is not null
+        union all
+        select ${aletheias.cid}, a.status from ${aletheias} join ${alexandrias} a on a.id = ${aletheias.alexandriaId}
+        union all
+        select ${sheetPreviews.cid}, a.status from ${sheetPreviews} join ${alexandrias} a on a.id = ${sheetPreviews.alexandriaId}
+        union all
+        select ${recordVersions.cid}, a.status from ${recordVersions} join ${alexandrias} a on a.id = ${recordVersions.alexandriaId}
+      ) f
+      where f.status <> 'blocked'
+        and not exists (select 1 from ${pins} p where p.cid = f.cid and p.provider = ${provider.name} and p.status in ('queued', 'pinning', 'pinned'))
+        and not exists (select 1 from ${jobs} j where j.kind = ${REMOTE_PIN_JOB} and j.status in ('queued', 'running')
+                          and j.payload->>'cid' = f.cid and j.payload->>'provider' = ${provider.name})
+    )
+    select m.cid, gave_up.id as gave_up_job, coalesce(gave_up.finished_at < now() - ${GAVE_UP_RETRY_AFTER}::interval, true) as rested
+      from missing m
+      left join lateral (
+        select j.id, j.finished_at from ${jobs} j
+         where j.kind = ${REMOTE_PIN_JOB} and j.status = 'failed' and j.payload->>'cid' = m.cid and j.payload->>'provider' = ${provider.name}
+         order by j.id desc limit 1
+      ) gave_up on true
+     order by m.cid`)) as unknown as { rows: Array<{ cid: string; gave_up_job: number | null; rested: boolean }> };
+  const fresh = result.rows.filter((row) => row.gave_up_job === null);
+  const again = result.rows.filter((row) => row.gave_up_job !== null && row.rested).map((row) => Number(row.gave_up_job));
+  const queued = await enqueueMany(db, fresh.map((row) => remotePinJob(provider, row.cid)));
+  return queued.filter((entry) => entry.created).length + (await retryFailedMany(db, again));
 }
 
 /**

@@ -9,7 +9,7 @@
  * content store checks each block against its CID, as it does on disk.
  */
 import fs from 'node:fs/promises';
-import type { S3Client } from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { CID } from 'multiformats/cid';
 import type { BlockstoreSettings } from '../config.ts';
 import { BlockNotFoundError, type OpenedBlockstore } from './blockstores.ts';
@@ -34,27 +34,23 @@ const MAX_BLOCK_BYTES = 4 * CHUNK_SIZE;
  * which a server keeping its blocks on disk (the default) would carry for nothing.
  */
 let sdk: Promise<typeof import('@aws-sdk/client-s3')> | undefined;
-const loadSdk = () => (sdk ??= import('@aws-sdk/client-s3'));
+const loadSdk = () =>
+  (sdk ??= import('@aws-sdk/client-s3').catch((error: unknown) => {
+    // Not kept: the next call tries again rather than failing for the life of the process.
+    sdk = undefined;
+    throw error;
+  }));
 
 /** The bucket and prefix that `options` name, as a blockstore. Synchronous: nothing is reached before the first call. */
 export function s3Blockstore(options: S3BlockstoreOptions): OpenedBlockstore {
   let opened: Promise<S3Client> | undefined;
-  const client = () => (opened ??= loadSdk().then(({ S3Client }) => new S3Client({
-    region: options.region,
-    endpoint: options.endpoint,
-    forcePathStyle: options.forcePathStyle,
-    credentials: options.credentials,
-    // Checksums only where S3 requires them: the SDK's newer default (a CRC in a chunked trailer on
-    // every PUT) is what several S3-compatible servers refuse. Blocks carry their own hash anyway.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: 3,
-    requestHandler: {
-      connectionTimeout: options.connectTimeoutMs ?? 5_000,
-      requestTimeout: options.requestTimeoutMs ?? 30_000,
-      throwOnRequestTimeout: true,
-    },
-  })));
+  const client = () =>
+    (opened ??= loadSdk()
+      .then(({ S3Client }) => new S3Client(clientSettings(options)))
+      .catch((error: unknown) => {
+        opened = undefined;
+        throw error;
+      }));
   const Bucket = options.bucket;
   const keyOf = (cid: CID): string => `${options.prefix}${cid.toV1().toString()}`;
 
@@ -104,7 +100,29 @@ export function s3Blockstore(options: S3BlockstoreOptions): OpenedBlockstore {
       await put(cid, await fs.readFile(file));
     },
     async close() {
-      if (opened) (await opened).destroy();
+      // A client that never opened has nothing to release.
+      const client = await opened?.catch(() => undefined);
+      client?.destroy();
+    },
+  };
+}
+
+/** The client's settings for `options`. */
+function clientSettings(options: S3BlockstoreOptions): S3ClientConfig {
+  return {
+    region: options.region,
+    endpoint: options.endpoint,
+    forcePathStyle: options.forcePathStyle,
+    credentials: options.credentials,
+    // Checksums only where S3 requires them: the SDK's newer default (a CRC in a chunked trailer on
+    // every PUT) is what several S3-compatible servers refuse. Blocks carry their own hash anyway.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 3,
+    requestHandler: {
+      connectionTimeout: options.connectTimeoutMs ?? 5_000,
+      requestTimeout: options.requestTimeoutMs ?? 30_000,
+      throwOnRequestTimeout: true,
     },
   };
 }

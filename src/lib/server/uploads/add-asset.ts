@@ -165,7 +165,7 @@ export async function addAsset(context: UploadContext): Promise<AddedAsset> {
     await staged.settle();
     // Remote services are asked by the queue, not while the contributor waits (and not lost on a crash).
     await queueRemotePins(db, context.pinning ?? [], [document.cid, proof.cid]).catch((error: unknown) =>
-      console.error('No se pudieron encolar los anclajes remotos; se encolarán al arrancar', error),
+      console.error('No se pudieron encolar los anclajes remotos; el archivo los buscará de nuevo en unas horas', error),
     );
     return { assetCID: document.cid, assetId };
   } catch (error) {

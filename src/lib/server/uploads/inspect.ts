@@ -13,7 +13,9 @@ export interface Inspection {
   stream: AsyncIterable<Uint8Array>;
   /**
    * Once the stream is exhausted: the SHA-256 (hex), the size, the leading bytes, and each digest
-   * of `InspectOptions.digests` (hex) by its algorithm's name.
+   * of `InspectOptions.digests` (hex) by its algorithm's name. Taken once: the inspection then lets
+   * go of the leading bytes, since a caller may keep it until a transaction ends (a capture waiting
+   * for its group) while only the caller needs them.
    */
   result(): { sha256: string; size: number; head: Uint8Array; digests: Record<string, string> };
 }
@@ -28,6 +30,8 @@ export interface InspectOptions {
   digests?: readonly string[];
 }
 
+const EMPTY = new Uint8Array(0);
+
 export function inspect(content: AsyncIterable<Uint8Array>, options: InspectOptions): Inspection {
   const hash = createHash('sha256');
   const others = [...new Set(options.digests ?? [])].filter((algorithm) => algorithm !== 'sha256').map((algorithm) => [algorithm, createHash(algorithm)] as const);
@@ -35,6 +39,7 @@ export function inspect(content: AsyncIterable<Uint8Array>, options: InspectOpti
   const headParts: Uint8Array[] = [];
   let headSize = 0;
   let head: Uint8Array | undefined;
+  let taken = false;
 
   const checkHead = () => {
     head = Buffer.concat(headParts, headSize);
@@ -64,11 +69,15 @@ export function inspect(content: AsyncIterable<Uint8Array>, options: InspectOpti
   return {
     stream: stream(),
     result() {
+      if (taken) throw new Error('The inspection\'s result was taken already');
       if (head === undefined) throw new Error('The file has not been read to its end');
       const sha256 = hash.digest('hex');
       const digests: Record<string, string> = { sha256 };
       for (const [algorithm, other] of others) digests[algorithm] = other.digest('hex');
-      return { sha256, size, head, digests };
+      const result = { sha256, size, head, digests };
+      taken = true;
+      head = EMPTY;
+      return result;
     },
   };
 }
