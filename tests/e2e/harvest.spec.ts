@@ -56,7 +56,7 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await expect(seeded.locator('[data-snapshot]')).toHaveText(/^Copia del catálogo tomada el 24\/09\/2026 y guardada con el archivo: no se vuelve a cosechar\./);
   await expect(seeded.getByRole('button')).toHaveCount(0);
   // Its settings keep the name and categories, but no schedule: it is never harvested again.
-  await expect(page.locator('[data-selected]').getByLabel('Nombre')).toBeVisible();
+  await expect(page.locator('[data-selected]').getByLabel('Nombre', { exact: true })).toBeVisible();
   await expect(page.locator('[data-selected]').getByLabel('Frecuencia')).toHaveCount(0);
   await expect(page.locator('[data-progress-text]')).toHaveText(/^Última cosecha terminada: 1,065 documento/);
   await expect(page.locator('[data-run-count="new"]')).toHaveText('1,065');
