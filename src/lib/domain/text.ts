@@ -56,3 +56,8 @@ export function visibleLength(text: string): number {
   for (const _ of graphemes.segment(seen)) count += 1;
   return count;
 }
+
+/** Folds a label for comparison: no accents, no case, single spaces. */
+export function foldLabel(label: string): string {
+  return label.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+}

@@ -7,8 +7,8 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { aletheias, alexandrias, recordVersions, sheetPreviews } from '../db/schema.ts';
 import { readThrough, type WrappableBlockstore } from '../storage/read-through.ts';
+import { servedFile } from './served-files.ts';
 
 /**
  * `blockstore` reading through from `gateways` (`config.trustlessGateways`) the files this
@@ -24,11 +24,6 @@ export function withTrustlessGateways<T extends WrappableBlockstore>(blockstore:
  * indexed lookups (the CID indexes of migration 0015), asked only when a block is missing locally.
  */
 export async function isServedCatalogueFile(db: Db, cid: string): Promise<boolean> {
-  const result = (await db.execute(sql`
-    select exists (select 1 from ${alexandrias} where ${alexandrias.cid} = ${cid} and ${alexandrias.status} <> 'blocked')
-        or exists (select 1 from ${aletheias} p join ${alexandrias} a on a.id = p.alexandria_id where p.cid = ${cid} and a.status <> 'blocked')
-        or exists (select 1 from ${sheetPreviews} s join ${alexandrias} a on a.id = s.alexandria_id where s.cid = ${cid} and a.status <> 'blocked')
-        or exists (select 1 from ${recordVersions} v join ${alexandrias} a on a.id = v.alexandria_id where v.cid = ${cid} and a.status <> 'blocked')
-      as served`)) as unknown as { rows: Array<{ served: boolean }> };
+  const result = (await db.execute(sql`select ${servedFile(sql`${cid}`)} as served`)) as unknown as { rows: Array<{ served: boolean }> };
   return result.rows[0]?.served === true;
 }

@@ -34,6 +34,7 @@ import type { Db } from '../db/index.ts';
 import { aletheias, alexandrias, recordVersions, sheetPreviews, statusHistory } from '../db/schema.ts';
 import { parseCid, StorageError, type ContentStore } from '../storage/index.ts';
 import { RAW_CODE } from '../storage/profile.ts';
+import { catalogueFiles, servedFile } from './served-files.ts';
 
 /** The blocked record a withdrawn file belongs to, to point the visitor at its reasons. */
 export interface Withdrawal {
@@ -95,20 +96,6 @@ async function blocksOf(store: ContentStore, root: string): Promise<ReadonlySet<
   return set;
 }
 
-/** Every catalogue file with its record's status: documents, proofs, sheet previews and earlier versions. */
-const catalogueFiles = sql`
-  select ${alexandrias.cid} as file_cid, ${alexandrias.id} as record_id, ${alexandrias.cid} as record_cid, ${alexandrias.status} as status
-    from ${alexandrias} where ${alexandrias.cid} is not null
-  union all
-  select ${aletheias.cid}, ${alexandrias.id}, ${alexandrias.cid}, ${alexandrias.status}
-    from ${aletheias} join ${alexandrias} on ${alexandrias.id} = ${aletheias.alexandriaId}
-  union all
-  select ${sheetPreviews.cid}, ${alexandrias.id}, ${alexandrias.cid}, ${alexandrias.status}
-    from ${sheetPreviews} join ${alexandrias} on ${alexandrias.id} = ${sheetPreviews.alexandriaId}
-  union all
-  select ${recordVersions.cid}, ${alexandrias.id}, ${alexandrias.cid}, ${alexandrias.status}
-    from ${recordVersions} join ${alexandrias} on ${alexandrias.id} = ${recordVersions.alexandriaId}`;
-
 /**
  * Files every holder of which is blocked (the gateway's rule for a withdrawn file), each with its
  * first blocked record. Starts from the blocked records, so an archive with none pays an indexed
@@ -130,10 +117,7 @@ async function withdrawnFiles(db: Db): Promise<Array<{ fileCid: string; withdraw
         from ${recordVersions} join ${alexandrias} on ${alexandrias.id} = ${recordVersions.alexandriaId} where ${alexandrias.status} = 'blocked'
     )
     select distinct on (b.file_cid) b.file_cid, b.record_id, b.record_cid from blocked b
-    where not exists (select 1 from ${alexandrias} x where x.cid = b.file_cid and x.status <> 'blocked')
-      and not exists (select 1 from ${aletheias} p join ${alexandrias} x on x.id = p.alexandria_id where p.cid = b.file_cid and x.status <> 'blocked')
-      and not exists (select 1 from ${sheetPreviews} s join ${alexandrias} x on x.id = s.alexandria_id where s.cid = b.file_cid and x.status <> 'blocked')
-      and not exists (select 1 from ${recordVersions} v join ${alexandrias} x on x.id = v.alexandria_id where v.cid = b.file_cid and x.status <> 'blocked')
+    where not ${servedFile(sql`b.file_cid`)}
     order by b.file_cid, b.record_id`)) as unknown as { rows: Array<{ file_cid: string; record_id: number; record_cid: string | null }> };
   return result.rows.map((row) => ({ fileCid: row.file_cid, withdrawal: { id: Number(row.record_id), cid: row.record_cid } }));
 }

@@ -318,15 +318,9 @@ async function keep(
       status: response.status,
     };
     if (group) return (await group.submit(kept)) ? 'completed' : undefined;
-    await db.transaction(async (tx) => {
-      await writeKept(tx, context, [kept]);
-      // The blocks join the store last, journalled: a failed commit or a crash takes them back.
-      await staged!.commit(stored.cid);
-      await pinCids(tx, committedPinning, [stored.cid]);
-    });
-    await staged!.settle();
-    await pinRemotely(db, context, [stored.cid]);
-    return;
+    // A check's new version: written as a group of one, its job done in the same transaction.
+    const completed = await writeGroup(db, context, staged!, [kept]);
+    return lease !== null && completed.has(lease.id) ? 'completed' : undefined;
   } catch (error) {
     group?.leave();
     await staged?.discard().catch((cause: unknown) => console.error('No se pudo limpiar una captura fallida', cause));
@@ -335,8 +329,8 @@ async function keep(
 }
 
 /**
- * Writes a group of first captures (`CaptureGroups`) and moves their staged blocks into the store,
- * in one transaction; answers the jobs marked done.
+ * Writes kept files (a group of first captures, `CaptureGroups`, or a check's new version alone)
+ * and moves their staged blocks into the store, in one transaction; answers the jobs marked done.
  */
 async function writeGroup(db: Db, context: CaptureContext, staged: StagedUpload, files: KeptFile[]): Promise<Set<number>> {
   const cids = [...new Set(files.map((file) => file.cid))];

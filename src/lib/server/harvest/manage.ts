@@ -15,7 +15,7 @@ import { z } from 'zod';
 import type { Db } from '../db/index.ts';
 import { alexandrias, categories, harvestedRecords, harvestSources, imports, jobs, type HarvestCounts } from '../db/schema.ts';
 import { HttpError, ValidationError } from '../http/errors.ts';
-import { retryFailed } from '../jobs/index.ts';
+import { retryFailed, retryFailedMany } from '../jobs/index.ts';
 import { JOB_STATUSES, type JobStatus } from '../jobs/statuses.ts';
 import { CATALOG_KINDS, type CatalogKind } from './catalogs/index.ts';
 import { CAPTURE_JOB } from './capture-job.ts';
@@ -443,9 +443,7 @@ export async function retryFailedCaptures(db: Db, harvestSourceId: number): Prom
     .where(and(capturesOf(harvestSourceId), eq(jobs.status, 'failed'), isNull(alexandrias.cid)))
     .orderBy(jobs.id)
     .limit(RETRY_ALL_LIMIT);
-  let retried = 0;
-  for (const { id } of failed) if (await retryFailed(db, id)) retried += 1;
-  return { retried };
+  return { retried: await retryFailedMany(db, failed.map((job) => job.id)) };
 }
 
 // ---------------------------------------------------------------------------------------------

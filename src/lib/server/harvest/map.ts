@@ -23,6 +23,7 @@
  */
 import type { AssetType } from '../../domain/constants.ts';
 import { normalizeFormat, normalizeFormats, primaryFormat } from '../../domain/formats.ts';
+import { foldLabel } from '../../domain/text.ts';
 import type { CatalogueFacts } from '../db/catalogue-facts.ts';
 import type { CatalogDataset, CatalogDistribution, CatalogTheme } from './catalogs/index.ts';
 
@@ -169,10 +170,7 @@ function formatOfMediaType(mediaType: string | null): string | null {
   return subtype || null;
 }
 
-/** Folds a label for comparison: no accents, no case, single spaces. */
-export function foldLabel(label: string): string {
-  return label.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
-}
+export { foldLabel };
 
 export interface CategoryChoice {
   /** The harvest source's map: a theme's identifier or label → category id. */

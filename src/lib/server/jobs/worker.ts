@@ -65,13 +65,6 @@ export interface WorkerOptions {
   globalConcurrency?: number | undefined;
   perHostConcurrency?: number | undefined;
   perHostDelayMs?: number | undefined;
-  /**
-   * Jobs of one host this worker may hold when it holds that host alone (see `ClaimOptions`);
-   * `WAITING_PER_SLOT` times `concurrency` by default, so that a host's captures fill the worker,
-   * while at most `perHostConcurrency` of them ask the host at once and the rest wait for their turn
-   * or their writes.
-   */
-  perHostAlone?: number | undefined;
   /** A running job's lease (60 s), renewed every third of it while the handler works. */
   leaseMs?: number | undefined;
   /** How often to look for due jobs when there were none (1 s). */
@@ -284,7 +277,9 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
       globalConcurrency: options.globalConcurrency,
       perHostConcurrency: options.perHostConcurrency,
       perHostDelayMs: options.perHostDelayMs,
-      perHostAlone: options.perHostAlone ?? held,
+      // A host this worker holds alone may fill it: at most `perHostConcurrency` of its jobs ask the
+      // host at once, and the rest wait for their turn or their writes.
+      perHostAlone: held,
     });
     feedingAHost = claimed.length > Math.max(free, 0);
     // Stopped while claiming: hand them back rather than start them.

@@ -12,7 +12,8 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { aletheias, alexandrias, jobs, pins, recordVersions, sheetPreviews } from '../db/schema.ts';
+import { jobs, pins } from '../db/schema.ts';
+import { catalogueFiles } from '../gateway/served-files.ts';
 import { enqueueMany, retryFailedMany, type JobHandler, type NewJob } from '../jobs/index.ts';
 import { pinCid, type PinningProvider } from './index.ts';
 
@@ -51,19 +52,11 @@ const GAVE_UP_RETRY_AFTER = '1 day';
 async function queueMissingFor(db: Db, provider: PinningProvider): Promise<number> {
   const result = (await db.execute(sql`
     with missing as (
-      select distinct f.cid from (
-        select ${alexandrias.cid} as cid, ${alexandrias.status} as status from ${alexandrias} where ${alexandrias.cid} is not null
-        union all
-        select ${aletheias.cid}, a.status from ${aletheias} join ${alexandrias} a on a.id = ${aletheias.alexandriaId}
-        union all
-        select ${sheetPreviews.cid}, a.status from ${sheetPreviews} join ${alexandrias} a on a.id = ${sheetPreviews.alexandriaId}
-        union all
-        select ${recordVersions.cid}, a.status from ${recordVersions} join ${alexandrias} a on a.id = ${recordVersions.alexandriaId}
-      ) f
+      select distinct f.file_cid as cid from (${catalogueFiles}) f
       where f.status <> 'blocked'
-        and not exists (select 1 from ${pins} p where p.cid = f.cid and p.provider = ${provider.name} and p.status in ('queued', 'pinning', 'pinned'))
+        and not exists (select 1 from ${pins} p where p.cid = f.file_cid and p.provider = ${provider.name} and p.status in ('queued', 'pinning', 'pinned'))
         and not exists (select 1 from ${jobs} j where j.kind = ${REMOTE_PIN_JOB} and j.status in ('queued', 'running')
-                          and j.payload->>'cid' = f.cid and j.payload->>'provider' = ${provider.name})
+                          and j.payload->>'cid' = f.file_cid and j.payload->>'provider' = ${provider.name})
     )
     select m.cid, gave_up.id as gave_up_job, coalesce(gave_up.finished_at < now() - ${GAVE_UP_RETRY_AFTER}::interval, true) as rested
       from missing m

@@ -313,6 +313,16 @@ export async function getRecord(db: Db, id: number): Promise<RecordWithOrigin | 
   return record ?? null;
 }
 
+/**
+ * The record's id and current file, or null when there is no such record: enough to tell where its
+ * page lives (`recordPath`) before reading everything the page shows.
+ */
+export async function recordAddress(db: Db, id: number): Promise<{ id: number; cid: string | null } | null> {
+  if (!isRowId(id)) return null;
+  const [found] = await db.select({ id: alexandrias.id, cid: alexandrias.cid }).from(alexandrias).where(eq(alexandrias.id, id));
+  return found ?? null;
+}
+
 export interface StorageStatus {
   pins: Array<{ provider: string; status: string; updatedAt: Date }>;
   deals: Array<{ dealId: string; storageProvider: string; status: string | null }>;

@@ -30,7 +30,7 @@ import {
   statusHistory,
   type NewAlexandria,
 } from '../db/schema.ts';
-import { localPinning, pinCid } from '../pinning/index.ts';
+import { localPinning, pinCids } from '../pinning/index.ts';
 import { seedSheetPreviews } from '../spreadsheets/index.ts';
 import type { ContentStore } from '../storage/index.ts';
 import { SEED_CATEGORIES } from './categories.ts';
@@ -183,7 +183,7 @@ async function seedArchivedFiles(tx: Tx, store: ContentStore, files: StoredFile[
   const pinned = new Set(
     (await tx.select({ cid: pins.cid }).from(pins).where(and(eq(pins.provider, local.name), inArray(pins.cid, files.map((file) => file.cid))))).map((row) => row.cid),
   );
-  for (const file of files) if (!pinned.has(file.cid)) await pinCid(tx, local, file.cid);
+  await pinCids(tx, local, files.filter((file) => !pinned.has(file.cid)).map((file) => file.cid));
   if (batch.existed) return;
 
   const departmentRows = await tx

@@ -10,6 +10,7 @@
  * Words a publisher typed (datos.gob.do's "Mensual") are shown as typed; when they are one of the
  * labels below, the DCAT output still gives the vocabulary's IRI.
  */
+import { foldLabel } from '../../../domain/text.ts';
 
 export const EU_FREQUENCY_NS = 'http://publications.europa.eu/resource/authority/frequency/';
 const CLD_FREQUENCY_NS = 'http://purl.org/cld/freq/';
@@ -54,8 +55,6 @@ const FREQUENCIES: Frequency[] = [
   { code: 'OTHER', label: 'Otra' },
 ];
 
-const fold = (text: string) => text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
-
 /** Each way of writing a known frequency, folded, with its entry. */
 const BY_WRITING = new Map<string, Frequency>();
 for (const frequency of FREQUENCIES) {
@@ -67,12 +66,12 @@ for (const frequency of FREQUENCIES) {
     ...(frequency.cld ? [`${CLD_FREQUENCY_NS}${frequency.cld}`] : []),
     ...(frequency.words ?? []),
   ];
-  for (const writing of writings) BY_WRITING.set(fold(writing), frequency);
+  for (const writing of writings) BY_WRITING.set(foldLabel(writing), frequency);
 }
 
 /** The known frequency `declared` writes, if any (an EU IRI with `https`, or a trailing slash, too). */
 function knownFrequency(declared: string): Frequency | undefined {
-  const folded = fold(declared).replace(/^https:/, 'http:').replace(/\/$/, '');
+  const folded = foldLabel(declared).replace(/^https:/, 'http:').replace(/\/$/, '');
   return BY_WRITING.get(folded);
 }
 
