@@ -34,12 +34,15 @@ const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
 const FREQUENCY = 'http://publications.europa.eu/resource/authority/frequency/';
 
 /**
- * What three harvested records' catalogues said of them (update frequency, contact, coverage), as
- * the harvester keeps it: every fact, a few with an open side, and none at all (every other record).
+ * What three harvested records' catalogues said of them (their own dates, update frequency,
+ * contact, coverage), as the harvester keeps it: every fact, a few with an open side, and none at
+ * all (every other record: the seed's portal export states no dates).
  */
 const DECLARED_FACTS = {
-  // All three, the frequency as datos.gob.do's publishers type it.
+  // All of them, the frequency as datos.gob.do's publishers type it.
   full: {
+    issued: new Date('2018-06-19T00:00:00.000Z'),
+    modified: new Date('2024-02-22T15:05:11.000Z'),
     updateFrequency: 'Mensual',
     contactName: 'Oficina de Acceso a la Información',
     contactEmail: 'datosabiertos@one.gob.do',
@@ -50,6 +53,8 @@ const DECLARED_FACTS = {
   // A frequency no vocabulary names, an address with characters a mailto: IRI must escape and
   // accents it need not, a coverage still running and said in words too.
   open: {
+    issued: new Date('2019-03-04T10:00:00.000Z'),
+    modified: null,
     updateFrequency: 'Cuando cambia la ley',
     contactName: null,
     contactEmail: 'año{2024}|datos@municipio.gob.do',
@@ -59,6 +64,8 @@ const DECLARED_FACTS = {
   },
   // An ISO 8601 period (data.json's), a name without an address, only an end.
   closing: {
+    issued: null,
+    modified: null,
     updateFrequency: 'R/P1Y',
     contactName: 'Departamento de Estadísticas "Sectoriales"',
     contactEmail: null,
@@ -122,6 +129,7 @@ const isA = (graph: Graph, subject: Term | string, type: string) =>
   objects(graph, subject, `${RDF}type`).some((term) => term.value === type);
 
 const datasetIri = (id: number) => `${ORIGIN}/catalog/dataset/${id}`;
+const catalogRecordIri = (id: number) => `${ORIGIN}/catalog/record/${id}`;
 
 describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
   let seeded: Awaited<ReturnType<typeof createSeededDatabase>>;
@@ -234,6 +242,33 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
 
       const datasets = objects(graph(), catalog, `${DCAT}dataset`).map((term) => term.value).sort();
       expect(datasets).toEqual(published.map((record) => datasetIri(record.id)).sort());
+      const records = objects(graph(), catalog, `${DCAT}record`).map((term) => term.value).sort();
+      expect(records).toEqual(published.map((record) => catalogRecordIri(record.id)).sort());
+    });
+
+    it("dates each dataset by its original's catalogue, and the archive's description of it by the archive", () => {
+      const dates = (subject: string, predicate: string) =>
+        objects(graph(), subject, predicate).map((term) => literal(term, { datatype: `${XSD}dateTime` }));
+      for (const record of published) {
+        const dataset = datasetIri(record.id);
+        // The original's own dates, only when its catalogue declared them (a hand upload has none).
+        expect(dates(dataset, `${DCT}issued`), `${record.id}`).toEqual(record.issued ? [record.issued.toISOString()] : []);
+        expect(dates(dataset, `${DCT}modified`), `${record.id}`).toEqual(record.modified ? [record.modified.toISOString()] : []);
+        // The archive's: its catalogue record about the dataset, listed by the catalogue.
+        const about = graph().getSubjects(namedNode(`${FOAF}primaryTopic`), namedNode(dataset), null).map((term) => term.value);
+        expect(about).toEqual([catalogRecordIri(record.id)]);
+        const catalogRecord = about[0]!;
+        expect(objects(graph(), catalogRecord, `${RDF}type`).map((term) => term.value)).toEqual([`${DCAT}CatalogRecord`]);
+        expect(dates(catalogRecord, `${DCT}issued`)).toEqual([record.createdAt.toISOString()]);
+        expect(dates(catalogRecord, `${DCT}modified`)).toEqual([record.updatedAt.toISOString()]);
+      }
+      // Only the records whose catalogue declared dates have them; the others' are the archive's alone.
+      const { full, open } = special.facts;
+      expect(published.filter((record) => record.issued !== null).map((record) => record.id)).toEqual([full, open].sort((a, b) => a - b));
+      expect(published.filter((record) => record.modified !== null).map((record) => record.id)).toEqual([full]);
+      expect(dates(datasetIri(full), `${DCT}issued`)).toEqual(['2018-06-19T00:00:00.000Z']);
+      expect(dates(catalogRecordIri(full), `${DCT}issued`)).not.toEqual(['2018-06-19T00:00:00.000Z']);
+      expect(graph().getSubjects(namedNode(`${RDF}type`), namedNode(`${DCAT}CatalogRecord`), null)).toHaveLength(published.length);
     });
 
     it('describes every online or under-review record as a dcat:Dataset with title, description, publisher and theme', async () => {
@@ -251,8 +286,6 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
         expect(literal(one(graph(), dataset, `${DCT}identifier`), { language: '', datatype: `${XSD}string` })).toBe(String(record.id));
         expect(literal(one(graph(), dataset, `${DCT}title`), { language: 'es' })).toBe(record.title);
         expect(literal(one(graph(), dataset, `${DCT}description`), { language: 'es' })).toBe(record.description ?? record.title);
-        expect(literal(one(graph(), dataset, `${DCT}issued`), { datatype: `${XSD}dateTime` })).toBe(record.createdAt.toISOString());
-        expect(literal(one(graph(), dataset, `${DCT}modified`), { datatype: `${XSD}dateTime` })).toBe(record.updatedAt.toISOString());
         expect(one(graph(), dataset, `${DCT}language`).value).toBe('http://publications.europa.eu/resource/authority/language/SPA');
 
         // Every seeded record names its issuer: the publisher, an agent with its name and website.
@@ -378,8 +411,12 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       expect(literal(one(graph(), period(full), `${DCAT}endDate`), { datatype: `${XSD}date` })).toBe('2017-12-31');
       expect(objects(graph(), period(full), `${RDFS}label`)).toEqual([]);
 
-      // A frequency outside the EU table is left out, not guessed; what the record lacks is not stated empty.
-      expect(objects(graph(), datasetIri(open), `${DCT}accrualPeriodicity`)).toEqual([]);
+      // A frequency outside the EU table keeps its words, as the label of a dct:Frequency of its
+      // own (not guessed into the table); what the record lacks is not stated empty.
+      const ownFrequency = one(graph(), datasetIri(open), `${DCT}accrualPeriodicity`);
+      expect(ownFrequency.termType).toBe('BlankNode');
+      expect(objects(graph(), ownFrequency, `${RDF}type`).map((term) => term.value)).toEqual([`${DCT}Frequency`]);
+      expect(literal(one(graph(), ownFrequency, `${RDFS}label`), { language: 'es' })).toBe('Cuando cambia la ley');
       expect(objects(graph(), contact(open), `${VCARD}fn`)).toEqual([]);
       expect(one(graph(), contact(open), `${VCARD}hasEmail`).value).toBe('mailto:año%7B2024%7D%7Cdatos@municipio.gob.do');
       expect(literal(one(graph(), period(open), `${DCAT}startDate`), { datatype: `${XSD}date` })).toBe('2019-03-01');
@@ -418,7 +455,7 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     });
   });
 
-  it("gives the archive's own DCAT harvester back each record's frequency, contact and coverage", async () => {
+  it("gives the archive's own DCAT harvester back each record's dates, frequency, contact and coverage", async () => {
     /** The catalogue's answer handed to the reader as its fetcher would: no network involved. */
     const fetchOwnCatalog: FetchPage = async (url) => {
       const response = await fetchCatalog(url.endsWith('.ttl') ? 'turtle' : 'jsonld');
@@ -428,18 +465,28 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       const read: CatalogDataset[] = [];
       for await (const page of readCatalog('dcat', `${ORIGIN}${path}`, fetchOwnCatalog)) read.push(...page.datasets);
       const byId = new Map(read.map((dataset) => [dataset.identifier, dataset]));
-      expect(byId.size, path).toBe(published.length);
+      // Every dataset once, and nothing else: the catalogue records are not taken for datasets.
+      expect(read, path).toHaveLength(published.length);
+      expect([...byId.keys()].sort(), path).toEqual(published.map((record) => String(record.id)).sort());
+      for (const record of published) {
+        // The original's dates, as its catalogue declared them; the archive's stay the archive's.
+        const back = byId.get(String(record.id))!;
+        expect({ issued: back.issued, modified: back.modified }, `${path} ${record.id}`).toEqual({ issued: record.issued, modified: record.modified });
+      }
       for (const name of FACT_CASES) {
         const declared = DECLARED_FACTS[name];
         const back = byId.get(String(special.facts[name]))!;
-        // The frequency comes back as the EU table's IRI, which names the same frequency; one
-        // the table does not name was not published, so it cannot come back.
-        expect(back.updateFrequency && frequencyIri(back.updateFrequency), `${path} ${name}`).toBe(frequencyIri(declared.updateFrequency));
+        // A frequency the EU table names comes back as its IRI, which names the same frequency;
+        // one it does not comes back in the catalogue's own words.
+        const known = frequencyIri(declared.updateFrequency);
+        expect(back.updateFrequency && (known ? frequencyIri(back.updateFrequency) : back.updateFrequency), `${path} ${name}`).toBe(
+          known ?? declared.updateFrequency,
+        );
         expect(back.contact, `${path} ${name}`).toEqual({ name: declared.contactName, email: declared.contactEmail });
         expect(back.temporal, `${path} ${name}`).toEqual({ start: declared.temporalStart, end: declared.temporalEnd, text: declared.temporalText });
       }
       expect(byId.get(String(special.facts.full))!.updateFrequency).toBe(`${FREQUENCY}MONTHLY`);
-      expect(byId.get(String(special.facts.open))!.updateFrequency).toBeNull();
+      expect(byId.get(String(special.facts.open))!.updateFrequency).toBe('Cuando cambia la ley');
       const withFacts = new Set(Object.values(special.facts).map(String));
       const others = read.filter((dataset) => !withFacts.has(dataset.identifier));
       expect(others.length).toBeGreaterThan(1000);

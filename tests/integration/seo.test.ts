@@ -41,8 +41,11 @@ describe.each(testEngines())('findability on %s', (engine) => {
         identifier: [record.cid, { '@type': 'PropertyValue', propertyID: 'CID', value: record.cid }],
         publisher: { '@type': 'Organization', name: issuer!.name, alternateName: 'SISALRIL', url: issuer!.website },
         keywords: ['Salud'],
-        dateModified: record.updatedAt.toISOString(),
+        // A hand-archived file: the archive's dates are its page's, the original's are not known.
+        mainEntityOfPage: { '@type': 'ItemPage', url, datePublished: record.createdAt.toISOString(), dateModified: record.updatedAt.toISOString() },
       });
+      expect(dataset).not.toHaveProperty('datePublished');
+      expect(dataset).not.toHaveProperty('dateModified');
       expect(dataset.creator).toEqual(dataset.publisher);
       expect(dataset.distribution).toEqual([
         {

@@ -81,8 +81,8 @@ describe('the Dataset of a record', () => {
       description: 'Afiliados y dispersión del régimen contributivo, por mes.',
       url,
       identifier: [CID, { '@type': 'PropertyValue', propertyID: 'CID', value: CID }],
-      dateCreated: '2025-01-02T03:04:05.000Z',
-      dateModified: '2025-06-07T08:09:10.000Z',
+      // A hand upload: no date of the original is known; the archive's are its page's.
+      mainEntityOfPage: { '@type': 'ItemPage', url, datePublished: '2025-01-02T03:04:05.000Z', dateModified: '2025-06-07T08:09:10.000Z' },
       inLanguage: 'es',
       isAccessibleForFree: true,
       publisher,
@@ -152,7 +152,7 @@ describe('the Dataset of a record', () => {
     expect(harvested).not.toHaveProperty('distribution');
   });
 
-  it("states the original's licence, dates and keywords as its catalogue gives them", () => {
+  it("states the original's licence, dates and keywords as its catalogue gives them, and the archive's dates as its page's", () => {
     const cited = datasetJsonLd(
       record({
         issued: new Date('2018-06-19T00:00:00.000Z'),
@@ -168,13 +168,20 @@ describe('the Dataset of a record', () => {
       dateModified: '2024-02-22T15:05:11.000Z',
       license: 'http://www.opendefinition.org/licenses/odc-odbl',
       keywords: ['Salud', 'afiliados', 'ARS'],
+      mainEntityOfPage: { '@type': 'ItemPage', datePublished: '2025-01-02T03:04:05.000Z', dateModified: '2025-06-07T08:09:10.000Z' },
     });
+    expect(cited).not.toHaveProperty('dateCreated');
+    // One date declared, the other not: the archive's does not stand in for it.
+    const firstOnly = datasetJsonLd(record({ issued: new Date('2018-06-19T00:00:00.000Z') }), ORIGIN);
+    expect(firstOnly.datePublished).toBe('2018-06-19T00:00:00.000Z');
+    expect(firstOnly).not.toHaveProperty('dateModified');
     // A licence named without a usable URL is given by its name; none stated, none claimed.
     expect(datasetJsonLd(record({ licenseTitle: 'Licencia abierta', licenseUrl: 'notaurl' }), ORIGIN).license).toBe('Licencia abierta');
     const bare = datasetJsonLd(record(), ORIGIN);
     expect(bare).not.toHaveProperty('license');
     expect(bare).not.toHaveProperty('datePublished');
-    expect(bare.dateModified).toBe('2025-06-07T08:09:10.000Z');
+    expect(bare).not.toHaveProperty('dateModified');
+    expect(bare).not.toHaveProperty('dateCreated');
   });
 
   it("states the original's temporal coverage as an ISO 8601 interval and its contact on the publisher", () => {

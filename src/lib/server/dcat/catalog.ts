@@ -16,11 +16,21 @@
  *   checksum. Its `dcat:landingPage` is the page where its origin publishes it, one hop away.
  * - IRIs: publishers and themes are their pages on the archive (`/collection/dep/{id}`,
  *   `/collection/cat/{id}`, the scheme `/group/cat`); datasets and distributions are minted under
- *   `/catalog/dataset/{id}` from the record id, so they stay the same when a file is archived later.
+ *   `/catalog/dataset/{id}` from the record id, so they stay the same when a file is archived later,
+ *   and catalogue records under `/catalog/record/{id}`.
+ * - Two kinds of dates, as DCAT-AP separates them. A dataset's `dct:issued`/`dct:modified` are the
+ *   original's own, as its catalogue declared them (harvested, `alexandrias.issued`/`modified`);
+ *   the archive's are those of its description of the dataset, a `dcat:CatalogRecord` the
+ *   catalogue lists (`dcat:record`) with `foaf:primaryTopic` the dataset: `dct:issued` when the
+ *   record entered the archive, `dct:modified` its last change. A record without declared dates
+ *   (a hand upload) has none on its dataset rather than the archive's: a harvester, ours included,
+ *   would keep those as the day its issuer published it, and the catalogue record still has them.
  * - What the original's catalogue says of how often it is updated, whom to ask and the period it
  *   covers (harvested, `db/catalogue-facts.ts`) is published as DCAT-AP states it, and only when
- *   the record has it: `dct:accrualPeriodicity` an IRI of the EU frequency table (a frequency it
- *   does not name is left out: DCAT-AP wants that table's IRIs), `dcat:contactPoint` a `vcard:Kind`
+ *   the record has it: `dct:accrualPeriodicity` an IRI of the EU frequency table when the table
+ *   names it, and otherwise the catalogue's words as the `rdfs:label` of a `dct:Frequency` blank
+ *   node (the property's range; the words are what is known, and dropping them lost a fact the
+ *   record page shows; an IRI of another vocabulary stays that IRI), `dcat:contactPoint` a `vcard:Kind`
  *   (the property's range; the contact may be a person or an office, so no narrower class is
  *   claimed) with `vcard:fn` and a `mailto:` `vcard:hasEmail`, `dct:temporal` a `dct:PeriodOfTime`
  *   with `dcat:startDate`/`dcat:endDate` as `xsd:date` (records keep calendar dates) and, when the
@@ -61,6 +71,7 @@ import {
   vcard,
   webIri,
   xsd,
+  type NamedNode,
   type Resource,
 } from './rdf.ts';
 import {
@@ -91,6 +102,7 @@ export function catalogIris(origin: string) {
     homepage: at('/'),
     scheme: at('/group/cat'),
     dataset: (id: number) => at(`/catalog/dataset/${id}`),
+    catalogRecord: (id: number) => at(`/catalog/record/${id}`),
     distribution: (id: number) => at(`/catalog/dataset/${id}/distribution`),
     publisher: (departmentId: number) => at(collectionPath('dep', departmentId)),
     theme: (categoryId: number) => at(collectionPath('cat', categoryId)),
@@ -150,6 +162,31 @@ export function publisherResources(publishers: Array<{ id: number; name: string;
   });
 }
 
+/**
+ * The update frequency its catalogue declared: the EU table's IRI when the table names it, the
+ * IRI as declared when it is one of another vocabulary, else the words as the label of a
+ * `dct:Frequency` (the property's range) of its own.
+ */
+function frequencyValue(declared: string | null): NamedNode | Resource | undefined {
+  const words = declared?.trim();
+  if (!words) return undefined;
+  const known = frequencyIri(words) ?? webIri(words);
+  return known ? iri(known) : resource(null, [dct.Frequency], { [rdfs.label]: text(words) });
+}
+
+/**
+ * The archive's description of a record, as DCAT-AP's catalogue record: when it was listed
+ * (`createdAt`) and last changed (`updatedAt`) in this catalogue, about the dataset it describes.
+ */
+function catalogRecordResource(record: CatalogRecord, iris: CatalogIris): Resource {
+  return resource(
+    iris.catalogRecord(record.id),
+    [dcat.CatalogRecord],
+    { [dct.issued]: dateTime(record.createdAt), [dct.modified]: dateTime(record.updatedAt) },
+    { [dcat.record]: iri(iris.catalog) },
+  );
+}
+
 /** A file of a record as a distribution: its current file, or an earlier version of it. */
 interface DistributedFile {
   cid: string;
@@ -159,7 +196,7 @@ interface DistributedFile {
   type: CatalogRecord['type'];
   size: number | null;
   sha256: string | null;
-  /** When the archive captured it (versions only: an upload's date is the dataset's). */
+  /** When the archive captured it (stated for earlier versions only). */
   issued?: Date;
   /** The dataset it is an earlier version of. */
   versionOf?: string;
@@ -259,15 +296,16 @@ export function datasetResource(record: CatalogRecord, iris: CatalogIris): Resou
   const cid = record.cid;
   const landingPage = cid ? iris.recordPage({ cid, id: record.id }) : webIri(record.sourceUrl);
   const euTheme = record.category ? euDataThemeIri(record.category.title) : undefined;
-  const frequency = record.updateFrequency ? frequencyIri(record.updateFrequency) : null;
+  // The catalogue record about the dataset is written with it: it states `foaf:primaryTopic` of it.
+  const about = { [foaf.primaryTopic]: catalogRecordResource(record, iris) };
   return resource(iris.dataset(record.id), [dcat.Dataset], {
     [dct.identifier]: plain(String(record.id)),
     [adms.identifier]: cid ? resource(null, [adms.Identifier], { [skos.notation]: plain(cid) }) : undefined,
     [dct.title]: text(record.title),
     // DCAT-AP requires a description; the title is the best the record has when it lacks one.
     [dct.description]: text(record.description?.trim() ? record.description : record.title),
-    [dct.issued]: dateTime(record.createdAt),
-    [dct.modified]: dateTime(record.updatedAt),
+    [dct.issued]: record.issued ? dateTime(record.issued) : undefined,
+    [dct.modified]: record.modified ? dateTime(record.modified) : undefined,
     [dcat.landingPage]: landingPage ? iri(landingPage) : undefined,
     [dct.publisher]: record.department ? iri(iris.publisher(record.department.id)) : undefined,
     [dcat.theme]: record.category ? [iri(iris.theme(record.category.id)), euTheme ? iri(euTheme) : undefined] : undefined,
@@ -275,11 +313,11 @@ export function datasetResource(record: CatalogRecord, iris: CatalogIris): Resou
     [dct.language]: iri(SPANISH),
     [dct.spatial]: iri(DOMINICAN_REPUBLIC),
     [dct.accessRights]: iri(PUBLIC_ACCESS),
-    [dct.accrualPeriodicity]: frequency ? iri(frequency) : undefined,
+    [dct.accrualPeriodicity]: frequencyValue(record.updateFrequency),
     [dcat.contactPoint]: contactPointResource(record),
     [dct.temporal]: temporalResource(record),
     [dcat.distribution]: cid ? distributionResources({ ...record, cid }, iris) : undefined,
-  });
+  }, about);
 }
 
 /** The whole catalogue, ready to be written: what it says of itself, then its datasets page by page. */

@@ -6,7 +6,9 @@
  * property and an explicit value object: the graph is the one the Turtle states, either way.
  *
  * Layout: `{"@context": …, "@graph": [described resources…, {catalogue…, "dataset": [datasets…]}]}`,
- * one node per line, the datasets embedded in the catalogue as they are read.
+ * one node per line, the datasets embedded in the catalogue as they are read, each with the
+ * catalogue record about it embedded in it (`"catalogRecord"`, a reverse property): the catalogue
+ * node cannot take a second list while its datasets stream, and a record belongs with its dataset.
  */
 import { dcat, dct, foaf, LANGUAGE_TAG, NS, rdfs, skos, spdx, vcard, xsd, type Literal, type RdfObject, type Resource } from './rdf.ts';
 import type { CatalogGraph } from './catalog.ts';
@@ -66,7 +68,18 @@ const TERMS: readonly Term[] = [
   { name: 'label', iri: rdfs.label, coercion: SPANISH },
 ];
 
+/**
+ * Short names for statements written inside their object's node (`Resource.reverse`): a dataset's
+ * `"catalogRecord"` is the record whose `foaf:primaryTopic` it is, and the record's `"inCatalog"`
+ * the catalogue that lists it (`dcat:record`). Their values are node objects or IRIs.
+ */
+const REVERSE_TERMS: ReadonlyArray<{ name: string; iri: string }> = [
+  { name: 'catalogRecord', iri: foaf.primaryTopic },
+  { name: 'inCatalog', iri: dcat.record },
+];
+
 const TERM_BY_IRI = new Map(TERMS.map((term) => [term.iri, term]));
+const REVERSE_TERM_BY_IRI = new Map(REVERSE_TERMS.map((term) => [term.iri, term]));
 const PREFIXES = Object.entries(NS) as Array<[string, string]>;
 
 /** The inline context: the namespaces as prefixes, then the short names. */
@@ -82,6 +95,7 @@ export const CATALOG_CONTEXT: Record<string, unknown> = {
       return [term.name, id];
     }),
   ),
+  ...Object.fromEntries(REVERSE_TERMS.map((term) => [term.name, { '@reverse': compactIri(term.iri), '@type': '@id' }])),
 };
 
 /** `prefix:local` when one of the namespaces covers the IRI (and the rest cannot be mistaken for a path). */
@@ -141,6 +155,13 @@ export function jsonLdNode(node: Resource): Record<string, unknown> {
       out[compactIri(predicate)] = single(objects.map(valueObject));
     }
   }
+  const unnamed: Record<string, unknown> = {};
+  for (const [predicate, subjects] of node.reverse) {
+    const term = REVERSE_TERM_BY_IRI.get(predicate);
+    if (term) out[term.name] = single(subjects.map(shortValue));
+    else unnamed[compactIri(predicate)] = single(subjects.map(valueObject));
+  }
+  if (Object.keys(unnamed).length > 0) out['@reverse'] = unnamed;
   return out;
 }
 

@@ -29,7 +29,9 @@ export const dcat = {
   Catalog: `${NS.dcat}Catalog`,
   Dataset: `${NS.dcat}Dataset`,
   Distribution: `${NS.dcat}Distribution`,
+  CatalogRecord: `${NS.dcat}CatalogRecord`,
   dataset: `${NS.dcat}dataset`,
+  record: `${NS.dcat}record`,
   distribution: `${NS.dcat}distribution`,
   themeTaxonomy: `${NS.dcat}themeTaxonomy`,
   theme: `${NS.dcat}theme`,
@@ -60,11 +62,13 @@ export const dct = {
   temporal: `${NS.dct}temporal`,
   RightsStatement: `${NS.dct}RightsStatement`,
   PeriodOfTime: `${NS.dct}PeriodOfTime`,
+  Frequency: `${NS.dct}Frequency`,
 } as const;
 export const foaf = {
   Agent: `${NS.foaf}Agent`,
   name: `${NS.foaf}name`,
   homepage: `${NS.foaf}homepage`,
+  primaryTopic: `${NS.foaf}primaryTopic`,
 } as const;
 export const skos = {
   ConceptScheme: `${NS.skos}ConceptScheme`,
@@ -112,6 +116,13 @@ export interface Resource {
   id: string | null;
   types: string[];
   properties: Array<[predicate: string, objects: RdfObject[]]>;
+  /**
+   * Statements that have this node as their object (`subject predicate this`), written with it:
+   * a dataset carries the catalogue record about it (`foaf:primaryTopic`), which carries the
+   * catalogue's `dcat:record` link, so each is read and written with its dataset, page by page.
+   * Only a node with an id can be the object of a statement written elsewhere (Turtle).
+   */
+  reverse: Array<[predicate: string, subjects: Array<NamedNode | Resource>]>;
 }
 
 export type RdfObject = NamedNode | Literal | Resource;
@@ -146,19 +157,32 @@ export function date(value: string): Literal {
   return typed(value, xsd.date);
 }
 
-type PropertyValue = RdfObject | ReadonlyArray<RdfObject | undefined> | undefined;
+type Values<T> = T | ReadonlyArray<T | undefined> | undefined;
+
+/** A map of predicate IRIs to values as entries, in the order given, absent values left out. */
+function entriesOf<T>(values: Record<string, Values<T>>): Array<[string, T[]]> {
+  const entries: Array<[string, T[]]> = [];
+  for (const [predicate, value] of Object.entries(values)) {
+    const objects = (Array.isArray(value) ? value : [value]).filter((item): item is T => item !== undefined);
+    if (objects.length > 0) entries.push([predicate, objects]);
+  }
+  return entries;
+}
 
 /**
  * A resource from a map of predicate IRIs to values, in the order given; absent values (undefined,
  * or empty lists) leave their property out, so an unknown fact is missing rather than empty.
+ * `reverse` maps predicates to the subjects that state them of this resource (see `Resource`).
  */
-export function resource(id: string | null, types: string[], properties: Record<string, PropertyValue>): Resource {
-  const entries: Resource['properties'] = [];
-  for (const [predicate, value] of Object.entries(properties)) {
-    const objects = (Array.isArray(value) ? value : [value]).filter((item): item is RdfObject => item !== undefined);
-    if (objects.length > 0) entries.push([predicate, objects]);
-  }
-  return { kind: 'resource', id, types, properties: entries };
+export function resource(
+  id: string | null,
+  types: string[],
+  properties: Record<string, Values<RdfObject>>,
+  reverse: Record<string, Values<NamedNode | Resource>> = {},
+): Resource {
+  const reversed = entriesOf(reverse);
+  if (reversed.length > 0 && !id) throw new Error('A resource stated as the object of another needs an IRI.');
+  return { kind: 'resource', id, types, properties: entriesOf(properties), reverse: reversed };
 }
 
 /** Characters an IRI may not hold in Turtle (IRIREF) nor, unescaped, in any RDF syntax. */

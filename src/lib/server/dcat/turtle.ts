@@ -3,7 +3,7 @@
  * catalogue says of itself, then for each page of datasets the catalogue's links to them and their
  * descriptions. A subject may take several statements in Turtle, so nothing waits for the end.
  */
-import { dcat, NS, xsd, type Literal, type RdfObject, type Resource } from './rdf.ts';
+import { dcat, iri, NS, xsd, type Literal, type NamedNode, type RdfObject, type Resource } from './rdf.ts';
 import type { CatalogGraph } from './catalog.ts';
 
 /** A local name that a prefixed name can carry without escapes. */
@@ -49,7 +49,8 @@ function turtleLiteral(literal: Literal): string {
 
 /**
  * The statements of `node` as one Turtle block. Blank nodes are written in place (`[ … ]`); a
- * nested resource with an IRI is referred to and its own block follows.
+ * nested resource with an IRI is referred to and its own block follows, as do the statements
+ * of which `node` is the object (`reverse`), each in its subject's block.
  */
 export function turtleBlock(node: Resource): string {
   if (!node.id) throw new Error('A top-level Turtle block needs a subject IRI.');
@@ -58,7 +59,18 @@ export function turtleBlock(node: Resource): string {
   return `${turtleIri(node.id)}\n${body} .\n${following.map((next) => `\n${turtleBlock(next)}`).join('')}`;
 }
 
+/** `subject predicate object` as a block of the subject's: its own, or one with that statement alone. */
+function statedOf(subject: NamedNode | Resource, predicate: string, object: string): Resource {
+  const link: [string, RdfObject[]] = [predicate, [iri(object)]];
+  if (subject.kind === 'iri') return { kind: 'resource', id: subject.value, types: [], properties: [link], reverse: [] };
+  return { ...subject, properties: [...subject.properties, link] };
+}
+
 function predicateList(node: Resource, indent: string, following: Resource[]): string {
+  for (const [predicate, subjects] of node.reverse) {
+    // `resource()` refuses a reverse statement on a blank node, so `node.id` is there.
+    for (const subject of subjects) following.push(statedOf(subject, predicate, node.id!));
+  }
   const lines: string[] = [];
   if (node.types.length > 0) lines.push(`${indent}a ${node.types.map(turtleIri).join(', ')}`);
   for (const [predicate, objects] of node.properties) {

@@ -9,6 +9,11 @@
  * named institution does not state one). Its update frequency has no schema.org property on a
  * Dataset (`repeatFrequency` belongs to a Schedule, of events): it is published in the DCAT
  * catalogue (`dct:accrualPeriodicity`) and shown on the page, not here.
+ *
+ * Dates, as the DCAT catalogue states them (`dcat/catalog.ts`): the Dataset's `datePublished` and
+ * `dateModified` are the original's, as its catalogue declared them, and absent when unknown (a
+ * hand upload); when the archive listed the record and last changed its description are the
+ * record page's, the `ItemPage` the Dataset is the main entity of (DCAT's catalogue record).
  */
 import { ASSET_TYPES, LIMITS } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
@@ -105,10 +110,10 @@ export function datasetJsonLd(record: RecordDetail, origin: string): JsonLd {
     description: record.description ?? record.title,
     url: canonical,
     identifier: record.cid ? [record.cid, { '@type': 'PropertyValue', propertyID: 'CID', value: record.cid }] : undefined,
-    dateCreated: record.createdAt,
     datePublished: record.issued,
-    // The original's own last change when its catalogue states one, else the archive's.
-    dateModified: record.modified ?? record.updatedAt,
+    dateModified: record.modified,
+    // A node of its own, without the page's IRI: the Dataset already has it as its `@id`.
+    mainEntityOfPage: { '@type': 'ItemPage', url: canonical, datePublished: record.createdAt, dateModified: record.updatedAt },
     license: licenseOf(record),
     inLanguage: 'es',
     isAccessibleForFree: true,

@@ -133,7 +133,8 @@ function keywordsOf(graph: Store, node: Term): string[] {
 
 /**
  * `dct:accrualPeriodicity` as declared: a frequency IRI (the EU vocabulary's, Dublin Core's
- * `cld:freq`), a literal, or a `dct:Frequency` node with its `rdf:value` or label (DCAT-AP 1.x).
+ * `cld:freq`), a literal, or a `dct:Frequency` node with its `rdf:value` (DCAT-AP 1.x) or label
+ * (the archive's own catalogue, for a frequency outside the EU table).
  */
 function frequencyOf(graph: Store, dataset: Term): string | null {
   const term = objectsOf(graph, dataset, DCT_ACCRUAL_PERIODICITY)[0];

@@ -8,7 +8,8 @@
  * - ISO 8601 repeating periods, DCAT-US's and Andino's data.json (`R/P1M`), with DCAT-US's `irregular`.
  *
  * Words a publisher typed (datos.gob.do's "Mensual") are shown as typed; when they are one of the
- * labels below, the DCAT output still gives the vocabulary's IRI.
+ * labels below, the DCAT output still gives the vocabulary's IRI, and otherwise the words, as the
+ * label of a `dct:Frequency` node (which the DCAT reader, `dcat-graph.ts`, reads back as words).
  */
 import { foldLabel } from '../../../domain/text.ts';
 
