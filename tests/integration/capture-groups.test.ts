@@ -24,7 +24,7 @@ import { alexandrias, captures, harvestedRecords, jobs } from '../../src/lib/ser
 import { CAPTURE_JOB, captureHandler, registerHarvestSource, type CaptureContext } from '../../src/lib/server/harvest/index.ts';
 import { politenessKey } from '../../src/lib/server/jobs/hosts.ts';
 import { enqueue, runWorker } from '../../src/lib/server/jobs/index.ts';
-import { createStagingArea } from '../../src/lib/server/storage/index.ts';
+import { createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
 
 const PER_HOST = 4;
@@ -119,7 +119,7 @@ describe.each(testEngines())('captures written in groups on %s', (engine) => {
     stagingDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'archivo-staging-'));
     context = {
       store: blocks.store,
-      staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir }),
+      staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir, guard: databaseFileGuard(db) }),
       allowPrivate: true,
       maxBytes: 1_000_000,
       fetchOptions: { totalTimeoutMs: 10_000, idleTimeoutMs: 5_000, headersTimeoutMs: 5_000 },

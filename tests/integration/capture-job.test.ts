@@ -18,7 +18,7 @@ import { alexandrias, captures, harvestedRecords } from '../../src/lib/server/db
 import { CAPTURE_JOB, captureHandler, registerHarvestSource, type CaptureContext } from '../../src/lib/server/harvest/index.ts';
 import { politenessKey } from '../../src/lib/server/jobs/hosts.ts';
 import { claim, enqueue, PermanentJobError, type Job } from '../../src/lib/server/jobs/index.ts';
-import { createStagingArea } from '../../src/lib/server/storage/index.ts';
+import { createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
 
 const CSV = 'provincia,habitantes\nSanto Domingo,1000\nSantiago,800\n';
@@ -65,7 +65,7 @@ describe.each(testEngines())('the capture job on %s', (engine) => {
     const stagingDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'archivo-staging-'));
     context = {
       store: blocks.store,
-      staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir }),
+      staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir, guard: databaseFileGuard(db) }),
       allowPrivate: true,
       maxBytes: 1_000_000,
       fetchOptions: { totalTimeoutMs: 10_000, idleTimeoutMs: 5_000, headersTimeoutMs: 5_000 },

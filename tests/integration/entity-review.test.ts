@@ -34,7 +34,7 @@ import {
   sitemapEntries,
   sourcesUnderReview,
 } from '../../src/lib/server/queries/index.ts';
-import { createContentStore, createStagingArea } from '../../src/lib/server/storage/index.ts';
+import { createContentStore, createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
 import { addAsset, type UploadContext } from '../../src/lib/server/uploads/index.ts';
 import { collectionPath } from '../../src/lib/paths.ts';
 import { createSeededDatabase, testEngines } from '../helpers/database.ts';
@@ -69,7 +69,7 @@ describe.each(testEngines())('sources and institutions under review on %s', (eng
     context = {
       db: archive.db,
       store: createContentStore({ dir: path.join(dataDir, 'blocks') }),
-      staging: createStagingArea({ storeDir: path.join(dataDir, 'blocks'), dir: path.join(dataDir, 'staging') }),
+      staging: createStagingArea({ storeDir: path.join(dataDir, 'blocks'), dir: path.join(dataDir, 'staging'), guard: databaseFileGuard(archive.db) }),
       config: { maxDocumentBytes: 200_000_000, maxProofBytes: 10_000_000, uploadsPerHour: { wallet: 1000, ip: 1000 } },
       clientAddress: '127.0.0.1',
     };

@@ -17,7 +17,7 @@ import { readConfig } from '../../src/lib/server/config.ts';
 import { alexandrias, harvestedRecords, harvestSources, imports, jobs } from '../../src/lib/server/db/schema.ts';
 import { HARVEST_JOB, queueDueHarvests, queueHarvestRun, registerHarvestSource } from '../../src/lib/server/harvest/index.ts';
 import { claim, enqueue } from '../../src/lib/server/jobs/index.ts';
-import { createStagingArea } from '../../src/lib/server/storage/index.ts';
+import { createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
 import { drainJobs } from '../helpers/jobs.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
 import { startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
@@ -39,7 +39,7 @@ describe.each(testEngines())('harvest runs on the job queue, on %s', (engine) =>
       ...database,
       config,
       store: blocks.store,
-      staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir }),
+      staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir, guard: databaseFileGuard(database.db) }),
       pinning: [],
     };
     cleanup = async () => {

@@ -31,7 +31,7 @@ import {
 } from '../../src/lib/server/harvest/manage.ts';
 import { enqueue } from '../../src/lib/server/jobs/index.ts';
 import { isModerator } from '../../src/lib/server/moderation/index.ts';
-import { createStagingArea } from '../../src/lib/server/storage/index.ts';
+import { createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
 import { drainJobs } from '../helpers/jobs.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
 import { startLocalPortal, type LocalPortal, type PortalFile } from '../helpers/portal/index.ts';
@@ -105,7 +105,7 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
       [HARVEST_JOB]: harvestRunHandler({ allowPrivate: true }),
       [CAPTURE_JOB]: captureHandler({
         store: blocks.store,
-        staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir }),
+        staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir, guard: databaseFileGuard(database.db) }),
         allowPrivate: true,
         maxBytes: 50_000_000,
         fetchOptions: { totalTimeoutMs: 15_000, idleTimeoutMs: 5_000, headersTimeoutMs: 5_000 },

@@ -38,7 +38,7 @@ import {
 import type { CatalogKind } from '../../src/lib/server/harvest/catalogs/index.ts';
 import { enqueue, PermanentJobError } from '../../src/lib/server/jobs/index.ts';
 import { recordDetails, withOriginFacts } from '../../src/lib/server/queries/records.ts';
-import { cidOf, createStagingArea } from '../../src/lib/server/storage/index.ts';
+import { cidOf, createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
 import { drainJobs } from '../helpers/jobs.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
 import { startLocalPortal, type CkanPackage, type LocalPortal } from '../helpers/portal/index.ts';
@@ -63,7 +63,7 @@ async function harness(engine: Parameters<typeof createTestDatabase>[0]): Promis
     portal,
     capture: {
       store: blocks.store,
-      staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir }),
+      staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir, guard: databaseFileGuard(database.db) }),
       allowPrivate: true,
       maxBytes: 50_000_000,
       fetchOptions: { totalTimeoutMs: 15_000, idleTimeoutMs: 5_000, headersTimeoutMs: 5_000 },

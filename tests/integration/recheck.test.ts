@@ -27,7 +27,7 @@ import { auditFile } from '../../src/lib/server/fixity/audit.ts';
 import { AUDIT_REASON_PREFIX } from '../../src/lib/server/fixity/reasons.ts';
 import { CAPTURE_JOB, type CaptureJobPayload } from '../../src/lib/server/harvest/index.ts';
 import { readGatewayRequest, serveFile } from '../../src/lib/server/gateway/index.ts';
-import { cidOf, createStagingArea } from '../../src/lib/server/storage/index.ts';
+import { cidOf, createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
 import { drainJobs } from '../helpers/jobs.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
 import { FIXTURES_DIR } from '../helpers/fixtures.ts';
@@ -126,7 +126,7 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
       ...database,
       config: readConfig({ ...process.env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true', ARCHIVE_GONE_AFTER_DAYS: '3' }),
       store: blocks.store,
-      staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir }),
+      staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir, guard: databaseFileGuard(database.db) }),
       pinning: [],
     };
     storeDir = blocks.dir;

@@ -25,6 +25,7 @@ import {
   CorruptBlockError,
   createContentStore,
   createStagingArea,
+  databaseFileGuard,
   MissingBlockError,
   NotInStoreError,
   openBlockstore,
@@ -40,7 +41,7 @@ import { startS3, type TestS3 } from '../helpers/s3.ts';
 import { ALICE } from '../helpers/siwe.ts';
 import { pngImage, signUpload, uploadForm, uploadRequest } from '../helpers/upload.ts';
 import { adminQuery, databaseUrl } from '../setup/database-templates.ts';
-import { collect, pseudoRandom } from '../unit/storage/helpers.ts';
+import { collect, guardHolding, pseudoRandom } from '../unit/storage/helpers.ts';
 
 const fixture = (name: string) => fs.readFile(path.join(FIXTURES_DIR, 'files', name));
 
@@ -139,17 +140,17 @@ describe('the S3 blockstore', () => {
         await blockstore.adopt(cid, file);
       },
     };
-    const upload = createStagingArea({ store: dying, dir: stagingDir }).begin();
+    const upload = createStagingArea({ store: dying, dir: stagingDir, guard: guardHolding() }).begin();
     const document = await upload.add(pseudoRandom(2 * 1024 * 1024, 24));
     await upload.add(pseudoRandom(600 * 1024, 23)); // the same bytes as the stored file: its blocks stay
-    await expect(upload.commit(document.cid)).rejects.toThrow('el proceso murió');
+    await expect(upload.commit()).rejects.toThrow('el proceso murió');
     expect(died).toBe(true);
     expect((await keys()).length).toBeGreaterThan(before.length);
     expect(await store.has(document.cid)).toBe(false);
     await expect(collect(store.cat(document.cid))).rejects.toBeInstanceOf(NotInStoreError);
 
     // The next owner of the staging folder (a restart) sweeps: the record never committed.
-    expect(await createStagingArea({ store: blockstore, dir: stagingDir }).sweep(async () => false)).toBe(2);
+    expect(await createStagingArea({ store: blockstore, dir: stagingDir, guard: guardHolding() }).sweep()).toBe(2);
     expect(await keys()).toEqual(before);
     expect(await fs.readdir(stagingDir)).toEqual([]);
     // The file that was stored before, whose blocks the upload shared, is whole.
@@ -159,16 +160,16 @@ describe('the S3 blockstore', () => {
   it('keeps a commit that finished when its record made it, and puts the local copies away on settle', async () => {
     const { blockstore, store } = bucketStore();
     const stagingDir = path.join(await tempDir(), 'staging');
-    const upload = createStagingArea({ store: blockstore, dir: stagingDir }).begin();
+    const upload = createStagingArea({ store: blockstore, dir: stagingDir, guard: guardHolding() }).begin();
     const bytes = await collect(pseudoRandom(1024 * 1024 + 3, 25));
     const { cid } = await upload.add(bytes);
-    await upload.commit(cid); // the process dies before settle, its record committed
-    expect(await createStagingArea({ store: blockstore, dir: stagingDir }).sweep(async (keptBy) => keptBy === cid)).toBe(2);
+    await upload.commit(); // the process dies before settle, its record committed
+    expect(await createStagingArea({ store: blockstore, dir: stagingDir, guard: guardHolding(new Set([cid])) }).sweep()).toBe(2);
     expect((await collect(store.cat(cid))).equals(bytes)).toBe(true);
 
-    const next = createStagingArea({ store: blockstore, dir: stagingDir }).begin();
+    const next = createStagingArea({ store: blockstore, dir: stagingDir, guard: guardHolding() }).begin();
     const again = await next.add(pseudoRandom(300 * 1024, 26));
-    await next.commit(again.cid);
+    await next.commit();
     await next.settle();
     expect(await fs.readdir(stagingDir)).toEqual([]);
     expect(await store.has(again.cid)).toBe(true);
@@ -197,7 +198,7 @@ describe.each(testEngines())('an upload to an S3 blockstore on %s', (engine: Eng
     const config = readConfig({ ...s3.env(prefix), ARCHIVE_DATA_DIR: dataDir });
     const blockstore = openBlockstore(config.blockstore, config.dataDir);
     const store = createContentStore({ blockstore });
-    const staging = createStagingArea({ store: blockstore, dir: path.join(dataDir, 'staging') });
+    const staging = createStagingArea({ store: blockstore, dir: path.join(dataDir, 'staging'), guard: databaseFileGuard(archive.db) });
     const [source] = await archive.db.select().from(sources).limit(1);
     const [issuer] = await archive.db.select().from(departments).limit(1);
     const category = await archive.db.query.categories.findFirst();
@@ -295,7 +296,7 @@ describe.runIf(testEngines().includes('postgres'))('two archives on one PostgreS
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(await fs.readdir(path.join(dataDir, 'staging'))).toEqual([]);
-    await expect(upload.commit(cid)).rejects.toThrow();
+    await expect(b.db.transaction((tx) => upload.commit(tx))).rejects.toThrow(/concesión/);
     expect(await a.store.has(cid)).toBe(false);
     // B goes on under a new id, with a lease of its own again.
     const rows = await a.db.select({ id: serverInstances.id }).from(serverInstances).where(sql`${serverInstances.leaseUntil} > now()`);

@@ -3,7 +3,9 @@
  * staging folder (two servers on a shared volume) each sweep only what a dead lease left, never the
  * other's live upload, whatever pid either runs as; a journal of a dead instance is undone unless
  * its record was kept; what no instance row names waits out a grace period; a commit starts only
- * while its instance's lease holds; two sweeps never run at once.
+ * while its instance's lease holds; two sweeps never run at once. And the database's guard over
+ * undos (`storage/file-guard.ts`): an undo never takes the blocks of a file that another upload of
+ * the same bytes committed, or is committing, meanwhile.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -12,8 +14,9 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/lib/server/db/index.ts';
+import { alexandrias } from '../../src/lib/server/db/schema.ts';
 import { registerInstance, serverInstances, withLeasedLock, type ServerInstance } from '../../src/lib/server/instances/index.ts';
-import { createContentStore, createStagingArea, localBlockstore } from '../../src/lib/server/storage/index.ts';
+import { createContentStore, createStagingArea, databaseFileGuard, localBlockstore, type StagedUpload } from '../../src/lib/server/storage/index.ts';
 import { createTestDatabase, testEngines, type TestDatabase } from '../helpers/database.ts';
 
 /** 1 MiB of one byte value: a leaf and a root, distinct per seed. */
@@ -50,7 +53,20 @@ describe.each(testEngines())('staging per server instance on %s', (engine: Engin
     return registered;
   }
   const stagingOf = (owner: ServerInstance, graceMs?: number) =>
-    createStagingArea({ store: localBlockstore(storeDir), dir: stagingDir, owner, graceMs });
+    createStagingArea({ store: localBlockstore(storeDir), dir: stagingDir, owner, graceMs, guard: databaseFileGuard(database.db) });
+  /**
+   * Commits `upload` in a transaction that writes a record of `recordOf`, or that fails after the
+   * move when it is null, and never settles nor discards it: a process that died right there.
+   */
+  async function commitAndDie(upload: StagedUpload, recordOf: string | null): Promise<void> {
+    const committing = database.db.transaction(async (tx) => {
+      await upload.commit(tx);
+      if (recordOf === null) throw new Error('el registro no se pudo escribir');
+      await tx.insert(alexandrias).values({ title: 'Registro de prueba', type: 'csv', cid: recordOf });
+    });
+    if (recordOf === null) await expect(committing).rejects.toThrow('el registro no se pudo escribir');
+    else await committing;
+  }
   /** What would happen if the instance's process died: its lease runs out (here, at once). */
   const expire = (owner: ServerInstance) =>
     database.db
@@ -68,7 +84,7 @@ describe.each(testEngines())('staging per server instance on %s', (engine: Engin
     expect(staged[0]!.startsWith(`${b.id}.`)).toBe(true);
 
     // A sweeps while B's upload is under way, B's lease alive: nothing of B's is touched.
-    expect(await stagingOf(a).sweep(async () => false)).toBe(0);
+    expect(await stagingOf(a).sweep()).toBe(0);
     expect(await fs.readdir(stagingDir)).toEqual(staged);
     await upload.add(payload(2)); // B goes on writing into its folder
 
@@ -76,7 +92,7 @@ describe.each(testEngines())('staging per server instance on %s', (engine: Engin
     const rows = await database.db.select().from(serverInstances);
     expect(new Set(rows.map((row) => `${row.hostname}:${row.pid}`)).size).toBe(1);
     await expire(b);
-    expect(await stagingOf(a).sweep(async () => false)).toBe(1);
+    expect(await stagingOf(a).sweep()).toBe(1);
     expect(await fs.readdir(stagingDir)).toEqual([]);
     expect(await createContentStore({ dir: storeDir }).has(cid)).toBe(false);
   });
@@ -88,20 +104,13 @@ describe.each(testEngines())('staging per server instance on %s', (engine: Engin
       const b = await instance();
       const upload = stagingOf(b).begin();
       const { cid } = await upload.add(payload(kept ? 4 : 3));
-      await upload.commit(cid); // then the process dies before settle
+      await commitAndDie(upload, kept ? cid : null);
       expect(await store.has(cid)).toBe(true);
       // Alive, its journal and folder are its own.
-      expect(await stagingOf(a).sweep(async () => !kept)).toBe(0);
+      expect(await stagingOf(a).sweep()).toBe(0);
       expect(await store.has(cid)).toBe(true);
       await expire(b);
-      const asked: string[] = [];
-      expect(
-        await stagingOf(a).sweep(async (keptBy) => {
-          asked.push(keptBy);
-          return kept;
-        }),
-      ).toBe(2);
-      expect(asked).toEqual([cid]);
+      expect(await stagingOf(a).sweep()).toBe(2);
       expect(await store.has(cid)).toBe(kept);
       expect(await fs.readdir(stagingDir)).toEqual([]);
     }
@@ -118,11 +127,11 @@ describe.each(testEngines())('staging per server instance on %s', (engine: Engin
       await fs.mkdir(folder, { recursive: true });
       await fs.writeFile(path.join(folder, 'bloque.data'), 'x');
     }
-    expect(await stagingOf(a, 60_000).sweep(async () => false)).toBe(0);
+    expect(await stagingOf(a, 60_000).sweep()).toBe(0);
     expect(await fs.readdir(stagingDir)).toHaveLength(2);
     const longAgo = new Date(Date.now() - 120_000);
     for (const folder of [forgotten, legacy]) await fs.utimes(folder, longAgo, longAgo);
-    expect(await stagingOf(a, 60_000).sweep(async () => false)).toBe(2);
+    expect(await stagingOf(a, 60_000).sweep()).toBe(2);
     expect(await fs.readdir(stagingDir)).toEqual([]);
   });
 
@@ -132,7 +141,7 @@ describe.each(testEngines())('staging per server instance on %s', (engine: Engin
     const { cid } = await upload.add(payload(5));
     // No heartbeat for more than half the lease: others may soon take the instance for dead.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await expect(upload.commit(cid)).rejects.toThrow(/concesión/);
+    await expect(database.db.transaction((tx) => upload.commit(tx))).rejects.toThrow(/concesión/);
     expect(await createContentStore({ dir: storeDir }).has(cid)).toBe(false);
     await upload.discard();
 
@@ -159,7 +168,7 @@ describe.each(testEngines())('staging per server instance on %s', (engine: Engin
     const held = withLeasedLock(database.db, 'staging-sweep', a.id, () => new Promise<void>((resolve) => (release = resolve)));
     await new Promise((resolve) => setTimeout(resolve, 100));
     let swept = false;
-    const sweeping = stagingOf(b).sweep(async () => false).then((removed) => {
+    const sweeping = stagingOf(b).sweep().then((removed) => {
       swept = true;
       return removed;
     });
@@ -171,5 +180,98 @@ describe.each(testEngines())('staging per server instance on %s', (engine: Engin
 
     await b.stop();
     expect((await database.db.select().from(serverInstances)).map((row) => row.id)).toEqual([a.id]);
+  });
+  it('keeps the blocks of a file that another upload of the same bytes committed before the undo', async () => {
+    const a = await instance();
+    const store = createContentStore({ dir: storeDir });
+    const first = stagingOf(a).begin();
+    const { cid } = await first.add(payload(6));
+    const second = stagingOf(a).begin();
+    await second.add(payload(6));
+    // The first moves the blocks in, and its record fails.
+    await commitAndDie(first, null);
+    // Before its undo, the second commits with its record: finding the blocks stored, it journals none.
+    await commitAndDie(second, cid);
+    await second.settle();
+    await first.discard();
+    expect(await store.has(cid)).toBe(true);
+    const bytes: Uint8Array[] = [];
+    for await (const chunk of store.cat(cid)) bytes.push(chunk);
+    expect(Buffer.concat(bytes).equals(payload(6))).toBe(true);
+    // Without a record, the same undo takes them back.
+    const third = stagingOf(a).begin();
+    const alone = await third.add(payload(7));
+    await commitAndDie(third, null);
+    await third.discard();
+    expect(await store.has(alone.cid)).toBe(false);
+    expect(await fs.readdir(stagingDir)).toEqual([]);
+  });
+
+  it.runIf(engine === 'postgres')('has a commit and an undo of the same file wait for each other across connections', async () => {
+    const a = await instance();
+    const store = createContentStore({ dir: storeDir });
+    const first = stagingOf(a).begin();
+    const { cid } = await first.add(payload(8));
+    const second = stagingOf(a).begin();
+    await second.add(payload(8));
+    const gate = () => {
+      let open = () => {};
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      return { open, opened };
+    };
+    const settled = (promise: Promise<unknown>) => {
+      const state = { done: false };
+      void promise.then(
+        () => (state.done = true),
+        () => (state.done = true),
+      );
+      return state;
+    };
+    const firstMoved = gate();
+    const firstFails = gate();
+    const secondMoved = gate();
+    const secondWrites = gate();
+    try {
+      // The first's transaction has moved the blocks in and is still open.
+      const firstTx = database.db.transaction(async (tx) => {
+        await first.commit(tx);
+        firstMoved.open();
+        await firstFails.opened;
+        throw new Error('el registro no se pudo escribir');
+      });
+      const firstOutcome = expect(firstTx).rejects.toThrow('el registro no se pudo escribir');
+      await firstMoved.opened;
+      // The second's commit of the same file waits for it, rather than finding the blocks and journalling none.
+      const secondTx = database.db.transaction(async (tx) => {
+        await second.commit(tx);
+        secondMoved.open();
+        await secondWrites.opened;
+        await tx.insert(alexandrias).values({ title: 'Registro de prueba', type: 'csv', cid });
+      });
+      const secondCommit = settled(secondMoved.opened);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(secondCommit.done).toBe(false);
+      // The first fails; the second moves on, and the first's undo now waits for the second's transaction.
+      firstFails.open();
+      await firstOutcome;
+      await secondMoved.opened;
+      const undoing = first.discard();
+      const undone = settled(undoing);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(undone.done).toBe(false);
+      secondWrites.open();
+      await secondTx;
+      await second.settle();
+      await undoing;
+    } finally {
+      // A failed expectation must not leave either transaction waiting for the other.
+      firstFails.open();
+      secondWrites.open();
+    }
+    // The second's record has its file.
+    expect(await store.has(cid)).toBe(true);
+    const bytes: Uint8Array[] = [];
+    for await (const chunk of store.cat(cid)) bytes.push(chunk);
+    expect(Buffer.concat(bytes).equals(payload(8))).toBe(true);
   });
 });

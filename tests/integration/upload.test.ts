@@ -14,7 +14,7 @@ import type { Engine } from '../../src/lib/server/db/index.ts';
 import { aletheias, alexandrias, departments, imports, jobs, pins, sources } from '../../src/lib/server/db/schema.ts';
 import { serveFile } from '../../src/lib/server/gateway/index.ts';
 import { toResponse } from '../../src/lib/server/http/errors.ts';
-import { cidOf, createContentStore, createStagingArea } from '../../src/lib/server/storage/index.ts';
+import { cidOf, createContentStore, createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
 import { addAsset, type UploadContext } from '../../src/lib/server/uploads/index.ts';
 import { createSeededDatabase, testEngines } from '../helpers/database.ts';
 import { FIXTURES_DIR } from '../helpers/fixtures.ts';
@@ -130,7 +130,7 @@ describe.each(testEngines())('uploads on %s', (engine: Engine) => {
       db: archive.db,
       // Uploads go to a store of their own, so its blocks can be counted.
       store: createContentStore({ dir: blocksDir() }),
-      staging: createStagingArea({ storeDir: path.join(dataDir, 'blocks'), dir: stagingDir }),
+      staging: createStagingArea({ storeDir: path.join(dataDir, 'blocks'), dir: stagingDir, guard: databaseFileGuard(archive.db) }),
       config: { maxDocumentBytes: 200_000_000, maxProofBytes: 10_000_000, uploadsPerHour: { wallet: 1000, ip: 1000 } },
       clientAddress: '127.0.0.1',
     };

@@ -8,11 +8,9 @@ import { embeddedDatabaseDir, readConfig, type ArchiveConfig } from './config.ts
 import { migrateDatabase, openDatabase, type DatabaseHandle } from './db/index.ts';
 import { needsSeed, seedArchive } from './seed/index.ts';
 import { pinningProviders, type PinningProvider } from './pinning/index.ts';
-import { createContentStore, createStagingArea, openBlockstore, type ContentStore, type StagingArea } from './storage/index.ts';
+import { createContentStore, createStagingArea, databaseFileGuard, openBlockstore, type ContentStore, type StagingArea } from './storage/index.ts';
 import { registerInstance, type ServerInstance } from './instances/index.ts';
 import { sweepInterruptedUploads, sweepPeriodically } from './uploads/imports.ts';
-import { alexandrias } from './db/schema.ts';
-import { eq } from 'drizzle-orm';
 import { startBackgroundWork } from './background.ts';
 import { withTrustlessGateways } from './gateway/catalogue-files.ts';
 
@@ -46,16 +44,14 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
   const store = createContentStore({ blockstore: withTrustlessGateways(blockstore, config.trustlessGateways, handle.db) });
   let instance: ServerInstance | undefined;
   let staging: StagingArea | undefined;
-  const isKept = async (cid: string) =>
-    (await handle.db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.cid, cid)).limit(1)).length > 0;
   await oneAtATime(config, async () => {
     await migrateDatabase(handle, config.migrationsDir);
     // Registered once the migrations made its table, and before the sweep, which must know it alive.
     // The embedded database has one owner, this process, so no other instance can still be running.
     instance = await registerInstance(handle.db, { leaseMs: config.instanceLeaseMs, soleOwner: !config.databaseUrl });
-    staging = createStagingArea({ store: blockstore, dir: path.join(config.dataDir, 'staging'), owner: instance });
+    staging = createStagingArea({ store: blockstore, dir: path.join(config.dataDir, 'staging'), owner: instance, guard: databaseFileGuard(handle.db) });
     // Uploads cut short by a crash left a staging folder and an unfinished import: clear both.
-    await staging.sweep(isKept);
+    await staging.sweep();
     await sweepInterruptedUploads(handle.db, { all: !config.databaseUrl });
     if (seedIfEmpty && (await needsSeed(handle.db))) {
       if (fs.existsSync(path.join(config.fixturesDir, 'catalog'))) {
@@ -75,7 +71,7 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
   // Staging that instances dying later leave is cleared once their lease has run out: sweeping
   // once a lease keeps it to about two. The timer alone keeps no process alive.
   const sweeps = setInterval(() => {
-    stagingArea.sweep(isKept).catch((error: unknown) => console.error('No se pudo limpiar la espera de subidas:', error));
+    stagingArea.sweep().catch((error: unknown) => console.error('No se pudo limpiar la espera de subidas:', error));
   }, registered.leaseMs);
   sweeps.unref();
   return {

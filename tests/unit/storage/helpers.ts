@@ -3,6 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
+import type { FileGuard } from '../../../src/lib/server/storage/index.ts';
 
 export const KiB = 1024;
 export const MiB = 1024 * KiB;
@@ -76,4 +77,19 @@ export async function listFiles(dir: string): Promise<string[]> {
     .filter((entry) => entry.isFile())
     .map((entry) => path.join(entry.parentPath, entry.name))
     .sort();
+}
+
+/**
+ * A staging guard whose "committed rows" hold the files in `held`, for staging without a database
+ * (the database's guard is tested in tests/integration/staging-instances.test.ts); each undo's
+ * question goes into `asked`.
+ */
+export function guardHolding(held: ReadonlySet<string> = new Set(), asked: string[][] = []): FileGuard {
+  return {
+    hold: async () => {},
+    undoing: (cids, undo) => {
+      asked.push([...cids]);
+      return undo(new Set(cids.filter((cid) => held.has(cid))));
+    },
+  };
 }

@@ -17,6 +17,13 @@ import {
   type OpenedBlockstore,
 } from '../../../src/lib/server/storage/index.ts';
 import { startS3, type TestS3 } from '../../helpers/s3.ts';
+import { guardHolding } from './helpers.ts';
+
+async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  return Buffer.concat(parts);
+}
 
 async function files(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
@@ -53,14 +60,14 @@ describe.each(['fs', 's3'] as const)('the staging area on %s', (backend) => {
   });
   afterEach(() => fs.rm(root, { recursive: true, force: true }));
 
-  const newStaging = () => createStagingArea({ store: target, dir: stagingDir });
+  const newStaging = () => createStagingArea({ store: target, dir: stagingDir, guard: guardHolding() });
   const newStore = () => createContentStore({ blockstore: target });
 
   it('adds nothing to the store until commit, and settles into it', async () => {
     const upload = newStaging().begin();
     const { cid } = await upload.add(payload(1));
     expect(await stored()).toEqual([]);
-    await upload.commit(cid);
+    await upload.commit();
     expect(await stored()).toHaveLength(2); // four equal leaves are one block, and the root
     await upload.settle();
     expect(await files(stagingDir)).toEqual([]);
@@ -84,12 +91,12 @@ describe.each(['fs', 's3'] as const)('the staging area on %s', (backend) => {
         }
       },
     };
-    const upload = createStagingArea({ store: watched, dir: stagingDir }).begin();
+    const upload = createStagingArea({ store: watched, dir: stagingDir, guard: guardHolding() }).begin();
     // Random bytes: every 256 KiB leaf differs, so there are many blocks to move at once.
     const document = await upload.add(randomBytes(3 * 1024 * 1024 + 5));
     const proof = await upload.add(randomBytes(600 * 1024));
     roots.push(document.cid, proof.cid);
-    await upload.commit(document.cid);
+    await upload.commit();
     const total = (await stored()).length;
     expect(total).toBe(13 + 1 + 3 + 1); // the document's leaves and root, the proof's
     // Each root arrived among the last two moves: after every leaf of both files.
@@ -103,8 +110,8 @@ describe.each(['fs', 's3'] as const)('the staging area on %s', (backend) => {
     const upload = newStaging().begin();
     // The same file again (its blocks are already stored) and a new one.
     await upload.add(payload(2));
-    const { cid } = await upload.add(payload(3));
-    await upload.commit(cid);
+    await upload.add(payload(3));
+    await upload.commit();
     expect((await stored()).length).toBeGreaterThan(before.length);
     await upload.discard();
     expect(await stored()).toEqual(before);
@@ -118,13 +125,10 @@ describe.each(['fs', 's3'] as const)('the staging area on %s', (backend) => {
       // of the folder is gone: the next area (a restarted process) sweeps what this one left.
       const upload = newStaging().begin();
       const { cid } = await upload.add(payload(kept ? 5 : 4));
-      await upload.commit(cid);
-      const asked: string[] = [];
-      const removed = await newStaging().sweep(async (keptBy) => {
-        asked.push(keptBy);
-        return kept;
-      });
-      expect(asked).toEqual([cid]);
+      await upload.commit();
+      const asked: string[][] = [];
+      const removed = await createStagingArea({ store: target, dir: stagingDir, guard: guardHolding(new Set(kept ? [cid] : []), asked) }).sweep();
+      expect(asked).toEqual([[cid]]);
       expect(removed).toBe(2); // the journal and the folder
       expect(await fs.readdir(stagingDir)).toEqual([]);
       if (!kept) expect(await stored()).toEqual(before);
@@ -132,12 +136,33 @@ describe.each(['fs', 's3'] as const)('the staging area on %s', (backend) => {
     }
   });
 
+  it('takes back only the blocks of files no record holds, keeping a chunk a held file shares', async () => {
+    const before = await stored();
+    const heldCids = new Set<string>();
+    const asked: string[][] = [];
+    const upload = createStagingArea({ store: target, dir: stagingDir, guard: guardHolding(heldCids, asked) }).begin();
+    // Two files of one move sharing a 256 KiB chunk: `held` is four of it, `taken` two of it and two of another.
+    const held = await upload.add(payload(10));
+    const taken = await upload.add(Buffer.concat([Buffer.alloc(512 * 1024, 10), Buffer.alloc(512 * 1024, 11)]));
+    await upload.commit();
+    expect((await stored()).length).toBe(before.length + 4); // the shared chunk, the other one, two roots
+    // The transaction failed, but meanwhile another upload of `held`'s bytes committed its record
+    // (finding these blocks in the store, it journalled none): they must stay.
+    heldCids.add(held.cid);
+    await upload.discard();
+    expect(asked).toEqual([[held.cid, taken.cid]]);
+    expect((await stored()).length).toBe(before.length + 2);
+    expect((await collect(newStore().cat(held.cid))).equals(payload(10))).toBe(true);
+    expect(await newStore().has(taken.cid)).toBe(false);
+    expect(await files(stagingDir)).toEqual([]);
+  });
+
   it('leaves its own uploads alone when it sweeps', async () => {
     const staging = newStaging();
     const upload = staging.begin();
     const { cid } = await upload.add(payload(6));
-    expect(await staging.sweep(async () => false)).toBe(0);
-    await upload.commit(cid);
+    expect(await staging.sweep()).toBe(0);
+    await upload.commit();
     await upload.settle();
     expect(await newStore().has(cid)).toBe(true);
   });
@@ -160,7 +185,13 @@ describe('the staging area after an upgrade', () => {
     const old = path.join(stagingDir, `4242-${randomUUID()}`);
     await fs.mkdir(old, { recursive: true });
     await fs.writeFile(`${old}.journal.json`, JSON.stringify({ keptBy: cid, added: blockFiles }));
-    expect(await createStagingArea({ storeDir, dir: stagingDir }).sweep(async () => false)).toBe(2);
+    // Its record made it: the journal's `keptBy` is held, and nothing is taken back.
+    expect(await createStagingArea({ storeDir, dir: stagingDir, guard: guardHolding(new Set([cid])) }).sweep()).toBe(2);
+    expect(await files(storeDir)).toEqual(blockFiles);
+    // It did not: every block it names goes.
+    await fs.mkdir(old, { recursive: true });
+    await fs.writeFile(`${old}.journal.json`, JSON.stringify({ keptBy: cid, added: blockFiles }));
+    expect(await createStagingArea({ storeDir, dir: stagingDir, guard: guardHolding() }).sweep()).toBe(2);
     expect(await files(storeDir)).toEqual([]);
     expect(await fs.readdir(stagingDir)).toEqual([]);
   });

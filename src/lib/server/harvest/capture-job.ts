@@ -335,14 +335,9 @@ async function keep(
 async function writeGroup(db: Db, context: CaptureContext, staged: StagedUpload, files: KeptFile[]): Promise<Set<number>> {
   const cids = [...new Set(files.map((file) => file.cid))];
   const completed = await db.transaction(async (tx) => {
-    // The journal names a CID that no record held before this transaction: whether a record holds
-    // it after a crash then says whether this transaction committed (`StagingArea.sweep`).
-    const held = await tx.selectDistinct({ cid: alexandrias.cid }).from(alexandrias).where(inArray(alexandrias.cid, cids));
-    const heldCids = new Set(held.map((row) => row.cid));
-    const keptBy = cids.find((cid) => !heldCids.has(cid)) ?? cids[0]!;
     const done = await writeKept(tx, context, files);
     // The blocks join the store last, journalled: a failed commit or a crash takes them back.
-    await staged.commit(keptBy);
+    await staged.commit(tx);
     await pinCids(tx, committedPinning, cids);
     return done;
   });
@@ -504,7 +499,7 @@ async function repairCopy(db: Db, staged: StagedUpload, watch: WatchSettings, ch
       reason: `Copia reparada: el origen volvió a servir los mismos bytes (HTTP ${response.status}, ${response.finalUrl}), que sustituyen a los bloques dañados.`,
     });
     // The blocks overwrite the damaged ones; journalled, as every commit.
-    await staged.commit(check.cid!);
+    await staged.commit(tx);
   });
   await staged.settle();
   await recordCheck(db, watch, check, { kind: 'unchanged' });

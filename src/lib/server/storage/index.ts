@@ -32,7 +32,8 @@ export {
   type StoredBlock,
 } from './content-store.ts';
 export { parseCid } from './cid.ts';
-export { createStagingArea, type StagedUpload, type StagingArea, type StagingOptions, type StagingOwner } from './staging.ts';
+export { createStagingArea, type FileGuard, type GuardedTx, type StagedUpload, type StagingArea, type StagingOptions, type StagingOwner } from './staging.ts';
+export { databaseFileGuard } from './file-guard.ts';
 export {
   BlockNotFoundError,
   localBlockstore,

@@ -23,16 +23,23 @@
  * The move happens inside the upload's database transaction, last: after the transaction has
  * spent the upload's nonce, so that the same signed upload sent twice at once cannot move blocks
  * and then take them back from under the copy that won. The blocks it adds to the store are
- * journalled first: if the transaction then fails they are taken back (`discard`), and if the
- * process dies before `settle`, the sweep undoes the move unless the record was committed.
- * (A block that another upload adds at the same moment, for an identical chunk, could be taken
- * back with it; identical 256 KiB chunks in two concurrent, differing files are the only case.)
+ * journalled first, file by file: if the transaction then fails they are taken back (`discard`),
+ * and if the process dies before `settle`, the sweep undoes the move.
+ *
+ * An undo takes back only the blocks of files that no committed row holds (`FileGuard`). The same
+ * file is often captured or uploaded twice at once (one CSV in several datasets of a catalogue): a
+ * second commit that finds the first one's blocks in the store journals nothing, so if the first
+ * transaction then failed, taking its blocks back would leave the second's record without its
+ * file. The guard asks the database which files a record holds, under a lock per file that every
+ * committing transaction takes before it looks at the store, so an undo never decides while a
+ * commit of the same file is under way. (Two differing files that share a 256 KiB chunk, committed
+ * at the same moment, are the one case the lock per file does not cover.)
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { WritableStorage } from 'ipfs-unixfs-importer';
 import { CID } from 'multiformats/cid';
+import type { Db } from '../db/index.ts';
 import type { ServerInstance } from '../instances/index.ts';
 import type { StagingTarget } from './blockstores.ts';
 import type { ByteSource } from './byte-source.ts';
@@ -45,27 +52,54 @@ export interface StagedUpload {
   /** Stores a file in this upload's staging folder; the same CID `ContentStore.add` would give. */
   add(source: ByteSource): Promise<AddResult>;
   /**
-   * Moves every staged block into the store, the files' roots last. The blocks the store did not have yet
-   * are first written down in a journal beside the staging folder, naming `keptBy` (the CID whose
-   * record makes the move final), so that a crash before `settle()` can be undone by a sweep.
+   * Moves every staged block into the store, the files' roots last, inside `tx`, the transaction
+   * that writes the files' records: the staged files are held (`FileGuard.hold`) until it ends.
+   * The blocks the store did not have yet are first written down in a journal beside the staging
+   * folder, by file, so that a crash before `settle()` can be undone by a sweep.
    *
    * @throws {Error} when this server instance's lease is not sure to hold through the commit
    */
-  commit(keptBy: string): Promise<void>;
+  commit(tx?: GuardedTx): Promise<void>;
   /** The move is final (its record is committed): forgets the journal and the staging folder. */
   settle(): Promise<void>;
   /**
    * Takes back what the move added to the store (after `commit`, when the record could not be
-   * written), then clears the staging folder; before `commit`, just clears it. Safe to repeat.
+   * written) for files no committed record holds, then clears the staging folder; before
+   * `commit`, just clears it. Safe to repeat; when the database cannot say which files are held,
+   * it throws and leaves the journal, so nothing is taken back unsure (a sweep does it later).
    */
   discard(): Promise<void>;
 }
 
-/** What a commit in progress wrote down: the blocks it added to the store (CIDs), and why they stay. */
-interface Journal {
-  keptBy: string;
-  /** CIDs; a journal of the pid-named staging before issue #21 lists block file paths instead. */
+/** A transaction of the archive's database, as a commit holds files in it. */
+export type GuardedTx = Pick<Db, 'execute'>;
+
+/**
+ * The database's side of staging: which files committed rows hold, and a lock per file between
+ * the transactions that commit them and the undos that would take their blocks back.
+ */
+export interface FileGuard {
+  /** In the committing transaction `tx`, before the store is looked at: no undo decides about `cids` until it ends. */
+  hold(tx: GuardedTx | undefined, cids: readonly string[]): Promise<void>;
+  /** Runs `undo` with those of `cids` that committed rows hold, while no transaction can commit any of them. */
+  undoing<T>(cids: readonly string[], undo: (held: ReadonlySet<string>) => Promise<T>): Promise<T>;
+}
+
+/** A staged file whose blocks a move added: its root and those blocks (CIDs). */
+interface JournalledFile {
+  root: string;
   added: string[];
+}
+
+/**
+ * What a commit in progress wrote down: the blocks it added to the store, file by file. A journal
+ * written before the guard names one CID, `keptBy`, whose record made the whole move final, and
+ * the blocks flat (CIDs, or before issue #21 block file paths).
+ */
+interface Journal {
+  files?: JournalledFile[];
+  keptBy?: string;
+  added?: string[];
 }
 
 /** Who the staging belongs to: this server instance, and how the others stand (`ServerInstance`). */
@@ -76,11 +110,10 @@ export interface StagingArea {
   begin(): StagedUpload;
   /**
    * Clears what instances that are gone (a crash mid-upload) left: staging folders, and moves that
-   * were journalled but never settled, which are undone unless `isKept(keptBy)` says their record
-   * was committed after all. Alone among the servers on the database (a leased lock); resolves to
+   * were journalled but never settled, undone for the files no committed record holds. Alone among the servers on the database (a leased lock); resolves to
    * how many folders and journals it removed (0 when another server kept the lock too long).
    */
-  sweep(isKept: (cid: string) => Promise<boolean>): Promise<number>;
+  sweep(): Promise<number>;
 }
 
 export interface StagingOptions {
@@ -94,6 +127,8 @@ export interface StagingOptions {
   owner?: StagingOwner;
   /** How long what no instance row names must lie untouched before a sweep clears it (10 min). */
   graceMs?: number;
+  /** Which files committed rows hold (`databaseFileGuard`, over the archive's database). */
+  guard: FileGuard;
 }
 
 /**
@@ -116,6 +151,7 @@ export function createStagingArea(options: StagingOptions): StagingArea {
   const store: StagingTarget = options.store ?? localBlockstore(options.storeDir!);
   const owner = options.owner ?? soleProcess();
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const { guard } = options;
 
   /** A commit starts, and moves the roots, only while the lease holds for half its length yet. */
   function assertLease(instance: string): void {
@@ -138,66 +174,72 @@ export function createStagingArea(options: StagingOptions): StagingArea {
           return cid;
         },
       });
-      const written: CID[] = [];
-      const roots = new Set<string>();
-      const recorded: WritableStorage = {
-        async put(cid, bytes, options) {
-          await writer.put(cid, bytes, options);
-          written.push(cid);
-          return cid;
-        },
-      };
+      /** Each staged file's root and every block its import wrote (files added side by side interleave). */
+      const staged: Array<{ root: string; blocks: CID[] }> = [];
       let opened: Promise<unknown> | undefined;
-      let added: string[] = [];
+      let journalled: JournalledFile[] = [];
 
       return {
         async add(source) {
           await (opened ??= fs.mkdir(folder, { recursive: true }));
-          const added = await importContent(source, recorded);
-          roots.add(added.cid);
+          const blocks: CID[] = [];
+          const added = await importContent(source, {
+            async put(cid, bytes, options) {
+              await writer.put(cid, bytes, options);
+              blocks.push(cid);
+              return cid;
+            },
+          });
+          staged.push({ root: added.cid, blocks });
           return added;
         },
-        async commit(keptBy) {
+        async commit(tx) {
           assertLease(instance);
+          const roots = new Set(staged.map((file) => file.root));
+          // Before the store is looked at: an undo of the same files elsewhere waits, or has finished.
+          await guard.hold(tx, [...roots]);
           // One move per staged file: a repeated chunk is one block, and a block that is also a root moves with the roots.
           const moves = new Map<string, { cid: CID; file: string; isRoot: boolean }>();
-          for (const cid of written) {
+          for (const cid of staged.flatMap((file) => file.blocks)) {
             const file = path.join(folder, blockLayout.encode(cid).file);
             const isRoot = roots.has(cid.toString()) || moves.get(file)?.isRoot === true;
             moves.set(file, { cid: moves.get(file)?.cid ?? cid, file, isRoot });
           }
           const all = [...moves.values()];
           const isNew = await eachAtOnce(all, async (move) => !(await store.has(move.cid)));
-          added = all.filter((_, index) => isNew[index]).map((move) => move.cid.toString());
+          const added = new Set(all.filter((_, index) => isNew[index]).map((move) => move.cid.toString()));
+          journalled = staged
+            .map((file) => ({ root: file.root, added: [...new Set(file.blocks.map(String))].filter((cid) => added.has(cid)) }))
+            .filter((file) => file.added.length > 0);
           // Written down before the first block moves: a crash from here on can be undone.
-          await writeJournal(journalFile, { keptBy, added });
+          await writeJournal(journalFile, { files: journalled });
           await eachAtOnce(all.filter((move) => !move.isRoot), (move) => store.adopt(move.cid, move.file));
           assertLease(instance);
           for (const move of all.filter((move) => move.isRoot)) await store.adopt(move.cid, move.file);
         },
         async settle() {
-          added = [];
+          journalled = [];
           await fs.rm(journalFile, { force: true });
           await fs.rm(folder, { recursive: true, force: true });
         },
         async discard() {
-          await undo(store, added);
-          added = [];
+          await undo(store, guard, journalled);
+          journalled = [];
           await fs.rm(journalFile, { force: true });
           await fs.rm(folder, { recursive: true, force: true });
         },
       };
     },
-    async sweep(isKept) {
+    async sweep() {
       // One sweep at a time in this process too (the lease lock lets its holder in again).
-      const run = sweeping.then(() => owner.alone(SWEEP_LOCK, () => sweepNow(isKept)));
+      const run = sweeping.then(() => owner.alone(SWEEP_LOCK, () => sweepNow()));
       sweeping = run.catch(() => undefined);
       const outcome = await run;
       return outcome.ran ? outcome.value : 0;
     },
   };
 
-  async function sweepNow(isKept: (cid: string) => Promise<boolean>): Promise<number> {
+  async function sweepNow(): Promise<number> {
     let names: string[];
     try {
       names = await fs.readdir(dir);
@@ -217,11 +259,11 @@ export function createStagingArea(options: StagingOptions): StagingArea {
       if (verdict === 'dead' || (verdict === 'unknown' && (await idleMs(entries)) >= graceMs)) gone.push(...entries);
     }
     let removed = 0;
-    // Unsettled moves first: undone unless their record made it.
+    // Unsettled moves first: undone for the files no committed record holds (their own, if it made it).
     for (const name of gone.filter((entry) => entry.endsWith(JOURNAL))) {
       const file = path.join(dir, name);
       const journal = await readJournal(file);
-      if (journal && !(await isKept(journal.keptBy))) await undo(store, journal.added);
+      if (journal) await undo(store, guard, journalledFiles(journal));
       await fs.rm(file, { force: true });
       removed += 1;
     }
@@ -254,12 +296,25 @@ function soleProcess(): StagingOwner {
   };
 }
 
-/** Takes blocks a move added back out of the store. */
-async function undo(store: StagingTarget, added: readonly string[]): Promise<void> {
-  await eachAtOnce(added, async (entry) => {
-    // A journal written before issue #21 names block files of the local store.
-    if (path.isAbsolute(entry)) await fs.rm(entry, { force: true });
-    else await store.delete(CID.parse(entry));
+/** A journal's files; one written before the guard is one file, the root whose record kept the move. */
+function journalledFiles(journal: Journal): JournalledFile[] {
+  return journal.files ?? (journal.keptBy && journal.added ? [{ root: journal.keptBy, added: journal.added }] : []);
+}
+
+/**
+ * Takes the blocks a move added back out of the store, for the files no committed record holds; a
+ * block of such a file that a held file of the same move also uses stays.
+ */
+async function undo(store: StagingTarget, guard: FileGuard, files: readonly JournalledFile[]): Promise<void> {
+  if (files.length === 0) return;
+  await guard.undoing([...new Set(files.map((file) => file.root))], async (held) => {
+    const kept = new Set(files.filter((file) => held.has(file.root)).flatMap((file) => file.added));
+    const taken = new Set(files.filter((file) => !held.has(file.root)).flatMap((file) => file.added).filter((block) => !kept.has(block)));
+    await eachAtOnce([...taken], async (entry) => {
+      // A journal written before issue #21 names block files of the local store.
+      if (path.isAbsolute(entry)) await fs.rm(entry, { force: true });
+      else await store.delete(CID.parse(entry));
+    });
   });
 }
 

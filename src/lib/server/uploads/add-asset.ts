@@ -154,7 +154,7 @@ export async function addAsset(context: UploadContext): Promise<AddedAsset> {
         signature: fields.signature,
       });
       // The blocks join the store last, journalled: a failed commit or a crash takes them back.
-      await staged.commit(document.cid);
+      await staged.commit(tx);
       await pinCids(tx, committedPinning, [document.cid, proof.cid]);
       // A spreadsheet's sheets become searchable previews (issue #7), by a job committed with the
       // record: a server that dies after answering leaves it for the next worker.

@@ -1,0 +1,63 @@
+/**
+ * The database's side of staging (`staging.ts`, `FileGuard`): which staged files a committed row
+ * holds, and a lock per file between the transactions that commit files and the undos that would
+ * take their blocks back.
+ *
+ * The lock is a transaction-level advisory lock keyed by the file's CID (hashed: a collision only
+ * makes two files wait for each other). A committing transaction takes its files' locks, all in
+ * one statement and in one order, so that two groups of captures sharing files never wait for each
+ * other in a cycle; it keeps them until it commits or rolls back. An undo takes the same locks in
+ * a short transaction of its own, reads which files are held, and takes back the blocks of the
+ * others before letting go: a transaction committing one of those files waits, then finds the
+ * blocks gone and moves its own. On the embedded database, one session runs every transaction and
+ * the locks never wait, but the reading still protects a file that another upload committed
+ * between a failed transaction and its undo.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/index.ts';
+import { catalogueFiles } from '../gateway/served-files.ts';
+import type { FileGuard, GuardedTx } from './staging.ts';
+
+/**
+ * How long an undo waits for a file's lock: a transaction that holds it for longer (a server that
+ * died with its connection half open) leaves the journal for the next sweep, rather than stalling
+ * this one.
+ */
+const UNDO_LOCK_TIMEOUT = '10s';
+
+/** Takes, in `tx`, the lock of each file in `cids`, in the order of their keys. */
+async function lockFiles(tx: GuardedTx, cids: readonly string[]): Promise<void> {
+  if (cids.length === 0) return;
+  const list = sql.join(
+    [...new Set(cids)].map((cid) => sql`${cid}`),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    select pg_advisory_xact_lock(hashtext('stored-file'), key)
+      from (select distinct hashtext(cid) as key from unnest(array[${list}]::text[]) as files(cid) order by key) as keys`);
+}
+
+/** The guard over `db`'s records, for `createStagingArea({ guard })`. */
+export function databaseFileGuard(db: Db): FileGuard {
+  return {
+    async hold(tx, cids) {
+      // Without the records' transaction the lock would end at once and protect nothing.
+      if (!tx) throw new Error('Una subida en espera se confirma dentro de la transacción que escribe sus registros.');
+      await lockFiles(tx, cids);
+    },
+    undoing(cids, undo) {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql.raw(`set local lock_timeout = '${UNDO_LOCK_TIMEOUT}'`));
+        await lockFiles(tx, cids);
+        const list = sql.join(
+          cids.map((cid) => sql`${cid}`),
+          sql`, `,
+        );
+        const held = (await tx.execute(sql`select distinct file_cid from (${catalogueFiles}) as files where file_cid in (${list})`)) as unknown as {
+          rows: Array<{ file_cid: string }>;
+        };
+        return undo(new Set(held.rows.map((row) => row.file_cid)));
+      });
+    },
+  };
+}
