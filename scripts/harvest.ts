@@ -126,11 +126,15 @@ try {
     if (run.status !== 'done') exitCode = 1;
 
     const ofThisRun = like(jobs.dedupeKey, `capture:${run.id}:%`);
-    const tally = async (status: 'queued' | 'running' | 'done' | 'failed') =>
-      (await db.select({ n: count() }).from(jobs).where(and(ofThisRun, eq(jobs.status, status))))[0]!.n;
+    const tally = async (status?: 'queued' | 'running' | 'failed') =>
+      (await db.select({ n: count() }).from(jobs).where(and(ofThisRun, status ? eq(jobs.status, status) : undefined)))[0]!.n;
+    // The run has ended: its captures are all queued. Done ones are what is left of them, counted
+    // from this first look, as the server deletes done jobs after a few days (`jobs/prune.ts`).
+    const queuedByRun = await tally();
     let last = '';
     for (;;) {
-      const [waiting, running, done, failed] = await Promise.all([tally('queued'), tally('running'), tally('done'), tally('failed')]);
+      const [waiting, running, failed] = await Promise.all([tally('queued'), tally('running'), tally('failed')]);
+      const done = queuedByRun - waiting - running - failed;
       const line = `Capturas: ${done} hecha(s), ${failed} fallida(s), ${running} en curso, ${waiting} en cola.`;
       if (line !== last) console.log(line);
       last = line;

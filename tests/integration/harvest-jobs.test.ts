@@ -16,7 +16,7 @@ import type { Archive } from '../../src/lib/server/archive.ts';
 import { readConfig } from '../../src/lib/server/config.ts';
 import { alexandrias, harvestedRecords, harvestSources, imports, jobs } from '../../src/lib/server/db/schema.ts';
 import { HARVEST_JOB, queueDueHarvests, queueHarvestRun, registerHarvestSource } from '../../src/lib/server/harvest/index.ts';
-import { claim, enqueue } from '../../src/lib/server/jobs/index.ts';
+import { claim, enqueue, markBegun } from '../../src/lib/server/jobs/index.ts';
 import { createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
 import { drainJobs } from '../helpers/jobs.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
@@ -130,6 +130,8 @@ describe.each(testEngines())('harvest runs on the job queue, on %s', (engine) =>
     // A worker claims it and dies mid-run: its Import stays in progress, its lease runs out.
     const [claimed] = await claim(database.db, { worker: 'muerto:1', kinds: [HARVEST_JOB], limit: 1, leaseMs: 1 });
     expect(claimed?.id).toBe(job.id);
+    // Its handler began (its worker said so): the death costs that attempt.
+    await markBegun(database.db, [claimed!]);
     const [dead] = await database.db
       .insert(imports)
       .values({ type: 'harvest', status: 'in_progress', harvestSourceId, jobId: job.id, documents: 3 })

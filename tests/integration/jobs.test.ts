@@ -17,6 +17,7 @@ import {
   enqueueMany,
   fail,
   heartbeat,
+  markBegun,
   PermanentJobError,
   reclaimExpired,
   retryFailed,
@@ -49,6 +50,43 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
       throw new Error(`${what}: not settled within ${ms} ms`);
     }),
   ]);
+}
+
+/**
+ * A worker's own view of the database that can be cut off, as a SIGKILL would cut it: after
+ * `kill()`, nothing it sends reaches the database and it waits forever (no heartbeat, no outcome,
+ * no release); a statement already sent still ends, as it would on the server. `bury()` then makes
+ * its waits fail, so that the dead worker's loop can be stopped and does not outlive the test.
+ */
+function killable(db: Db): { db: Db; kill: () => void; bury: () => void } {
+  let state: 'alive' | 'dead' | 'buried' = 'alive';
+  const waiting: Array<(error: Error) => void> = [];
+  const gone = () => new Error('El proceso murió.');
+  // Any query builder chain (`update().set().where()`, `transaction(...)`) that never answers.
+  const unanswered: unknown = new Proxy(function unanswered() {}, {
+    get: (_target, property) =>
+      property === 'then'
+        ? (_resolve: unknown, reject: (error: Error) => void) => (state === 'buried' ? reject(gone()) : waiting.push(reject))
+        : () => unanswered,
+    apply: () => unanswered,
+  });
+  const view = new Proxy(db, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => (state === 'alive' ? (value as (...a: unknown[]) => unknown).apply(target, args) : unanswered);
+    },
+  });
+  return {
+    db: view,
+    kill: () => {
+      if (state === 'alive') state = 'dead';
+    },
+    bury: () => {
+      state = 'buried';
+      for (const reject of waiting.splice(0)) reject(gone());
+    },
+  };
 }
 
 const statusOf = async (db: Db, id: number) => (await db.select().from(jobsTable).where(eq(jobsTable.id, id)))[0]!;
@@ -223,10 +261,12 @@ describe.each(testEngines())('job queue on %s', (engine) => {
     expect(await retryFailed(db, doomed.id)).toBe(false);
   });
 
-  it("takes back a dead worker's job, counting the attempt, and ignores that worker afterwards", async () => {
+  it("takes back a dead worker's job, counting the attempt it began, and ignores that worker afterwards", async () => {
     const { job } = await enqueue(db, { kind: 'capture', maxAttempts: 2 });
     const noWait = { backoff: { baseMs: 0, maxMs: 0 } };
     const [dead] = await claim(db, { ...base, worker: 'muerto', kinds: ['capture'], leaseMs: 100 });
+    // Its handler began: the worker's death costs this attempt.
+    await markBegun(db, [dead!]);
     const [reclaimed] = await waitFor(async () => {
       const back = await reclaimExpired(db, noWait);
       return back.length > 0 && back;
@@ -235,7 +275,8 @@ describe.each(testEngines())('job queue on %s', (engine) => {
     expect(reclaimed!.lastError).toMatch(/muerto.*concesión venció/);
 
     const [alive] = await claim(otherDb, { ...base, worker: 'vivo', kinds: ['capture'], leaseMs: 1000 });
-    expect(alive).toMatchObject({ id: job.id, attempts: 2, lockedBy: 'vivo' });
+    expect(alive).toMatchObject({ id: job.id, attempts: 2, lockedBy: 'vivo', workBegan: false });
+    await markBegun(otherDb, [alive!]);
     // The first worker wakes up: its heartbeat and its result change nothing.
     expect(await heartbeat(db, dead!, 60_000)).toBe(false);
     expect(await complete(db, dead!)).toBe(false);
@@ -256,6 +297,139 @@ describe.each(testEngines())('job queue on %s', (engine) => {
     expect(failed).toMatchObject({ id: job.id, status: 'failed', attempts: 2 });
     expect(failed!.lastError).toMatch(/vivo/);
     expect(failed!.finishedAt).not.toBeNull();
+  });
+
+  it('gives the jobs a dead worker held without beginning them their attempts back; the one at work loses its attempt', async () => {
+    const queued = await enqueueMany(db, Array.from({ length: 20 }, (_, n) => ({ kind: 'capture', host: 'lento.example', payload: n, maxAttempts: 3 })));
+    const ids = queued.map(({ job }) => job.id);
+    const begun: number[] = [];
+    const never = new Promise<void>(() => {});
+    const cut = killable(db);
+    const stop = new AbortController();
+    const errors: unknown[] = [];
+    // One request at a time to the host: the worker holds all twenty, one at work, nineteen waiting for their turn.
+    const dead = runWorker({
+      db: cut.db,
+      handlers: {
+        capture: async (job, { signal }) => {
+          begun.push(job.id);
+          await Promise.race([never, new Promise((resolve) => signal.addEventListener('abort', resolve))]);
+        },
+      },
+      signal: stop.signal,
+      worker: 'muerto',
+      concurrency: 2,
+      perHostConcurrency: 1,
+      perHostDelayMs: 0,
+      leaseMs: 600,
+      pollMs: 20,
+      stopGraceMs: 100,
+      onError: (error) => errors.push(error),
+    });
+    // The worker says which one began (in its next report), then dies.
+    const atWork = await waitFor(async () => {
+      const rows = await allJobs(db);
+      return rows.every((row) => row.status === 'running' && row.lockedBy === 'muerto') && rows.filter((row) => row.workBegan);
+    });
+    expect(atWork.map((row) => row.id)).toEqual([ids[0]]);
+    expect(begun).toEqual([ids[0]]);
+    cut.kill();
+
+    const back = await waitFor(async () => {
+      const rows = await reclaimExpired(otherDb, { backoff: { baseMs: 60_000, maxMs: 60_000 } });
+      return rows.length > 0 && rows;
+    });
+    expect(back).toHaveLength(20);
+    const now = await db.execute(sql`select now() as now`);
+    const dbNow = new Date((now as unknown as { rows: Array<{ now: string | Date }> }).rows[0]!.now);
+    for (const row of back) {
+      if (row.id === ids[0]) {
+        // The one at work: its attempt counted, and it waits its backoff.
+        expect(row).toMatchObject({ status: 'queued', attempts: 1, reclaims: 1, workBegan: false, lockedBy: null });
+        expect(row.lastError).toMatch(/muerto.*concesión venció/);
+        expect(row.runAfter.getTime()).toBeGreaterThan(dbNow.getTime() + 30_000);
+      } else {
+        // The others never began: all their attempts, due at once.
+        expect(row).toMatchObject({ status: 'queued', attempts: 0, reclaims: 1, workBegan: false, lockedBy: null });
+        expect(row.lastError).toMatch(/muerto.*antes de empezarlo/);
+        expect(row.runAfter.getTime()).toBeLessThanOrEqual(dbNow.getTime());
+      }
+    }
+
+    // A live worker does the nineteen at once; each counts one attempt, its first.
+    await db.update(jobsTable).set({ runAfter: sql`now()` }).where(eq(jobsTable.id, ids[0]!));
+    const alive = startWorker({ db, handlers: { capture: async () => {} }, worker: 'vivo', concurrency: 2, perHostConcurrency: 1, perHostDelayMs: 0, pollMs: 20 });
+    await waitFor(async () => (await allJobs(db)).every((row) => row.status === 'done'));
+    alive.stop();
+    await alive.done();
+    expect((await allJobs(db)).map((row) => [row.id, row.attempts])).toEqual(ids.map((id) => [id, id === ids[0] ? 2 : 1]));
+    cut.bury();
+    stop.abort();
+    await within(dead, 5000, 'the dead worker once buried');
+  });
+
+  /**
+   * Runs workers on `kinds` one after the other, each killed by its job `killer` (the handler calls
+   * `die`), each of its jobs taken back once its lease expired, until `killer` is failed; returns how
+   * many workers died. The killer is the oldest job of its host, which asks one request at a time:
+   * the others wait behind it in each worker and never begin.
+   */
+  async function killWorkersUntilFailed(killerId: number, dieWhen: 'at once' | 'once its start is reported', most: number): Promise<number> {
+    for (let deaths = 0; deaths < most; ) {
+      const cut = killable(db);
+      const stop = new AbortController();
+      const handler: JobHandler = async (job) => {
+        if (job.id !== killerId) throw new Error('Solo debía empezar el trabajo que mata a su proceso.');
+        if (dieWhen === 'once its start is reported') await waitFor(async () => (await statusOf(otherDb, job.id)).workBegan, { everyMs: 5 });
+        cut.kill();
+        await new Promise(() => {});
+      };
+      const dead = runWorker({ db: cut.db, handlers: { capture: handler }, signal: stop.signal, worker: `muerto-${deaths}`, perHostConcurrency: 1, perHostDelayMs: 0, leaseMs: 300, pollMs: 20, stopGraceMs: 50, onError: () => {} });
+      await waitFor(async () => (await allJobs(db)).every((row) => row.status === 'running'));
+      await waitFor(async () => (await reclaimExpired(otherDb, { backoff: { baseMs: 0, maxMs: 0 } })).length > 0);
+      deaths++;
+      cut.bury();
+      stop.abort();
+      await within(dead, 5000, 'a dead worker once buried');
+      if ((await statusOf(db, killerId)).status === 'failed') return deaths;
+    }
+    throw new Error(`The killer job was not failed after ${most} deaths`);
+  }
+
+  it('fails a job that kills its worker every time once it began, after its max_attempts, and only it', async () => {
+    const [killer, ...bystanders] = await enqueueMany(db, Array.from({ length: 5 }, (_, n) => ({ kind: 'capture', host: 'mortal.example', payload: n, maxAttempts: 3 })));
+    expect(await killWorkersUntilFailed(killer!.job.id, 'once its start is reported', 10)).toBe(3);
+    const failed = await statusOf(db, killer!.job.id);
+    expect(failed).toMatchObject({ status: 'failed', attempts: 3, reclaims: 3 });
+    expect(failed.lastError).toMatch(/muerto-2.*concesión venció/);
+    // The jobs that waited behind it in each dead worker kept every attempt.
+    for (const { job } of bystanders) expect(await statusOf(db, job.id)).toMatchObject({ status: 'queued', attempts: 0, reclaims: 3 });
+  });
+
+  it('fails a job that kills its worker before its start is reported after max_attempts + 1 deaths, and only it', async () => {
+    const [killer, bystander] = await enqueueMany(db, [0, 1].map((n) => ({ kind: 'capture', host: 'fulminante.example', payload: n, maxAttempts: 2 })));
+    // Its first death costs it nothing, as it was never seen at work; from then on its start is on
+    // record before its handler runs, and each death costs an attempt.
+    expect(await killWorkersUntilFailed(killer!.job.id, 'at once', 10)).toBe(3);
+    expect(await statusOf(db, killer!.job.id)).toMatchObject({ status: 'failed', attempts: 2, reclaims: 3 });
+    expect(await statusOf(db, bystander!.job.id)).toMatchObject({ status: 'queued', attempts: 0, reclaims: 3 });
+  });
+
+  it('never lets a worker whose lease was taken back record over its new holder, even itself', async () => {
+    const { job } = await enqueue(db, { kind: 'capture' });
+    const [first] = await claim(db, { ...base, worker: 'W', kinds: ['capture'], leaseMs: 100 });
+    expect(first).toMatchObject({ attempts: 1, reclaims: 0 });
+    await waitFor(async () => (await reclaimExpired(db)).length > 0);
+    // It never began: the attempt is given back, so the count alone would not tell the two holds apart.
+    const [second] = await claim(db, { ...base, worker: 'W', kinds: ['capture'] });
+    expect(second).toMatchObject({ id: job.id, attempts: 1, reclaims: 1, lockedBy: 'W' });
+    expect(await heartbeat(db, first!, 60_000)).toBe(false);
+    expect(await markBegun(db, [first!])).toEqual(new Set());
+    expect(await statusOf(db, job.id)).toMatchObject({ workBegan: false });
+    expect(await complete(db, first!)).toBe(false);
+    expect(await fail(db, first!, new Error('tarde'))).toBeNull();
+    expect(await statusOf(db, job.id)).toMatchObject({ status: 'running', lockedBy: 'W', attempts: 1, reclaims: 1 });
+    expect(await complete(db, second!)).toBe(true);
   });
 
   it('paces each host: at most N of its jobs at once, while other hosts go ahead', async () => {

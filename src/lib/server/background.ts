@@ -1,14 +1,15 @@
 /**
  * The work a running archive does besides answering requests: a worker of the job queue (harvest
  * runs, the captures they queue and their later checks, the sheet previews of spreadsheets, the
- * comparison of versions, the fixity audit's slices) and the schedule of harvests and checks. Every server process on a database
+ * comparison of versions, the fixity audit's slices) and the schedule of harvests and checks, which also deletes old done jobs. Every server process on a database
  * runs both, and they share the work through the database: the queue never runs a job twice, and
  * the schedule queues a source's run only when none is queued or running (`harvest/run-job.ts`).
  * `npm run harvest` runs the same worker while it waits for its run.
  */
 import type { Archive } from './archive.ts';
+import type { Db } from './db/index.ts';
 import { CAPTURE_JOB, captureHandler, HARVEST_JOB, harvestRunHandler, queueDueHarvests, type HarvestRunReport } from './harvest/index.ts';
-import { runWorker, type Job, type JobHandler } from './jobs/index.ts';
+import { pruneDoneJobs, runWorker, type Job, type JobHandler } from './jobs/index.ts';
 import { queueMissingSheetPreviews, SHEET_PREVIEWS_JOB, sheetPreviewsHandler } from './spreadsheets/preview-job.ts';
 import { queueDueRechecks } from './harvest/watch.ts';
 import { VERSION_DIFF_JOB, versionDiffHandler } from './versions/index.ts';
@@ -24,6 +25,25 @@ const SCHEDULE_EVERY_MS = 60_000;
  * reads every served CID, so not every minute.
  */
 const MISSING_PINS_EVERY_MS = 6 * 60 * 60_000;
+
+/**
+ * How often done jobs older than the retention (`ARCHIVE_JOB_RETENTION_DAYS`) are deleted: a call
+ * deletes at most 20 batches of 1000, more than the schedule queues in that time (500 checks a minute).
+ */
+const PRUNE_JOBS_EVERY_MS = 10 * 60_000;
+
+/**
+ * Done jobs kept however old, as something still reads them: a harvest run's job names who asked
+ * for the run (its import's `requestedBy`, one job per run); and a spreadsheet's previews job, done
+ * without previews for a file that cannot be read, is what keeps `queueMissingSheetPreviews` from
+ * queueing it again at every start (its dedupe key).
+ */
+const KEEP_DONE_KINDS = [HARVEST_JOB, SHEET_PREVIEWS_JOB];
+
+/** Deletes the archive's done jobs that finished longer ago than `olderThanMs`, but those of `KEEP_DONE_KINDS`. */
+export function pruneArchiveJobs(db: Db, olderThanMs: number): Promise<number> {
+  return pruneDoneJobs(db, { olderThanMs, keepKinds: KEEP_DONE_KINDS });
+}
 
 export interface BackgroundWork {
   /** Stops claiming, hands running jobs back (or lets them finish within the grace), then resolves. */
@@ -98,6 +118,7 @@ export function startBackgroundWork(archive: Archive, options: BackgroundOptions
     // Every file gets a remote pin when a service is configured, seeded and earlier ones included:
     // at start, and again every few hours for pins whose jobs gave up.
     const queueMissingPins = atMostEvery(MISSING_PINS_EVERY_MS, () => queueMissingRemotePins(db, archive.pinning));
+    const pruneJobs = atMostEvery(PRUNE_JOBS_EVERY_MS, () => pruneArchiveJobs(db, config.worker.jobRetentionDays * 24 * 60 * 60_000));
     const tick = () => {
       scheduling = scheduling
         // Its failure is its own: the harvests, rechecks and audit of this tick still go.
@@ -106,7 +127,9 @@ export function startBackgroundWork(archive: Archive, options: BackgroundOptions
         .then(() => queueDueRechecks(db))
         // A slice of the fixity audit when one is due (a few MB every ten minutes).
         .then(() => queueDueFixity(db, config.fixity))
-        .catch(onError);
+        .catch(onError)
+        // Last, and on its own: the tick's work first, the housekeeping after.
+        .then(() => pruneJobs().catch(onError));
     };
     tick();
     timer = setInterval(tick, SCHEDULE_EVERY_MS);

@@ -118,6 +118,8 @@ export interface ArchiveConfig {
      * 60 s): after a crash, its jobs go to another worker once it has passed.
      */
     leaseMs: number;
+    /** Days a done job is kept before the schedule deletes it (`ARCHIVE_JOB_RETENTION_DAYS`, 7; `jobs/prune.ts`). */
+    jobRetentionDays: number;
   };
 }
 
@@ -316,6 +318,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
       perHostConcurrency: positive(env.ARCHIVE_CAPTURE_HOST_CONCURRENCY, 2),
       perHostDelayMs: nonNegative(env.ARCHIVE_CAPTURE_HOST_DELAY_MS, 1000),
       leaseMs: positive(env.ARCHIVE_JOB_LEASE_MS, 60_000),
+      jobRetentionDays: positiveNumber(env.ARCHIVE_JOB_RETENTION_DAYS, 7),
     },
     maxProofBytes: positive(env.ARCHIVE_MAX_PROOF_BYTES, 10_000_000),
     uploadsPerHour: {

@@ -187,6 +187,8 @@ export const imports = pgTable(
     uniqueIndex('imports_origin_key_key').on(t.originKey),
     index('imports_updated_at_idx').on(t.updatedAt),
     index('imports_harvest_source_idx').on(t.harvestSourceId, t.id),
+    // Pruning done jobs sets their imports' job_id to null (`jobs/prune.ts`).
+    index('imports_job_id_idx').on(t.jobId).where(sql`${t.jobId} is not null`),
   ],
 );
 
@@ -571,7 +573,10 @@ export const jobs = pgTable(
     kind: text('kind').notNull(),
     payload: jsonb('payload').$type<unknown>().notNull().default({}),
     status: jobStatus('status').notNull().default('queued'),
-    /** Runs started so far, counted when a worker claims the job. */
+    /**
+     * Runs started so far, counted when a worker claims the job; given back when the job is taken
+     * back from a dead worker before it started (`reclaimExpired`).
+     */
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(5),
     /** Not claimed before this time: a delayed job, or a retry's backoff. */
@@ -589,6 +594,14 @@ export const jobs = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /**
+     * Whether the current attempt's handler began its work, as its worker reports in batches
+     * (`markBegun`); false while the job waits in its worker for its host's turn. A job taken back
+     * from a dead worker before it began gets its attempt back (`reclaimExpired`).
+     */
+    workBegan: boolean('work_began').notNull().default(false),
+    /** Times the job was taken back from a dead worker: only grows, and is part of a lease's identity (`jobs/lease.ts`). */
+    reclaims: integer('reclaims').notNull().default(0),
   },
   (t) => [
     uniqueIndex('jobs_dedupe_key').on(t.dedupeKey),

@@ -10,10 +10,10 @@
  * in that queue (`jobs/outcomes.ts`). A paused source is only left out of the schedule; "Cosechar
  * ahora" still queues a run for it.
  */
-import { and, count, desc, eq, inArray, isNull, like, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, like, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/index.ts';
-import { alexandrias, categories, harvestedRecords, harvestSources, imports, jobs, type HarvestCounts } from '../db/schema.ts';
+import { alexandrias, captures, categories, harvestedRecords, harvestSources, imports, jobs, type HarvestCounts } from '../db/schema.ts';
 import { HttpError, ValidationError } from '../http/errors.ts';
 import { retryFailed, retryFailedMany } from '../jobs/index.ts';
 import { JOB_STATUSES, type JobStatus } from '../jobs/statuses.ts';
@@ -129,7 +129,11 @@ export interface ActiveRun {
 }
 
 export interface CaptureQueue {
-  /** Capture jobs of this source's records, by status, over every run. */
+  /**
+   * Capture jobs of this source's records, by status, over every run; `done` is rather the records
+   * whose file a capture brought ("Capturados"), read from `captures`: done jobs are pruned after a
+   * few days (`jobs/prune.ts`), the count must not drop with them.
+   */
   counts: Record<JobStatus, number>;
   /** Failed captures whose record still has no file, newest first (at most `FAILED_CAPTURES_LIMIT`). */
   failed: Array<{ jobId: number; alexandriaId: number; title: string; url: string; reason: string | null; attempts: number; failedAt: Date | null }>;
@@ -313,12 +317,30 @@ function capturesOf(harvestSourceId: number) {
   );
 }
 
-/** A source's capture queue: counts by status and the failed captures still without their file. */
+/**
+ * A source's capture queue: counts by status and the failed captures still without their file.
+ * Done captures are counted as the source's records that a first capture brought a file to (their
+ * `captures` row), not as done jobs, which are pruned; queued, running and failed jobs are kept.
+ */
 export async function captureQueue(db: Db, harvestSourceId: number): Promise<CaptureQueue> {
   await requireSource(db, harvestSourceId);
-  const grouped = await db.select({ status: jobs.status, total: count() }).from(jobs).where(capturesOf(harvestSourceId)).groupBy(jobs.status);
+  const grouped = await db
+    .select({ status: jobs.status, total: count() })
+    .from(jobs)
+    .where(and(capturesOf(harvestSourceId), ne(jobs.status, 'done')))
+    .groupBy(jobs.status);
   const counts = Object.fromEntries(JOB_STATUSES.map((status) => [status, 0])) as Record<JobStatus, number>;
   for (const row of grouped) counts[row.status] = Number(row.total);
+  const [captured] = await db
+    .select({ total: count() })
+    .from(harvestedRecords)
+    .where(
+      and(
+        eq(harvestedRecords.harvestSourceId, harvestSourceId),
+        sql`exists (select 1 from ${captures} where ${captures.alexandriaId} = ${harvestedRecords.alexandriaId} and ${captures.purpose} = 'capture' and ${captures.cid} is not null)`,
+      ),
+    );
+  counts.done = Number(captured?.total ?? 0);
 
   // A capture that failed in one run and succeeded in another is not a failure any more.
   const stillFailed = and(capturesOf(harvestSourceId), eq(jobs.status, 'failed'), isNull(alexandrias.cid));

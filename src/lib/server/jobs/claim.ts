@@ -129,7 +129,10 @@ export async function claim(db: Db, options: ClaimOptions): Promise<Job[]> {
         status: 'running',
         lockedBy: worker,
         lockedUntil: sql`statement_timestamp() + ${lease}`,
+        // Counted now, so that a handler knows whether it runs the last attempt; given back when
+        // its worker dies before the job began its work (`lease.ts`).
         attempts: sql`${jobs.attempts} + 1`,
+        workBegan: false,
         startedAt: sql`statement_timestamp()`,
         updatedAt: sql`statement_timestamp()`,
       })

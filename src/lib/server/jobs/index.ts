@@ -13,15 +13,18 @@
  * The life of a job: `enqueue` → queued → `claim` → running (lease renewed by `renewLeases`) →
  * `complete` → done, or `fail` → queued again after a backoff, until `max_attempts` → failed.
  * A process that dies leaves its jobs running with a lease that expires: `reclaimExpired` puts them
- * back, the lost attempt counted. `runWorker` does all of this around a set of handlers.
+ * back, the lost attempt counted for the jobs that had begun their work (`markBegun`), not for those
+ * only waiting for their host's turn. Done jobs are deleted after a retention (`pruneDoneJobs`).
+ * `runWorker` does all of this around a set of handlers.
  */
 export { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.ts';
 export { claim, DEFAULT_POLITENESS, type ClaimOptions } from './claim.ts';
 export { enqueue, enqueueMany, type Enqueued, type NewJob } from './enqueue.ts';
 export { HandBackJobError, PermanentJobError } from './errors.ts';
 export { deferHost } from './hosts.ts';
-export { heartbeat, reclaimExpired, renewLeases, type JobLease } from './lease.ts';
+export { heartbeat, markBegun, reclaimExpired, renewLeases, type JobLease } from './lease.ts';
 export { complete, completeMany, fail, release, retryFailed, retryFailedMany, type FailOptions } from './outcomes.ts';
+export { DEFAULT_PRUNE, pruneDoneJobs, type PruneOptions } from './prune.ts';
 export { JOB_STATUSES, type JobStatus } from './statuses.ts';
 export { runWorker, workerId, type JobContext, type JobHandler, type WorkerOptions } from './worker.ts';
 export type { Job } from '../db/schema.ts';

@@ -13,6 +13,11 @@
  * backlog of a host the worker holds alone is claimed in large batches (half the jobs a worker may
  * hold at once): a claim is a transaction, which on the embedded database's single connection
  * costs as much as the capture of a small file.
+ *
+ * Because a worker holds so many jobs it has not begun, it tells the database which ones began
+ * (`markBegun`, at most every `BEGUN_REPORT_MS`, one statement for all of them, and none for a job
+ * that ended in the meantime; before its handler, for a job once taken back from a dead worker):
+ * when it dies, only those lose the attempt (`lease.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -22,7 +27,7 @@ import type { Job } from '../db/schema.ts';
 import type { BackoffOptions } from './backoff.ts';
 import { claim, DEFAULT_POLITENESS } from './claim.ts';
 import { HandBackJobError, PermanentJobError } from './errors.ts';
-import { reclaimExpired, renewLeases } from './lease.ts';
+import { markBegun, reclaimExpired, renewLeases } from './lease.ts';
 import { complete, fail, release } from './outcomes.ts';
 
 export interface JobContext {
@@ -86,6 +91,13 @@ export interface WorkerOptions {
  * job costs little memory (a capture waiting for its writes keeps its facts, not its bytes).
  */
 const WAITING_PER_SLOT = 32;
+
+/**
+ * Least time between two reports of the jobs that began their work (`markBegun`): one statement for
+ * all the captures that began meanwhile, and none for those that ended before it. A job that kills
+ * its worker within this time is taken back uncharged, once (`lease.ts`).
+ */
+const BEGUN_REPORT_MS = 100;
 
 /** A name for a worker that says where it runs: host, process, and a random part. */
 export function workerId(): string {
@@ -205,6 +217,36 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     }
   }
 
+  /** Jobs whose handlers began since the last report, reported in one statement (`markBegun`). */
+  const begun: Job[] = [];
+  let reportTimer: NodeJS.Timeout | undefined;
+  let reporting: Promise<void> | undefined;
+  let lastReport = Number.NEGATIVE_INFINITY;
+  function reportBegunSoon() {
+    if (reporting || reportTimer || begun.length === 0 || signal.aborted) return;
+    const wait = Math.max(0, lastReport + BEGUN_REPORT_MS - performance.now());
+    reportTimer = setTimeout(() => {
+      reportTimer = undefined;
+      lastReport = performance.now();
+      // Those that ended meanwhile, or were lost, have nothing to report.
+      const batch = begun.splice(0).filter((job) => running.get(job.id)?.job === job && !running.get(job.id)?.lost);
+      reporting = markBegun(db, batch)
+        .then(
+          () => {},
+          (error: unknown) => {
+            begun.push(...batch);
+            onError(error);
+            // The database is unreachable: the next try waits as the loop's does.
+            lastReport = performance.now() + pollMs - BEGUN_REPORT_MS;
+          },
+        )
+        .finally(() => {
+          reporting = undefined;
+          reportBegunSoon();
+        });
+    }, wait);
+  }
+
   function start(job: Job, batch: readonly Job[]) {
     const controller = new AbortController();
     const stop = () => controller.abort(signal.reason);
@@ -221,6 +263,15 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
         entry.stage = 'slot';
         giveSlotBack = await slots.take('', controller.signal);
         entry.stage = 'work';
+        if (job.reclaims === 0) {
+          begun.push(job);
+          reportBegunSoon();
+        } else if (!(await markBegun(db, [job])).has(job.id)) {
+          // Taken back from a dead worker before: it may be what killed it, so its start is on
+          // record before its handler runs. The lease was lost meanwhile: another worker has it.
+          entry.lost = true;
+          return;
+        }
         const hostDone = () => {
           giveTurnBack();
           giveSlotBack();
@@ -325,6 +376,8 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     await Promise.race([allFinished, sleep(stopGraceMs, undefined, { ref: false })]);
   } finally {
     clearInterval(heartbeats);
+    clearTimeout(reportTimer);
+    await reporting;
   }
   // Handlers that ignored the abort: their jobs go back to the queue now, and what they record
   // later is ignored (they no longer hold the lease).
