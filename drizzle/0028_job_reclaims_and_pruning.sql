@@ -3,7 +3,7 @@
 -- (`lease.ts`, `reclaimExpired`): `work_began` says whether the current attempt began, as the
 -- worker reports in batches. `attempts` can then go down and no longer tells one hold of a job from
 -- the next, so `reclaims` (times a job was taken back from a dead worker, only ever growing) is part
--- of what identifies a lease; it also bounds the attempts given back.
+-- of what identifies a lease; a job with reclaims reports its start before its handler runs.
 ALTER TABLE "jobs" ADD COLUMN "work_began" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "jobs" ADD COLUMN "reclaims" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 -- Done jobs are pruned after a retention (`jobs/prune.ts`): each deleted job sets its import's
