@@ -8,4 +8,6 @@ ALTER TABLE "jobs" ADD COLUMN "work_began" boolean DEFAULT false NOT NULL;--> st
 ALTER TABLE "jobs" ADD COLUMN "reclaims" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 -- Done jobs are pruned after a retention (`jobs/prune.ts`): each deleted job sets its import's
 -- `job_id` to null (the foreign key), which without this index reads the whole imports table.
-CREATE INDEX "imports_job_id_idx" ON "imports" USING btree ("job_id") WHERE "job_id" IS NOT NULL;
+CREATE INDEX "imports_job_id_idx" ON "imports" USING btree ("job_id") WHERE "job_id" IS NOT NULL;--> statement-breakpoint
+-- The prune reads the oldest done jobs first; the kinds it keeps forever are never scanned.
+CREATE INDEX "jobs_done_finished_idx" ON "jobs" USING btree ("finished_at") WHERE "jobs"."status" = 'done';

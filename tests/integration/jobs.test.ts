@@ -432,6 +432,39 @@ describe.each(testEngines())('job queue on %s', (engine) => {
     expect(await complete(db, second!)).toBe(true);
   });
 
+  it('stops its old run of a job it claims again after losing its lease, so the handler runs once', async () => {
+    // One turn on the host: the first job works until released; the second waits for the turn.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const ran: string[] = [];
+    const handlers: Record<string, JobHandler> = {
+      capture: async (job) => {
+        ran.push(String(job.payload));
+        if (job.payload === 'primero') await released;
+      },
+    };
+    const [first, second] = await enqueueMany(db, [
+      { kind: 'capture', host: 'uno.example', payload: 'primero' },
+      { kind: 'capture', host: 'uno.example', payload: 'segundo' },
+    ]);
+    const errors: unknown[] = [];
+    const worker = startWorker({ db, handlers, worker: 'W', concurrency: 2, perHostConcurrency: 1, perHostDelayMs: 0, pollMs: 20, onError: (error) => errors.push(error) });
+    await waitFor(async () => (await statusOf(db, second!.job.id))?.status === 'running' && ran.includes('primero'));
+    // The waiting job's lease runs out (as when the worker's heartbeats stall): not begun, it is
+    // taken back due at once, and this same worker claims it again.
+    await db.update(jobsTable).set({ lockedUntil: sql`now() - interval '1 second'` }).where(eq(jobsTable.id, second!.job.id));
+    await waitFor(async () => (await statusOf(db, second!.job.id))?.reclaims === 1 && (await statusOf(db, second!.job.id))?.status === 'running');
+    release();
+    await waitFor(async () => (await allJobs(db)).every((row) => row.status === 'done'));
+    await sleep(100);
+    worker.stop();
+    await worker.done();
+    expect(ran.filter((payload) => payload === 'segundo')).toEqual(['segundo']);
+    expect(await statusOf(db, first!.job.id)).toMatchObject({ status: 'done' });
+    expect(await statusOf(db, second!.job.id)).toMatchObject({ status: 'done', attempts: 1, reclaims: 1 });
+    expect(errors).toEqual([]);
+  });
+
   it('paces each host: at most N of its jobs at once, while other hosts go ahead', async () => {
     const queued = await enqueueMany(db, [
       { kind: 'capture', host: 'a.example', payload: 'a1' },

@@ -41,7 +41,7 @@ import { startS3, type TestS3 } from '../helpers/s3.ts';
 import { ALICE } from '../helpers/siwe.ts';
 import { pngImage, signUpload, uploadForm, uploadRequest } from '../helpers/upload.ts';
 import { adminQuery, databaseUrl } from '../setup/database-templates.ts';
-import { collect, guardHolding, pseudoRandom } from '../unit/storage/helpers.ts';
+import { collect, guardHolding, NO_TRANSACTION, pseudoRandom } from '../unit/storage/helpers.ts';
 
 const fixture = (name: string) => fs.readFile(path.join(FIXTURES_DIR, 'files', name));
 
@@ -143,7 +143,7 @@ describe('the S3 blockstore', () => {
     const upload = createStagingArea({ store: dying, dir: stagingDir, guard: guardHolding() }).begin();
     const document = await upload.add(pseudoRandom(2 * 1024 * 1024, 24));
     await upload.add(pseudoRandom(600 * 1024, 23)); // the same bytes as the stored file: its blocks stay
-    await expect(upload.commit()).rejects.toThrow('el proceso murió');
+    await expect(upload.commit(NO_TRANSACTION)).rejects.toThrow('el proceso murió');
     expect(died).toBe(true);
     expect((await keys()).length).toBeGreaterThan(before.length);
     expect(await store.has(document.cid)).toBe(false);
@@ -163,13 +163,13 @@ describe('the S3 blockstore', () => {
     const upload = createStagingArea({ store: blockstore, dir: stagingDir, guard: guardHolding() }).begin();
     const bytes = await collect(pseudoRandom(1024 * 1024 + 3, 25));
     const { cid } = await upload.add(bytes);
-    await upload.commit(); // the process dies before settle, its record committed
+    await upload.commit(NO_TRANSACTION); // the process dies before settle, its record committed
     expect(await createStagingArea({ store: blockstore, dir: stagingDir, guard: guardHolding(new Set([cid])) }).sweep()).toBe(2);
     expect((await collect(store.cat(cid))).equals(bytes)).toBe(true);
 
     const next = createStagingArea({ store: blockstore, dir: stagingDir, guard: guardHolding() }).begin();
     const again = await next.add(pseudoRandom(300 * 1024, 26));
-    await next.commit();
+    await next.commit(NO_TRANSACTION);
     await next.settle();
     expect(await fs.readdir(stagingDir)).toEqual([]);
     expect(await store.has(again.cid)).toBe(true);

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import type { FileGuard } from '../../../src/lib/server/storage/index.ts';
+import type { FileGuard, GuardedTx } from '../../../src/lib/server/storage/index.ts';
 
 export const KiB = 1024;
 export const MiB = 1024 * KiB;
@@ -93,3 +93,10 @@ export function guardHolding(held: ReadonlySet<string> = new Set(), asked: strin
     },
   };
 }
+
+/** Where staging without a database commits: `guardHolding` never uses it, and it runs no statement. */
+export const NO_TRANSACTION: GuardedTx = {
+  execute: () => {
+    throw new Error('Sin base de datos en esta prueba.');
+  },
+};

@@ -14,10 +14,11 @@ import {
   createStagingArea,
   localBlockstore,
   s3Blockstore,
+  type FileGuard,
   type OpenedBlockstore,
 } from '../../../src/lib/server/storage/index.ts';
 import { startS3, type TestS3 } from '../../helpers/s3.ts';
-import { guardHolding } from './helpers.ts';
+import { guardHolding, NO_TRANSACTION } from './helpers.ts';
 
 async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const parts: Uint8Array[] = [];
@@ -67,7 +68,7 @@ describe.each(['fs', 's3'] as const)('the staging area on %s', (backend) => {
     const upload = newStaging().begin();
     const { cid } = await upload.add(payload(1));
     expect(await stored()).toEqual([]);
-    await upload.commit();
+    await upload.commit(NO_TRANSACTION);
     expect(await stored()).toHaveLength(2); // four equal leaves are one block, and the root
     await upload.settle();
     expect(await files(stagingDir)).toEqual([]);
@@ -96,7 +97,7 @@ describe.each(['fs', 's3'] as const)('the staging area on %s', (backend) => {
     const document = await upload.add(randomBytes(3 * 1024 * 1024 + 5));
     const proof = await upload.add(randomBytes(600 * 1024));
     roots.push(document.cid, proof.cid);
-    await upload.commit();
+    await upload.commit(NO_TRANSACTION);
     const total = (await stored()).length;
     expect(total).toBe(13 + 1 + 3 + 1); // the document's leaves and root, the proof's
     // Each root arrived among the last two moves: after every leaf of both files.
@@ -111,7 +112,7 @@ describe.each(['fs', 's3'] as const)('the staging area on %s', (backend) => {
     // The same file again (its blocks are already stored) and a new one.
     await upload.add(payload(2));
     await upload.add(payload(3));
-    await upload.commit();
+    await upload.commit(NO_TRANSACTION);
     expect((await stored()).length).toBeGreaterThan(before.length);
     await upload.discard();
     expect(await stored()).toEqual(before);
@@ -125,7 +126,7 @@ describe.each(['fs', 's3'] as const)('the staging area on %s', (backend) => {
       // of the folder is gone: the next area (a restarted process) sweeps what this one left.
       const upload = newStaging().begin();
       const { cid } = await upload.add(payload(kept ? 5 : 4));
-      await upload.commit();
+      await upload.commit(NO_TRANSACTION);
       const asked: string[][] = [];
       const removed = await createStagingArea({ store: target, dir: stagingDir, guard: guardHolding(new Set(kept ? [cid] : []), asked) }).sweep();
       expect(asked).toEqual([[cid]]);
@@ -144,7 +145,7 @@ describe.each(['fs', 's3'] as const)('the staging area on %s', (backend) => {
     // Two files of one move sharing a 256 KiB chunk: `held` is four of it, `taken` two of it and two of another.
     const held = await upload.add(payload(10));
     const taken = await upload.add(Buffer.concat([Buffer.alloc(512 * 1024, 10), Buffer.alloc(512 * 1024, 11)]));
-    await upload.commit();
+    await upload.commit(NO_TRANSACTION);
     expect((await stored()).length).toBe(before.length + 4); // the shared chunk, the other one, two roots
     // The transaction failed, but meanwhile another upload of `held`'s bytes committed its record
     // (finding these blocks in the store, it journalled none): they must stay.
@@ -157,12 +158,60 @@ describe.each(['fs', 's3'] as const)('the staging area on %s', (backend) => {
     expect(await files(stagingDir)).toEqual([]);
   });
 
+  it('takes nothing back when the database cannot say what is held, and leaves the journal to a sweep', async () => {
+    const before = await stored();
+    const unreachable: FileGuard = {
+      hold: async () => {},
+      undoing: async () => {
+        throw new Error('la base de datos no responde');
+      },
+    };
+    const upload = createStagingArea({ store: target, dir: stagingDir, guard: unreachable }).begin();
+    const { cid } = await upload.add(payload(12));
+    await upload.commit(NO_TRANSACTION);
+    await expect(upload.discard()).rejects.toThrow('la base de datos no responde');
+    // The blocks stay (nothing is taken back unsure), the staged copies go, and the journal waits
+    // under a name no instance owns.
+    expect(await newStore().has(cid)).toBe(true);
+    const left = await fs.readdir(stagingDir);
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatch(/^[0-9a-f-]{36}\.orphan\.journal\.json$/);
+    // A sweep that can ask goes on with it (here every other owner counts as gone).
+    expect(await newStaging().sweep()).toBe(1);
+    expect(await stored()).toEqual(before);
+    expect(await fs.readdir(stagingDir)).toEqual([]);
+  });
+
+  it('goes on sweeping past a journal it cannot undo, and keeps that one for the next sweep', async () => {
+    const before = await stored();
+    const first = newStaging().begin();
+    const stuck = await first.add(payload(13));
+    await first.commit(NO_TRANSACTION);
+    const second = newStaging().begin();
+    const fine = await second.add(payload(14));
+    await second.commit(NO_TRANSACTION);
+    // Both processes "died" before settling. The guard cannot answer for the first file.
+    const choosy: FileGuard = {
+      hold: async () => {},
+      undoing: async (cids, undo) => {
+        if (cids.includes(stuck.cid)) throw new Error('cerrojo ocupado demasiado tiempo');
+        return undo(new Set());
+      },
+    };
+    expect(await createStagingArea({ store: target, dir: stagingDir, guard: choosy }).sweep()).toBe(3); // a journal, two folders
+    expect(await newStore().has(fine.cid)).toBe(false);
+    expect(await newStore().has(stuck.cid)).toBe(true);
+    expect(await fs.readdir(stagingDir)).toHaveLength(1);
+    expect(await newStaging().sweep()).toBe(1);
+    expect(await stored()).toEqual(before);
+  });
+
   it('leaves its own uploads alone when it sweeps', async () => {
     const staging = newStaging();
     const upload = staging.begin();
     const { cid } = await upload.add(payload(6));
     expect(await staging.sweep()).toBe(0);
-    await upload.commit();
+    await upload.commit(NO_TRANSACTION);
     await upload.settle();
     expect(await newStore().has(cid)).toBe(true);
   });

@@ -152,7 +152,15 @@ const run = {
 const captureQueue = {
   type: 'object',
   properties: {
-    counts: { type: 'object', properties: Object.fromEntries(['queued', 'running', 'done', 'failed'].map((key) => [key, { type: 'integer' }])) },
+    counts: {
+      type: 'object',
+      properties: {
+        queued: { type: 'integer', description: 'Capturas en cola.' },
+        running: { type: 'integer', description: 'Capturas en curso.' },
+        done: { type: 'integer', description: 'Registros de la fuente cuyo archivo trajo una captura.' },
+        failed: { type: 'integer', description: 'Capturas fallidas cuyo registro sigue sin archivo (como `failedTotal`).' },
+      },
+    },
     failed: {
       type: 'array',
       description: 'Las capturas fallidas cuyo registro sigue sin archivo, de la más reciente a la más antigua (hasta 50).',

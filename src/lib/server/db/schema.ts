@@ -610,6 +610,8 @@ export const jobs = pgTable(
     // Few rows (at most the running jobs): live leases for the limits, expired ones to reclaim.
     index('jobs_running_idx').on(t.lockedUntil).where(sql`${t.status} = 'running'`),
     index('jobs_kind_status_idx').on(t.kind, t.status),
+    // The prune's oldest done jobs first (`jobs/prune.ts`), without reading the kept ones.
+    index('jobs_done_finished_idx').on(t.finishedAt).where(sql`${t.status} = 'done'`),
     check('jobs_running_has_lease', sql`${t.status} <> 'running' or (${t.lockedBy} is not null and ${t.lockedUntil} is not null)`),
     check('jobs_max_attempts_positive', sql`${t.maxAttempts} >= 1`),
   ],

@@ -335,6 +335,8 @@ async function keep(
 async function writeGroup(db: Db, context: CaptureContext, staged: StagedUpload, files: KeptFile[]): Promise<Set<number>> {
   const cids = [...new Set(files.map((file) => file.cid))];
   const completed = await db.transaction(async (tx) => {
+    // First: waiting here for another commit of the same file keeps no job or record row locked.
+    await staged.hold(tx);
     const done = await writeKept(tx, context, files);
     // The blocks join the store last, journalled: a failed commit or a crash takes them back.
     await staged.commit(tx);
@@ -481,6 +483,7 @@ async function pinRemotely(db: Db, context: CaptureContext, cids: readonly strin
  */
 async function repairCopy(db: Db, staged: StagedUpload, watch: WatchSettings, check: CheckCapture, response: CaptureResponse): Promise<void> {
   await db.transaction(async (tx) => {
+    await staged.hold(tx);
     // The last change of status (lines that change none, harvest updates and notes, come between).
     const [last] = await tx
       .select({ fromStatus: statusHistory.fromStatus, toStatus: statusHistory.toStatus, reason: statusHistory.reason })

@@ -320,7 +320,8 @@ function capturesOf(harvestSourceId: number) {
 /**
  * A source's capture queue: counts by status and the failed captures still without their file.
  * Done captures are counted as the source's records that a first capture brought a file to (their
- * `captures` row), not as done jobs, which are pruned; queued, running and failed jobs are kept.
+ * `captures` row), not as done jobs, which are pruned; failed ones as the failed jobs whose record
+ * still has no file, so that a record counts once, captured or failed, as the list shows it.
  */
 export async function captureQueue(db: Db, harvestSourceId: number): Promise<CaptureQueue> {
   await requireSource(db, harvestSourceId);
@@ -364,7 +365,9 @@ export async function captureQueue(db: Db, harvestSourceId: number): Promise<Cap
     .from(jobs)
     .innerJoin(alexandrias, sql`${alexandrias.id} = (${jobs.payload}->>'alexandriaId')::int`)
     .where(stillFailed);
-  return { counts, failed: failedRows, failedTotal: Number(total?.total ?? 0) };
+  const failedTotal = Number(total?.total ?? 0);
+  counts.failed = failedTotal;
+  return { counts, failed: failedRows, failedTotal };
 }
 
 // ---------------------------------------------------------------------------------------------

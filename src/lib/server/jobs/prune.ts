@@ -53,7 +53,7 @@ export async function pruneDoneJobs(db: Db, options: PruneOptions): Promise<numb
   for (let batch = 0; batch < maxBatches; batch++) {
     const rows = await db
       .delete(jobs)
-      .where(and(inArray(jobs.id, db.select({ id: jobs.id }).from(jobs).where(old).limit(batchRows)), eq(jobs.status, 'done')))
+      .where(and(inArray(jobs.id, db.select({ id: jobs.id }).from(jobs).where(old).orderBy(jobs.finishedAt).limit(batchRows)), eq(jobs.status, 'done')))
       .returning({ id: jobs.id });
     deleted += rows.length;
     if (rows.length < batchRows) break;

@@ -254,6 +254,14 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     // Counted from now where it will stand once its host's turn is taken (at once, or later).
     const stage = job.host && !turns.free(job.host) ? 'turn' : 'slot';
     const entry: Running = { job, controller, lost: false, stage, finished: Promise.resolve() };
+    // Claimed again while this worker still runs it under a lease it lost (its heartbeats stalled
+    // past the lease, and the job, not begun, was taken back and due at once): the old run stops,
+    // and records nothing.
+    const stale = running.get(job.id);
+    if (stale) {
+      stale.lost = true;
+      stale.controller.abort(new Error(`Se perdió la concesión del trabajo ${job.id}.`));
+    }
     running.set(job.id, entry);
     let giveTurnBack = () => {};
     let giveSlotBack = () => {};
@@ -297,7 +305,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
       .catch(onError)
       .finally(() => {
         signal.removeEventListener('abort', stop);
-        running.delete(job.id);
+        if (running.get(job.id) === entry) running.delete(job.id);
         endedSinceClaim = true;
         wake();
       });

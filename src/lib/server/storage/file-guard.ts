@@ -9,9 +9,12 @@
  * other in a cycle; it keeps them until it commits or rolls back. An undo takes the same locks in
  * a short transaction of its own, reads which files are held, and takes back the blocks of the
  * others before letting go: a transaction committing one of those files waits, then finds the
- * blocks gone and moves its own. On the embedded database, one session runs every transaction and
- * the locks never wait, but the reading still protects a file that another upload committed
- * between a failed transaction and its undo.
+ * blocks gone and moves its own.
+ *
+ * On the embedded database one session runs every transaction, one at a time, and the locks never
+ * wait: what keeps an undo from deciding while a commit of the same file is open is that the undo
+ * is a transaction too, which waits for that one to end. It must stay one. (While it deletes blocks
+ * it holds that single connection: an undo is rare, after a failure.)
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
@@ -40,11 +43,7 @@ async function lockFiles(tx: GuardedTx, cids: readonly string[]): Promise<void> 
 /** The guard over `db`'s records, for `createStagingArea({ guard })`. */
 export function databaseFileGuard(db: Db): FileGuard {
   return {
-    async hold(tx, cids) {
-      // Without the records' transaction the lock would end at once and protect nothing.
-      if (!tx) throw new Error('Una subida en espera se confirma dentro de la transacción que escribe sus registros.');
-      await lockFiles(tx, cids);
-    },
+    hold: lockFiles,
     undoing(cids, undo) {
       return db.transaction(async (tx) => {
         await tx.execute(sql.raw(`set local lock_timeout = '${UNDO_LOCK_TIMEOUT}'`));

@@ -33,7 +33,8 @@
  * file. The guard asks the database which files a record holds, under a lock per file that every
  * committing transaction takes before it looks at the store, so an undo never decides while a
  * commit of the same file is under way. (Two differing files that share a 256 KiB chunk, committed
- * at the same moment, are the one case the lock per file does not cover.)
+ * at the same moment, are the one case the lock per file does not cover; and files stored without
+ * staging, the sheets extracted from a spreadsheet, take no lock.)
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -52,6 +53,13 @@ export interface StagedUpload {
   /** Stores a file in this upload's staging folder; the same CID `ContentStore.add` would give. */
   add(source: ByteSource): Promise<AddResult>;
   /**
+   * Holds the staged files (`FileGuard.hold`) in `tx`, the transaction that will commit them, until
+   * it ends. Best as its first statement: waiting there for another commit of the same file then
+   * keeps no row locked that others (the queue's heartbeats) wait for. `commit` holds whatever is
+   * not held yet.
+   */
+  hold(tx: GuardedTx): Promise<void>;
+  /**
    * Moves every staged block into the store, the files' roots last, inside `tx`, the transaction
    * that writes the files' records: the staged files are held (`FileGuard.hold`) until it ends.
    * The blocks the store did not have yet are first written down in a journal beside the staging
@@ -59,14 +67,15 @@ export interface StagedUpload {
    *
    * @throws {Error} when this server instance's lease is not sure to hold through the commit
    */
-  commit(tx?: GuardedTx): Promise<void>;
+  commit(tx: GuardedTx): Promise<void>;
   /** The move is final (its record is committed): forgets the journal and the staging folder. */
   settle(): Promise<void>;
   /**
    * Takes back what the move added to the store (after `commit`, when the record could not be
    * written) for files no committed record holds, then clears the staging folder; before
-   * `commit`, just clears it. Safe to repeat; when the database cannot say which files are held,
-   * it throws and leaves the journal, so nothing is taken back unsure (a sweep does it later).
+   * `commit`, just clears it. Safe to repeat. When the database cannot say which files are held,
+   * nothing is taken back unsure: the staging folder goes, the journal is left to a sweep under a
+   * name no instance owns (undone once it has lain idle for the grace period), and it throws.
    */
   discard(): Promise<void>;
 }
@@ -80,7 +89,7 @@ export type GuardedTx = Pick<Db, 'execute'>;
  */
 export interface FileGuard {
   /** In the committing transaction `tx`, before the store is looked at: no undo decides about `cids` until it ends. */
-  hold(tx: GuardedTx | undefined, cids: readonly string[]): Promise<void>;
+  hold(tx: GuardedTx, cids: readonly string[]): Promise<void>;
   /** Runs `undo` with those of `cids` that committed rows hold, while no transaction can commit any of them. */
   undoing<T>(cids: readonly string[], undo: (held: ReadonlySet<string>) => Promise<T>): Promise<T>;
 }
@@ -141,6 +150,9 @@ const DEFAULT_GRACE_MS = 10 * 60_000;
 
 const JOURNAL = '.journal.json';
 
+/** The middle of a journal's name whose undo failed and was left to the sweep (`<uuid>.orphan.journal.json`). */
+const ORPHANED = '.orphan';
+
 /** The sweep's lock, one for every server on the database. */
 const SWEEP_LOCK = 'staging-sweep';
 
@@ -178,6 +190,15 @@ export function createStagingArea(options: StagingOptions): StagingArea {
       const staged: Array<{ root: string; blocks: CID[] }> = [];
       let opened: Promise<unknown> | undefined;
       let journalled: JournalledFile[] = [];
+      /** The transaction that holds the files, and which of them. */
+      let holding: { tx: GuardedTx; roots: Set<string> } | undefined;
+      const holdIn = async (tx: GuardedTx) => {
+        if (holding?.tx !== tx) holding = { tx, roots: new Set() };
+        const roots = staged.map((file) => file.root).filter((root) => !holding!.roots.has(root));
+        if (roots.length === 0) return;
+        await guard.hold(tx, roots);
+        for (const root of roots) holding.roots.add(root);
+      };
 
       return {
         async add(source) {
@@ -193,11 +214,14 @@ export function createStagingArea(options: StagingOptions): StagingArea {
           staged.push({ root: added.cid, blocks });
           return added;
         },
+        hold: holdIn,
         async commit(tx) {
           assertLease(instance);
           const roots = new Set(staged.map((file) => file.root));
           // Before the store is looked at: an undo of the same files elsewhere waits, or has finished.
-          await guard.hold(tx, [...roots]);
+          await holdIn(tx);
+          // The wait may have been long: the lease must still hold for the whole move.
+          assertLease(instance);
           // One move per staged file: a repeated chunk is one block, and a block that is also a root moves with the roots.
           const moves = new Map<string, { cid: CID; file: string; isRoot: boolean }>();
           for (const cid of staged.flatMap((file) => file.blocks)) {
@@ -223,7 +247,15 @@ export function createStagingArea(options: StagingOptions): StagingArea {
           await fs.rm(folder, { recursive: true, force: true });
         },
         async discard() {
-          await undo(store, guard, journalled);
+          try {
+            await undo(store, guard, journalled);
+          } catch (error) {
+            // A live instance's journal is never swept: under a name no instance owns, it is.
+            if (journalled.length > 0) await fs.rename(journalFile, path.join(dir, `${randomUUID()}${ORPHANED}${JOURNAL}`)).catch(() => undefined);
+            journalled = [];
+            await fs.rm(folder, { recursive: true, force: true });
+            throw error;
+          }
           journalled = [];
           await fs.rm(journalFile, { force: true });
           await fs.rm(folder, { recursive: true, force: true });
@@ -248,7 +280,7 @@ export function createStagingArea(options: StagingOptions): StagingArea {
     }
     const byOwner = new Map<string, string[]>();
     for (const name of names) {
-      // `<instance>.<upload>[.journal.json]`; before issue #21, `<pid>-<upload>[.journal.json]`.
+      // `<instance>.<upload>[.journal.json]`, `<uuid>.orphan.journal.json`; before issue #21, `<pid>-<upload>[.journal.json]`.
       const ownerId = name.split('.')[0]!;
       byOwner.set(ownerId, [...(byOwner.get(ownerId) ?? []), name]);
     }
@@ -263,7 +295,14 @@ export function createStagingArea(options: StagingOptions): StagingArea {
     for (const name of gone.filter((entry) => entry.endsWith(JOURNAL))) {
       const file = path.join(dir, name);
       const journal = await readJournal(file);
-      if (journal) await undo(store, guard, journalledFiles(journal));
+      try {
+        if (journal) await undo(store, guard, journalledFiles(journal));
+      } catch (error) {
+        // Kept for the next sweep (the database did not answer, or a commit of the same file held
+        // its lock too long); the rest of this sweep goes on.
+        console.error(`No se pudo deshacer la subida interrumpida ${name}; se intentará en el próximo barrido:`, error);
+        continue;
+      }
       await fs.rm(file, { force: true });
       removed += 1;
     }

@@ -143,6 +143,8 @@ export async function addAsset(context: UploadContext): Promise<AddedAsset> {
     }
 
     const assetId = await db.transaction(async (tx) => {
+      // First: waiting here for another commit of the same file keeps no row locked.
+      await staged.hold(tx);
       if (!(await consumeNonce(tx, fields.nonce, new Date(), { purpose: 'upload', account }))) throw replayedNonce();
       const id = await createRecord(tx as unknown as Db, {
         account,
