@@ -1,9 +1,10 @@
 /**
  * The work a running archive does besides answering requests: a worker of the job queue (harvest
  * runs, the captures they queue and their later checks, the sheet previews of spreadsheets, the
- * comparison of versions, the fixity audit's slices) and the schedule of harvests and checks, which also deletes old done jobs. Every server process on a database
- * runs both, and they share the work through the database: the queue never runs a job twice, and
- * the schedule queues a source's run only when none is queued or running (`harvest/run-job.ts`).
+ * comparison of versions, the fixity audit's slices) and the schedule of harvests and checks,
+ * which also deletes old done jobs. Every server process on a database runs both, and they share
+ * the work through the database: the queue never runs a job twice, and the schedule queues a
+ * source's run only when none is queued or running (`harvest/run-job.ts`).
  * `npm run harvest` runs the same worker while it waits for its run.
  */
 import type { Archive } from './archive.ts';

@@ -28,16 +28,20 @@ import type { FileGuard, GuardedTx } from './staging.ts';
  */
 const UNDO_LOCK_TIMEOUT = '10s';
 
-/** Takes, in `tx`, the lock of each file in `cids`, in the order of their keys. */
-async function lockFiles(tx: GuardedTx, cids: readonly string[]): Promise<void> {
-  if (cids.length === 0) return;
-  const list = sql.join(
+/** The CIDs as a list of bound values, for `in (…)` or `array[…]`. */
+function cidList(cids: readonly string[]) {
+  return sql.join(
     [...new Set(cids)].map((cid) => sql`${cid}`),
     sql`, `,
   );
+}
+
+/** Takes, in `tx`, the lock of each file in `cids`, in the order of their keys. */
+async function lockFiles(tx: GuardedTx, cids: readonly string[]): Promise<void> {
+  if (cids.length === 0) return;
   await tx.execute(sql`
     select pg_advisory_xact_lock(hashtext('stored-file'), key)
-      from (select distinct hashtext(cid) as key from unnest(array[${list}]::text[]) as files(cid) order by key) as keys`);
+      from (select distinct hashtext(cid) as key from unnest(array[${cidList(cids)}]::text[]) as files(cid) order by key) as keys`);
 }
 
 /** The guard over `db`'s records, for `createStagingArea({ guard })`. */
@@ -48,11 +52,7 @@ export function databaseFileGuard(db: Db): FileGuard {
       return db.transaction(async (tx) => {
         await tx.execute(sql.raw(`set local lock_timeout = '${UNDO_LOCK_TIMEOUT}'`));
         await lockFiles(tx, cids);
-        const list = sql.join(
-          cids.map((cid) => sql`${cid}`),
-          sql`, `,
-        );
-        const held = (await tx.execute(sql`select distinct file_cid from (${catalogueFiles}) as files where file_cid in (${list})`)) as unknown as {
+        const held = (await tx.execute(sql`select distinct file_cid from (${catalogueFiles}) as files where file_cid in (${cidList(cids)})`)) as unknown as {
           rows: Array<{ file_cid: string }>;
         };
         return undo(new Set(held.rows.map((row) => row.file_cid)));

@@ -217,11 +217,11 @@ export function createStagingArea(options: StagingOptions): StagingArea {
         hold: holdIn,
         async commit(tx) {
           assertLease(instance);
-          const roots = new Set(staged.map((file) => file.root));
           // Before the store is looked at: an undo of the same files elsewhere waits, or has finished.
           await holdIn(tx);
           // The wait may have been long: the lease must still hold for the whole move.
           assertLease(instance);
+          const roots = holding!.roots;
           // One move per staged file: a repeated chunk is one block, and a block that is also a root moves with the roots.
           const moves = new Map<string, { cid: CID; file: string; isRoot: boolean }>();
           for (const cid of staged.flatMap((file) => file.blocks)) {
