@@ -16,7 +16,10 @@
  *   capture is done, per-host concurrency 4 and no per-host delay (set through the configuration's
  *   environment, as an operator would);
  * - this one: it samples the others' memory and CPU and, once the captures are over, (c) fetches
- *   the same files from the portal, 4 at once, discarding the bytes: the file server's own rate.
+ *   the same files from the portal, 4 at once, discarding the bytes: the file server's own rate;
+ *   then (e) fetches them again, 4 at once, and keeps each one with the least any capture must do
+ *   (`keepAll`): no database, no provenance, no journal. Not a target: it shows how much of the
+ *   server's rate is left for the database once the bytes alone are kept.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -24,7 +27,12 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { SERVER_NODE_FLAGS } from '../scripts/node-flags.ts';
+import type { CID } from 'multiformats/cid';
 import type { ArchiveConfig } from '../src/lib/server/config.ts';
+import { detectContent } from '../src/lib/server/content-type.ts';
+import { importContent } from '../src/lib/server/storage/import-content.ts';
+import { blockLayout, localBlockstore } from '../src/lib/server/storage/local-blockstore.ts';
+import { inspect } from '../src/lib/server/uploads/inspect.ts';
 import type { HarvestProcessFigures, HarvestProcessRequest } from './harvest-process.ts';
 import type { PortalReady, PortalRequest } from './harvest-portal.ts';
 import { table } from './stats.ts';
@@ -62,6 +70,8 @@ export interface HarvestFigures {
   server: { seconds: number; perSecond: number; MBps: number };
   /** `captures.perSecond / server.perSecond`. */
   ratio: number;
+  /** (e) The same files fetched and kept with no database (`keepAll`), 4 at once: a ceiling, not a target. */
+  keepingAlone: { seconds: number; perSecond: number; ratio: number };
   rss: {
     /** VmHWM of the archive's process at the end: its peak since it started. What the target is about. */
     peakMb: number;
@@ -204,6 +214,65 @@ async function fetchAll(urls: string[], concurrency: number): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
+/**
+ * Fetches every URL, `concurrency` at once, and keeps each body with the least a capture must do
+ * (issue #18): streamed through `inspect` (SHA-256, size, the first bytes' real type) and the
+ * importer (the CID, its blocks written to a staging folder), then its blocks renamed into a local
+ * store, as a capture's commit moves them. No database, no capture row, no journal, no lock: what
+ * is left between this rate and the file server's is all the database and provenance may cost.
+ */
+async function keepAll(urls: string[], concurrency: number, dir: string): Promise<number> {
+  const store = localBlockstore(path.join(dir, 'store'));
+  const staging = path.join(dir, 'staging');
+  await fs.mkdir(staging, { recursive: true });
+  const stagedFile = (cid: CID) => path.join(staging, blockLayout.encode(cid).file);
+  const keep = async (body: AsyncIterable<Uint8Array>) => {
+    const inspection = inspect(body, { maxBytes: 100 * MB, tooLargeMessage: 'demasiado grande', checkHead: (head) => void detectContent(head) });
+    const blocks: CID[] = [];
+    await importContent(inspection.stream, {
+      async put(cid, bytes) {
+        await fs.writeFile(stagedFile(cid), bytes);
+        blocks.push(cid);
+        return cid;
+      },
+    });
+    inspection.result();
+    for (const cid of blocks) await store.adopt(cid, stagedFile(cid));
+  };
+  let next = 0;
+  const keeping: Array<Promise<void>> = [];
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < urls.length) {
+        const url = urls[next++]!;
+        const response = await fetch(url);
+        if (!response.ok || !response.body) throw new Error(`${url} respondió ${response.status}`);
+        // As in the archive's worker, the request's turn passes on once its body has come, while
+        // its last block is still hashed and written.
+        let ended!: () => void;
+        const bodyEnded = new Promise<void>((resolve) => (ended = resolve));
+        const body = response.body;
+        const kept = keep(
+          (async function* () {
+            try {
+              yield* body;
+            } finally {
+              ended();
+            }
+          })(),
+        );
+        keeping.push(kept);
+        await Promise.race([bodyEnded, kept]);
+      }
+    }),
+  );
+  await Promise.all(keeping);
+  const seconds = (performance.now() - started) / 1000;
+  await store.close();
+  return seconds;
+}
+
 export async function benchHarvest(options: HarvestOptions): Promise<HarvestFigures> {
   const { config, root } = options;
   console.log(
@@ -294,6 +363,8 @@ export async function benchHarvest(options: HarvestOptions): Promise<HarvestFigu
 
     // (c) The file server alone, in the same run, with the archive's process gone.
     const serverSeconds = await fetchAll(ready.fileUrls, PER_HOST_CONCURRENCY);
+    // (e) The bytes alone kept, in a store of their own.
+    const keepingSeconds = await keepAll(ready.fileUrls, PER_HOST_CONCURRENCY, path.join(dataDir, 'keeping-alone'));
 
     const captureFiles = child.captures.stored;
     const figures: HarvestFigures = {
@@ -318,6 +389,11 @@ export async function benchHarvest(options: HarvestOptions): Promise<HarvestFigu
       },
       server: { seconds: serverSeconds, perSecond: ready.fileUrls.length / serverSeconds, MBps: ready.fileBytes / MB / serverSeconds },
       ratio: 0,
+      keepingAlone: {
+        seconds: keepingSeconds,
+        perSecond: ready.fileUrls.length / keepingSeconds,
+        ratio: ready.fileUrls.length / keepingSeconds / (ready.fileUrls.length / serverSeconds),
+      },
       rss: {
         peakMb: child.memory.captured.highWaterMb,
         afterOpenMb: child.memory.opened.rssMb,
@@ -404,6 +480,11 @@ function printHarvest(figures: HarvestFigures): void {
         `${figures.database.capturesMb.toFixed(0)} MB durante las capturas (no cuenta para el objetivo)`,
     );
   }
+  console.log(
+    `  (e) guardar sin base de datos (fetch, SHA-256, tipo real, CID, bloques al disco; ${PER_HOST_CONCURRENCY} a la vez): ` +
+      `${figures.keepingAlone.seconds.toFixed(2)} s = ${perSecond(figures.keepingAlone.perSecond)} archivos/s; ` +
+      `guardar solo / servidor = ${figures.keepingAlone.ratio.toFixed(3)} (el techo de capturas / servidor antes de toda base de datos)`,
+  );
 }
 
 /** The summary's harvest lines, in the style of the other parts' tables. */
@@ -419,6 +500,7 @@ export function harvestSummary(figures: HarvestFigures): string {
     ],
     ['capturas (archivos/s)', perSecond(figures.captures.perSecond), '', ''],
     ['servidor de archivos solo (archivos/s)', perSecond(figures.server.perSecond), '', ''],
+    ['guardar sin base de datos (archivos/s)', perSecond(figures.keepingAlone.perSecond), '', ''],
     ['capturas / servidor', figures.ratio.toFixed(3), `>= ${HARVEST_TARGETS.captureToServer}`, figures.ratio >= HARVEST_TARGETS.captureToServer ? 'ok' : 'LENTO'],
     ['RSS pico (MB)', figures.rss.peakMb.toFixed(0), `< ${HARVEST_TARGETS.peakRssMb}`, figures.rss.peakMb < HARVEST_TARGETS.peakRssMb ? 'ok' : 'OVER'],
     ['en conjunto', '', '', state],
