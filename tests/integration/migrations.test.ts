@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateDatabase, type Engine } from '../../src/lib/server/db/index.ts';
+import { migrateDatabase, NewerSchemaError, type Engine } from '../../src/lib/server/db/index.ts';
 import { createTestDatabase, MIGRATIONS_DIR, testEngines, type TestDatabase } from '../helpers/database.ts';
 
 /** Tables, columns, types, indexes and enums as the catalogue describes them: the schema's fingerprint. */
@@ -84,6 +84,20 @@ describe.each(testEngines())('migrations on %s', (engine) => {
   it('are a no-op when run again', async () => {
     await migrateDatabase(database, MIGRATIONS_DIR);
     expect(await describeSchema(database)).toEqual(schemas.get(engine));
+  });
+
+  it('refuse a database an upgrade migrated past this version, and accept it once it is current again', async () => {
+    // What a newer version leaves in drizzle's ledger: a migration this checkout does not have.
+    const future = Date.now() + 365 * 24 * 3600_000;
+    await database.db.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('from-a-newer-version', ${future})`);
+    try {
+      const refused = await migrateDatabase(database, MIGRATIONS_DIR).then(() => null, (error: unknown) => error);
+      expect(refused).toBeInstanceOf(NewerSchemaError);
+      expect((refused as Error).message).toMatch(/1 migración\(es\) más nueva\(s\) que esta versión/);
+    } finally {
+      await database.db.execute(sql`delete from drizzle.__drizzle_migrations where hash = 'from-a-newer-version'`);
+    }
+    await migrateDatabase(database, MIGRATIONS_DIR);
   });
 
   it('search Spanish text without accents and with stemming', async () => {

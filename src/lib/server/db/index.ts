@@ -2,7 +2,7 @@
  * Opening the database: embedded PGlite under the data folder by default, or a PostgreSQL server
  * when a connection string is given. Both get the same schema from the same migrations folder.
  */
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { openPglite } from './pglite.ts';
 import * as schema from './schema.ts';
@@ -52,7 +52,13 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   return { db, engine: 'pglite', close: embedded.close };
 }
 
-/** Applies every pending migration; a no-op when the schema is current. */
+/**
+ * Applies every pending migration; a no-op when the schema is current.
+ *
+ * @throws {NewerSchemaError} when the database holds migrations newer than this version's: a
+ *   server left behind by an upgrade must not work on a schema it does not know (it would, for
+ *   example, commit files without the lock newer servers take), so it stops at its start instead.
+ */
 export async function migrateDatabase(handle: DatabaseHandle, migrationsFolder: string): Promise<void> {
   if (handle.engine === 'postgres') {
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
@@ -60,5 +66,29 @@ export async function migrateDatabase(handle: DatabaseHandle, migrationsFolder: 
   } else {
     const { migrate } = await import('drizzle-orm/pglite/migrator');
     await migrate(handle.db as never, { migrationsFolder });
+  }
+  await refuseNewerSchema(handle.db, migrationsFolder);
+}
+
+export class NewerSchemaError extends Error {
+  override name = 'NewerSchemaError';
+}
+
+/**
+ * drizzle's migrator applies only migrations newer than the last one the database recorded, so on
+ * a database an upgrade migrated it quietly applies nothing: the versions are compared here.
+ */
+async function refuseNewerSchema(db: Db, migrationsFolder: string): Promise<void> {
+  const { readMigrationFiles } = await import('drizzle-orm/migrator');
+  const newestKnown = Math.max(0, ...readMigrationFiles({ migrationsFolder }).map((migration) => migration.folderMillis));
+  const result = (await db.execute(
+    sql`select count(*)::int as unknown from drizzle.__drizzle_migrations where created_at > ${newestKnown}`,
+  )) as unknown as { rows: Array<{ unknown: number }> };
+  const unknown = Number(result.rows[0]?.unknown ?? 0);
+  if (unknown > 0) {
+    throw new NewerSchemaError(
+      `La base de datos tiene ${unknown} migración(es) más nueva(s) que esta versión del archivo: otro servidor ya la actualizó. ` +
+        'Arranque este servidor con la misma versión que los demás (una versión vieja y una nueva no trabajan a la vez sobre la misma base).',
+    );
   }
 }
