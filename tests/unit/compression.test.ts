@@ -31,7 +31,6 @@ describe('the decision', () => {
   });
 
   const facts = (change: Partial<Parameters<typeof compressionFor>[0]> = {}) => ({
-    method: 'GET',
     url: '/dashboard',
     requestHeaders: { 'accept-encoding': 'gzip, br' },
     status: 200,

@@ -61,7 +61,6 @@ export function negotiateEncoding(acceptEncoding: string | undefined): Encoding 
 }
 
 export interface CompressionFacts {
-  method: string | undefined;
   /** The request target (path and query). */
   url: string | undefined;
   requestHeaders: IncomingMessage['headers'];
@@ -125,7 +124,6 @@ export function compressWhenAccepted(request: IncomingMessage, response: ServerR
   const decide = () => {
     decided = true;
     const { vary, encoding } = compressionFor({
-      method: request.method,
       url: request.url,
       requestHeaders: request.headers,
       status: response.statusCode,

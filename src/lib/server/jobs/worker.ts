@@ -22,6 +22,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Turns } from '../concurrency/turns.ts';
 import type { Db } from '../db/index.ts';
 import type { Job } from '../db/schema.ts';
 import type { BackoffOptions } from './backoff.ts';
@@ -104,58 +105,6 @@ export function workerId(): string {
   return `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
-/**
- * Turns at something only so many may do at once, per key: how many of this worker's jobs ask each
- * host at once (a job with a host waits for a turn before its handler starts, and gives it back
- * when it ends or calls `hostDone`), and how many are at work at all (one key, `concurrency`).
- */
-class Turns {
-  #taken = new Map<string, number>();
-  #waiting = new Map<string, Array<() => void>>();
-  readonly #limit: number;
-  constructor(limit: number) {
-    this.#limit = limit;
-  }
-
-  /** Whether a turn at `key` would be given at once. */
-  free(key: string): boolean {
-    return (this.#taken.get(key) ?? 0) < this.#limit;
-  }
-
-  /** Resolves with the function that gives the turn back (once, however often it is called). */
-  async take(key: string, signal: AbortSignal): Promise<() => void> {
-    if ((this.#taken.get(key) ?? 0) >= this.#limit) {
-      await new Promise<void>((resolve, reject) => {
-        const queue = this.#waiting.get(key) ?? [];
-        this.#waiting.set(key, queue);
-        const onAbort = () => {
-          queue.splice(queue.indexOf(granted), 1);
-          reject(signal.reason);
-        };
-        const granted = () => {
-          signal.removeEventListener('abort', onAbort);
-          resolve();
-        };
-        queue.push(granted);
-        signal.addEventListener('abort', onAbort, { once: true });
-      });
-    } else {
-      this.#taken.set(key, (this.#taken.get(key) ?? 0) + 1);
-    }
-    let given = false;
-    return () => {
-      if (given) return;
-      given = true;
-      // The turn passes straight to the next job waiting for the key, or is freed.
-      const next = this.#waiting.get(key)?.shift();
-      if (next) return next();
-      const taken = (this.#taken.get(key) ?? 1) - 1;
-      if (taken > 0) this.#taken.set(key, taken);
-      else this.#taken.delete(key);
-    };
-  }
-}
-
 interface Running {
   job: Job;
   controller: AbortController;
@@ -184,6 +133,8 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   const kinds = Object.keys(handlers);
   const running = new Map<number, Running>();
   const perHostConcurrency = options.perHostConcurrency ?? DEFAULT_POLITENESS.perHostConcurrency;
+  // A job with a host takes its host's turn (keyed by host) before one of the slots (one key), and
+  // gives both back when it ends or calls `hostDone`.
   const turns = new Turns(perHostConcurrency);
   const slots = new Turns(concurrency);
   /** Jobs this worker holds at most, whatever their stage. */

@@ -66,6 +66,23 @@ async function* readAll(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint
   }
 }
 
+/**
+ * `stream` read whole into memory, refused past `max` bytes (whatever its sender said its length
+ * was): the stream is cancelled, so its producer stops, and `tooLarge()` is thrown. Either way the
+ * reader's lock is released. A body that came as one chunk is returned as it came, uncopied.
+ */
+export async function readWhole(stream: ReadableStream<Uint8Array>, max: number, tooLarge: () => Error): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  // Leaving the loop early (the throw) cancels the stream: `readAll`'s own cleanup.
+  for await (const chunk of readAll(stream)) {
+    length += chunk.byteLength;
+    if (length > max) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
+}
+
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'object') return value.constructor?.name ?? 'object';

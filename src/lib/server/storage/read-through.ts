@@ -36,7 +36,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { decode as decodeDagPb } from '@ipld/dag-pb';
 import type { CID } from 'multiformats/cid';
+import { Turns } from '../concurrency/turns.ts';
 import { BlockNotFoundError } from './blockstores.ts';
+import { readWhole } from './byte-source.ts';
 import { DAG_PB_CODE, RAW_CODE, SHA2_256_CODE } from './profile.ts';
 import { readVerifiedBlock } from './verify.ts';
 
@@ -93,6 +95,8 @@ export function withoutReadThrough<T>(read: () => Promise<T>): Promise<T> {
 const MAX_ADMITTED_LINKS = 100_000;
 const ADMITTED_FOR_MS = 15 * 60_000;
 const MAX_REMEMBERED_MISSES = 10_000;
+/** Gateway requests waiting for a slot at most. */
+const MAX_WAITING = 64;
 
 type Outcome = { bytes: Uint8Array } | 'missing' | 'failed';
 
@@ -104,7 +108,11 @@ export function readThrough<T extends WrappableBlockstore>(local: T, options: Re
   const maxBlockBytes = options.maxBlockBytes ?? 1024 * 1024;
   const negativeTtlMs = options.negativeTtlMs ?? 30_000;
   const warn = options.warn ?? ((message: string) => console.warn(message));
-  const slots = semaphore(options.concurrency ?? 8);
+  // Past `MAX_WAITING` requests in line, a block is a failure at once (a 502), not a wait.
+  const slots = new Turns(options.concurrency ?? 8, {
+    maxWaiting: MAX_WAITING,
+    tooManyWaiting: () => new Error('demasiadas peticiones en espera a las pasarelas'),
+  });
 
   /** Blocks linked from nodes handed out, by multihash: until when they may be fetched. */
   const admittedLinks = new Map<string, number>();
@@ -146,9 +154,9 @@ export function readThrough<T extends WrappableBlockstore>(local: T, options: Re
   /** The block's bytes from one gateway, verified; 'missing' when it says it has none. */
   async function fromGateway(base: string, cid: CID): Promise<Uint8Array | 'missing'> {
     // The deadline counts from the request, not from the slot: readers queued behind a slow
-    // gateway give up in time too, and the line itself is bounded (`semaphore`).
+    // gateway give up in time too, and the line itself is bounded (`MAX_WAITING`).
     const signal = AbortSignal.timeout(timeoutMs);
-    const bytes = await slots.run(signal, async () => {
+    const bytes = await slots.run('', signal, async () => {
       const response = await fetchImpl(`${base}/ipfs/${cid.toV1().toString()}?format=raw`, {
         headers: { Accept: RAW_BLOCK_MEDIA_TYPE },
         signal,
@@ -170,7 +178,9 @@ export function readThrough<T extends WrappableBlockstore>(local: T, options: Re
         await response.body?.cancel().catch(() => undefined);
         throw new Error(`ofreció un bloque de ${declared} bytes (máximo ${maxBlockBytes})`);
       }
-      return readCapped(response, maxBlockBytes);
+      // A gateway may not say its length, or say less than it sends.
+      if (!response.body) return new Uint8Array(0);
+      return readWhole(response.body, maxBlockBytes, () => new Error(`envió más de ${maxBlockBytes} bytes`));
     });
     if (bytes === 'missing') return bytes;
     // The same check as every read of the store: the bytes must hash to the CID's digest.
@@ -254,70 +264,9 @@ export function readThrough<T extends WrappableBlockstore>(local: T, options: Re
   });
 }
 
-/** A response body read whole, refused past `max` bytes (a gateway may not say its length). */
-async function readCapped(response: Response, max: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    length += value.byteLength;
-    if (length > max) {
-      await reader.cancel().catch(() => undefined);
-      throw new Error(`envió más de ${max} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, length);
-}
-
 function describe(error: unknown): string {
   if (error instanceof Error && error.name === 'TimeoutError') return 'sin respuesta a tiempo';
   if (error instanceof Error && error.name === 'CorruptBlockError') return 'envió bytes que no corresponden al CID';
   if (error instanceof Error) return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
   return String(error);
-}
-
-/** Requests waiting for a slot at most: past that, a block is a failure at once (a 502), not a wait. */
-const MAX_WAITING = 64;
-
-/**
- * At most `limit` tasks at once; the others wait their turn in order, at most `MAX_WAITING` of
- * them, each no longer than its `signal` allows.
- */
-function semaphore(limit: number) {
-  let active = 0;
-  const waiting: Array<{ resolve: () => void; reject: (reason: unknown) => void }> = [];
-  return {
-    async run<R>(signal: AbortSignal, task: () => Promise<R>): Promise<R> {
-      // A finishing task hands its slot straight to the next in line, so none can jump the queue.
-      if (active < limit) active += 1;
-      else {
-        if (waiting.length >= MAX_WAITING) throw new Error('demasiadas peticiones en espera a las pasarelas');
-        signal.throwIfAborted();
-        await new Promise<void>((resolve, reject) => {
-          const turn = { resolve, reject };
-          waiting.push(turn);
-          signal.addEventListener(
-            'abort',
-            () => {
-              const index = waiting.indexOf(turn);
-              if (index >= 0) waiting.splice(index, 1);
-              reject(signal.reason);
-            },
-            { once: true },
-          );
-        });
-      }
-      try {
-        return await task();
-      } finally {
-        const next = waiting.shift();
-        if (next) next.resolve();
-        else active -= 1;
-      }
-    },
-  };
 }

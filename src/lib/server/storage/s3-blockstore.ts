@@ -13,6 +13,7 @@ import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { CID } from 'multiformats/cid';
 import type { BlockstoreSettings } from '../config.ts';
 import { BlockNotFoundError, type OpenedBlockstore } from './blockstores.ts';
+import { readWhole } from './byte-source.ts';
 import { CorruptBlockError } from './errors.ts';
 import { CHUNK_SIZE } from './profile.ts';
 
@@ -91,7 +92,12 @@ export function s3Blockstore(options: S3BlockstoreOptions): OpenedBlockstore {
         throw error;
       }
       if (answer.Body === undefined) throw new BlockNotFoundError(`Block ${cid.toString()} came back without a body`);
-      yield await readBounded(cid, answer.Body.transformToWebStream());
+      // Whatever Content-Length said: an object the archive did not write may be of any size.
+      yield await readWhole(
+        answer.Body.transformToWebStream(),
+        MAX_BLOCK_BYTES,
+        () => new CorruptBlockError(cid.toString(), `is over ${MAX_BLOCK_BYTES} bytes, larger than any block the archive writes`),
+      );
     },
     put: (cid, bytes, callOptions) => put(cid, bytes, callOptions?.signal),
     delete: (cid, callOptions) => del(cid, callOptions?.signal),
@@ -132,28 +138,4 @@ function isNotFound(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
   return status === 404 || error.name === 'NoSuchKey' || error.name === 'NotFound';
-}
-
-/** The whole body, unless it grows past `MAX_BLOCK_BYTES` (whatever Content-Length said). */
-async function readBounded(cid: CID, body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      length += value.byteLength;
-      if (length > MAX_BLOCK_BYTES) {
-        throw new CorruptBlockError(cid.toString(), `is over ${MAX_BLOCK_BYTES} bytes, larger than any block the archive writes`);
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    await reader.cancel().catch(() => undefined);
-    throw error;
-  } finally {
-    reader.releaseLock();
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
 }
