@@ -128,6 +128,9 @@ function literal(term: Term, { language, datatype }: { language?: string; dataty
 const isA = (graph: Graph, subject: Term | string, type: string) =>
   objects(graph, subject, `${RDF}type`).some((term) => term.value === type);
 
+/** When the versioned record's current file (its v2) was captured. */
+const CURRENT_CAPTURED_AT = '2026-02-03T04:05:06.000Z';
+
 const datasetIri = (id: number) => `${ORIGIN}/catalog/dataset/${id}`;
 const catalogRecordIri = (id: number) => `${ORIGIN}/catalog/record/${id}`;
 
@@ -177,7 +180,7 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     Object.assign(special, { versioned, earlierCid: earlier!.cid, earlierSize: earlier!.fileSize, earlierSha: earlier!.fileSha256 });
     await db.insert(recordVersions).values([
       { alexandriaId: versioned, number: 1, cid: earlier!.cid!, sha256: earlier!.fileSha256!, size: earlier!.fileSize!, type: earlier!.type, mimeType: earlier!.mimeType, fileName: 'anterior.csv', capturedAt: new Date('2026-01-02T03:04:05Z') },
-      { alexandriaId: versioned, number: 2, cid: current!.cid!, sha256: current!.fileSha256!, size: current!.fileSize!, type: current!.type, mimeType: current!.mimeType, fileName: current!.fileName },
+      { alexandriaId: versioned, number: 2, cid: current!.cid!, sha256: current!.fileSha256!, size: current!.fileSize!, type: current!.type, mimeType: current!.mimeType, fileName: current!.fileName, capturedAt: new Date(CURRENT_CAPTURED_AT) },
     ]);
     published = await db.select().from(alexandrias).where(inArray(alexandrias.status, ['on_line', 'under_review'])).orderBy(asc(alexandrias.id));
 
@@ -335,6 +338,9 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
         expect(download.endsWith(`/ipfs/${cid}`)).toBe(true);
         expect(download).toBe(`${ORIGIN}/ipfs/${cid}`);
         expect(one(graph(), distribution, `${DCAT}accessURL`).value).toBe(download);
+        // Issued when the archive got the file: its version's capture, else the upload that created the record.
+        const issued = literal(one(graph(), distribution, `${DCT}issued`), { datatype: `${XSD}dateTime` });
+        expect(issued, `${record.id}`).toBe(record.id === special.versioned ? CURRENT_CAPTURED_AT : record.createdAt.toISOString());
         expect(one(graph(), distribution, `${DCAT}mediaType`).value).toBe(`http://www.iana.org/assignments/media-types/${record.mimeType}`);
         expect(one(graph(), distribution, `${DCT}format`).value).toBe(
           `http://publications.europa.eu/resource/authority/file-type/${record.type.toUpperCase()}`,

@@ -25,6 +25,8 @@
  *   record entered the archive, `dct:modified` its last change. A record without declared dates
  *   (a hand upload) has none on its dataset rather than the archive's: a harvester, ours included,
  *   would keep those as the day its issuer published it, and the catalogue record still has them.
+ *   A distribution is the archive's copy, so its `dct:issued` is the archive's: when it got those
+ *   bytes (the capture of that version, or the upload that created the record with its file).
  * - What the original's catalogue says of how often it is updated, whom to ask and the period it
  *   covers (harvested, `db/catalogue-facts.ts`) is published as DCAT-AP states it, and only when
  *   the record has it: `dct:accrualPeriodicity` an IRI of the EU frequency table when the table
@@ -196,8 +198,8 @@ interface DistributedFile {
   type: CatalogRecord['type'];
   size: number | null;
   sha256: string | null;
-  /** When the archive captured it (stated for earlier versions only). */
-  issued?: Date;
+  /** When the archive got these bytes (a capture, or the upload that brought them). */
+  issued: Date | null;
   /** The dataset it is an earlier version of. */
   versionOf?: string;
 }
@@ -231,7 +233,8 @@ function distributionResource(id: string, file: DistributedFile, iris: CatalogIr
 
 /**
  * A record's distributions: its current file, then every earlier version of it (issue #19), each
- * its own distribution with the date it was captured, a version of the dataset.
+ * its own distribution, a version of the dataset. Each is issued when the archive got its bytes:
+ * the current file too, so a harvester can tell it from the earlier ones by date as well.
  */
 function distributionResources(record: CatalogRecord & { cid: string }, iris: CatalogIris): Resource[] {
   const current = distributionResource(
@@ -244,6 +247,7 @@ function distributionResources(record: CatalogRecord & { cid: string }, iris: Ca
       type: record.type,
       size: record.fileSize,
       sha256: record.fileSha256,
+      issued: record.fileArchivedAt,
     },
     iris,
   );

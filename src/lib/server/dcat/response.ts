@@ -12,9 +12,10 @@ import { catalogTurtle } from './turtle.ts';
 /**
  * Raised whenever what the documents say for the same data changes, so older tags stop matching
  * (2: the catalogue facts of #18/#20; 3: the original's dates on datasets, the archive's on
- * catalogue records, frequencies outside the EU table as labelled `dct:Frequency` nodes).
+ * catalogue records, frequencies outside the EU table as labelled `dct:Frequency` nodes; 4: the
+ * current file's distribution issued when the archive got it, as earlier versions' are).
  */
-const CATALOG_VERSION = 3;
+const CATALOG_VERSION = 4;
 
 export const CATALOG_FORMATS = {
   jsonld: { contentType: 'application/ld+json', write: catalogJsonLd },

@@ -38,6 +38,12 @@ export interface CatalogRecord extends CatalogueFacts {
   department: { id: number; name: string; website: string | null } | null;
   category: { id: number; title: string } | null;
   source: { id: number; name: string; url: string } | null;
+  /**
+   * When the archive got the record's current file: the capture of its newest version with that
+   * CID, or, for a file that came with the record itself (an upload, the seed), when the record
+   * was created; null for a record without a file.
+   */
+  fileArchivedAt: Date | null;
   /** A captured record's earlier files (issue #19), oldest first; its current file is the record's own. */
   olderVersions: VersionItem[];
 }
@@ -85,6 +91,7 @@ async function recordsBetween(db: Db, after: number, upTo: number): Promise<Cata
   const versions = await versionsOfRecords(db, rows.map((row) => row.id));
   return rows.map(({ departmentId, departmentName, departmentWebsite, categoryId, categoryTitle, sourceId, sourceName, sourceUrlOfSource, ...record }) => ({
     ...record,
+    fileArchivedAt: record.cid === null ? null : (versions.get(record.id) ?? []).findLast((version) => version.cid === record.cid)?.capturedAt ?? record.createdAt,
     olderVersions: (versions.get(record.id) ?? []).filter((version) => version.cid !== record.cid),
     department: departmentId !== null && departmentName !== null ? { id: departmentId, name: departmentName, website: departmentWebsite } : null,
     category: categoryId !== null && categoryTitle !== null ? { id: categoryId, title: categoryTitle } : null,
