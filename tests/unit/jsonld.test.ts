@@ -228,6 +228,12 @@ describe('the Dataset of a record', () => {
     expect(blank.publisher).not.toHaveProperty('contactPoint');
     const half = datasetJsonLd(record({ contactName: ' Webmaster ', contactEmail: 'N/A' }), ORIGIN);
     expect((half.publisher as Record<string, unknown>).contactPoint).toEqual({ '@type': 'ContactPoint', name: 'Webmaster' });
+    // The stored value must itself be one plain address, as the record page and the DCAT catalogue
+    // judge it (domain/email.ts): not a link, not an address with headers or markup after it.
+    for (const stored of ['mailto:datos@sisalril.gob.do', 'x@y.z?subject=a"onmouseover=', 'javascript:alert(1)//@sisalril.gob.do']) {
+      const kept = datasetJsonLd(record({ contactEmail: stored }), ORIGIN);
+      expect(kept.publisher, stored).not.toHaveProperty('contactPoint');
+    }
 
     // A record whose catalogue declared none of them states none.
     const bare = datasetJsonLd(record(), ORIGIN);

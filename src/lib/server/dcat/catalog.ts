@@ -40,6 +40,7 @@
  * - The checksum is SHA-256 (`spdx:checksumAlgorithm_sha256`), as DCAT-AP 3 allows; DCAT-AP 2.1's
  *   shapes still insist on SHA-1 (SEMICeu/DCAT-AP#158), which a copy kept for verification should not use.
  */
+import { mailtoLink } from '../../domain/email.ts';
 import { t } from '../../i18n/index.ts';
 import { collectionPath, recordPath } from '../../paths.ts';
 import type { CatalogueFacts } from '../db/catalogue-facts.ts';
@@ -62,7 +63,6 @@ import {
   dct,
   foaf,
   iri,
-  mailtoIri,
   plain,
   rdfs,
   resource,
@@ -276,7 +276,7 @@ type DeclaredFacts = Pick<CatalogueFacts, 'updateFrequency' | 'contactName' | 'c
 /** The publisher's contact point for a record, when its catalogue named one. */
 function contactPointResource({ contactName, contactEmail }: DeclaredFacts): Resource | undefined {
   const name = contactName?.trim();
-  const email = mailtoIri(contactEmail);
+  const email = mailtoLink(contactEmail);
   if (!name && !email) return undefined;
   return resource(null, [vcard.Kind], {
     [vcard.fn]: name ? text(name) : undefined,

@@ -211,19 +211,3 @@ export function webIri(raw: string | null | undefined): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   return percentEncode(url.href, UNSAFE_IRI_CHARACTERS);
 }
-
-/** What a `mailto:` IRI may not hold as written: the unsafe characters, and the three RFC 6068 reserves. */
-const UNSAFE_MAILTO_CHARACTERS = /[%?#\u0000-\u0020<>"{}|^`\\\u007f]/g;
-
-/**
- * An e-mail address as the `mailto:` IRI vCard's `hasEmail` wants (RFC 6068): `%`, `?` and `#`
- * would start an escape, the headers or a fragment, so they are encoded with what no IRI may hold;
- * everything else, accents included, stays as written, for harvesters that only strip `mailto:`.
- * Undefined for text that is not one address (the harvester keeps only addresses, but a record may
- * have been edited since).
- */
-export function mailtoIri(email: string | null | undefined): string | undefined {
-  const address = email?.trim();
-  if (!address || !/^[^@\s]+@[^@\s]+$/.test(address)) return undefined;
-  return `mailto:${percentEncode(address, UNSAFE_MAILTO_CHARACTERS)}`;
-}

@@ -3,6 +3,7 @@
  * URLs as absolute http(s) IRIs with spaces and other unsafe characters percent-encoded (CKAN
  * resource URLs are typed by hand and often hold spaces), dates, byte counts and checksums.
  */
+import { publishableEmail } from '../../../domain/email.ts';
 import { stripControls } from '../../../domain/text.ts';
 import { webIri } from '../../dcat/rdf.ts';
 import type { CatalogChecksum, CatalogContact, CatalogTemporal } from './types.ts';
@@ -88,16 +89,6 @@ export function distinct(values: Array<string | null>): string[] {
   return [...new Set(values.filter((value): value is string => value !== null))];
 }
 
-/** The longest e-mail address (RFC 5321's path limit): anything longer is not one. */
-const MAX_EMAIL_LENGTH = 254;
-/**
- * An address as mail software takes it: a local part of letters, digits and RFC 5322's other
- * unquoted characters, one `@`, and a domain of dot-separated labels. Quoted local parts, IP
- * literals and the `?`, `#`, `&` and `%` that would need escaping in a `mailto:` link, legal but
- * never seen in a catalogue, are refused with the rest.
- */
-const EMAIL = /^[\p{L}\p{N}.!$'*+/=^_`{|}~-]{1,64}@[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)+$/u;
-
 /**
  * An e-mail address from what a catalogue declares (`datos@x.gob.do`, vCard's `mailto:datos@x.gob.do`,
  * with or without `?subject=`); null for anything that is not one ("N/A", a web page, a name).
@@ -114,7 +105,8 @@ export function cleanEmail(value: unknown): string | null {
     }
     text = text.trim();
   }
-  return text.length <= MAX_EMAIL_LENGTH && EMAIL.test(text) ? text : null;
+  // The rule every reader of a stored address applies again.
+  return publishableEmail(text);
 }
 
 /** A contact point, or null when it has neither a name nor an address. */

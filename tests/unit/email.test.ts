@@ -1,0 +1,80 @@
+/**
+ * The one rule for a contact address the archive publishes (domain/email.ts): what the harvester
+ * keeps, and what the record page, its JSON-LD and the DCAT catalogue show of a stored value.
+ */
+import { describe, expect, it } from 'vitest';
+import { mailtoLink, publishableEmail } from '../../src/lib/domain/email.ts';
+import { datasetResource, catalogIris } from '../../src/lib/server/dcat/catalog.ts';
+import type { CatalogRecord } from '../../src/lib/server/queries/catalog.ts';
+import { cleanEmail } from '../../src/lib/server/harvest/catalogs/values.ts';
+
+/** Stored values that are not one plain address: an attribute breakout, scripts, links, headers. */
+const HOSTILE = [
+  'x@y.z?subject=a"onmouseover=',
+  'x@y.z" onmouseover="alert(1)',
+  'javascript:alert(1)',
+  'javascript:alert(1)//@y.z',
+  'mailto:datos@one.gob.do',
+  'datos@one.gob.do?cc=otro@x.do',
+  'datos@one.gob.do#x',
+  'da%74os@one.gob.do',
+  'datos@one.gob.do\nBcc: otro@x.do',
+  '<datos@one.gob.do>',
+  'dos palabras@one.gob.do',
+  'datos@localhost',
+  `${'a'.repeat(250)}@one.gob.do`,
+  '   ',
+  '',
+  null,
+  undefined,
+];
+
+describe('a publishable contact e-mail', () => {
+  it('is one plain address, trimmed, accents and RFC 5322 characters included', () => {
+    expect(publishableEmail(' datos@hacienda.gob.do ')).toBe('datos@hacienda.gob.do');
+    expect(publishableEmail('josé.pérez@ministerio.gob.do')).toBe('josé.pérez@ministerio.gob.do');
+    expect(publishableEmail('año{2024}|datos@municipio.gob.do')).toBe('año{2024}|datos@municipio.gob.do');
+  });
+
+  it('is nothing for a value that is not one, so no page or document links it', () => {
+    for (const value of HOSTILE) {
+      expect(publishableEmail(value), String(value)).toBeNull();
+      expect(mailtoLink(value), String(value)).toBeNull();
+    }
+  });
+
+  it('links as mailto:, percent-encoding only what an IRI may not hold', () => {
+    expect(mailtoLink(' datos@one.gob.do ')).toBe('mailto:datos@one.gob.do');
+    expect(mailtoLink('año{2024}|datos@municipio.gob.do')).toBe('mailto:año%7B2024%7D%7Cdatos@municipio.gob.do');
+    expect(mailtoLink('a^b`c@one.gob.do')).toBe('mailto:a%5Eb%60c@one.gob.do');
+  });
+
+  it('is the rule the harvester keeps addresses by', () => {
+    for (const value of HOSTILE.filter((value) => value !== 'mailto:datos@one.gob.do')) expect(cleanEmail(value), String(value)).toBeNull();
+    // A harvested address passes the rule again when read.
+    expect(publishableEmail(cleanEmail('MAILTO:josé.pérez@ministerio.gob.do'))).toBe('josé.pérez@ministerio.gob.do');
+  });
+
+  it('is the only address the DCAT catalogue gives a contact point', () => {
+    const iris = catalogIris('https://archivo.example');
+    const hasEmail = 'http://www.w3.org/2006/vcard/ns#hasEmail';
+    const contactEmailOf = (contactEmail: string) => {
+      const record = {
+        id: 7, cid: null, title: 'Presupuesto', description: null, type: 'csv', status: 'under_review', sourceUrl: null, originalUrl: null,
+        fileName: null, fileSize: null, mimeType: null, fileSha256: null, walletAddress: null, createdAt: new Date(), updatedAt: new Date(),
+        department: null, category: null, source: null, fileArchivedAt: null, olderVersions: [],
+        issued: null, modified: null, licenseTitle: null, licenseUrl: null, keywords: [], updateFrequency: null,
+        contactName: 'Oficina', contactEmail, temporalStart: null, temporalEnd: null, temporalText: null,
+      } satisfies CatalogRecord;
+      return JSON.stringify(datasetResource(record, iris));
+    };
+    expect(contactEmailOf('datos@one.gob.do')).toContain('mailto:datos@one.gob.do');
+    expect(contactEmailOf('datos@one.gob.do')).toContain(hasEmail);
+    for (const value of ['x@y.z?subject=a"onmouseover=', 'javascript:alert(1)//@y.z']) {
+      const written = contactEmailOf(value);
+      expect(written, value).toContain('Oficina');
+      expect(written, value).not.toContain(hasEmail);
+      expect(written, value).not.toContain('mailto:');
+    }
+  });
+});
