@@ -5,10 +5,24 @@
  * (a withdrawn file is refused, `index.ts`, so there is nothing to fetch it for). Anything else is
  * not the archive's to fetch: the read-through never becomes a proxy to the whole IPFS network.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { readThrough, type WrappableBlockstore } from '../storage/read-through.ts';
 import { servedFile } from './served-files.ts';
+
+/** What the reader under way already knows of one file: whether it is served. */
+const knownFile = new AsyncLocalStorage<{ cid: string; served: boolean }>();
+
+/**
+ * Runs `read` with the answer its caller already has for `cid` (canonical CIDv1): the gateway
+ * looks a file up before reading it (to refuse it when withdrawn, and for its type and name), so
+ * when the store lacks the file, the read-through's admission takes that answer rather than
+ * asking the database the same question again. Only for `cid`: any other file is asked as usual.
+ */
+export function withKnownCatalogueFile<T>(cid: string, served: boolean, read: () => Promise<T>): Promise<T> {
+  return knownFile.run({ cid, served }, read);
+}
 
 /**
  * `blockstore` reading through from `gateways` (`config.trustlessGateways`) the files this
@@ -16,7 +30,13 @@ import { servedFile } from './served-files.ts';
  */
 export function withTrustlessGateways<T extends WrappableBlockstore>(blockstore: T, gateways: readonly string[], db: Db): T {
   if (gateways.length === 0) return blockstore;
-  return readThrough(blockstore, { gateways, isCatalogueFile: (cid) => isServedCatalogueFile(db, cid) });
+  return readThrough(blockstore, {
+    gateways,
+    isCatalogueFile: async (cid) => {
+      const known = knownFile.getStore();
+      return known?.cid === cid ? known.served : isServedCatalogueFile(db, cid);
+    },
+  });
 }
 
 /**

@@ -19,6 +19,7 @@ import { InvalidCidError, NotInStoreError, parseCid, type ContentStore, type Fil
 import { RAW_BLOCK_MEDIA_TYPE, ReadThroughError, withoutReadThrough } from '../storage/read-through.ts';
 import { CAR_MEDIA_TYPE, encodeCar, negotiateCar, type CarRequest } from './car.ts';
 import { detectContent, downloadName, hasPdfHeader, mediaType } from '../content-type.ts';
+import { withKnownCatalogueFile } from './catalogue-files.ts';
 import { withdrawnBlockOf, type Withdrawal } from './withdrawn-blocks.ts';
 
 /**
@@ -255,7 +256,9 @@ async function servableStat(db: Db, store: ContentStore, cid: string): Promise<{
   // The catalogue before the store: a withdrawn file is refused, never first fetched from a gateway.
   const { declared, withdrawnBy } = await catalogueEntry(db, canonical);
   if (withdrawnBy) throw withdrawn(withdrawnBy, 'Este archivo fue');
-  const stat = await statFile(store, canonical);
+  // Held by a record and not withdrawn is what the read-through admits a missing file by: it is
+  // told so, rather than asking the database again (`catalogue-files.ts`).
+  const stat = await withKnownCatalogueFile(canonical, declared !== null, () => statFile(store, canonical));
   if (!declared) {
     // Which blocks withdrawn files are made of is read from this server's own blocks: asking the
     // gateways for every served file's nodes to answer one request would let a visitor make us
