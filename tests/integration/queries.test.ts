@@ -209,7 +209,11 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
       .returning({ id: alexandrias.id });
     expect((await loadRecord(db(), file!.cid!, twin!.id))?.record.id).toBe(twin!.id);
     expect((await loadRecord(db(), file!.cid!, file!.id))?.record.id).toBe(file!.id);
-    expect((await loadRecord(db(), file!.cid!, file!.id))?.siblings.map((record) => record.id)).toEqual([twin!.id]);
+    const page = await loadRecord(db(), file!.cid!, file!.id);
+    // A sibling is a row of the table of files: what that row shows, nothing read of its origin.
+    expect(page?.siblings).toEqual([{ id: twin!.id, title: 'Otra copia del informe de la SISALRIL', fileName: null, fileSize: null, updatedAt: expect.any(Date), status: 'under_review' }]);
+    expect(page?.record).toEqual(await getRecord(db(), file!.id));
+    expect(page?.record).toMatchObject({ capture: null, withdrawnFromCatalogAt: null, goneFromOriginSince: null });
     expect(await loadRecord(db(), 'bafkreinotarealcid', null)).toBeNull();
     await db().delete(alexandrias).where(eq(alexandrias.id, twin!.id));
     expect(await recordsByCid(db(), 'bafkreinotarealcid')).toEqual([]);

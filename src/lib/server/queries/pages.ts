@@ -2,13 +2,26 @@
  * Loaders of the catalogue pages: each page's frontmatter calls one of these and renders what it
  * returns; null means the page does not exist (a real 404).
  */
+import { eq } from 'drizzle-orm';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { CollectionOrder, GroupOrder, ListView } from '../../list-view.ts';
 import type { Db } from '../db/index.ts';
+import { alexandrias } from '../db/schema.ts';
 import { categoryChoices, getGroupItem, listGroup, type CategoryChoice, type GroupItem } from './groups.ts';
 import { recordHistory, type HistoryEntry } from './moderation.ts';
 import { isRowId, type Page } from './paging.ts';
-import { getRecord, listRecords, recordsByCid, storageStatus, uploadsOf, type RecordRow, type RecordWithOrigin, type StorageStatus } from './records.ts';
+import {
+  getRecord,
+  listRecords,
+  recordDetails,
+  storageStatus,
+  uploadsOf,
+  withOriginFacts,
+  type RecordDetail,
+  type RecordRow,
+  type RecordWithOrigin,
+  type StorageStatus,
+} from './records.ts';
 import { sheetPreviewsOf, type SheetPreviewItem } from './sheets.ts';
 import { versionsOf, type VersionItem } from './versions.ts';
 
@@ -47,10 +60,13 @@ export function loadGroup(db: Db, entity: GroupEntity, page: number, view?: Part
   return listGroup(db, entity, page, view);
 }
 
+/** What the page's table of files shows of another record of the same file: a row linking to its page. */
+export type SiblingRecord = Pick<RecordDetail, 'id' | 'title' | 'fileName' | 'fileSize' | 'updatedAt' | 'status'>;
+
 export interface RecordPage {
   record: RecordWithOrigin;
   /** Other records of the same file (the same CID contributed more than once). */
-  siblings: RecordWithOrigin[];
+  siblings: SiblingRecord[];
   storage: StorageStatus;
   /** Every status change, oldest first (issue #8). */
   history: HistoryEntry[];
@@ -62,10 +78,16 @@ export interface RecordPage {
 
 /** The record with `cid`; `assetId` picks one when several share the CID (SPEC §2). */
 export async function loadRecord(db: Db, cid: string, assetId: number | null): Promise<RecordPage | null> {
-  const records = await recordsByCid(db, cid);
-  const record = records.find((candidate) => candidate.id === assetId) ?? records[0];
-  if (!record) return null;
-  return recordPage(db, record, records.filter((candidate) => candidate.id !== record.id));
+  const records = await recordDetails(db, eq(alexandrias.cid, cid));
+  const chosen = records.find((candidate) => candidate.id === assetId) ?? records[0];
+  if (!chosen) return null;
+  // What is known of the origin (captures, withdrawal, disappearance) only for the record shown:
+  // its siblings are a row each in the table of files.
+  const [record] = await withOriginFacts(db, [chosen]);
+  const siblings = records
+    .filter((candidate) => candidate.id !== chosen.id)
+    .map(({ id, title, fileName, fileSize, updatedAt, status }): SiblingRecord => ({ id, title, fileName, fileSize, updatedAt, status }));
+  return recordPage(db, record!, siblings);
 }
 
 /**
@@ -78,7 +100,7 @@ export async function loadRecordById(db: Db, id: number): Promise<RecordPage | n
 }
 
 /** What the record page shows around `record`; a record without a file has no storage, sheets or versions. */
-async function recordPage(db: Db, record: RecordWithOrigin, siblings: RecordWithOrigin[]): Promise<RecordPage> {
+async function recordPage(db: Db, record: RecordWithOrigin, siblings: SiblingRecord[]): Promise<RecordPage> {
   return {
     record,
     siblings,
