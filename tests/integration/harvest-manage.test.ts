@@ -24,6 +24,7 @@ import {
   newHarvestSourceInput,
   themeMapFromText,
   themeMapToText,
+  FAILED_CAPTURES_LIMIT,
   type CaptureQueue,
   type HarvestSourceDetail,
   type HarvestSourceSummary,
@@ -292,6 +293,33 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     const recovered = await db.select({ cid: alexandrias.cid }).from(alexandrias).where(inArray(alexandrias.id, [one!.alexandriaId, other!.alexandriaId]));
     expect(recovered.every((record) => record.cid?.startsWith('baf'))).toBe(true);
     expect((await call(retryAllRoute.POST, { method: 'POST', id: sourceId })).body).toEqual({ code: 200, body: { retried: 0 } });
+  });
+
+  it('counts every failed capture, and lists the newest up to its limit, each once', async () => {
+    // More failures than the list shows: records of the source still without a file, each a failed capture.
+    const extra = FAILED_CAPTURES_LIMIT + 3;
+    const records = await db
+      .insert(alexandrias)
+      .values(Array.from({ length: extra }, (_, index) => ({ title: `Archivo caído ${index}`, type: 'csv' as const, status: 'under_review' as const })))
+      .returning({ id: alexandrias.id });
+    await db.insert(harvestedRecords).values(records.map(({ id }) => ({ alexandriaId: id, harvestSourceId: sourceId, datasetIdentifier: `caido-${id}`, distributionKey: `caido-${id}` })));
+    const failedJobs = await db
+      .insert(jobs)
+      .values(records.map(({ id }) => ({ kind: CAPTURE_JOB, payload: { alexandriaId: id, url: `https://caido.example/${id}.csv` }, dedupeKey: `capture:${id}`, status: 'failed' as const, attempts: 5, lastError: 'HTTP 404' })))
+      .returning({ id: jobs.id });
+    try {
+      const queue = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
+      expect(queue.failedTotal).toBe(extra);
+      expect(queue.counts.failed).toBe(extra);
+      const newest = failedJobs.map((job) => job.id).sort((a, b) => b - a).slice(0, FAILED_CAPTURES_LIMIT);
+      expect(queue.failed.map((failure) => failure.jobId)).toEqual(newest);
+      expect(Object.keys(queue.failed[0]!).sort()).toEqual(['alexandriaId', 'attempts', 'failedAt', 'jobId', 'reason', 'title', 'url']);
+    } finally {
+      await db.delete(jobs).where(inArray(jobs.id, failedJobs.map((job) => job.id)));
+      await db.delete(alexandrias).where(inArray(alexandrias.id, records.map((record) => record.id)));
+    }
+    const none = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
+    expect({ failed: none.failed, failedTotal: none.failedTotal }).toEqual({ failed: [], failedTotal: 0 });
   });
 
   it('reads the page forms: empty fields, the theme map by category title, and lines it cannot read', async () => {

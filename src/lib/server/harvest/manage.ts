@@ -343,9 +343,11 @@ export async function captureQueue(db: Db, harvestSourceId: number): Promise<Cap
     );
   counts.done = Number(captured?.total ?? 0);
 
-  // A capture that failed in one run and succeeded in another is not a failure any more.
+  // A capture that failed in one run and succeeded in another is not a failure any more. The
+  // newest failures and how many there are in all, in one query: the window counts every row the
+  // condition keeps before the limit cuts them (no row at all means none failed).
   const stillFailed = and(capturesOf(harvestSourceId), eq(jobs.status, 'failed'), isNull(alexandrias.cid));
-  const failedRows = await db
+  const rows = await db
     .select({
       jobId: jobs.id,
       alexandriaId: alexandrias.id,
@@ -354,20 +356,16 @@ export async function captureQueue(db: Db, harvestSourceId: number): Promise<Cap
       reason: jobs.lastError,
       attempts: jobs.attempts,
       failedAt: jobs.finishedAt,
+      total: sql<number>`count(*) over ()`.mapWith(Number),
     })
     .from(jobs)
     .innerJoin(alexandrias, sql`${alexandrias.id} = (${jobs.payload}->>'alexandriaId')::int`)
     .where(stillFailed)
     .orderBy(desc(jobs.id))
     .limit(FAILED_CAPTURES_LIMIT);
-  const [total] = await db
-    .select({ total: count() })
-    .from(jobs)
-    .innerJoin(alexandrias, sql`${alexandrias.id} = (${jobs.payload}->>'alexandriaId')::int`)
-    .where(stillFailed);
-  const failedTotal = Number(total?.total ?? 0);
+  const failedTotal = rows[0]?.total ?? 0;
   counts.failed = failedTotal;
-  return { counts, failed: failedRows, failedTotal };
+  return { counts, failed: rows.map(({ total: _total, ...failed }) => failed), failedTotal };
 }
 
 // ---------------------------------------------------------------------------------------------
