@@ -25,7 +25,7 @@ import { migrateDatabase, openDatabase, type Db } from '../src/lib/server/db/ind
 import { alexandrias, imports } from '../src/lib/server/db/schema.ts';
 import { PORTAL } from '../src/lib/server/seed/catalog.ts';
 import { seedArchive } from '../src/lib/server/seed/index.ts';
-import { cidOf, createContentStore } from '../src/lib/server/storage/index.ts';
+import { cidOf, createContentStore, createStagingArea, databaseFileGuard } from '../src/lib/server/storage/index.ts';
 import { since } from './stats.ts';
 
 const MARKER = 'bench-data.json';
@@ -95,7 +95,8 @@ export async function prepareLargeDatabase({ config, records, keep, maintenance,
         log(`Construyendo la base grande (${records.toLocaleString('es')} registros) en ${dataDir} ...`);
         await migrateDatabase(handle, config.migrationsDir);
         const store = createContentStore({ dir: path.join(dataDir, 'blocks') });
-        await seedArchive({ db: handle.db, store, fixturesDir: config.fixturesDir });
+        const staging = createStagingArea({ storeDir: path.join(dataDir, 'blocks'), dir: path.join(dataDir, 'staging'), guard: databaseFileGuard(handle.db) });
+        await seedArchive({ db: handle.db, store, staging, fixturesDir: config.fixturesDir });
         log(`  carga inicial real: ${since(started)}`);
         await addSyntheticRecords(handle.db, records, log);
         if (maintenance !== 'none') {

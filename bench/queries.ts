@@ -24,7 +24,7 @@ import {
   searchRecords,
 } from '../src/lib/server/queries/index.ts';
 import { seedArchive } from '../src/lib/server/seed/index.ts';
-import { cidOf, createContentStore } from '../src/lib/server/storage/index.ts';
+import { cidOf, createContentStore, createStagingArea, databaseFileGuard } from '../src/lib/server/storage/index.ts';
 import type { BenchTargets } from './large-db.ts';
 import { measure, ms, table, type Timing } from './stats.ts';
 
@@ -57,11 +57,12 @@ export async function benchSeededQueries(config: ArchiveConfig, runs = 50): Prom
     try {
       await migrateDatabase(handle, config.migrationsDir);
       const store = createContentStore({ dir: path.join(work, 'blocks') });
+      const staging = createStagingArea({ storeDir: path.join(work, 'blocks'), dir: path.join(work, 'staging'), guard: databaseFileGuard(handle.db) });
       let started = performance.now();
-      const report = await seedArchive({ db: handle.db, store, fixturesDir: config.fixturesDir });
+      const report = await seedArchive({ db: handle.db, store, staging, fixturesDir: config.fixturesDir });
       figures.push(single('seed (primera vez)', performance.now() - started, `${report.records} registros`));
       started = performance.now();
-      await seedArchive({ db: handle.db, store, fixturesDir: config.fixturesDir });
+      await seedArchive({ db: handle.db, store, staging, fixturesDir: config.fixturesDir });
       figures.push(single('seed (otra vez, no cambia nada)', performance.now() - started));
 
       const { db } = handle;

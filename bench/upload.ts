@@ -30,7 +30,7 @@ import type { ArchiveConfig } from '../src/lib/server/config.ts';
 import { migrateDatabase, openDatabase } from '../src/lib/server/db/index.ts';
 import { departments, sources } from '../src/lib/server/db/schema.ts';
 import { seedArchive } from '../src/lib/server/seed/index.ts';
-import { cidOf, createContentStore } from '../src/lib/server/storage/index.ts';
+import { cidOf, createContentStore, createStagingArea, databaseFileGuard } from '../src/lib/server/storage/index.ts';
 import { SIGN_IN_STATEMENT } from '../src/lib/wallet/signin.ts';
 import { childOf } from '../tests/helpers/processes.ts';
 import { pngImage } from '../tests/helpers/upload.ts';
@@ -290,7 +290,12 @@ async function prepareArchive(config: ArchiveConfig, databaseUrl: string | undef
     const handle = await openDatabase(databaseUrl ? { url: databaseUrl } : { dataDir: path.join(dataDir, 'pgdata') });
     try {
       await migrateDatabase(handle, config.migrationsDir);
-      await seedArchive({ db: handle.db, store: createContentStore({ dir: path.join(dataDir, 'blocks') }), fixturesDir: config.fixturesDir });
+      await seedArchive({
+        db: handle.db,
+        store: createContentStore({ dir: path.join(dataDir, 'blocks') }),
+        staging: createStagingArea({ storeDir: path.join(dataDir, 'blocks'), dir: path.join(dataDir, 'staging'), guard: databaseFileGuard(handle.db) }),
+        fixturesDir: config.fixturesDir,
+      });
       const category = await handle.db.query.categories.findFirst();
       const [source] = await handle.db.select({ id: sources.id }).from(sources).limit(1);
       const [issuer] = await handle.db.select({ id: departments.id }).from(departments).limit(1);

@@ -4,7 +4,7 @@ import { seedArchive } from '../src/lib/server/seed/index.ts';
 
 const archive = await openArchive();
 const started = Date.now();
-const report = await seedArchive({ db: archive.db, store: archive.store, fixturesDir: archive.config.fixturesDir });
+const report = await seedArchive({ db: archive.db, store: archive.store, staging: archive.staging, fixturesDir: archive.config.fixturesDir });
 console.log(
   `Carga inicial lista en ${Date.now() - started} ms: ${report.records} registros ` +
     `(${report.archivedFiles} archivos con CID), ${report.departments} instituciones, ` +

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { openDatabase, type DatabaseHandle, type Engine } from '../../src/lib/server/db/index.ts';
-import { createContentStore, type ContentStore } from '../../src/lib/server/storage/index.ts';
+import { createContentStore, createStagingArea, databaseFileGuard, type ContentStore } from '../../src/lib/server/storage/index.ts';
 import { adminQuery, databaseUrl, type EngineTemplates } from '../setup/database-templates.ts';
 
 export { MIGRATIONS_DIR } from '../setup/database-templates.ts';
@@ -80,17 +80,23 @@ export async function createTestStore(from?: string): Promise<{ store: ContentSt
   return { store, dir, destroy: () => fs.rm(dir, { recursive: true, force: true }) };
 }
 
-/** A database seeded with the real catalogue and files: copies of the run's seeded templates. */
+/**
+ * A database seeded with the real catalogue and files: copies of the run's seeded templates, and a
+ * staging area committing into that store under the database's file guard.
+ */
 export async function createSeededDatabase(engine: Engine) {
   const database = await createTestDatabase(engine, 'seeded');
   const blocks = await createTestStore(inject('databaseTemplates').blocks);
+  const stagingDir = await fs.mkdtemp(path.join(os.tmpdir(), 'archivo-staging-'));
   return {
     ...database,
     store: blocks.store,
+    staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir, guard: databaseFileGuard(database.db) }),
     report: templatesOf(engine).report,
     destroy: async () => {
       await database.destroy();
       await blocks.destroy();
+      await fs.rm(stagingDir, { recursive: true, force: true });
     },
   };
 }

@@ -10,6 +10,7 @@ import { runHarvest } from '../../src/lib/server/harvest/run.ts';
 import { readSeedCatalog } from '../../src/lib/server/seed/catalog.ts';
 import { SEED_FILES } from '../../src/lib/server/seed/files.ts';
 import { exportPages, registerPortalExport } from '../../src/lib/server/seed/portal-harvest.ts';
+import { createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
 import { createSeededDatabase, createTestDatabase, createTestStore, testEngines } from '../helpers/database.ts';
 import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 
@@ -154,7 +155,7 @@ describe.each(testEngines())('the seed on %s', (engine) => {
 
   it('changes nothing when run a second time', async () => {
     const before = await snapshot(seeded.db);
-    await seedArchive({ db: seeded.db, store: seeded.store, fixturesDir: FIXTURES_DIR });
+    await seedArchive({ db: seeded.db, store: seeded.store, staging: seeded.staging, fixturesDir: FIXTURES_DIR });
     expect(await snapshot(seeded.db)).toEqual(before);
   });
 });
@@ -184,7 +185,7 @@ describe.each(testEngines())('a seed cut short on %s', (engine) => {
       expect(cut).toMatchObject({ status: 'failed', counts: { new: 500 } });
       expect(await needsSeed(db)).toBe(true);
 
-      await seedArchive({ db, store: blocks.store, fixturesDir: FIXTURES_DIR });
+      await seedArchive({ db, store: blocks.store, staging: createStagingArea({ storeDir: blocks.dir, dir: `${blocks.dir}-staging`, guard: databaseFileGuard(db) }), fixturesDir: FIXTURES_DIR });
       expect(await needsSeed(db)).toBe(false);
       const identities = await db.select({ slug: harvestedRecords.datasetIdentifier }).from(harvestedRecords);
       expect(identities).toHaveLength(catalog.conjuntos.length);
@@ -198,6 +199,7 @@ describe.each(testEngines())('a seed cut short on %s', (engine) => {
     } finally {
       await database.destroy();
       await blocks.destroy();
+      await fs.rm(`${blocks.dir}-staging`, { recursive: true, force: true });
     }
   });
 });

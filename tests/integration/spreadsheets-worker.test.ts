@@ -3,9 +3,11 @@
  * read in a worker thread, stopped by budgets of cells, inflated bytes, time and memory, while
  * the server's event loop keeps answering.
  */
+import fs from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alexandrias } from '../../src/lib/server/db/schema.ts';
 import { DEFAULT_LIMITS, extractSheetPreviews, readSheets, scheduleSheetPreviews, type SpreadsheetLimits } from '../../src/lib/server/spreadsheets/index.ts';
+import { createStagingArea, databaseFileGuard, type StagingArea } from '../../src/lib/server/storage/index.ts';
 import { createTestDatabase, createTestStore, testEngines } from '../helpers/database.ts';
 import { gigabyteSheet, MAIN, part, repeatedPart, ROW, workbook, zip } from '../helpers/hostile-spreadsheets.ts';
 
@@ -53,14 +55,17 @@ describe('the budgets of a read', () => {
 describe.each(testEngines())('extraction in a worker thread on %s', (engine) => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let blocks: Awaited<ReturnType<typeof createTestStore>>;
+  let staging: StagingArea;
 
   beforeAll(async () => {
     database = await createTestDatabase(engine);
     blocks = await createTestStore();
+    staging = createStagingArea({ storeDir: blocks.dir, dir: `${blocks.dir}-staging`, guard: databaseFileGuard(database.db) });
   });
   afterAll(async () => {
     await database?.destroy();
     await blocks?.destroy();
+    if (blocks) await fs.rm(`${blocks.dir}-staging`, { recursive: true, force: true });
   });
 
   /** A spreadsheet record of `file`, stored, and its extraction source. */
@@ -70,7 +75,7 @@ describe.each(testEngines())('extraction in a worker thread on %s', (engine) => 
       .insert(alexandrias)
       .values({ title, type, formats: [type], cid, originKey: `test:${title}` })
       .returning({ id: alexandrias.id });
-    return { db: database.db, store: blocks.store, alexandriaId: record!.id, cid, type, limits };
+    return { db: database.db, store: blocks.store, staging, alexandriaId: record!.id, cid, type, limits };
   };
   /** What `extractSheetPreviews(source)` logged as warnings, and its result. */
   const warnings = async (source: Parameters<typeof extractSheetPreviews>[0]) => {

@@ -68,7 +68,7 @@ describe.each(testEngines())('sheet previews on %s', (engine) => {
     });
     const before = await state();
     expect(before.rows).toHaveLength(11);
-    await seedArchive({ db: seeded.db, store: seeded.store, fixturesDir: FIXTURES_DIR });
+    await seedArchive({ db: seeded.db, store: seeded.store, staging: seeded.staging, fixturesDir: FIXTURES_DIR });
     expect(await state()).toEqual(before);
   });
 
@@ -118,7 +118,7 @@ describe.each(testEngines())('sheet previews on %s', (engine) => {
   it('an upload is extracted in the background once, however often it is asked', async () => {
     const record = await recordOf(PRIMAS);
     await seeded.db.delete(sheetPreviews).where(eq(sheetPreviews.alexandriaId, record.id));
-    const source = { db: seeded.db, store: seeded.store, alexandriaId: record.id, cid: record.cid!, type: record.type };
+    const source = { db: seeded.db, store: seeded.store, staging: seeded.staging, alexandriaId: record.id, cid: record.cid!, type: record.type };
     const [first, second] = await Promise.all([scheduleSheetPreviews(source), scheduleSheetPreviews(source)]);
     expect(first).toHaveLength(9);
     expect(second).toEqual(first);
@@ -136,7 +136,7 @@ describe.each(testEngines())('sheet previews on %s', (engine) => {
     await enqueue(seeded.db, sheetPreviewsJob(record.id, 'bafkqaaa'));
 
     const stop = new AbortController();
-    const worker = runWorker({ db: seeded.db, handlers: { [SHEET_PREVIEWS_JOB]: sheetPreviewsHandler(seeded.store) }, signal: stop.signal, pollMs: 20 });
+    const worker = runWorker({ db: seeded.db, handlers: { [SHEET_PREVIEWS_JOB]: sheetPreviewsHandler(seeded) }, signal: stop.signal, pollMs: 20 });
     try {
       for (let turn = 0; turn < 400; turn += 1) {
         const left = await seeded.db.$count(jobs, and(eq(jobs.kind, SHEET_PREVIEWS_JOB), inArray(jobs.status, ['queued', 'running'])));
@@ -161,8 +161,8 @@ describe.each(testEngines())('sheet previews on %s', (engine) => {
       .returning({ id: alexandrias.id });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
-      await expect(extractSheetPreviews({ db: seeded.db, store: seeded.store, alexandriaId: record!.id, cid, type: 'ods' })).resolves.toEqual([]);
-      await expect(extractSheetPreviews({ db: seeded.db, store: seeded.store, alexandriaId: record!.id, cid: 'bafkqaaa', type: 'xlsx' })).resolves.toEqual([]);
+      await expect(extractSheetPreviews({ db: seeded.db, store: seeded.store, staging: seeded.staging, alexandriaId: record!.id, cid, type: 'ods' })).resolves.toEqual([]);
+      await expect(extractSheetPreviews({ db: seeded.db, store: seeded.store, staging: seeded.staging, alexandriaId: record!.id, cid: 'bafkqaaa', type: 'xlsx' })).resolves.toEqual([]);
       expect(warn).toHaveBeenCalledTimes(2);
       expect(String(warn.mock.calls[0]?.[0])).toMatch(/No se pudieron extraer las hojas del registro \d+ .*zip/);
     } finally {

@@ -15,9 +15,9 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { migrateDatabase, openDatabase, type Engine } from '../../src/lib/server/db/index.ts';
+import { migrateDatabase, openDatabase, type Db, type Engine } from '../../src/lib/server/db/index.ts';
 import { seedArchive, type SeedReport } from '../../src/lib/server/seed/index.ts';
-import { createContentStore, type ContentStore } from '../../src/lib/server/storage/index.ts';
+import { createContentStore, createStagingArea, databaseFileGuard, type ContentStore, type StagingArea } from '../../src/lib/server/storage/index.ts';
 import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../drizzle');
@@ -51,9 +51,11 @@ export default async function setup(project: TestProject) {
   try {
     const blocks = path.join(dir, 'blocks');
     const store = createContentStore({ dir: blocks });
-    const engines: DatabaseTemplates['engines'] = { pglite: await pgliteTemplates(dir, store) };
+    // The seed's sheet previews are staged beside the store, and committed under each database's file guard.
+    const storage: SeedStorage = (db) => ({ store, staging: createStagingArea({ storeDir: blocks, dir: path.join(dir, 'staging'), guard: databaseFileGuard(db) }) });
+    const engines: DatabaseTemplates['engines'] = { pglite: await pgliteTemplates(dir, storage) };
     const serverUrl = process.env.TEST_DATABASE_URL;
-    if (serverUrl) engines.postgres = await postgresTemplates(serverUrl, store, dropDatabases);
+    if (serverUrl) engines.postgres = await postgresTemplates(serverUrl, storage, dropDatabases);
     project.provide('databaseTemplates', { engines, blocks });
   } catch (error) {
     await teardown();
@@ -62,7 +64,10 @@ export default async function setup(project: TestProject) {
   return teardown;
 }
 
-async function pgliteTemplates(dir: string, store: ContentStore): Promise<EngineTemplates> {
+/** The content store every template's seed fills, and a staging area into it for the seeding database. */
+type SeedStorage = (db: Db) => { store: ContentStore; staging: StagingArea };
+
+async function pgliteTemplates(dir: string, storage: SeedStorage): Promise<EngineTemplates> {
   const empty = path.join(dir, 'pglite-empty');
   const seeded = path.join(dir, 'pglite-seeded');
   const migrating = await openDatabase({ dataDir: empty });
@@ -70,11 +75,11 @@ async function pgliteTemplates(dir: string, store: ContentStore): Promise<Engine
   // Closed, the folder is a consistent cluster (PGlite checkpoints on close): copying it is cloning it.
   await fs.cp(empty, seeded, { recursive: true });
   const seeding = await openDatabase({ dataDir: seeded });
-  const report = await seedArchive({ db: seeding.db, store, fixturesDir: FIXTURES_DIR }).finally(() => seeding.close());
+  const report = await seedArchive({ db: seeding.db, ...storage(seeding.db), fixturesDir: FIXTURES_DIR }).finally(() => seeding.close());
   return { empty, seeded, report };
 }
 
-async function postgresTemplates(serverUrl: string, store: ContentStore, drops: Array<() => Promise<void>>): Promise<EngineTemplates> {
+async function postgresTemplates(serverUrl: string, storage: SeedStorage, drops: Array<() => Promise<void>>): Promise<EngineTemplates> {
   const run = randomUUID().replaceAll('-', '').slice(0, 12);
   const empty = `archivo_template_${run}_empty`;
   const seeded = `archivo_template_${run}_seeded`;
@@ -86,7 +91,7 @@ async function postgresTemplates(serverUrl: string, store: ContentStore, drops: 
   drops.unshift(() => adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${seeded}`));
   const seeding = await openDatabase({ url: databaseUrl(serverUrl, seeded) });
   // The same store: adding a file that is already there is a no-op, so the blocks stay one set.
-  const report = await seedArchive({ db: seeding.db, store, fixturesDir: FIXTURES_DIR }).finally(() => seeding.close());
+  const report = await seedArchive({ db: seeding.db, ...storage(seeding.db), fixturesDir: FIXTURES_DIR }).finally(() => seeding.close());
   return { empty, seeded, report };
 }
 

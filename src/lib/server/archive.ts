@@ -55,7 +55,7 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
     await sweepInterruptedUploads(handle.db, { all: !config.databaseUrl });
     if (seedIfEmpty && (await needsSeed(handle.db))) {
       if (fs.existsSync(path.join(config.fixturesDir, 'catalog'))) {
-        await seedArchive({ db: handle.db, store, fixturesDir: config.fixturesDir });
+        await seedArchive({ db: handle.db, store, staging, fixturesDir: config.fixturesDir });
       } else {
         // An archive without the seed material still serves (empty) and takes contributions.
         console.warn(`Sin datos reales para la carga inicial en ${config.fixturesDir} (ARCHIVE_FIXTURES_DIR): el archivo arranca vacío.`);

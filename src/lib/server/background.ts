@@ -73,7 +73,7 @@ export function archiveJobHandlers(archive: Archive, options: Pick<BackgroundOpt
       hostDelayMs: config.worker.perHostDelayMs,
       watch: config.watch,
     }),
-    [SHEET_PREVIEWS_JOB]: sheetPreviewsHandler(archive.store),
+    [SHEET_PREVIEWS_JOB]: sheetPreviewsHandler(archive),
     [VERSION_DIFF_JOB]: versionDiffHandler(archive.store),
     [FIXITY_JOB]: fixityHandler({ store: archive.store, settings: config.fixity }),
     [REMOTE_PIN_JOB]: remotePinHandler(archive.pinning),

@@ -32,7 +32,7 @@ import {
 } from '../db/schema.ts';
 import { localPinning, pinCids } from '../pinning/index.ts';
 import { seedSheetPreviews } from '../spreadsheets/index.ts';
-import type { ContentStore } from '../storage/index.ts';
+import type { ContentStore, StagingArea } from '../storage/index.ts';
 import { SEED_CATEGORIES } from './categories.ts';
 import { PORTAL, readSeedCatalog, type SeedCatalog } from './catalog.ts';
 import { SEED_FILES, type SeedFile } from './files.ts';
@@ -41,6 +41,8 @@ import { harvestPortalExport, registerPortalExport } from './portal-harvest.ts';
 export interface SeedOptions {
   db: Db;
   store: ContentStore;
+  /** Where the sheets extracted from the spreadsheet files wait to be committed with their rows. */
+  staging: StagingArea;
   fixturesDir: string;
 }
 
@@ -73,7 +75,7 @@ export async function needsSeed(db: Db): Promise<boolean> {
 }
 
 /** Loads the real catalogue and files; safe to run on an archive that already has them. */
-export async function seedArchive({ db, store, fixturesDir }: SeedOptions): Promise<SeedReport> {
+export async function seedArchive({ db, store, staging, fixturesDir }: SeedOptions): Promise<SeedReport> {
   if (!fs.existsSync(path.join(fixturesDir, 'catalog'))) {
     throw new Error(
       `No encuentro los datos reales para la carga inicial en ${fixturesDir}. ` +
@@ -98,7 +100,7 @@ export async function seedArchive({ db, store, fixturesDir }: SeedOptions): Prom
   await harvestPortalExport(db, catalog, exportSource);
   await db.transaction((tx) => seedArchivedFiles(tx, store, stored));
   // Outside the transaction: a spreadsheet that cannot be read loses its previews, not the seed.
-  await seedSheetPreviews(db, store);
+  await seedSheetPreviews(db, { store, staging });
 
   const count = async (table: typeof alexandrias | typeof departments | typeof sources | typeof categories) =>
     (await db.select({ n: sql<number>`count(*)::int` }).from(table))[0]?.n ?? 0;

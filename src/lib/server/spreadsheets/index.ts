@@ -10,6 +10,12 @@
  * terminated at the time and memory limits: a zip bomb never stalls the server's event loop.
  * Legacy `.xls` (BIFF) files get no preview.
  *
+ * The CSVs are stored as uploads and captures are (`storage/staging.ts`): staged first, then moved
+ * into the store by the transaction that writes their `sheet_previews` rows, under the file lock
+ * (`storage/file-guard.ts`) taken as its first statement. A CSV whose bytes equal a file another
+ * upload or capture is committing, or undoing after a failure, at the same moment, then keeps its
+ * blocks: that undo waits for this transaction and finds the rows holding the file.
+ *
  * Extraction never throws: a file that cannot be read gets no previews and a logged warning.
  * @module
  */
@@ -17,7 +23,7 @@ import { and, inArray, isNotNull, like } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { alexandrias, sheetPreviews } from '../db/schema.ts';
 import { sheetPreviewsOf, type SheetPreviewItem } from '../queries/sheets.ts';
-import type { ContentStore } from '../storage/index.ts';
+import type { ContentStore, StagedUpload, StagingArea } from '../storage/index.ts';
 import { DEFAULT_LIMITS, SpreadsheetError, type SpreadsheetLimits } from './limits.ts';
 import { readSpreadsheetInWorker } from './worker-read.ts';
 
@@ -28,9 +34,16 @@ export { readSpreadsheetInWorker, type ReceivedSheet } from './worker-read.ts';
 /** Record formats that have sheets to extract. */
 export const SHEET_FORMATS = ['xlsx', 'ods'] as const;
 
-export interface SheetPreviewSource {
-  db: Db;
+/** Where previews are read from and stored: the archive's `store` and `staging`. */
+export interface SheetPreviewStorage {
+  /** Where the record's file is read from. */
   store: ContentStore;
+  /** Where the CSVs wait until the transaction that writes their rows moves them into the store. */
+  staging: StagingArea;
+}
+
+export interface SheetPreviewSource extends SheetPreviewStorage {
+  db: Db;
   alexandriaId: number;
   /** CID of the record's file. */
   cid: string;
@@ -38,6 +51,14 @@ export interface SheetPreviewSource {
   type: string | null;
   limits?: SpreadsheetLimits;
 }
+
+/**
+ * Another extraction of the same record wrote its rows first. Thrown inside the rows' transaction,
+ * before the move: it rolls back, and the staged CSVs go (`discard`) without ever entering the
+ * store. Committed, they would stay there for good whenever they differ from the winner's (an undo
+ * only runs on a failure), with no row holding them.
+ */
+class AnotherExtractionWon extends Error {}
 
 async function storedBytes(store: ContentStore, cid: string, maxBytes: number): Promise<Uint8Array> {
   const { size } = await store.stat(cid);
@@ -55,46 +76,68 @@ async function storedBytes(store: ContentStore, cid: string, maxBytes: number): 
 /**
  * Extracts the sheets of a record's XLSX or ODS file into CSV previews, unless it has them
  * already, and returns the record's previews. The file is read in a worker thread; this thread
- * only reads the stored bytes and stores the CSVs, a chunk at a time. Other formats, and files
+ * only reads the stored bytes and stages the CSVs, a chunk at a time. Other formats, and files
  * that cannot be read (damaged, hostile, past a limit, a worker stopped at its time or memory
- * limit), get none: the reason is logged, nothing is thrown.
+ * limit), get none: the reason is logged, nothing is thrown, and nothing is left staged.
  */
 export async function extractSheetPreviews(source: SheetPreviewSource): Promise<SheetPreviewItem[]> {
-  const { db, store, alexandriaId, cid, type, limits = DEFAULT_LIMITS } = source;
+  const { db, alexandriaId, cid, type } = source;
   if (!SHEET_FORMATS.some((format) => format === type)) return [];
+  const staged = source.staging.begin();
+  let previews: SheetPreviewItem[];
   try {
-    const existing = await sheetPreviewsOf(db, alexandriaId);
-    if (existing.length > 0) return existing;
-    const bytes = await storedBytes(store, cid, limits.maxFileBytes);
-    const rows: Array<typeof sheetPreviews.$inferInsert> = [];
-    await readSpreadsheetInWorker(
-      bytes,
-      async (sheet) => {
-        const stored = await store.add(sheet.chunks);
-        rows.push({
-          alexandriaId,
-          sheetIndex: sheet.index,
-          name: sheet.name,
-          cid: stored.cid,
-          rowCount: sheet.rows,
-          columnCount: sheet.columns,
-          truncated: sheet.truncated,
-        });
-      },
-      limits,
-    );
-    if (rows.length === 0) {
-      console.warn(`El registro ${alexandriaId} (${cid}) es una hoja de cálculo sin celdas: no tiene vista previa.`);
-      return [];
-    }
-    // A concurrent extraction of the same record may have won: its rows stand.
-    await db.insert(sheetPreviews).values(rows).onConflictDoNothing();
-    return await sheetPreviewsOf(db, alexandriaId);
+    previews = await extractInto(staged, source);
   } catch (error) {
+    // Before the move this clears the staging folder; after it (the commit failed), it also takes
+    // back the blocks the move added, of the CSVs no committed row holds.
+    await staged.discard().catch((cause: unknown) => console.error(`No se pudo limpiar la espera de las hojas del registro ${alexandriaId}`, cause));
+    if (error instanceof AnotherExtractionWon) return await sheetPreviewsOf(db, alexandriaId).catch(() => []);
     const reason = error instanceof Error ? error.message : String(error);
     console.warn(`No se pudieron extraer las hojas del registro ${alexandriaId} (${cid}): ${reason}`);
     return [];
   }
+  // The rows are committed: a staging folder left behind is only litter (swept once this instance is gone).
+  await staged.settle().catch((cause: unknown) => console.error(`No se pudo limpiar la espera de las hojas del registro ${alexandriaId}`, cause));
+  return previews;
+}
+
+/** The extraction proper, staging into `staged`; its caller settles or discards it. */
+async function extractInto(staged: StagedUpload, source: SheetPreviewSource): Promise<SheetPreviewItem[]> {
+  const { db, store, alexandriaId, cid, limits = DEFAULT_LIMITS } = source;
+  const existing = await sheetPreviewsOf(db, alexandriaId);
+  if (existing.length > 0) return existing;
+  const bytes = await storedBytes(store, cid, limits.maxFileBytes);
+  const rows: Array<typeof sheetPreviews.$inferInsert> = [];
+  await readSpreadsheetInWorker(
+    bytes,
+    async (sheet) => {
+      const added = await staged.add(sheet.chunks);
+      rows.push({
+        alexandriaId,
+        sheetIndex: sheet.index,
+        name: sheet.name,
+        cid: added.cid,
+        rowCount: sheet.rows,
+        columnCount: sheet.columns,
+        truncated: sheet.truncated,
+      });
+    },
+    limits,
+  );
+  if (rows.length === 0) {
+    console.warn(`El registro ${alexandriaId} (${cid}) es una hoja de cálculo sin celdas: no tiene vista previa.`);
+    return [];
+  }
+  await db.transaction(async (tx) => {
+    // First: waiting here for another commit of the same CSV keeps no row locked.
+    await staged.hold(tx);
+    // A concurrent extraction of the same record may have won: its rows stand, and these blocks never move.
+    const inserted = await tx.insert(sheetPreviews).values(rows).onConflictDoNothing().returning({ id: sheetPreviews.id });
+    if (inserted.length < rows.length) throw new AnotherExtractionWon();
+    // The blocks join the store last, journalled: a failed commit takes them back.
+    await staged.commit(tx);
+  });
+  return await sheetPreviewsOf(db, alexandriaId);
 }
 
 let queue: Promise<unknown> = Promise.resolve();
@@ -111,13 +154,13 @@ export function scheduleSheetPreviews(source: SheetPreviewSource): Promise<Sheet
 }
 
 /** Previews for the seed's spreadsheet files; records that have them already are left alone. */
-export async function seedSheetPreviews(db: Db, store: ContentStore): Promise<void> {
+export async function seedSheetPreviews(db: Db, storage: SheetPreviewStorage): Promise<void> {
   const records = await db
     .select({ id: alexandrias.id, cid: alexandrias.cid, type: alexandrias.type })
     .from(alexandrias)
     .where(and(like(alexandrias.originKey, 'fixtures:%'), inArray(alexandrias.type, [...SHEET_FORMATS]), isNotNull(alexandrias.cid)))
     .orderBy(alexandrias.id);
   for (const record of records) {
-    if (record.cid) await extractSheetPreviews({ db, store, alexandriaId: record.id, cid: record.cid, type: record.type });
+    if (record.cid) await extractSheetPreviews({ db, ...storage, alexandriaId: record.id, cid: record.cid, type: record.type });
   }
 }

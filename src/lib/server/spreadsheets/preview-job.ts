@@ -11,8 +11,7 @@ import { and, eq, inArray, isNotNull, notExists, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { alexandrias, sheetPreviews } from '../db/schema.ts';
 import { enqueueMany, type JobHandler, type NewJob } from '../jobs/index.ts';
-import type { ContentStore } from '../storage/index.ts';
-import { scheduleSheetPreviews, SHEET_FORMATS } from './index.ts';
+import { scheduleSheetPreviews, SHEET_FORMATS, type SheetPreviewStorage } from './index.ts';
 
 export const SHEET_PREVIEWS_JOB = 'sheet-previews';
 
@@ -48,12 +47,12 @@ export async function queueMissingSheetPreviews(db: Db): Promise<number> {
 }
 
 /** The handler of `sheet-previews` jobs. A file that cannot be read gets no previews, and the job is done. */
-export function sheetPreviewsHandler(store: ContentStore): JobHandler {
+export function sheetPreviewsHandler({ store, staging }: SheetPreviewStorage): JobHandler {
   return async (job, { db }) => {
     const { alexandriaId, cid } = job.payload as SheetPreviewsPayload;
     const [record] = await db.select({ cid: alexandrias.cid, type: alexandrias.type }).from(alexandrias).where(eq(alexandrias.id, alexandriaId));
     // Gone, or its file is no longer this one: nothing to do for this file.
     if (!record || record.cid !== cid || !hasSheets(record.type)) return;
-    await scheduleSheetPreviews({ db, store, alexandriaId, cid, type: record.type });
+    await scheduleSheetPreviews({ db, store, staging, alexandriaId, cid, type: record.type });
   };
 }
