@@ -11,7 +11,9 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { alexandrias, sheetPreviews } from '../../src/lib/server/db/schema.ts';
 import { sheetPreviewsOf } from '../../src/lib/server/queries/sheets.ts';
+import type { Job } from '../../src/lib/server/jobs/index.ts';
 import { extractSheetPreviews, readSheets } from '../../src/lib/server/spreadsheets/index.ts';
+import { sheetPreviewsHandler, sheetPreviewsJob } from '../../src/lib/server/spreadsheets/preview-job.ts';
 import { cidOf, createStagingArea, databaseFileGuard, type StagedUpload, type StagingArea } from '../../src/lib/server/storage/index.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
 import { MAIN, part, workbook } from '../helpers/hostile-spreadsheets.ts';
@@ -145,23 +147,24 @@ describe.each(testEngines())('sheet previews through staging on %s', (engine) =>
     expect(await stagingLeft()).toEqual([]);
   });
 
-  it('rows that cannot be written leave nothing staged and nothing in the store', async () => {
+  it('rows that cannot be written fail the extraction (its job tries again), with nothing staged and nothing in the store', async () => {
     const file = sheetOf(1002);
     const { cid } = await blocks.store.add(file);
     const csvCid = (await cidOf(await csvOf(file))).cid;
     const before = await storeFiles();
     // A record that is gone (deleted meanwhile): its rows break the foreign key.
     const { result, messages } = await warnings(() =>
-      extractSheetPreviews({ db: database.db, store: blocks.store, staging, alexandriaId: 2_000_000_000, cid, type: 'xlsx' }),
+      extractSheetPreviews({ db: database.db, store: blocks.store, staging, alexandriaId: 2_000_000_000, cid, type: 'xlsx' }).catch((error: unknown) => error),
     );
-    expect(result).toEqual([]);
-    expect(messages).toEqual([expect.stringMatching(/^No se pudieron extraer las hojas del registro 2000000000 /)]);
+    // Not the file's fault: thrown, so that the job is not done without previews for good.
+    expect(String(result)).toMatch(/sheet_previews/);
+    expect(messages).toEqual([]);
     expect(await blocks.store.has(csvCid)).toBe(false);
     expect(await storeFiles()).toEqual(before);
     expect(await stagingLeft()).toEqual([]);
   });
 
-  it('a transaction that fails after the move takes the CSV back out of the store', async () => {
+  it('a transaction that fails after the move takes the CSV back out of the store, and fails the extraction', async () => {
     const file = sheetOf(1003);
     const source = await recordOf(file, 'falla tras mover');
     const csvCid = (await cidOf(await csvOf(file))).cid;
@@ -174,14 +177,37 @@ describe.each(testEngines())('sheet previews through staging on %s', (engine) =>
         throw new Error('la base de datos no confirmó');
       },
     }));
-    const { result, messages } = await warnings(() => extractSheetPreviews({ ...source, staging: failing }));
+    const { result, messages } = await warnings(() => extractSheetPreviews({ ...source, staging: failing }).catch((error: unknown) => error));
     expect(movedIn).toBe(true);
-    expect(result).toEqual([]);
-    expect(messages).toEqual([expect.stringMatching(/No se pudieron extraer las hojas del registro \d+ .*la base de datos no confirmó/)]);
+    expect(result).toEqual(new Error('la base de datos no confirmó'));
+    expect(messages).toEqual([]);
     expect(await sheetPreviewsOf(database.db, source.alexandriaId)).toEqual([]);
     expect(await blocks.store.has(csvCid)).toBe(false);
     expect(await storeFiles()).toEqual(before);
     expect(await stagingLeft()).toEqual([]);
+  });
+
+  it('a failure that may pass fails the job\'s attempt, so the next attempt makes the previews', async () => {
+    const file = sheetOf(1005);
+    const source = await recordOf(file, 'reintento');
+    let failuresLeft = 1;
+    const flaky = wrapped(staging, (upload) => ({
+      async commit(tx) {
+        if (failuresLeft-- > 0) throw new Error('el disco de la espera no respondió');
+        await upload.commit(tx);
+      },
+    }));
+    const handle = sheetPreviewsHandler({ store: blocks.store, staging: flaky });
+    // The job as the queue hands it over; only its payload matters to the handler.
+    const job = { ...sheetPreviewsJob(source.alexandriaId, source.cid), id: 1, attempts: 1 } as unknown as Job;
+    const context = { db: database.db, signal: new AbortController().signal };
+    await expect(handle(job, context)).rejects.toThrow('el disco de la espera no respondió');
+    expect(await sheetPreviewsOf(database.db, source.alexandriaId)).toEqual([]);
+    expect(await stagingLeft()).toEqual([]);
+    await handle(job, context);
+    const previews = await sheetPreviewsOf(database.db, source.alexandriaId);
+    expect(previews).toHaveLength(1);
+    expect(await textOf(previews[0]!.cid)).toBe((await csvOf(file)).toString('utf8'));
   });
 
   it('an extraction another one beat answers the winner\'s previews, and its own CSV never enters the store', async () => {

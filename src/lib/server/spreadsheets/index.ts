@@ -16,14 +16,16 @@
  * upload or capture is committing, or undoing after a failure, at the same moment, then keeps its
  * blocks: that undo waits for this transaction and finds the rows holding the file.
  *
- * Extraction never throws: a file that cannot be read gets no previews and a logged warning.
+ * A file that cannot be read (damaged, hostile, past a limit) gets no previews and a logged warning,
+ * for good: reading it again would fail again. Any other failure (the store, staging, the database,
+ * this instance's lease, a fault of the reader itself) is thrown, so that the job tries again.
  * @module
  */
 import { and, inArray, isNotNull, like } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { alexandrias, sheetPreviews } from '../db/schema.ts';
 import { sheetPreviewsOf, type SheetPreviewItem } from '../queries/sheets.ts';
-import type { ContentStore, StagedUpload, StagingArea } from '../storage/index.ts';
+import { InvalidCidError, type ContentStore, type StagedUpload, type StagingArea } from '../storage/index.ts';
 import { DEFAULT_LIMITS, SpreadsheetError, type SpreadsheetLimits } from './limits.ts';
 import { readSpreadsheetInWorker } from './worker-read.ts';
 
@@ -78,7 +80,11 @@ async function storedBytes(store: ContentStore, cid: string, maxBytes: number): 
  * already, and returns the record's previews. The file is read in a worker thread; this thread
  * only reads the stored bytes and stages the CSVs, a chunk at a time. Other formats, and files
  * that cannot be read (damaged, hostile, past a limit, a worker stopped at its time or memory
- * limit), get none: the reason is logged, nothing is thrown, and nothing is left staged.
+ * limit: a `SpreadsheetError`; a CID the store cannot hold), get none, and the reason is logged.
+ * Nothing is left staged.
+ *
+ * @throws any other failure, which may pass (a record whose job ended done without previews would
+ *   never be queued again: its job keeps the dedupe key)
  */
 export async function extractSheetPreviews(source: SheetPreviewSource): Promise<SheetPreviewItem[]> {
   const { db, alexandriaId, cid, type } = source;
@@ -91,9 +97,10 @@ export async function extractSheetPreviews(source: SheetPreviewSource): Promise<
     // Before the move this clears the staging folder; after it (the commit failed), it also takes
     // back the blocks the move added, of the CSVs no committed row holds.
     await staged.discard().catch((cause: unknown) => console.error(`No se pudo limpiar la espera de las hojas del registro ${alexandriaId}`, cause));
-    if (error instanceof AnotherExtractionWon) return await sheetPreviewsOf(db, alexandriaId).catch(() => []);
-    const reason = error instanceof Error ? error.message : String(error);
-    console.warn(`No se pudieron extraer las hojas del registro ${alexandriaId} (${cid}): ${reason}`);
+    if (error instanceof AnotherExtractionWon) return await sheetPreviewsOf(db, alexandriaId);
+    // The file's own fault (it cannot be read, or its CID names nothing the store could hold): for good.
+    if (!(error instanceof SpreadsheetError || error instanceof InvalidCidError)) throw error;
+    console.warn(`No se pudieron extraer las hojas del registro ${alexandriaId} (${cid}): ${error.message}`);
     return [];
   }
   // The rows are committed: a staging folder left behind is only litter (swept once this instance is gone).
@@ -145,15 +152,19 @@ let queue: Promise<unknown> = Promise.resolve();
 /**
  * `extractSheetPreviews` in the background, for after an upload's transaction has committed:
  * extractions run one at a time, so a burst of uploads cannot hold many workbooks in memory at
- * once. The returned promise (which never rejects) may be ignored.
+ * once. The returned promise rejects as `extractSheetPreviews` does; the next extraction runs anyway.
  */
 export function scheduleSheetPreviews(source: SheetPreviewSource): Promise<SheetPreviewItem[]> {
   const run = queue.then(() => extractSheetPreviews(source));
-  queue = run;
+  queue = run.catch(() => undefined);
   return run;
 }
 
-/** Previews for the seed's spreadsheet files; records that have them already are left alone. */
+/**
+ * Previews for the seed's spreadsheet files; records that have them already are left alone. One
+ * that fails for a reason other than its file is logged and left to `queueMissingSheetPreviews`,
+ * which queues its job when the server's background work starts: the seed itself goes on.
+ */
 export async function seedSheetPreviews(db: Db, storage: SheetPreviewStorage): Promise<void> {
   const records = await db
     .select({ id: alexandrias.id, cid: alexandrias.cid, type: alexandrias.type })
@@ -161,6 +172,9 @@ export async function seedSheetPreviews(db: Db, storage: SheetPreviewStorage): P
     .where(and(like(alexandrias.originKey, 'fixtures:%'), inArray(alexandrias.type, [...SHEET_FORMATS]), isNotNull(alexandrias.cid)))
     .orderBy(alexandrias.id);
   for (const record of records) {
-    if (record.cid) await extractSheetPreviews({ db, ...storage, alexandriaId: record.id, cid: record.cid, type: record.type });
+    if (!record.cid) continue;
+    await extractSheetPreviews({ db, ...storage, alexandriaId: record.id, cid: record.cid, type: record.type }).catch((error: unknown) =>
+      console.error(`No se guardaron las vistas previas del registro ${record.id} en la carga inicial; se pondrán en cola al arrancar:`, error),
+    );
   }
 }

@@ -46,7 +46,10 @@ export async function queueMissingSheetPreviews(db: Db): Promise<number> {
   return queued.filter((entry) => entry.created).length;
 }
 
-/** The handler of `sheet-previews` jobs. A file that cannot be read gets no previews, and the job is done. */
+/**
+ * The handler of `sheet-previews` jobs. A file that cannot be read gets no previews, and the job is
+ * done; any other failure fails the attempt, and the queue tries again later.
+ */
 export function sheetPreviewsHandler({ store, staging }: SheetPreviewStorage): JobHandler {
   return async (job, { db }) => {
     const { alexandriaId, cid } = job.payload as SheetPreviewsPayload;
