@@ -17,9 +17,10 @@
  *   environment, as an operator would);
  * - this one: it samples the others' memory and CPU and, once the captures are over, (c) fetches
  *   the same files from the portal, 4 at once, discarding the bytes: the file server's own rate;
- *   then (e) fetches them again, 4 at once, and keeps each one with the least any capture must do
- *   (`keepAll`): no database, no provenance, no journal. Not a target: it shows how much of the
- *   server's rate is left for the database once the bytes alone are kept.
+ *   then (e) fetches them again, 4 at once, and keeps each one with no database, no provenance
+ *   and no journal (`keepAll`), once as a capture does and once with the least any keeping can do.
+ *   Not a target: it shows how much of the server's rate is left for the database once the bytes
+ *   alone are kept.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -266,7 +267,8 @@ async function keepAll(urls: string[], concurrency: number, dir: string, how: Ke
         const response = await fetch(url);
         if (!response.ok || !response.body) throw new Error(`${url} respondió ${response.status}`);
         // As in the archive's worker, the request's turn passes on once its body has come, while
-        // its last block is still hashed and written.
+        // its last block is still hashed and written. Files still being kept are not capped here
+        // (the worker caps them with its slots): if anything, a generous ceiling.
         let ended!: () => void;
         const bodyEnded = new Promise<void>((resolve) => (ended = resolve));
         const body = response.body;
@@ -279,6 +281,8 @@ async function keepAll(urls: string[], concurrency: number, dir: string, how: Ke
             }
           })(),
         );
+        // Awaited below, with the others; a failure meanwhile is not left unhandled.
+        kept.catch(() => {});
         keeping.push(kept);
         await Promise.race([bodyEnded, kept]);
       }

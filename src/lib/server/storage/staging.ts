@@ -33,7 +33,8 @@
  * file. The guard asks the database which files a record holds, under a lock per file that every
  * committing transaction takes before it looks at the store, so an undo never decides while a
  * commit of the same file is under way. (Two differing files that share a 256 KiB chunk, committed
- * at the same moment, are the one case the lock per file does not cover.)
+ * at the same moment, are not covered by the lock per file; nor is the seed, which runs only on an
+ * empty database and stores its files without staging.)
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
