@@ -213,6 +213,7 @@ test.describe('a harvested record', () => {
       await expect(card.locator('dt:text-is("Contacto del editor") + dd')).toContainText('Oficina de Acceso a la Información');
       await expect(card.getByRole('link', { name: 'datosabiertos@dragas.mil.do' })).toHaveAttribute('href', 'mailto:datosabiertos@dragas.mil.do');
       await expect(card.locator('dt:text-is("Cobertura temporal") + dd')).toHaveText('Año 2022');
+      await card.screenshot({ path: 'test-results/screenshots/registro-cosechado-cita.png' });
       // The real package states no frequency: nothing is shown for it, not an empty line.
       await expect(card.getByText('Frecuencia de actualización')).toHaveCount(0);
 
