@@ -17,6 +17,7 @@ import { sheetPreviewsHandler, sheetPreviewsJob } from '../../src/lib/server/spr
 import { cidOf, createStagingArea, databaseFileGuard, type StagedUpload, type StagingArea } from '../../src/lib/server/storage/index.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
 import { MAIN, part, workbook } from '../helpers/hostile-spreadsheets.ts';
+import { gate, settled } from '../unit/storage/helpers.ts';
 
 /** A one-sheet workbook of numbers, its CSV distinct per `seed`. */
 const sheetOf = (seed: number) =>
@@ -27,21 +28,6 @@ async function csvOf(file: Uint8Array): Promise<Buffer> {
   const [sheet] = await readSheets(file);
   return Buffer.from(sheet!.csv, 'utf8');
 }
-
-const gate = () => {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { open, opened };
-};
-
-const settled = (promise: Promise<unknown>) => {
-  const state = { done: false };
-  void promise.then(
-    () => (state.done = true),
-    () => (state.done = true),
-  );
-  return state;
-};
 
 /** `staging`, each upload of which is changed by `around` (the real upload is its argument). */
 const wrapped = (staging: StagingArea, around: (upload: StagedUpload) => Partial<StagedUpload>): StagingArea => ({

@@ -18,6 +18,7 @@ import { alexandrias } from '../../src/lib/server/db/schema.ts';
 import { registerInstance, serverInstances, withLeasedLock, type ServerInstance } from '../../src/lib/server/instances/index.ts';
 import { createContentStore, createStagingArea, databaseFileGuard, localBlockstore, type StagedUpload } from '../../src/lib/server/storage/index.ts';
 import { createTestDatabase, testEngines, type TestDatabase } from '../helpers/database.ts';
+import { gate, settled } from '../unit/storage/helpers.ts';
 
 /** 1 MiB of one byte value: a leaf and a root, distinct per seed. */
 const payload = (seed: number) => Buffer.alloc(1024 * 1024, seed);
@@ -216,19 +217,6 @@ describe.each(testEngines())('staging per server instance on %s', (engine: Engin
     const { cid } = await first.add(payload(8));
     const second = stagingOf(a).begin();
     await second.add(payload(8));
-    const gate = () => {
-      let open = () => {};
-      const opened = new Promise<void>((resolve) => (open = resolve));
-      return { open, opened };
-    };
-    const settled = (promise: Promise<unknown>) => {
-      const state = { done: false };
-      void promise.then(
-        () => (state.done = true),
-        () => (state.done = true),
-      );
-      return state;
-    };
     const firstMoved = gate();
     const firstFails = gate();
     const secondMoved = gate();

@@ -100,3 +100,20 @@ export const NO_TRANSACTION: GuardedTx = {
     throw new Error('Sin base de datos en esta prueba.');
   },
 };
+
+/** A gate a test opens by hand: `opened` resolves once `open()` is called. */
+export function gate(): { open: () => void; opened: Promise<void> } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+/** Whether `promise` has settled yet, read synchronously (`state.done`). */
+export function settled(promise: Promise<unknown>): { done: boolean } {
+  const state = { done: false };
+  void promise.then(
+    () => (state.done = true),
+    () => (state.done = true),
+  );
+  return state;
+}
