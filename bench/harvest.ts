@@ -198,20 +198,30 @@ async function stopChild(child: ChildProcess | undefined): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Fetches every URL, `concurrency` at once, reading and discarding the bodies; answers the seconds taken. */
-async function fetchAll(urls: string[], concurrency: number): Promise<number> {
+/**
+ * Fetches every URL, `concurrency` at once, handing each body to `visit`: a turn asks for its next
+ * URL once `visit` resolves. Rejects on the first answer that is not a 2xx with a body.
+ */
+async function fetchEach(urls: string[], concurrency: number, visit: (body: ReadableStream<Uint8Array>) => Promise<void>): Promise<void> {
   let next = 0;
-  const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < urls.length) {
         const url = urls[next++]!;
         const response = await fetch(url);
         if (!response.ok || !response.body) throw new Error(`${url} respondió ${response.status}`);
-        for await (const chunk of response.body) void chunk;
+        await visit(response.body);
       }
     }),
   );
+}
+
+/** Fetches every URL, `concurrency` at once, reading and discarding the bodies; answers the seconds taken. */
+async function fetchAll(urls: string[], concurrency: number): Promise<number> {
+  const started = performance.now();
+  await fetchEach(urls, concurrency, async (body) => {
+    for await (const chunk of body) void chunk;
+  });
   return (performance.now() - started) / 1000;
 }
 
@@ -257,37 +267,28 @@ async function keepAll(urls: string[], concurrency: number, dir: string, how: Ke
     inspection.result();
     for (const cid of blocks) await store.adopt(cid, stagedFile(cid));
   };
-  let next = 0;
   const keeping: Array<Promise<void>> = [];
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < urls.length) {
-        const url = urls[next++]!;
-        const response = await fetch(url);
-        if (!response.ok || !response.body) throw new Error(`${url} respondió ${response.status}`);
-        // As in the archive's worker, the request's turn passes on once its body has come, while
-        // its last block is still hashed and written. Files still being kept are not capped here
-        // (the worker caps them with its slots): if anything, a generous ceiling.
-        let ended!: () => void;
-        const bodyEnded = new Promise<void>((resolve) => (ended = resolve));
-        const body = response.body;
-        const kept = keep(
-          (async function* () {
-            try {
-              yield* body;
-            } finally {
-              ended();
-            }
-          })(),
-        );
-        // Awaited below, with the others; a failure meanwhile is not left unhandled.
-        kept.catch(() => {});
-        keeping.push(kept);
-        await Promise.race([bodyEnded, kept]);
-      }
-    }),
-  );
+  await fetchEach(urls, concurrency, async (body) => {
+    // As in the archive's worker, the request's turn passes on once its body has come, while
+    // its last block is still hashed and written. Files still being kept are not capped here
+    // (the worker caps them with its slots): if anything, a generous ceiling.
+    let ended!: () => void;
+    const bodyEnded = new Promise<void>((resolve) => (ended = resolve));
+    const kept = keep(
+      (async function* () {
+        try {
+          yield* body;
+        } finally {
+          ended();
+        }
+      })(),
+    );
+    // Awaited below, with the others; a failure meanwhile is not left unhandled.
+    kept.catch(() => {});
+    keeping.push(kept);
+    await Promise.race([bodyEnded, kept]);
+  });
   await Promise.all(keeping);
   const seconds = (performance.now() - started) / 1000;
   await store.close();
