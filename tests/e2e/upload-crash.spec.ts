@@ -14,7 +14,7 @@ import { expect, test } from '@playwright/test';
 import { SERVER_NODE_FLAGS } from '../../scripts/node-flags.ts';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
 import { FIXTURES_DIR } from '../helpers/fixtures.ts';
-import { childOf } from '../helpers/processes.ts';
+import { childOf, childrenOf, waitForExit } from '../helpers/processes.ts';
 import { ALICE, signedProof } from '../helpers/siwe.ts';
 import { pngImage, signUpload } from '../helpers/upload.ts';
 
@@ -143,8 +143,14 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) await kill(server);
-  await fs.rm(dataDir, { recursive: true, force: true });
+  if (server && server.exitCode === null) {
+    // The embedded database's process outlives a SIGKILLed server by a moment, still writing into
+    // the data folder: removing the folder under it fails with ENOTEMPTY. Wait for it to end.
+    const database = childrenOf(server.pid!);
+    await kill(server);
+    await waitForExit(database, 10_000);
+  }
+  await fs.rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 test('a server killed mid-upload restarts consistent; an acknowledged upload survives the kill', async () => {
