@@ -22,7 +22,10 @@ import { readGatewayRequest, serveFile } from '../../src/lib/server/gateway/inde
 import { handle } from '../../src/lib/server/http/errors.ts';
 import { changeRecordStatus } from '../../src/lib/server/moderation/index.ts';
 import { localBlockstore } from '../../src/lib/server/storage/blockstores.ts';
-import { cidOf, createContentStore, parseCid, type ContentStore } from '../../src/lib/server/storage/index.ts';
+import { CID } from 'multiformats/cid';
+import { CHUNK_SIZE, cidOf, createContentStore, parseCid, type ContentStore } from '../../src/lib/server/storage/index.ts';
+import { importContent } from '../../src/lib/server/storage/import-content.ts';
+import { RAW_CODE } from '../../src/lib/server/storage/profile.ts';
 import { readThrough, RAW_BLOCK_MEDIA_TYPE } from '../../src/lib/server/storage/read-through.ts';
 import { createTestDatabase, testEngines } from '../helpers/database.ts';
 import { collect, MiB, pseudoRandom, zeros } from '../unit/storage/helpers.ts';
@@ -359,6 +362,69 @@ describe('a gateway that hangs', () => {
       expect(outcomes.every((outcome) => outcome.status === 'rejected')).toBe(true);
       // Only those who got a slot before their deadline reached the gateway.
       expect(asked).toBeLessThan(cids.length);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a CID with a catalogue file’s digest under another codec', () => {
+  it('is refused on its own, and its refusal never reaches a request for the file at the same time', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'archivo-twins-'));
+    try {
+      // A file of two leaves: its root is a dag-pb node; the same digest as a raw CID is its twin.
+      const blocks = new Map<string, Uint8Array>();
+      const digestOf = (cid: CID) => Buffer.from(cid.multihash.bytes).toString('hex');
+      const { cid } = await importContent(pseudoRandom(CHUNK_SIZE + 1000, 31), {
+        put: (block, bytes) => {
+          blocks.set(digestOf(block), bytes);
+          return block;
+        },
+      });
+      const root = parseCid(cid);
+      const twin = CID.createV1(RAW_CODE, root.multihash);
+      expect(root.code).not.toBe(RAW_CODE);
+
+      let refuseTwin!: (known: boolean) => void;
+      const asked: string[] = [];
+      const served: typeof fetch = async (url) => {
+        const requested = parseCid(new URL(String(url)).pathname.replace('/ipfs/', ''));
+        const bytes = blocks.get(digestOf(requested));
+        return bytes ? new Response(bytes) : new Response(null, { status: 404 });
+      };
+      const local = localBlockstore(dir);
+      const askedLocally: string[] = [];
+      const store = readThrough(
+        {
+          // Nothing is here yet: answered at once, so a read goes on to the gateways within a turn.
+          has: (block: CID) => {
+            askedLocally.push(block.toString());
+            return false;
+          },
+          get: (block: CID) => local.get(block),
+          put: (block: CID, bytes: Uint8Array) => local.put(block, bytes),
+        },
+        {
+          gateways: ['http://127.0.0.1:9'],
+          // The database answers for the twin only when the test says so, while the file's request comes in.
+          isCatalogueFile: (asking) => {
+            asked.push(asking);
+            return asking === cid ? Promise.resolve(true) : new Promise((resolve) => (refuseTwin = resolve));
+          },
+          fetch: served,
+          warn: () => undefined,
+        },
+      );
+
+      const twinRead = collect(store.get(twin));
+      await vi.waitFor(() => expect(asked).toEqual([twin.toString()]));
+      const fileRead = collect(store.get(root));
+      await vi.waitFor(() => expect(askedLocally).toContain(root.toString()));
+      await new Promise((resolve) => setImmediate(resolve));
+      refuseTwin(false);
+
+      await expect(twinRead).rejects.toThrow(/Not Found/);
+      expect(Buffer.from(await fileRead).equals(Buffer.from(blocks.get(digestOf(root))!))).toBe(true);
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }

@@ -203,8 +203,13 @@ export function readThrough<T extends WrappableBlockstore>(local: T, options: Re
     return failed ? 'failed' : 'missing';
   }
 
-  /** The block from the gateways (once per CID at a time), or why not: 'missing' too when it may not be fetched. */
+  /**
+   * The block from the gateways (one fetch per multihash at a time), or why not: 'missing' too
+   * when it may not be fetched. Each request is admitted by its own CID before it joins a fetch:
+   * a CID with the same digest under another codec, refused, must not refuse the file's own.
+   */
   async function readThroughBlock(cid: CID): Promise<Outcome> {
+    if (!(await admitted(cid))) return 'missing';
     const key = keyOf(cid);
     const missing = recentlyMissing.get(key);
     if (missing && missing.until > Date.now()) return missing.outcome;
@@ -212,7 +217,6 @@ export function readThrough<T extends WrappableBlockstore>(local: T, options: Re
     let fetching = inFlight.get(key);
     if (!fetching) {
       fetching = (async () => {
-        if (!(await admitted(cid))) return 'missing' as const;
         const outcome = await fetchBlock(cid);
         if (typeof outcome === 'string') {
           recentlyMissing.set(key, { until: Date.now() + negativeTtlMs, outcome });
