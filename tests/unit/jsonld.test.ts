@@ -216,6 +216,9 @@ describe('the Dataset of a record', () => {
     const until = datasetJsonLd(record({ temporalEnd: '2020-06-30', contactName: 'Webmaster' }), ORIGIN);
     expect(until.temporalCoverage).toBe('../2020-06-30');
     expect((until.publisher as Record<string, unknown>).contactPoint).toEqual({ '@type': 'ContactPoint', name: 'Webmaster' });
+    // A stored name as an edit could leave it reads on one line, without the override (domain/contact-point.ts).
+    const edited = datasetJsonLd(record({ contactName: 'Oficina de\r\nAcceso\u202E', contactEmail: null }), ORIGIN);
+    expect((edited.publisher as Record<string, unknown>).contactPoint).toEqual({ '@type': 'ContactPoint', name: 'Oficina de Acceso' });
 
     // Words are not the precise notation a Dataset's coverage wants; with no institution there is
     // no organisation to carry a contact.
@@ -229,7 +232,7 @@ describe('the Dataset of a record', () => {
     const half = datasetJsonLd(record({ contactName: ' Webmaster ', contactEmail: 'N/A' }), ORIGIN);
     expect((half.publisher as Record<string, unknown>).contactPoint).toEqual({ '@type': 'ContactPoint', name: 'Webmaster' });
     // The stored value must itself be one plain address, as the record page and the DCAT catalogue
-    // judge it (domain/email.ts): not a link, not an address with headers or markup after it.
+    // judge it (domain/contact-point.ts): not a link, not an address with headers or markup after it.
     for (const stored of ['mailto:datos@sisalril.gob.do', 'x@y.z?subject=a"onmouseover=', 'javascript:alert(1)//@sisalril.gob.do']) {
       const kept = datasetJsonLd(record({ contactEmail: stored }), ORIGIN);
       expect(kept.publisher, stored).not.toHaveProperty('contactPoint');

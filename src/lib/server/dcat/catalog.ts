@@ -40,7 +40,7 @@
  * - The checksum is SHA-256 (`spdx:checksumAlgorithm_sha256`), as DCAT-AP 3 allows; DCAT-AP 2.1's
  *   shapes still insist on SHA-1 (SEMICeu/DCAT-AP#158), which a copy kept for verification should not use.
  */
-import { mailtoLink } from '../../domain/email.ts';
+import { mailtoLink, publishableContact } from '../../domain/contact-point.ts';
 import { t } from '../../i18n/index.ts';
 import { collectionPath, recordPath } from '../../paths.ts';
 import type { CatalogueFacts } from '../db/catalogue-facts.ts';
@@ -273,13 +273,13 @@ function distributionResources(record: CatalogRecord & { cid: string }, iris: Ca
 
 type DeclaredFacts = Pick<CatalogueFacts, 'updateFrequency' | 'contactName' | 'contactEmail' | 'temporalStart' | 'temporalEnd' | 'temporalText'>;
 
-/** The publisher's contact point for a record, when its catalogue named one. */
+/** The publisher's contact point for a record, when its catalogue named one (`publishableContact`). */
 function contactPointResource({ contactName, contactEmail }: DeclaredFacts): Resource | undefined {
-  const name = contactName?.trim();
-  const email = mailtoLink(contactEmail);
-  if (!name && !email) return undefined;
+  const contact = publishableContact(contactName, contactEmail);
+  if (!contact) return undefined;
+  const email = mailtoLink(contact.email);
   return resource(null, [vcard.Kind], {
-    [vcard.fn]: name ? text(name) : undefined,
+    [vcard.fn]: contact.name ? text(contact.name) : undefined,
     [vcard.hasEmail]: email ? iri(email) : undefined,
   });
 }

@@ -18,7 +18,7 @@ export function turtleIri(value: string): string {
       return `${prefix}:${value.slice(namespace.length)}`;
     }
   }
-  // Every IRI the catalogue builds went through `webIri` or `mailtoLink` (domain/email.ts) or is a constant: nothing here needs escaping.
+  // Every IRI the catalogue builds went through `webIri` or `mailtoLink` (domain/contact-point.ts) or is a constant: nothing here needs escaping.
   return `<${value}>`;
 }
 

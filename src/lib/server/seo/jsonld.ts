@@ -16,11 +16,10 @@
  * record page's, the `ItemPage` the Dataset is the main entity of (DCAT's catalogue record).
  */
 import { ASSET_TYPES, LIMITS } from '../../domain/constants.ts';
-import { publishableEmail } from '../../domain/email.ts';
+import { publishableContact } from '../../domain/contact-point.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import { t } from '../../i18n/index.ts';
 import { absoluteUrl, collectionPath, recordPath } from '../../paths.ts';
-import { cleanText } from '../harvest/catalogs/values.ts';
 import type { GroupItem } from '../queries/groups.ts';
 import type { RecordDetail, RecordRow } from '../queries/records.ts';
 
@@ -71,14 +70,13 @@ function organization(department: NonNullable<RecordDetail['department']>, conta
 
 /**
  * Whom the original's catalogue says to ask about it, when it names anyone: checked again as the
- * harvest checked it (`cleanText`, `publishableEmail`), so a blank name or a stored value that is
- * not an address is never published, whoever wrote the row.
+ * harvest checked it (`publishableContact`), so a blank name or a stored value that is not an
+ * address is never published, whoever wrote the row.
  */
 function contactPoint({ contactName, contactEmail }: Pick<RecordDetail, 'contactName' | 'contactEmail'>) {
-  const name = cleanText(contactName);
-  const email = publishableEmail(contactEmail);
-  if (!name && !email) return undefined;
-  return { '@type': 'ContactPoint', name: name ?? undefined, email: email ?? undefined };
+  const contact = publishableContact(contactName, contactEmail);
+  if (!contact) return undefined;
+  return { '@type': 'ContactPoint', name: contact.name ?? undefined, email: contact.email ?? undefined };
 }
 
 /**

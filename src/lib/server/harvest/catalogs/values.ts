@@ -3,7 +3,7 @@
  * URLs as absolute http(s) IRIs with spaces and other unsafe characters percent-encoded (CKAN
  * resource URLs are typed by hand and often hold spaces), dates, byte counts and checksums.
  */
-import { publishableEmail } from '../../../domain/email.ts';
+import { publishableContact, publishableEmail } from '../../../domain/contact-point.ts';
 import { stripControls } from '../../../domain/text.ts';
 import { webIri } from '../../dcat/rdf.ts';
 import type { CatalogChecksum, CatalogContact, CatalogTemporal } from './types.ts';
@@ -109,10 +109,9 @@ export function cleanEmail(value: unknown): string | null {
   return publishableEmail(text);
 }
 
-/** A contact point, or null when it has neither a name nor an address. */
+/** A contact point as the archive publishes it (`publishableContact`), or null when it has neither a name nor an address. */
 export function cleanContact(name: unknown, email: unknown): CatalogContact | null {
-  const contact = { name: cleanText(name), email: cleanEmail(email) };
-  return contact.name || contact.email ? contact : null;
+  return publishableContact(cleanText(name), cleanEmail(email));
 }
 
 const pad = (number: number, width = 2) => String(number).padStart(width, '0');

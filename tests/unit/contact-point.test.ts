@@ -1,12 +1,13 @@
 /**
- * The one rule for a contact address the archive publishes (domain/email.ts): what the harvester
- * keeps, and what the record page, its JSON-LD and the DCAT catalogue show of a stored value.
+ * The one rule for the contact point the archive publishes (domain/contact-point.ts): what the
+ * harvester keeps, and what the record page, its JSON-LD and the DCAT catalogue show of a stored
+ * value.
  */
 import { describe, expect, it } from 'vitest';
-import { mailtoLink, publishableEmail } from '../../src/lib/domain/email.ts';
+import { mailtoLink, publishableContact, publishableEmail } from '../../src/lib/domain/contact-point.ts';
 import { datasetResource, catalogIris } from '../../src/lib/server/dcat/catalog.ts';
 import type { CatalogRecord } from '../../src/lib/server/queries/catalog.ts';
-import { cleanEmail } from '../../src/lib/server/harvest/catalogs/values.ts';
+import { cleanContact, cleanEmail } from '../../src/lib/server/harvest/catalogs/values.ts';
 
 /** Stored values that are not one plain address: an attribute breakout, scripts, links, headers. */
 const HOSTILE = [
@@ -28,6 +29,17 @@ const HOSTILE = [
   null,
   undefined,
 ];
+
+/** A record of the DCAT catalogue with this contact and nothing else declared. */
+function catalogRecord(contactName: string | null, contactEmail: string | null): CatalogRecord {
+  return {
+    id: 7, cid: null, title: 'Presupuesto', description: null, type: 'csv', status: 'under_review', sourceUrl: null, originalUrl: null,
+    fileName: null, fileSize: null, mimeType: null, fileSha256: null, walletAddress: null, createdAt: new Date(), updatedAt: new Date(),
+    department: null, category: null, source: null, fileArchivedAt: null, olderVersions: [],
+    issued: null, modified: null, licenseTitle: null, licenseUrl: null, keywords: [], updateFrequency: null,
+    contactName, contactEmail, temporalStart: null, temporalEnd: null, temporalText: null,
+  };
+}
 
 describe('a publishable contact e-mail', () => {
   it('is one plain address, trimmed, accents and RFC 5322 characters included', () => {
@@ -58,16 +70,7 @@ describe('a publishable contact e-mail', () => {
   it('is the only address the DCAT catalogue gives a contact point', () => {
     const iris = catalogIris('https://archivo.example');
     const hasEmail = 'http://www.w3.org/2006/vcard/ns#hasEmail';
-    const contactEmailOf = (contactEmail: string) => {
-      const record = {
-        id: 7, cid: null, title: 'Presupuesto', description: null, type: 'csv', status: 'under_review', sourceUrl: null, originalUrl: null,
-        fileName: null, fileSize: null, mimeType: null, fileSha256: null, walletAddress: null, createdAt: new Date(), updatedAt: new Date(),
-        department: null, category: null, source: null, fileArchivedAt: null, olderVersions: [],
-        issued: null, modified: null, licenseTitle: null, licenseUrl: null, keywords: [], updateFrequency: null,
-        contactName: 'Oficina', contactEmail, temporalStart: null, temporalEnd: null, temporalText: null,
-      } satisfies CatalogRecord;
-      return JSON.stringify(datasetResource(record, iris));
-    };
+    const contactEmailOf = (contactEmail: string) => JSON.stringify(datasetResource(catalogRecord('Oficina', contactEmail), iris));
     expect(contactEmailOf('datos@one.gob.do')).toContain('mailto:datos@one.gob.do');
     expect(contactEmailOf('datos@one.gob.do')).toContain(hasEmail);
     for (const value of ['x@y.z?subject=a"onmouseover=', 'javascript:alert(1)//@y.z']) {
@@ -76,5 +79,25 @@ describe('a publishable contact e-mail', () => {
       expect(written, value).not.toContain(hasEmail);
       expect(written, value).not.toContain('mailto:');
     }
+  });
+});
+
+describe('a publishable contact point', () => {
+  /** A stored name as an edit or a hostile catalogue could leave it: line breaks, a bidi override, a zero-width space. */
+  const STORED_NAME = '  Oficina de\r\nAcceso a la\u202E Información\u200B  ';
+  const SHOWN_NAME = 'Oficina de Acceso a la Información';
+
+  it('is a name on one line without invisible characters, and a plain address; nothing when neither is left', () => {
+    expect(publishableContact(STORED_NAME, ' oai@sisalril.gob.do ')).toEqual({ name: SHOWN_NAME, email: 'oai@sisalril.gob.do' });
+    expect(publishableContact('\u200B \n', 'javascript:alert(1)//@y.z')).toBeNull();
+    expect(publishableContact(null, 'oai@sisalril.gob.do')).toEqual({ name: null, email: 'oai@sisalril.gob.do' });
+    expect(publishableContact(42, ['oai@sisalril.gob.do'])).toBeNull();
+  });
+
+  it('is what the harvester keeps and the DCAT catalogue writes, the same name in both (the JSON-LD: jsonld.test.ts)', () => {
+    expect(cleanContact(STORED_NAME, 'mailto:oai@sisalril.gob.do')).toEqual({ name: SHOWN_NAME, email: 'oai@sisalril.gob.do' });
+    const dcat = JSON.stringify(datasetResource(catalogRecord(STORED_NAME, null), catalogIris('https://archivo.example')));
+    expect(dcat).toContain(`"${SHOWN_NAME}"`);
+    expect(dcat).not.toMatch(/\\u202e|\\r|\u202E/i);
   });
 });

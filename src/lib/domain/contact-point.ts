@@ -1,10 +1,12 @@
 /**
- * The one rule for a contact e-mail address the archive publishes (issues #18, #20): the harvester
- * keeps only what passes it, and everything that shows a stored address (the record page's
- * "Cómo citar", its schema.org JSON-LD, the DCAT catalogue) checks it again when reading, since a
- * record may have been edited since it was harvested. Not the login form's rule
- * (`auth-fields.ts`): that one is the SPEC's for accounts; this one accepts what catalogues hold.
+ * The one rule for the contact point the archive publishes (issues #18, #20): a name and an
+ * e-mail address. The harvester keeps only what passes it, and everything that shows a stored
+ * contact (the record page's "Cómo citar", its schema.org JSON-LD, the DCAT catalogue) checks it
+ * again when reading, since a record may have been edited since it was harvested. Not the login
+ * form's rule for addresses (`auth-fields.ts`): that one is the SPEC's for accounts; this one
+ * accepts what catalogues hold.
  */
+import { stripControls } from './text.ts';
 
 /** The longest e-mail address (RFC 5321's path limit): anything longer is not one. */
 const MAX_EMAIL_LENGTH = 254;
@@ -35,4 +37,23 @@ export function mailtoLink(value: string | null | undefined): string | null {
   const address = publishableEmail(value);
   if (!address) return null;
   return `mailto:${address.replace(UNSAFE_IN_MAILTO, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
+/** Whom to ask about a dataset, as published: a name on one line, a plain address, or both. */
+export interface PublishableContact {
+  name: string | null;
+  email: string | null;
+}
+
+/**
+ * The contact point of `name` and `email` as the archive publishes it: the name without
+ * invisible characters, on one line (a stored line break or bidi override would change how it
+ * reads), the address by `publishableEmail`. Null when neither is left.
+ */
+export function publishableContact(name: unknown, email: unknown): PublishableContact | null {
+  const contact = {
+    name: typeof name === 'string' ? stripControls(name.toWellFormed(), { singleLine: true }) || null : null,
+    email: typeof email === 'string' ? publishableEmail(email) : null,
+  };
+  return contact.name || contact.email ? contact : null;
 }
