@@ -19,7 +19,6 @@ import {
   loadDashboard,
   loadGroup,
   loadRecord,
-  recordsByCid,
   searchArchive,
   searchRecords,
 } from '../src/lib/server/queries/index.ts';
@@ -73,7 +72,7 @@ export async function benchSeededQueries(config: ArchiveConfig, runs = 50): Prom
       const [first] = await db.query.alexandrias.findMany({ where: (a, { isNotNull }) => isNotNull(a.cid), limit: 1 });
       if (first?.cid) {
         const cid = first.cid;
-        figures.push({ label: 'recordsByCid', ...(await measure(() => recordsByCid(db, cid), { runs })) });
+        figures.push({ label: 'loadRecord (página del registro, por CID)', ...(await measure(() => loadRecord(db, cid, first.id), { runs })) });
       }
     } finally {
       await handle.close();

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNotNull, isNull, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordPath } from '../../src/lib/paths.ts';
 import { alexandrias, captures, categories, departments, sources } from '../../src/lib/server/db/schema.ts';
-import { getGroupItem, listRecords, loadRecordById, recordsByCid } from '../../src/lib/server/queries/index.ts';
+import { getGroupItem, getRecord, listRecords, loadRecordById } from '../../src/lib/server/queries/index.ts';
 import { sitemapEntries, sitemapSize, type SitemapEntry } from '../../src/lib/server/queries/sitemap.ts';
 import { collectionJsonLd, datasetJsonLd } from '../../src/lib/server/seo/jsonld.ts';
 import { renderSitemap, renderSitemapFile } from '../../src/lib/server/seo/sitemap.ts';
@@ -20,8 +20,7 @@ describe.each(testEngines())('findability on %s', (engine) => {
 
   async function sisalrilPdf() {
     const [file] = await db().select().from(alexandrias).where(eq(alexandrias.fileName, 'sisalril-pespj-d1.pdf'));
-    const [record] = await recordsByCid(db(), file!.cid!);
-    return record!;
+    return (await getRecord(db(), file!.id))!;
   }
 
   async function recordsWithCid() {

@@ -301,11 +301,6 @@ export async function withOriginFacts(db: Db, records: RecordDetail[]): Promise<
   }));
 }
 
-/** Every record of a CID (the same file may be contributed more than once), newest first, for its page. */
-export async function recordsByCid(db: Db, cid: string): Promise<RecordWithOrigin[]> {
-  return withOriginFacts(db, await recordDetails(db, eq(alexandrias.cid, cid)));
-}
-
 /** One record by id, with what its page shows of its origin, or null. */
 export async function getRecord(db: Db, id: number): Promise<RecordWithOrigin | null> {
   if (!isRowId(id)) return null;
