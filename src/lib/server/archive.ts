@@ -45,7 +45,8 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
   let instance: ServerInstance | undefined;
   let staging: StagingArea | undefined;
   await oneAtATime(config, async () => {
-    await migrateDatabase(handle, config.migrationsDir);
+    // The embedded database has one owner: no server of an older version can be running on it.
+    await migrateDatabase(handle, config.migrationsDir, { soleOwner: !config.databaseUrl });
     // Registered once the migrations made its table, and before the sweep, which must know it alive.
     // The embedded database has one owner, this process, so no other instance can still be running.
     instance = await registerInstance(handle.db, { leaseMs: config.instanceLeaseMs, soleOwner: !config.databaseUrl });
