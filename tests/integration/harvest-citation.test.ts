@@ -6,7 +6,7 @@
  * in their history, in Spanish; CKAN, DCAT-AP and data.json of the same portal give the same facts,
  * each in its own words for the frequency (the page names all three alike).
  */
-import { and, eq, like } from 'drizzle-orm';
+import { and, eq, inArray, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/lib/server/db/index.ts';
 import { alexandrias, harvestedRecords, statusHistory } from '../../src/lib/server/db/schema.ts';
@@ -131,6 +131,10 @@ describe.each(testEngines())('citation facts harvested on %s', (engine) => {
     }
     // Nothing changed since: a third run updates nothing.
     expect((await runHarvest(db, harvestSourceId, { fetchPage })).counts).toMatchObject({ updated: 0, unchanged: total });
+    // Nor does a name stored as an earlier version kept it, on two lines: the same name is published.
+    await db.update(alexandrias).set({ contactName: 'Saul\r\n  Santana ' }).where(inArray(alexandrias.id, facts.ids));
+    expect((await runHarvest(db, harvestSourceId, { fetchPage })).counts).toMatchObject({ updated: 0, unchanged: total });
+    await db.update(alexandrias).set({ contactName: 'Saul Santana' }).where(inArray(alexandrias.id, facts.ids));
   });
 
   it('gives the same facts from DCAT-AP and data.json, each frequency in its own vocabulary', async () => {

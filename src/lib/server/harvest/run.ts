@@ -40,6 +40,7 @@ import { CAPTURE_JOB, type CaptureJobPayload } from './capture-job.ts';
 import { catalogueNote, chooseCategory, foldLabel, mapDataset, type CategoryChoice, type MappedRecord } from './map.ts';
 import { PublisherMatcher } from './publishers.ts';
 import { catalogueFactColumns, catalogueFactsOf, type CatalogueFacts } from '../db/catalogue-facts.ts';
+import { publishableContact } from '../../domain/contact-point.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -439,7 +440,9 @@ function describeChanges(current: CurrentRecord, next: MappedRecord): string[] {
   if (current.updateFrequency !== next.updateFrequency) {
     changes.push(`frecuencia de actualización «${frequencyNamed(current.updateFrequency)}» → «${frequencyNamed(next.updateFrequency)}»`);
   }
-  if (current.contactName !== next.contactName || current.contactEmail !== next.contactEmail) changes.push('contacto del editor cambiado');
+  // As published (`publishableContact`): a name an earlier version stored on two lines is the same contact.
+  const contact = publishableContact(current.contactName, current.contactEmail);
+  if ((contact?.name ?? null) !== next.contactName || (contact?.email ?? null) !== next.contactEmail) changes.push('contacto del editor cambiado');
   if (current.temporalStart !== next.temporalStart || current.temporalEnd !== next.temporalEnd || current.temporalText !== next.temporalText) {
     changes.push('cobertura temporal cambiada');
   }
