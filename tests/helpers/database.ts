@@ -11,9 +11,9 @@ import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { openDatabase, type DatabaseHandle, type Engine } from '../../src/lib/server/db/index.ts';
 import { createContentStore, createStagingArea, databaseFileGuard, type ContentStore } from '../../src/lib/server/storage/index.ts';
-import { adminQuery, databaseUrl, type EngineTemplates } from '../setup/database-templates.ts';
+import { adminQuery, databaseUrl, MIGRATIONS_DIR, type EngineTemplates } from '../setup/database-templates.ts';
 
-export { MIGRATIONS_DIR } from '../setup/database-templates.ts';
+export { MIGRATIONS_DIR };
 
 /** The engines every database test runs on. In CI, PostgreSQL is required, never silently dropped. */
 export function testEngines(): Engine[] {
@@ -99,4 +99,19 @@ export async function createSeededDatabase(engine: Engine) {
       await fs.rm(stagingDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The migrations of a next version of the archive: this checkout's and one more, dated a year
+ * ahead, which only creates the table `next_version_ran`. For tests of an upgrade.
+ */
+export async function nextVersionMigrations(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'archivo-next-version-'));
+  await fs.cp(MIGRATIONS_DIR, dir, { recursive: true });
+  const journalFile = path.join(dir, 'meta', '_journal.json');
+  const journal = JSON.parse(await fs.readFile(journalFile, 'utf8')) as { entries: Array<Record<string, unknown>> };
+  journal.entries.push({ idx: journal.entries.length, version: '7', when: Date.now() + 365 * 24 * 3600_000, tag: '9999_next_version', breakpoints: true });
+  await fs.writeFile(journalFile, JSON.stringify(journal));
+  await fs.writeFile(path.join(dir, '9999_next_version.sql'), 'create table next_version_ran (id integer);\n');
+  return { dir, remove: () => fs.rm(dir, { recursive: true, force: true }) };
 }

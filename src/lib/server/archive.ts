@@ -5,11 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { embeddedDatabaseDir, readConfig, type ArchiveConfig } from './config.ts';
-import { migrateDatabase, openDatabase, type DatabaseHandle } from './db/index.ts';
+import { migrateDatabase, openDatabase, pendingMigrations, type DatabaseHandle } from './db/index.ts';
 import { needsSeed, seedArchive } from './seed/index.ts';
 import { pinningProviders, type PinningProvider } from './pinning/index.ts';
 import { createContentStore, createStagingArea, databaseFileGuard, openBlockstore, type ContentStore, type StagingArea } from './storage/index.ts';
-import { registerInstance, type ServerInstance } from './instances/index.ts';
+import { registerInstance, waitForOlderInstances, type ServerInstance } from './instances/index.ts';
 import { sweepInterruptedUploads, sweepPeriodically } from './uploads/imports.ts';
 import { startBackgroundWork } from './background.ts';
 import { withTrustlessGateways } from './gateway/catalogue-files.ts';
@@ -45,8 +45,10 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
   let instance: ServerInstance | undefined;
   let staging: StagingArea | undefined;
   await oneAtATime(config, async () => {
-    // The embedded database has one owner: no server of an older version can be running on it.
-    await migrateDatabase(handle, config.migrationsDir, { soleOwner: !config.databaseUrl });
+    // An upgrade: no process of an older version may go on working on the schema it changes. The
+    // embedded database has one owner, this process, so none can be running on it.
+    if (config.databaseUrl && (await pendingMigrations(handle.db, config.migrationsDir)) > 0) await waitForOlderInstances(handle.db);
+    await migrateDatabase(handle, config.migrationsDir);
     // Registered once the migrations made its table, and before the sweep, which must know it alive.
     // The embedded database has one owner, this process, so no other instance can still be running.
     instance = await registerInstance(handle.db, { leaseMs: config.instanceLeaseMs, soleOwner: !config.databaseUrl });
@@ -65,6 +67,7 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
   }).catch(async (error: unknown) => {
     await instance?.stop().catch(() => undefined);
     await store.close().catch(() => undefined);
+    await handle.close().catch(() => undefined);
     throw error;
   });
   const registered = instance!;

@@ -52,31 +52,15 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   return { db, engine: 'pglite', close: embedded.close };
 }
 
-export interface MigrateOptions {
-  /**
-   * This process alone uses the database (the embedded one), so no other server can be running on
-   * it: migrations are applied without looking for one.
-   */
-  soleOwner?: boolean;
-  /** Longest wait for the leases of servers that ended without deregistering (5 min). */
-  maxLeaseWaitMs?: number;
-}
-
 /**
- * Applies every pending migration; a no-op when the schema is current.
+ * Applies every pending migration; a no-op when the schema is current. Whoever opens the archive
+ * first makes sure no process of an older version still runs on it (`archive.ts`).
  *
- * @throws {OlderServersRunningError} when there are migrations to apply and servers of the
- *   previous version still run on the database: they would go on working on a schema they do not
- *   know. A server that ended without deregistering (killed, its machine gone) is waited for until
- *   its lease runs out; one that renews its lease meanwhile is running, and the upgrade stops.
  * @throws {NewerSchemaError} when the database holds migrations newer than this version's: a
  *   server left behind by an upgrade must not work on a schema it does not know (it would, for
  *   example, commit files without the lock newer servers take), so it stops at its start instead.
  */
-export async function migrateDatabase(handle: DatabaseHandle, migrationsFolder: string, options: MigrateOptions = {}): Promise<void> {
-  if (!options.soleOwner && (await pendingMigrations(handle.db, migrationsFolder)) > 0) {
-    await refuseWhileOlderServersRun(handle.db, options.maxLeaseWaitMs ?? 5 * 60_000);
-  }
+export async function migrateDatabase(handle: DatabaseHandle, migrationsFolder: string): Promise<void> {
   if (handle.engine === 'postgres') {
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     await migrate(handle.db as never, { migrationsFolder });
@@ -92,8 +76,11 @@ async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
-/** How many of this version's migrations the database has not applied (all of them on a new database). */
-async function pendingMigrations(db: Db, migrationsFolder: string): Promise<number> {
+/**
+ * How many of this version's migrations the database has not applied (all of them on a new
+ * database): drizzle's own rule, a migration newer than the last one its ledger records.
+ */
+export async function pendingMigrations(db: Db, migrationsFolder: string): Promise<number> {
   const { readMigrationFiles } = await import('drizzle-orm/migrator');
   const known = readMigrationFiles({ migrationsFolder });
   const [ledger] = await rowsOf<{ exists: boolean }>(db, sql`select to_regclass('drizzle.__drizzle_migrations') is not null as exists`);
@@ -101,38 +88,6 @@ async function pendingMigrations(db: Db, migrationsFolder: string): Promise<numb
   const [last] = await rowsOf<{ at: string | null }>(db, sql`select max(created_at)::text as at from drizzle.__drizzle_migrations`);
   const lastApplied = Number(last?.at ?? 0);
   return known.filter((migration) => migration.folderMillis > lastApplied).length;
-}
-
-/** Servers whose lease in `server_instances` (migration 0024) still holds, and how long the last one has left. */
-async function liveServers(db: Db): Promise<{ names: string[]; leftMs: number }> {
-  const [table] = await rowsOf<{ exists: boolean }>(db, sql`select to_regclass('public.server_instances') is not null as exists`);
-  if (!table?.exists) return { names: [], leftMs: 0 };
-  const rows = await rowsOf<{ hostname: string; pid: number; left_ms: number }>(
-    db,
-    sql`select hostname, pid, ceil(extract(epoch from lease_until - now()) * 1000)::int as left_ms
-        from server_instances where lease_until > now() order by hostname, pid`,
-  );
-  return { names: rows.map((row) => `${row.hostname}, pid ${row.pid}`), leftMs: Math.max(0, ...rows.map((row) => Number(row.left_ms))) };
-}
-
-async function refuseWhileOlderServersRun(db: Db, maxWaitMs: number): Promise<void> {
-  const first = await liveServers(db);
-  if (first.names.length === 0) return;
-  // Any server registered here runs the previous version (one of this version would have migrated).
-  // One that was killed keeps its row until its lease runs out: wait that long, once.
-  console.warn(`Hay ${first.names.length} servidor(es) registrado(s) de la versión anterior; se espera a que venzan sus concesiones antes de migrar.`);
-  await new Promise((resolve) => setTimeout(resolve, Math.min(first.leftMs + 250, maxWaitMs)));
-  const still = await liveServers(db);
-  if (still.names.length > 0) {
-    throw new OlderServersRunningError(
-      `No se actualiza la base de datos: ${still.names.length} servidor(es) de la versión anterior siguen en marcha sobre ella (${still.names.join('; ')}). ` +
-        'Deténgalos y vuelva a arrancar este; una versión vieja y una nueva no trabajan a la vez sobre la misma base.',
-    );
-  }
-}
-
-export class OlderServersRunningError extends Error {
-  override name = 'OlderServersRunningError';
 }
 
 export class NewerSchemaError extends Error {

@@ -12,6 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/index.ts';
@@ -154,4 +155,69 @@ export async function registerInstance(db: Db, options: InstanceOptions = {}): P
       await db.delete(serverInstances).where(eq(serverInstances.id, id));
     },
   };
+}
+
+/** A process of an older version still works on the database an upgrade was about to migrate. */
+export class OlderVersionRunningError extends Error {
+  override name = 'OlderVersionRunningError';
+}
+
+export interface OlderInstancesOptions {
+  /** Longest wait for the leases of processes that ended without deregistering (5 min). */
+  maxWaitMs?: number;
+  /** How often the rows are read again meanwhile (1 s). */
+  pollMs?: number;
+}
+
+/**
+ * Before an upgrade migrates `db`: waits until no instance registered on it is alive. Each one
+ * runs an older version (one of this version would have found nothing to migrate), and would go
+ * on working on a schema it does not know. A process that ended without deregistering (killed, or
+ * stopped by a signal: `npm start` does not deregister then) keeps its row until its lease runs
+ * out, and that is waited for. One that renews its lease meanwhile is running: the upgrade stops,
+ * naming it, rather than wait for it to be stopped.
+ *
+ * @throws {OlderVersionRunningError} when a registered process renews its lease, or some lease
+ *   still holds after `maxWaitMs`.
+ */
+export async function waitForOlderInstances(db: Db, { maxWaitMs = 5 * 60_000, pollMs = 1000 }: OlderInstancesOptions = {}): Promise<void> {
+  const [table] = (
+    (await db.execute(sql`select to_regclass('public.server_instances') is not null as exists`)) as unknown as { rows: Array<{ exists: boolean }> }
+  ).rows;
+  if (!table?.exists) return; // a database older than the registry (migration 0024) has no instances to wait for
+  const alive = () =>
+    db
+      .select({
+        id: serverInstances.id,
+        hostname: serverInstances.hostname,
+        pid: serverInstances.pid,
+        heartbeatAt: serverInstances.heartbeatAt,
+        leftMs: sql<number>`extract(epoch from ${serverInstances.leaseUntil} - now()) * 1000`.mapWith(Number),
+      })
+      .from(serverInstances)
+      .where(gt(serverInstances.leaseUntil, sql`now()`))
+      .orderBy(serverInstances.hostname, serverInstances.pid);
+  const named = (rows: Array<{ hostname: string; pid: number }>) => `${rows.length}: ${rows.map((row) => `${row.hostname}, pid ${row.pid}`).join('; ')}`;
+
+  let rows = await alive();
+  if (rows.length === 0) return;
+  const firstBeat = new Map(rows.map((row) => [row.id, row.heartbeatAt.getTime()]));
+  const waitMs = Math.min(maxWaitMs, Math.max(...rows.map((row) => row.leftMs)));
+  console.warn(
+    `Hay procesos del archivo de una versión anterior registrados en la base de datos (${named(rows)}): ` +
+      `se espera hasta ${Math.ceil(waitMs / 1000)} s a que caduque su latido antes de migrarla.`,
+  );
+  const giveUpAt = performance.now() + maxWaitMs;
+  for (;;) {
+    await sleep(pollMs);
+    rows = await alive();
+    if (rows.length === 0) return;
+    const running = rows.filter((row) => row.heartbeatAt.getTime() > (firstBeat.get(row.id) ?? -Infinity));
+    if (running.length > 0 || performance.now() >= giveUpAt) {
+      throw new OlderVersionRunningError(
+        `No se actualiza la base de datos: siguen en marcha sobre ella procesos del archivo de una versión anterior (${named(running.length > 0 ? running : rows)}). ` +
+          'Deténgalos y vuelva a arrancar este servidor: una versión vieja y una nueva no trabajan a la vez sobre la misma base.',
+      );
+    }
+  }
 }
