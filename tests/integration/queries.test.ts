@@ -188,7 +188,10 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
 
   it('finds a record by its CID with everything its page shows', async () => {
     const [file] = await db().select().from(alexandrias).where(eq(alexandrias.fileName, 'sisalril-pespj-d1.pdf'));
-    const found = (await loadRecord(db(), file!.cid!, null))?.record;
+    const only = await loadRecord(db(), file!.cid!, null);
+    // The only record of its file: no other row in its table of files.
+    expect(only?.siblings).toEqual([]);
+    const found = only?.record;
     expect(found).toMatchObject({
       id: file!.id,
       type: 'pdf',
