@@ -76,6 +76,12 @@ async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
+/** Whether the table `name` (`schema.table`) exists: a database an older version migrated may lack it. */
+export async function tableExists(db: Db, name: string): Promise<boolean> {
+  const [row] = await rowsOf<{ exists: boolean }>(db, sql`select to_regclass(${name}) is not null as exists`);
+  return row?.exists === true;
+}
+
 /**
  * How many of this version's migrations the database has not applied (all of them on a new
  * database): drizzle's own rule, a migration newer than the last one its ledger records.
@@ -83,8 +89,7 @@ async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
 export async function pendingMigrations(db: Db, migrationsFolder: string): Promise<number> {
   const { readMigrationFiles } = await import('drizzle-orm/migrator');
   const known = readMigrationFiles({ migrationsFolder });
-  const [ledger] = await rowsOf<{ exists: boolean }>(db, sql`select to_regclass('drizzle.__drizzle_migrations') is not null as exists`);
-  if (!ledger?.exists) return known.length;
+  if (!(await tableExists(db, 'drizzle.__drizzle_migrations'))) return known.length;
   const [last] = await rowsOf<{ at: string | null }>(db, sql`select max(created_at)::text as at from drizzle.__drizzle_migrations`);
   const lastApplied = Number(last?.at ?? 0);
   return known.filter((migration) => migration.folderMillis > lastApplied).length;

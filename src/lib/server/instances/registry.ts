@@ -15,7 +15,7 @@ import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { Db } from '../db/index.ts';
+import { tableExists, type Db } from '../db/index.ts';
 import { milliseconds } from '../jobs/time.ts';
 import { withLeasedLock } from './leased-lock.ts';
 
@@ -181,10 +181,8 @@ export interface OlderInstancesOptions {
  *   still holds after `maxWaitMs`.
  */
 export async function waitForOlderInstances(db: Db, { maxWaitMs = 5 * 60_000, pollMs = 1000 }: OlderInstancesOptions = {}): Promise<void> {
-  const [table] = (
-    (await db.execute(sql`select to_regclass('public.server_instances') is not null as exists`)) as unknown as { rows: Array<{ exists: boolean }> }
-  ).rows;
-  if (!table?.exists) return; // a database older than the registry (migration 0024) has no instances to wait for
+  // A database older than the registry (migration 0024) has no instances to wait for.
+  if (!(await tableExists(db, 'public.server_instances'))) return;
   const alive = () =>
     db
       .select({
