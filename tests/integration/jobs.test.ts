@@ -132,16 +132,38 @@ describe.each(testEngines())('job queue on %s', (engine) => {
     await db.execute(sql`truncate jobs, job_hosts cascade`);
   });
 
-  /** Workers a test started: stopped after it even when it fails, so none outlives its database. */
-  const workers: Array<{ stop: AbortController; done: Promise<void> }> = [];
+  /**
+   * Workers a test started: stopped after it even when it fails, so none outlives its test and
+   * claims the next test's jobs. A killable one is buried first, or its waits would never end.
+   */
+  const workers: Array<{ stop: AbortController; done: Promise<void>; bury?: () => void }> = [];
   function startWorker(options: Omit<WorkerOptions, 'signal'>) {
     const stop = new AbortController();
     const done = runWorker({ ...options, signal: stop.signal });
     workers.push({ stop, done });
     return { stop: () => stop.abort(), done: () => within(done, 5000, 'runWorker after abort') };
   }
+  /** A worker on a view of the database that `kill()` cuts off, as a SIGKILL would; see `killable`. */
+  function startKillableWorker(options: Omit<WorkerOptions, 'signal' | 'db'>) {
+    const cut = killable(db);
+    const stop = new AbortController();
+    const done = runWorker({ ...options, db: cut.db, signal: stop.signal });
+    workers.push({ stop, done, bury: cut.bury });
+    return {
+      kill: cut.kill,
+      /** Ends the dead worker's loop: its waits fail, and it is told to stop. */
+      bury: () => {
+        cut.bury();
+        stop.abort();
+        return within(done, 5000, 'a dead worker once buried');
+      },
+    };
+  }
   afterEach(async () => {
-    for (const { stop } of workers) stop.abort();
+    for (const { stop, bury } of workers) {
+      bury?.();
+      stop.abort();
+    }
     await within(Promise.all(workers.splice(0).map(({ done }) => done)), 10_000, 'workers left running');
   });
 
@@ -304,19 +326,14 @@ describe.each(testEngines())('job queue on %s', (engine) => {
     const ids = queued.map(({ job }) => job.id);
     const begun: number[] = [];
     const never = new Promise<void>(() => {});
-    const cut = killable(db);
-    const stop = new AbortController();
-    const errors: unknown[] = [];
     // One request at a time to the host: the worker holds all twenty, one at work, nineteen waiting for their turn.
-    const dead = runWorker({
-      db: cut.db,
+    const dead = startKillableWorker({
       handlers: {
         capture: async (job, { signal }) => {
           begun.push(job.id);
           await Promise.race([never, new Promise((resolve) => signal.addEventListener('abort', resolve))]);
         },
       },
-      signal: stop.signal,
       worker: 'muerto',
       concurrency: 2,
       perHostConcurrency: 1,
@@ -324,16 +341,17 @@ describe.each(testEngines())('job queue on %s', (engine) => {
       leaseMs: 600,
       pollMs: 20,
       stopGraceMs: 100,
-      onError: (error) => errors.push(error),
+      onError: () => {},
     });
     // The worker says which one began (in its next report), then dies.
     const atWork = await waitFor(async () => {
       const rows = await allJobs(db);
-      return rows.every((row) => row.status === 'running' && row.lockedBy === 'muerto') && rows.filter((row) => row.workBegan);
+      const began = rows.filter((row) => row.workBegan);
+      return rows.every((row) => row.status === 'running' && row.lockedBy === 'muerto') && began.length > 0 && began;
     });
     expect(atWork.map((row) => row.id)).toEqual([ids[0]]);
     expect(begun).toEqual([ids[0]]);
-    cut.kill();
+    dead.kill();
 
     const back = await waitFor(async () => {
       const rows = await reclaimExpired(otherDb, { backoff: { baseMs: 60_000, maxMs: 60_000 } });
@@ -363,9 +381,7 @@ describe.each(testEngines())('job queue on %s', (engine) => {
     alive.stop();
     await alive.done();
     expect((await allJobs(db)).map((row) => [row.id, row.attempts])).toEqual(ids.map((id) => [id, id === ids[0] ? 2 : 1]));
-    cut.bury();
-    stop.abort();
-    await within(dead, 5000, 'the dead worker once buried');
+    await dead.bury();
   });
 
   /**
@@ -376,21 +392,17 @@ describe.each(testEngines())('job queue on %s', (engine) => {
    */
   async function killWorkersUntilFailed(killerId: number, dieWhen: 'at once' | 'once its start is reported', most: number): Promise<number> {
     for (let deaths = 0; deaths < most; ) {
-      const cut = killable(db);
-      const stop = new AbortController();
       const handler: JobHandler = async (job) => {
         if (job.id !== killerId) throw new Error('Solo debía empezar el trabajo que mata a su proceso.');
         if (dieWhen === 'once its start is reported') await waitFor(async () => (await statusOf(otherDb, job.id)).workBegan, { everyMs: 5 });
-        cut.kill();
+        dead.kill();
         await new Promise(() => {});
       };
-      const dead = runWorker({ db: cut.db, handlers: { capture: handler }, signal: stop.signal, worker: `muerto-${deaths}`, perHostConcurrency: 1, perHostDelayMs: 0, leaseMs: 300, pollMs: 20, stopGraceMs: 50, onError: () => {} });
+      const dead = startKillableWorker({ handlers: { capture: handler }, worker: `muerto-${deaths}`, perHostConcurrency: 1, perHostDelayMs: 0, leaseMs: 300, pollMs: 20, stopGraceMs: 50, onError: () => {} });
       await waitFor(async () => (await allJobs(db)).every((row) => row.status === 'running'));
       await waitFor(async () => (await reclaimExpired(otherDb, { backoff: { baseMs: 0, maxMs: 0 } })).length > 0);
       deaths++;
-      cut.bury();
-      stop.abort();
-      await within(dead, 5000, 'a dead worker once buried');
+      await dead.bury();
       if ((await statusOf(db, killerId)).status === 'failed') return deaths;
     }
     throw new Error(`The killer job was not failed after ${most} deaths`);
