@@ -7,8 +7,9 @@
  * the archive's, so that its memory is PGlite's.
  *
  * It lives exactly as long as its parent: when the IPC channel closes (the server exited, however
- * it died) or on SIGTERM/SIGINT, it closes PGlite cleanly, which checkpoints the data folder, and
- * releases the folder's lock.
+ * it died, or let go of it at the end of its shutdown), it closes PGlite cleanly, which checkpoints
+ * the data folder, and releases the folder's lock. SIGTERM/SIGINT are passed on to the server
+ * (`{ stop: signal }`), which shuts down and then closes the channel.
  */
 import { embeddedDatabaseDir, readConfig } from '../src/lib/server/config.ts';
 import { openPglite } from '../src/lib/server/db/pglite.ts';
@@ -17,6 +18,8 @@ import { removeEmbeddedAddress, writeEmbeddedAddress } from '../src/lib/server/d
 
 if (!process.send) throw new Error('embedded-db.ts runs as a child of scripts/start.ts (with an IPC channel).');
 const tell = (message: { url: string } | { error: string }) => process.send!(message);
+/** How long a signalled database waits for its server to shut down (scripts/start.ts allows itself 30 s). */
+const PARENT_SHUTDOWN_WAIT_MS = 35_000;
 const { dataDir } = readConfig();
 
 try {
@@ -35,8 +38,24 @@ try {
       process.exit(0);
     })());
   process.on('disconnect', stop);
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  // A signal is most often meant for the server too (Ctrl-C reaches the whole process group;
+  // systemd signals the whole unit): the server still needs the database to hand back its jobs and
+  // deregister, and lets go of it when done. So the first signal is passed on to the server, which
+  // shuts down and then closes the channel; only if that does not come in time, or at a second
+  // signal, does this process stop on its own.
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled || !process.connected) return void stop();
+    signalled = true;
+    // The server may be letting go of the channel at this moment (it got the same Ctrl-C): a
+    // message it can no longer take means it is done with the database.
+    process.send!({ stop: signal }, undefined, {}, (error) => {
+      if (error) void stop();
+    });
+    setTimeout(stop, PARENT_SHUTDOWN_WAIT_MS).unref();
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
   // `npm run harvest` (and any other process of this user) finds the running database here.
   writeEmbeddedAddress(dataDir, served.url);
   tell({ url: served.url });

@@ -23,18 +23,30 @@
  * whatever the adapter still throws is answered with a 500 instead of stopping the server. What it
  * answers is compressed when the client accepts it (src/lib/server/http/compression.ts).
  *
+ * SIGTERM or SIGINT shuts it down gracefully (`shutDown` at the end): requests under way are
+ * answered, the job worker hands back its jobs, the server leaves `server_instances`, and the
+ * embedded database closes cleanly; a restart or an upgrade then waits for no lease.
+ *
  * Node runs it with SERVER_NODE_FLAGS (scripts/node-flags.ts); `npm start` and every test or
  * benchmark that starts the server pass them.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { readConfig } from '../src/lib/server/config.ts';
 import { compressWhenAccepted } from '../src/lib/server/http/compression.ts';
 import { checkHost } from '../src/lib/server/http/host.ts';
 import { withNodeRequest } from '../src/lib/server/http/node-request.ts';
+import { runShutdownHooks } from '../src/lib/server/shutdown.ts';
 
 const script = (name: string) => fileURLToPath(new URL(name, import.meta.url));
+
+/** The embedded database's process, when this one started it. */
+let embeddedDatabase: ChildProcess | undefined;
+/** Set once a signal asked this process to end. */
+let stopping = false;
+/** The web server, once it is created; a signal may come before (see shutDown). */
+let server: http.Server | undefined;
 
 const prepared = spawnSync(process.execPath, [script('db-migrate.ts'), '--seed-if-empty', '--wait-for-lock'], { stdio: 'inherit' });
 if (prepared.status !== 0) process.exit(prepared.status ?? 1);
@@ -51,9 +63,16 @@ if (!process.env.DATABASE_URL) {
  */
 function startEmbeddedDatabase(): Promise<string> {
   const child = spawn(process.execPath, [script('embedded-db.ts')], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  embeddedDatabase = child;
   child.once('exit', (code, signal) => {
+    // Asked to end (shutDown below), it ends: that is not a failure.
+    if (stopping) return;
     console.error(`La base de datos embebida terminó (${signal ?? code}); el servidor se detiene.`);
     process.exit(1);
+  });
+  // A signal sent to the database alone is the server's too (see embedded-db.ts).
+  child.on('message', (message: { stop?: NodeJS.Signals }) => {
+    if (message.stop && !stopping) void shutDown(message.stop);
   });
   return new Promise((resolve) => {
     child.once('message', (message: { url?: string; error?: string }) => {
@@ -91,7 +110,8 @@ function failed(request: http.IncomingMessage, response: http.ServerResponse, er
   else response.destroy();
 }
 
-const server = http.createServer((request, response) => {
+// eslint-disable-next-line prefer-const -- declared above: a shutDown that runs before it exists must be able to read it.
+server = http.createServer((request, response) => {
   if (!METHODS.has(request.method ?? '')) return refuse(response, 405, 'Método no permitido.', { Allow: [...METHODS].join(', ') });
   if (!request.url?.startsWith('/')) return refuse(response, 400, 'La petición debe pedir una ruta (que empiece por /).');
   // Node keeps the first of several Host headers; a request with more than one is not HTTP/1.1.
@@ -118,3 +138,75 @@ server.listen(port, host, () => {
     })
     .catch((error: unknown) => console.error('No se pudo hacer la comprobación de salud al arrancar:', error));
 });
+
+/** How long requests under way may take to finish once a signal came; their connections are then closed. */
+const REQUESTS_GRACE_MS = 10_000;
+/** How long the whole shutdown may take before the process ends anyway, with code 1. */
+const SHUTDOWN_LIMIT_MS = 30_000;
+
+/**
+ * SIGTERM (systemd, Kubernetes, `docker stop`) or SIGINT (Ctrl-C): stop taking requests and let
+ * those under way finish; then the archive's shutdown hooks stop the job worker, which hands back
+ * the jobs it held, and close the archive, which takes this server out of `server_instances`, so
+ * that neither waits out a lease (src/lib/server/shutdown.ts); then the embedded database, if any,
+ * is let go and closes PGlite cleanly. A second signal ends the process at once.
+ */
+async function shutDown(signal: NodeJS.Signals): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal} recibida: el servidor deja de aceptar peticiones y termina lo que tiene en curso.`);
+  setTimeout(() => {
+    console.error(`El servidor no terminó en ${SHUTDOWN_LIMIT_MS / 1000} s; sale sin esperar más.`);
+    process.exit(1);
+  }, SHUTDOWN_LIMIT_MS).unref();
+
+  if (server) await stopServing(server);
+  await runShutdownHooks();
+  await letGoOfEmbeddedDatabase();
+  console.log('Servidor detenido.');
+  process.exit(0);
+}
+
+/** Stops taking connections and resolves once the requests under way have been answered, or cut off after the grace. */
+async function stopServing(web: http.Server): Promise<void> {
+  const drained = new Promise<void>((resolve) => web.close(() => resolve()));
+  // Kept-alive connections with no request under way would hold close() open for their keep-alive
+  // timeout: those idle now, and those whose request ends meanwhile, are closed as they become so.
+  web.closeIdleConnections();
+  const idle = setInterval(() => web.closeIdleConnections(), 100);
+  const grace = setTimeout(() => web.closeAllConnections(), REQUESTS_GRACE_MS);
+  await drained;
+  clearInterval(idle);
+  clearTimeout(grace);
+}
+
+/** Closes the channel the embedded database lives by, and waits for it to close PGlite and end. */
+async function letGoOfEmbeddedDatabase(): Promise<void> {
+  const child = embeddedDatabase;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Unreferenced at start (it must not keep the server alive): waiting for it must keep this process alive.
+  child.ref();
+  if (child.connected) child.disconnect();
+  else child.kill('SIGTERM');
+  await exited;
+}
+
+/**
+ * A repeat of the signal within this time is the same one delivered twice: Ctrl-C under `npm start`
+ * reaches this process from the terminal and again from npm, which forwards it.
+ */
+const SAME_SIGNAL_MS = 1000;
+let firstSignalAt: number | undefined;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, (received) => {
+    const now = performance.now();
+    if (firstSignalAt === undefined) {
+      firstSignalAt = now;
+      return void shutDown(received);
+    }
+    if (now - firstSignalAt < SAME_SIGNAL_MS) return;
+    console.error(`${received} otra vez: el servidor termina sin esperar.`);
+    process.exit(1);
+  });
+}

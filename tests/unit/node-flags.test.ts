@@ -5,6 +5,8 @@ import { SERVER_NODE_FLAGS } from '../../scripts/node-flags.ts';
 describe('how Node runs the web server', () => {
   it('is the same for `npm start` as for the tests and the benchmark', () => {
     const { scripts } = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
-    expect(scripts.start).toBe(['node', ...SERVER_NODE_FLAGS, 'scripts/start.ts'].join(' '));
+    // `exec`: the shell npm runs the script in becomes the server, so the SIGTERM npm forwards
+    // reaches it (a shell would die of it and leave the server running, orphaned).
+    expect(scripts.start).toBe(['exec', 'node', ...SERVER_NODE_FLAGS, 'scripts/start.ts'].join(' '));
   });
 });

@@ -13,6 +13,7 @@ import { registerInstance, waitForOlderInstances, type ServerInstance } from './
 import { sweepInterruptedUploads, sweepPeriodically } from './uploads/imports.ts';
 import { startBackgroundWork } from './background.ts';
 import { withTrustlessGateways } from './gateway/catalogue-files.ts';
+import { onShutdown } from './shutdown.ts';
 
 export interface Archive extends DatabaseHandle {
   config: ArchiveConfig;
@@ -121,14 +122,21 @@ let running: Promise<Archive> | undefined;
 
 /**
  * The process-wide archive. Opening is shared, not per request: PGlite allows one owner of its
- * folder per process, and a pool of connections is meant to be reused.
+ * folder per process, and a pool of connections is meant to be reused. When the process shuts
+ * down (`shutdown.ts`), its background work stops, handing back the jobs it held, and the archive
+ * closes, which takes this server out of `server_instances`.
  */
 export function getArchive(): Promise<Archive> {
   running ??= openArchive().then((archive) => {
     // The serving process keeps clearing uploads that died with another process (PostgreSQL).
-    sweepPeriodically(archive.db);
+    const sweeps = sweepPeriodically(archive.db);
     // And runs the job queue and the harvest schedule, unless ARCHIVE_WORKER=false.
-    if (archive.config.worker.enabled) startBackgroundWork(archive);
+    const background = archive.config.worker.enabled ? startBackgroundWork(archive) : undefined;
+    onShutdown(async () => {
+      sweeps.stop();
+      await background?.stop();
+      await archive.close();
+    });
     return archive;
   }).catch((error: unknown) => {
     running = undefined;

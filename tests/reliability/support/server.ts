@@ -61,12 +61,22 @@ export interface RunningServer {
   alive(): boolean;
   /** SIGKILL: no cleanup of any kind, as a crash or an out-of-memory kill. */
   kill(): Promise<void>;
-  /** SIGTERM, then SIGKILL if it lingers. */
-  stop(): Promise<void>;
+  /** SIGTERM, then SIGKILL if it has not ended 5 s later; how it ended. */
+  stop(): Promise<ServerExit>;
+  /** How it ended, once it has. */
+  exited(): Promise<ServerExit>;
 }
 
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+/** A server's exit code, or the signal that ended it. */
+export interface ServerExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+const exited = (child: ChildProcess): Promise<ServerExit> =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve({ code: child.exitCode, signal: child.signalCode })
+    : new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 
 /** Starts the built archive and waits until it serves the dashboard. */
 export async function startServer(options: ServerOptions, log?: ServerLog): Promise<RunningServer> {
@@ -104,9 +114,11 @@ export async function startServer(options: ServerOptions, log?: ServerLog): Prom
     async stop() {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited(child);
+      const exit = await exited(child);
       clearTimeout(timer);
+      return exit;
     },
+    exited: () => exited(child),
   };
 
   const deadline = Date.now() + 120_000;

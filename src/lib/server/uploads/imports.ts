@@ -84,9 +84,10 @@ export async function sweepInterruptedUploads(db: Db, { all = false, now = new D
 }
 
 /** Sweeps now and then while the server runs (the timer never keeps the process alive). */
-export function sweepPeriodically(db: Db, everyMs = 60_000): void {
+export function sweepPeriodically(db: Db, everyMs = 60_000): { stop(): void } {
   const timer = setInterval(() => {
     sweepInterruptedUploads(db).catch((error: unknown) => console.error('No se pudieron limpiar las subidas interrumpidas', error));
   }, everyMs);
   timer.unref();
+  return { stop: () => clearInterval(timer) };
 }

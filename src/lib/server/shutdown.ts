@@ -1,0 +1,37 @@
+/**
+ * What a serving process must do before it ends on SIGTERM or SIGINT: the archive it opened
+ * registers here how to stop its background work and close (`archive.ts`), and `scripts/start.ts`
+ * runs it once the web server has stopped taking requests. Without this, a server stopped the usual
+ * way (systemd, Kubernetes, Ctrl-C) left its row in `server_instances` and its jobs leased for a
+ * minute, which kept the next version from migrating and the captures waiting.
+ *
+ * The hooks are process-wide (a registered symbol on `globalThis`), like `http/node-request.ts`:
+ * `scripts/start.ts` and the built server bundle each load their own copy of this module.
+ */
+
+type Hook = () => Promise<void>;
+
+const KEY = Symbol.for('archivo-abierto.shutdown');
+
+function hooks(): Set<Hook> {
+  const global = globalThis as { [KEY]?: Set<Hook> };
+  return (global[KEY] ??= new Set<Hook>());
+}
+
+/** Runs `hook` when the process shuts down; the function returned unregisters it. */
+export function onShutdown(hook: Hook): () => void {
+  hooks().add(hook);
+  return () => hooks().delete(hook);
+}
+
+/**
+ * Runs every registered hook at once and resolves when all have ended; a hook's failure is
+ * logged and does not keep the others from running. Each hook runs once.
+ */
+export async function runShutdownHooks(): Promise<void> {
+  const registered = [...hooks()];
+  hooks().clear();
+  await Promise.all(
+    registered.map((hook) => hook().catch((error: unknown) => console.error('Al detener el servidor:', error))),
+  );
+}
