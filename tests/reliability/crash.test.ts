@@ -36,6 +36,7 @@ import { Findings } from './support/known.ts';
 import { createDatabase, withDatabase } from './support/postgres.ts';
 import { startServer, ServerLog, type RunningServer } from './support/server.ts';
 import { PORTS, WORK_DIR } from './support/settings.ts';
+import { until } from './support/wait.ts';
 
 /** Server A, the one killed. */
 let server: RunningServer;
@@ -101,13 +102,6 @@ function readSurvivor(): { stop(): Promise<{ requests: number; failures: string[
 
 const count = (sql: string) => withDatabase(database.url, async (client) => Number((await client.query(sql)).rows[0]?.n ?? 0));
 
-async function until(what: string, condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 interface InFlight {
   label: string;

@@ -22,9 +22,10 @@ import { openDatabase } from '../../src/lib/server/db/index.ts';
 import { queueHarvestRun, registerHarvestSource } from '../../src/lib/server/harvest/index.ts';
 import { startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
 import { checkIntegrity } from './support/integrity.ts';
-import { createDatabase, withDatabase } from './support/postgres.ts';
+import { createDatabase, queryRows } from './support/postgres.ts';
 import { startServer, ServerLog, type RunningServer } from './support/server.ts';
 import { PORTS, WORK_DIR } from './support/settings.ts';
+import { until } from './support/wait.ts';
 
 /** Datasets in the portal's catalogue: three CKAN pages of 100 (the reader's page size), 4.4 files each on average. */
 const DATASETS = 220;
@@ -68,17 +69,8 @@ afterAll(async () => {
   await fs.rm(dataDir, { recursive: true, force: true });
 });
 
-async function query<T>(sql: string, values: unknown[] = []): Promise<T[]> {
-  return withDatabase(database.url, async (client) => (await client.query(sql, values)).rows as T[]);
-}
+const query = <T>(sql: string, values: unknown[] = []) => queryRows<T>(database.url, sql, values);
 
-async function until(what: string, condition: () => Promise<boolean>, timeoutMs: number, everyMs = 100): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
 
 /** Registers the portal as a harvest source and queues a run, as `npm run harvest` does: rows in the database. */
 async function registerAndQueue(): Promise<{ harvestSourceId: number; jobId: number }> {

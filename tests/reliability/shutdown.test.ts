@@ -20,9 +20,10 @@ import { queueHarvestRun, registerHarvestSource } from '../../src/lib/server/har
 import { serverInstances } from '../../src/lib/server/instances/index.ts';
 import { startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
 import { childrenOf, isRunning } from '../helpers/processes.ts';
-import { createDatabase, withDatabase } from './support/postgres.ts';
+import { createDatabase, queryRows } from './support/postgres.ts';
 import { startServer, ServerLog, type RunningServer } from './support/server.ts';
 import { PORTS, WORK_DIR } from './support/settings.ts';
+import { until } from './support/wait.ts';
 
 /** Datasets of the portal's catalogue: one CKAN page, 4.4 files each on average. */
 const DATASETS = 40;
@@ -53,17 +54,8 @@ afterAll(async () => {
   await Promise.all(dataDirs.map((dir) => fs.rm(dir, { recursive: true, force: true, maxRetries: 5 })));
 });
 
-async function query<T>(sql: string, values: unknown[] = []): Promise<T[]> {
-  return withDatabase(database.url, async (client) => (await client.query(sql, values)).rows as T[]);
-}
+const query = <T>(sql: string, values: unknown[] = []) => queryRows<T>(database.url, sql, values);
 
-async function until(what: string, condition: () => Promise<boolean>, timeoutMs: number, everyMs = 200): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
 
 async function start(dataDir: string, databaseUrl: string): Promise<RunningServer> {
   const server = await startServer({ name: 'shutdown', port: PORTS.shutdown, databaseUrl, dataDir, env }, log);

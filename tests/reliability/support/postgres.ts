@@ -79,3 +79,8 @@ export async function createDatabase(serverUrl: string, part: string): Promise<{
 export async function withDatabase<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   return onServer(url, work);
 }
+
+/** The rows `sql` answers on the database at `url`. */
+export function queryRows<T>(url: string, sql: string, values: unknown[] = []): Promise<T[]> {
+  return withDatabase(url, async (client) => (await client.query(sql, values)).rows as T[]);
+}
