@@ -8,8 +8,9 @@
  *
  * It lives exactly as long as its parent: when the IPC channel closes (the server exited, however
  * it died, or let go of it at the end of its shutdown), it closes PGlite cleanly, which checkpoints
- * the data folder, and releases the folder's lock. SIGTERM/SIGINT are passed on to the server
- * (`{ stop: signal }`), which shuts down and then closes the channel.
+ * the data folder, and releases the folder's lock. SIGTERM/SIGINT close it too; with
+ * `--relay-signals` (scripts/start.ts) they are passed on to the server first (`{ stop: signal }`),
+ * which shuts down and then closes the channel.
  */
 import { embeddedDatabaseDir, readConfig } from '../src/lib/server/config.ts';
 import { openPglite } from '../src/lib/server/db/pglite.ts';
@@ -38,14 +39,16 @@ try {
       process.exit(0);
     })());
   process.on('disconnect', stop);
-  // A signal is most often meant for the server too (Ctrl-C reaches the whole process group;
-  // systemd signals the whole unit): the server still needs the database to hand back its jobs and
-  // deregister, and lets go of it when done. So the first signal is passed on to the server, which
-  // shuts down and then closes the channel; only if that does not come in time, or at a second
-  // signal, does this process stop on its own.
+  // Under `npm start` (--relay-signals), a signal is most often meant for the server too (Ctrl-C
+  // reaches the whole process group; systemd signals the whole unit): the server still needs the
+  // database to hand back its jobs and deregister, and lets go of it when done. So the first signal
+  // is passed on to the server, which shuts down and then closes the channel; only if that does not
+  // come in time, or at a second signal, does this process stop on its own. Other parents (the
+  // benchmark, tests) stop it with a signal and expect it to close at once.
+  const relay = process.argv.includes('--relay-signals');
   let signalled = false;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (signalled || !process.connected) return void stop();
+    if (!relay || signalled || !process.connected) return void stop();
     signalled = true;
     // The server may be letting go of the channel at this moment (it got the same Ctrl-C): a
     // message it can no longer take means it is done with the database.

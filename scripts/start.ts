@@ -46,114 +46,44 @@ let embeddedDatabase: ChildProcess | undefined;
 /** Set once a signal asked this process to end. */
 let stopping = false;
 /** The web server, once it is created; a signal may come before (see shutDown). */
+// eslint-disable-next-line prefer-const -- a const made further down would be unreadable (TDZ) by a shutDown that a signal runs before it.
 let server: http.Server | undefined;
-
-const prepared = spawnSync(process.execPath, [script('db-migrate.ts'), '--seed-if-empty', '--wait-for-lock'], { stdio: 'inherit' });
-if (prepared.status !== 0) process.exit(prepared.status ?? 1);
-if (!process.env.DATABASE_URL) {
-  process.env.DATABASE_URL = await startEmbeddedDatabase();
-  // PGlite is one session: a second connection would wait for the first to close.
-  process.env.DATABASE_POOL_MAX = '1';
-}
-
-/**
- * Starts scripts/embedded-db.ts and waits for its connection string. Without its database the
- * server can only fail: if that process ends, at start or later, this one ends too (code 1), so
- * that a supervisor restarts both.
- */
-function startEmbeddedDatabase(): Promise<string> {
-  const child = spawn(process.execPath, [script('embedded-db.ts')], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  embeddedDatabase = child;
-  child.once('exit', (code, signal) => {
-    // Asked to end (shutDown below), it ends: that is not a failure.
-    if (stopping) return;
-    console.error(`La base de datos embebida terminó (${signal ?? code}); el servidor se detiene.`);
-    process.exit(1);
-  });
-  // A signal sent to the database alone is the server's too (see embedded-db.ts).
-  child.on('message', (message: { stop?: NodeJS.Signals }) => {
-    if (message.stop && !stopping) void shutDown(message.stop);
-  });
-  return new Promise((resolve) => {
-    child.once('message', (message: { url?: string; error?: string }) => {
-      if (message.url) {
-        // The channel stays open (the child ends when it closes) but must not keep this process alive.
-        child.unref();
-        child.channel?.unref();
-        return resolve(message.url);
-      }
-      console.error(`No se pudo abrir la base de datos embebida: ${message.error ?? 'respuesta inesperada'}`);
-      process.exit(1);
-    });
-  });
-}
-
-const host = process.env.HOST ?? 'localhost';
-const port = Number(process.env.PORT ?? 4321);
-process.env.ASTRO_NODE_AUTOSTART = 'disabled';
-// eslint-disable-next-line @typescript-eslint/ban-ts-comment -- @ts-expect-error would fail once a build exists.
-// @ts-ignore -- the server bundle exists only after `npm run build`.
-const { handler } = (await import('../dist/server/entry.mjs')) as { handler: http.RequestListener };
-
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
-const hostRules = readConfig();
-
-function refuse(response: http.ServerResponse, status: number, message: string, headers: http.OutgoingHttpHeaders = {}): void {
-  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close', ...headers });
-  response.end(JSON.stringify({ code: status, message }));
-}
-
-/** A request's failure that escaped the adapter: answered if it still can be, logged, never fatal. */
-function failed(request: http.IncomingMessage, response: http.ServerResponse, error: unknown): void {
-  console.error(`Error no controlado al servir ${request.method} ${request.url}:`, error);
-  if (!response.headersSent) refuse(response, 500, 'Error interno del archivo. Vuelva a intentarlo más tarde.');
-  else response.destroy();
-}
-
-// eslint-disable-next-line prefer-const -- declared above: a shutDown that runs before it exists must be able to read it.
-server = http.createServer((request, response) => {
-  if (!METHODS.has(request.method ?? '')) return refuse(response, 405, 'Método no permitido.', { Allow: [...METHODS].join(', ') });
-  if (!request.url?.startsWith('/')) return refuse(response, 400, 'La petición debe pedir una ruta (que empiece por /).');
-  // Node keeps the first of several Host headers; a request with more than one is not HTTP/1.1.
-  const hosts = request.headersDistinct.host ?? [];
-  const host = checkHost(hosts.length === 1 ? hosts[0] : null, hostRules, request.url);
-  if (!host.ok) return refuse(response, 400, host.message);
-  // Pages, styles, scripts, JSON and exports go out as brotli or gzip when accepted (issue #20).
-  compressWhenAccepted(request, response);
-  try {
-    // The upload endpoint reads a contribution's bytes from the socket itself (see node-request.ts).
-    const served: unknown = withNodeRequest(request, () => handler(request, response));
-    if (served instanceof Promise) served.catch((error: unknown) => failed(request, response, error));
-  } catch (error) {
-    failed(request, response, error);
-  }
-});
-server.listen(port, host, () => {
-  console.log(`Archivo Abierto sirve en http://${host}:${port}`);
-  // Opens the database and starts the background work now rather than at the first visit.
-  const self = `http://${host.includes(':') ? `[${host}]` : host}:${port}/v2/health`;
-  fetch(self)
-    .then((response) => {
-      if (!response.ok) console.error(`La comprobación de salud respondió ${response.status}: vea el error anterior.`);
-    })
-    .catch((error: unknown) => console.error('No se pudo hacer la comprobación de salud al arrancar:', error));
-});
 
 /** How long requests under way may take to finish once a signal came; their connections are then closed. */
 const REQUESTS_GRACE_MS = 10_000;
 /** How long the whole shutdown may take before the process ends anyway, with code 1. */
 const SHUTDOWN_LIMIT_MS = 30_000;
+/**
+ * A repeat of the signal within this time is the same one delivered twice: Ctrl-C under `npm start`
+ * reaches this process from the terminal and again from npm, which forwards it; and the embedded
+ * database relays the Ctrl-C it got too.
+ */
+const SAME_SIGNAL_MS = 1000;
+/** When the shutdown began (performance.now()), whatever asked for it. */
+let shutdownBeganAt: number | undefined;
+
+// Installed before anything else, so that a signal during the start (migrations, the seed, loading
+// the bundle) shuts down in order too: nothing more is started, and what was is let go.
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, (received) => {
+    if (shutdownBeganAt === undefined) return void shutDown(received);
+    if (performance.now() - shutdownBeganAt < SAME_SIGNAL_MS) return;
+    console.error(`${received} otra vez: el servidor termina sin esperar.`);
+    process.exit(1);
+  });
+}
 
 /**
  * SIGTERM (systemd, Kubernetes, `docker stop`) or SIGINT (Ctrl-C): stop taking requests and let
  * those under way finish; then the archive's shutdown hooks stop the job worker, which hands back
  * the jobs it held, and close the archive, which takes this server out of `server_instances`, so
  * that neither waits out a lease (src/lib/server/shutdown.ts); then the embedded database, if any,
- * is let go and closes PGlite cleanly. A second signal ends the process at once.
+ * is let go and closes PGlite cleanly. A second signal, a second or more later, ends the process at once.
  */
 async function shutDown(signal: NodeJS.Signals): Promise<void> {
   if (stopping) return;
   stopping = true;
+  shutdownBeganAt = performance.now();
   console.log(`${signal} recibida: el servidor deja de aceptar peticiones y termina lo que tiene en curso.`);
   setTimeout(() => {
     console.error(`El servidor no terminó en ${SHUTDOWN_LIMIT_MS / 1000} s; sale sin esperar más.`);
@@ -185,28 +115,104 @@ async function letGoOfEmbeddedDatabase(): Promise<void> {
   const child = embeddedDatabase;
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // Unreferenced at start (it must not keep the server alive): waiting for it must keep this process alive.
+  // Unreferenced once up (it must not keep the server alive): waiting for it must keep this process alive.
   child.ref();
   if (child.connected) child.disconnect();
   else child.kill('SIGTERM');
   await exited;
 }
 
+/** Waits for ever: the rest of the start is skipped while shutDown ends the process. */
+const never = () => new Promise<never>(() => {});
+
+const prepared = spawnSync(process.execPath, [script('db-migrate.ts'), '--seed-if-empty', '--wait-for-lock'], { stdio: 'inherit' });
+// A signal that came while preparing is handled from here on (spawnSync held the event loop).
+await new Promise((resolve) => setImmediate(resolve));
+if (stopping) await never();
+if (prepared.status !== 0) process.exit(prepared.status ?? 1);
+if (!process.env.DATABASE_URL) {
+  process.env.DATABASE_URL = await startEmbeddedDatabase();
+  // PGlite is one session: a second connection would wait for the first to close.
+  process.env.DATABASE_POOL_MAX = '1';
+}
+
 /**
- * A repeat of the signal within this time is the same one delivered twice: Ctrl-C under `npm start`
- * reaches this process from the terminal and again from npm, which forwards it.
+ * Starts scripts/embedded-db.ts and waits for its connection string. Without its database the
+ * server can only fail: if that process ends, at start or later, this one ends too (code 1), so
+ * that a supervisor restarts both.
  */
-const SAME_SIGNAL_MS = 1000;
-let firstSignalAt: number | undefined;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, (received) => {
-    const now = performance.now();
-    if (firstSignalAt === undefined) {
-      firstSignalAt = now;
-      return void shutDown(received);
-    }
-    if (now - firstSignalAt < SAME_SIGNAL_MS) return;
-    console.error(`${received} otra vez: el servidor termina sin esperar.`);
+function startEmbeddedDatabase(): Promise<string> {
+  // --relay-signals: a signal it gets comes back here, as the server's own (see embedded-db.ts).
+  const child = spawn(process.execPath, [script('embedded-db.ts'), '--relay-signals'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  embeddedDatabase = child;
+  child.once('exit', (code, signal) => {
+    // Asked to end (shutDown), it ends: that is not a failure.
+    if (stopping) return;
+    console.error(`La base de datos embebida terminó (${signal ?? code}); el servidor se detiene.`);
     process.exit(1);
   });
+  return new Promise((resolve) => {
+    child.on('message', (message: { url?: string; error?: string; stop?: NodeJS.Signals }) => {
+      if (message.stop) return void shutDown(message.stop);
+      if (message.url) {
+        // The channel stays open (the child ends when it closes) but must not keep this process alive.
+        child.unref();
+        child.channel?.unref();
+        return resolve(message.url);
+      }
+      console.error(`No se pudo abrir la base de datos embebida: ${message.error ?? 'respuesta inesperada'}`);
+      process.exit(1);
+    });
+  });
 }
+
+const host = process.env.HOST ?? 'localhost';
+const port = Number(process.env.PORT ?? 4321);
+process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+// eslint-disable-next-line @typescript-eslint/ban-ts-comment -- @ts-expect-error would fail once a build exists.
+// @ts-ignore -- the server bundle exists only after `npm run build`.
+const { handler } = (await import('../dist/server/entry.mjs')) as { handler: http.RequestListener };
+if (stopping) await never();
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
+const hostRules = readConfig();
+
+function refuse(response: http.ServerResponse, status: number, message: string, headers: http.OutgoingHttpHeaders = {}): void {
+  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close', ...headers });
+  response.end(JSON.stringify({ code: status, message }));
+}
+
+/** A request's failure that escaped the adapter: answered if it still can be, logged, never fatal. */
+function failed(request: http.IncomingMessage, response: http.ServerResponse, error: unknown): void {
+  console.error(`Error no controlado al servir ${request.method} ${request.url}:`, error);
+  if (!response.headersSent) refuse(response, 500, 'Error interno del archivo. Vuelva a intentarlo más tarde.');
+  else response.destroy();
+}
+
+server = http.createServer((request, response) => {
+  if (!METHODS.has(request.method ?? '')) return refuse(response, 405, 'Método no permitido.', { Allow: [...METHODS].join(', ') });
+  if (!request.url?.startsWith('/')) return refuse(response, 400, 'La petición debe pedir una ruta (que empiece por /).');
+  // Node keeps the first of several Host headers; a request with more than one is not HTTP/1.1.
+  const hosts = request.headersDistinct.host ?? [];
+  const host = checkHost(hosts.length === 1 ? hosts[0] : null, hostRules, request.url);
+  if (!host.ok) return refuse(response, 400, host.message);
+  // Pages, styles, scripts, JSON and exports go out as brotli or gzip when accepted (issue #20).
+  compressWhenAccepted(request, response);
+  try {
+    // The upload endpoint reads a contribution's bytes from the socket itself (see node-request.ts).
+    const served: unknown = withNodeRequest(request, () => handler(request, response));
+    if (served instanceof Promise) served.catch((error: unknown) => failed(request, response, error));
+  } catch (error) {
+    failed(request, response, error);
+  }
+});
+server.listen(port, host, () => {
+  console.log(`Archivo Abierto sirve en http://${host}:${port}`);
+  // Opens the database and starts the background work now rather than at the first visit.
+  const self = `http://${host.includes(':') ? `[${host}]` : host}:${port}/v2/health`;
+  fetch(self)
+    .then((response) => {
+      if (!response.ok) console.error(`La comprobación de salud respondió ${response.status}: vea el error anterior.`);
+    })
+    .catch((error: unknown) => console.error('No se pudo hacer la comprobación de salud al arrancar:', error));
+});

@@ -13,7 +13,7 @@ import { registerInstance, waitForOlderInstances, type ServerInstance } from './
 import { sweepInterruptedUploads, sweepPeriodically } from './uploads/imports.ts';
 import { startBackgroundWork } from './background.ts';
 import { withTrustlessGateways } from './gateway/catalogue-files.ts';
-import { onShutdown } from './shutdown.ts';
+import { onShutdown, shutdownBegun } from './shutdown.ts';
 
 export interface Archive extends DatabaseHandle {
   config: ArchiveConfig;
@@ -127,18 +127,29 @@ let running: Promise<Archive> | undefined;
  * closes, which takes this server out of `server_instances`.
  */
 export function getArchive(): Promise<Archive> {
-  running ??= openArchive().then((archive) => {
+  if (running) return running;
+  let stop: (() => Promise<void>) | undefined;
+  const opening = openArchive().then((archive) => {
     // The serving process keeps clearing uploads that died with another process (PostgreSQL).
     const sweeps = sweepPeriodically(archive.db);
-    // And runs the job queue and the harvest schedule, unless ARCHIVE_WORKER=false.
-    const background = archive.config.worker.enabled ? startBackgroundWork(archive) : undefined;
-    onShutdown(async () => {
+    // And runs the job queue and the harvest schedule, unless ARCHIVE_WORKER=false, or unless the
+    // process began to shut down while the archive opened: jobs claimed now would only go back.
+    const background = archive.config.worker.enabled && !shutdownBegun() ? startBackgroundWork(archive) : undefined;
+    stop = async () => {
       sweeps.stop();
       await background?.stop();
       await archive.close();
-    });
+    };
     return archive;
-  }).catch((error: unknown) => {
+  });
+  // Registered now, not once open: a shutdown while the archive opens (an upgrade waiting for the
+  // older servers, a migration) waits for it to open, then closes it, so it does not stay registered.
+  const unregister = onShutdown(async () => {
+    await opening.catch(() => undefined);
+    await stop?.();
+  });
+  running = opening.catch((error: unknown) => {
+    unregister();
     running = undefined;
     throw error;
   });

@@ -13,25 +13,40 @@ type Hook = () => Promise<void>;
 
 const KEY = Symbol.for('archivo-abierto.shutdown');
 
-function hooks(): Set<Hook> {
-  const global = globalThis as { [KEY]?: Set<Hook> };
-  return (global[KEY] ??= new Set<Hook>());
+interface Shutdown {
+  hooks: Set<Hook>;
+  begun: boolean;
+}
+
+function state(): Shutdown {
+  const global = globalThis as { [KEY]?: Shutdown };
+  return (global[KEY] ??= { hooks: new Set<Hook>(), begun: false });
 }
 
 /** Runs `hook` when the process shuts down; the function returned unregisters it. */
 export function onShutdown(hook: Hook): () => void {
-  hooks().add(hook);
-  return () => hooks().delete(hook);
+  state().hooks.add(hook);
+  return () => state().hooks.delete(hook);
+}
+
+/** Whether the process has begun to shut down: work started now would only have to be handed back. */
+export function shutdownBegun(): boolean {
+  return state().begun;
 }
 
 /**
- * Runs every registered hook at once and resolves when all have ended; a hook's failure is
- * logged and does not keep the others from running. Each hook runs once.
+ * Runs every registered hook at once and resolves when all have ended, including those registered
+ * while they ran (an archive that finished opening meanwhile); a hook's failure is logged and does
+ * not keep the others from running. Each hook runs once.
  */
 export async function runShutdownHooks(): Promise<void> {
-  const registered = [...hooks()];
-  hooks().clear();
-  await Promise.all(
-    registered.map((hook) => hook().catch((error: unknown) => console.error('Al detener el servidor:', error))),
-  );
+  const shutdown = state();
+  shutdown.begun = true;
+  while (shutdown.hooks.size > 0) {
+    const registered = [...shutdown.hooks];
+    shutdown.hooks.clear();
+    await Promise.all(
+      registered.map((hook) => hook().catch((error: unknown) => console.error('Al detener el servidor:', error))),
+    );
+  }
 }

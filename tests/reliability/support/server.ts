@@ -61,8 +61,8 @@ export interface RunningServer {
   alive(): boolean;
   /** SIGKILL: no cleanup of any kind, as a crash or an out-of-memory kill. */
   kill(): Promise<void>;
-  /** SIGTERM, then SIGKILL if it has not ended 5 s later; how it ended. */
-  stop(): Promise<ServerExit>;
+  /** SIGTERM, then SIGKILL if it has not ended `killAfterMs` later (5 s); how it ended. */
+  stop(options?: { killAfterMs?: number }): Promise<ServerExit>;
   /** How it ended, once it has. */
   exited(): Promise<ServerExit>;
 }
@@ -111,9 +111,9 @@ export async function startServer(options: ServerOptions, log?: ServerLog): Prom
       child.kill('SIGKILL');
       await exited(child);
     },
-    async stop() {
+    async stop({ killAfterMs = 5000 } = {}) {
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
       const exit = await exited(child);
       clearTimeout(timer);
       return exit;
