@@ -23,6 +23,39 @@ const tell = (message: { url: string } | { error: string }) => process.send!(mes
 const PARENT_SHUTDOWN_WAIT_MS = 35_000;
 const { dataDir } = readConfig();
 
+/** Closes the database and ends the process; set once it is open. */
+let stop: (() => Promise<void>) | undefined;
+/** A stop asked for while the database was still opening: done as soon as it is open. */
+let stopAsked = false;
+const requestStop = () => {
+  if (stop) void stop();
+  else stopAsked = true;
+};
+
+// Installed before opening, which may take seconds: a parent that lets go meanwhile (its own
+// shutdown) or a signal then is not lost, and PGlite is closed cleanly once open.
+process.on('disconnect', requestStop);
+// Under `npm start` (--relay-signals), a signal is most often meant for the server too (Ctrl-C
+// reaches the whole process group; systemd signals the whole unit): the server still needs the
+// database to hand back its jobs and deregister, and lets go of it when done. So the first signal
+// is passed on to the server, which shuts down and then closes the channel; only if that does not
+// come in time, or at a second signal, does this process stop on its own. Other parents (the
+// benchmark, tests) stop it with a signal and expect it to close at once.
+const relay = process.argv.includes('--relay-signals');
+let signalled = false;
+const onSignal = (signal: NodeJS.Signals) => {
+  if (!relay || signalled || !process.connected) return requestStop();
+  signalled = true;
+  // The server may be letting go of the channel at this moment (it got the same Ctrl-C): a
+  // message it can no longer take means it is done with the database.
+  process.send!({ stop: signal }, undefined, {}, (error) => {
+    if (error) requestStop();
+  });
+  setTimeout(requestStop, PARENT_SHUTDOWN_WAIT_MS).unref();
+};
+process.on('SIGTERM', onSignal);
+process.on('SIGINT', onSignal);
+
 try {
   const started = Date.now();
   // The preparation that ran just before may still be letting go of the folder.
@@ -31,40 +64,23 @@ try {
   console.log(`Base de datos embebida lista (PGlite en ${dataDir}, proceso ${process.pid}) en ${Date.now() - started} ms.`);
 
   let stopping: Promise<void> | undefined;
-  const stop = () =>
+  stop = () =>
     (stopping ??= (async () => {
       removeEmbeddedAddress(dataDir);
       await served.close().catch((error: unknown) => console.error(error));
       await embedded.close();
       process.exit(0);
     })());
-  process.on('disconnect', stop);
-  // Under `npm start` (--relay-signals), a signal is most often meant for the server too (Ctrl-C
-  // reaches the whole process group; systemd signals the whole unit): the server still needs the
-  // database to hand back its jobs and deregister, and lets go of it when done. So the first signal
-  // is passed on to the server, which shuts down and then closes the channel; only if that does not
-  // come in time, or at a second signal, does this process stop on its own. Other parents (the
-  // benchmark, tests) stop it with a signal and expect it to close at once.
-  const relay = process.argv.includes('--relay-signals');
-  let signalled = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (!relay || signalled || !process.connected) return void stop();
-    signalled = true;
-    // The server may be letting go of the channel at this moment (it got the same Ctrl-C): a
-    // message it can no longer take means it is done with the database.
-    process.send!({ stop: signal }, undefined, {}, (error) => {
-      if (error) void stop();
-    });
-    setTimeout(stop, PARENT_SHUTDOWN_WAIT_MS).unref();
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
-  // `npm run harvest` (and any other process of this user) finds the running database here.
-  writeEmbeddedAddress(dataDir, served.url);
-  tell({ url: served.url });
+  if (stopAsked || !process.connected) {
+    await stop();
+  } else {
+    // `npm run harvest` (and any other process of this user) finds the running database here.
+    writeEmbeddedAddress(dataDir, served.url);
+    tell({ url: served.url });
+  }
 } catch (error) {
   console.error(error);
-  tell({ error: error instanceof Error ? error.message : String(error) });
+  if (process.connected) tell({ error: error instanceof Error ? error.message : String(error) });
   process.disconnect?.();
   process.exitCode = 1;
 }

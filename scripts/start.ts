@@ -37,7 +37,7 @@ import { readConfig } from '../src/lib/server/config.ts';
 import { compressWhenAccepted } from '../src/lib/server/http/compression.ts';
 import { checkHost } from '../src/lib/server/http/host.ts';
 import { withNodeRequest } from '../src/lib/server/http/node-request.ts';
-import { runShutdownHooks } from '../src/lib/server/shutdown.ts';
+import { beginShutdown, runShutdownHooks } from '../src/lib/server/shutdown.ts';
 
 const script = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 
@@ -84,6 +84,8 @@ async function shutDown(signal: NodeJS.Signals): Promise<void> {
   if (stopping) return;
   stopping = true;
   shutdownBeganAt = performance.now();
+  // The archive starts no worker and ends an upgrade's wait from now on, while requests drain.
+  beginShutdown();
   console.log(`${signal} recibida: el servidor deja de aceptar peticiones y termina lo que tiene en curso.`);
   setTimeout(() => {
     console.error(`El servidor no terminó en ${SHUTDOWN_LIMIT_MS / 1000} s; sale sin esperar más.`);
@@ -207,6 +209,8 @@ server = http.createServer((request, response) => {
   }
 });
 server.listen(port, host, () => {
+  // A signal came while the host name resolved: shutDown is under way, and nothing is served.
+  if (stopping) return void server!.close();
   console.log(`Archivo Abierto sirve en http://${host}:${port}`);
   // Opens the database and starts the background work now rather than at the first visit.
   const self = `http://${host.includes(':') ? `[${host}]` : host}:${port}/v2/health`;

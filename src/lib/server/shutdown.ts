@@ -34,6 +34,11 @@ export function shutdownBegun(): boolean {
   return state().begun;
 }
 
+/** Marks the process as shutting down, before the hooks run: no new work is started from now on. */
+export function beginShutdown(): void {
+  state().begun = true;
+}
+
 /**
  * Runs every registered hook at once and resolves when all have ended, including those registered
  * while they ran (an archive that finished opening meanwhile); a hook's failure is logged and does

@@ -17,6 +17,7 @@ import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { tableExists, type Db } from '../db/index.ts';
 import { milliseconds } from '../jobs/time.ts';
+import { shutdownBegun } from '../shutdown.ts';
 import { withLeasedLock } from './leased-lock.ts';
 
 /** Migration 0024. */
@@ -173,8 +174,8 @@ export interface OlderInstancesOptions {
  * Before an upgrade migrates `db`: waits until no instance registered on it is alive. Each one
  * runs an older version (one of this version would have found nothing to migrate), and would go
  * on working on a schema it does not know. A process that ended without deregistering (killed, or
- * stopped by a signal: `npm start` does not deregister then) keeps its row until its lease runs
- * out, and that is waited for. One that renews its lease meanwhile is running: the upgrade stops,
+ * cut off at the end of its shutdown's time) keeps its row until its lease runs out, and that is
+ * waited for; a process stopped in order deregisters as it ends (scripts/start.ts). One that renews its lease meanwhile is running: the upgrade stops,
  * naming it, rather than wait for it to be stopped.
  *
  * @throws {OlderVersionRunningError} when a registered process renews its lease, or some lease
@@ -208,6 +209,8 @@ export async function waitForOlderInstances(db: Db, { maxWaitMs = 5 * 60_000, po
   const giveUpAt = performance.now() + maxWaitMs;
   for (;;) {
     await sleep(pollMs);
+    // This process is being stopped: waiting on would only hold its shutdown up.
+    if (shutdownBegun()) throw new Error('El servidor se detiene: no se actualiza la base de datos.');
     rows = await alive();
     if (rows.length === 0) return;
     const running = rows.filter((row) => row.heartbeatAt.getTime() > (firstBeat.get(row.id) ?? -Infinity));
