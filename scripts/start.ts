@@ -23,7 +23,7 @@
  * whatever the adapter still throws is answered with a 500 instead of stopping the server. What it
  * answers is compressed when the client accepts it (src/lib/server/http/compression.ts).
  *
- * SIGTERM or SIGINT shuts it down gracefully (`shutDown` at the end): requests under way are
+ * SIGTERM or SIGINT shuts it down gracefully (`shutDown`, installed before anything else): requests under way are
  * answered, the job worker hands back its jobs, the server leaves `server_instances`, and the
  * embedded database closes cleanly; a restart or an upgrade then waits for no lease.
  *
@@ -43,8 +43,6 @@ const script = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 
 /** The embedded database's process, when this one started it. */
 let embeddedDatabase: ChildProcess | undefined;
-/** Set once a signal asked this process to end. */
-let stopping = false;
 /** The web server, once it is created; a signal may come before (see shutDown). */
 // eslint-disable-next-line prefer-const -- a const made further down would be unreadable (TDZ) by a shutDown that a signal runs before it.
 let server: http.Server | undefined;
@@ -59,8 +57,9 @@ const SHUTDOWN_LIMIT_MS = 30_000;
  * database relays the Ctrl-C it got too.
  */
 const SAME_SIGNAL_MS = 1000;
-/** When the shutdown began (performance.now()), whatever asked for it. */
+/** When the shutdown began (performance.now()), whatever asked for it; undefined while serving. */
 let shutdownBeganAt: number | undefined;
+const stopping = () => shutdownBeganAt !== undefined;
 
 // Installed before anything else, so that a signal during the start (migrations, the seed, loading
 // the bundle) shuts down in order too: nothing more is started, and what was is let go.
@@ -81,8 +80,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
  * is let go and closes PGlite cleanly. A second signal, a second or more later, ends the process at once.
  */
 async function shutDown(signal: NodeJS.Signals): Promise<void> {
-  if (stopping) return;
-  stopping = true;
+  if (stopping()) return;
   shutdownBeganAt = performance.now();
   // The archive starts no worker and ends an upgrade's wait from now on, while requests drain.
   beginShutdown();
@@ -130,7 +128,7 @@ const never = () => new Promise<never>(() => {});
 const prepared = spawnSync(process.execPath, [script('db-migrate.ts'), '--seed-if-empty', '--wait-for-lock'], { stdio: 'inherit' });
 // A signal that came while preparing is handled from here on (spawnSync held the event loop).
 await new Promise((resolve) => setImmediate(resolve));
-if (stopping) await never();
+if (stopping()) await never();
 if (prepared.status !== 0) process.exit(prepared.status ?? 1);
 if (!process.env.DATABASE_URL) {
   process.env.DATABASE_URL = await startEmbeddedDatabase();
@@ -149,7 +147,7 @@ function startEmbeddedDatabase(): Promise<string> {
   embeddedDatabase = child;
   child.once('exit', (code, signal) => {
     // Asked to end (shutDown), it ends: that is not a failure.
-    if (stopping) return;
+    if (stopping()) return;
     console.error(`La base de datos embebida terminó (${signal ?? code}); el servidor se detiene.`);
     process.exit(1);
   });
@@ -174,7 +172,7 @@ process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 // eslint-disable-next-line @typescript-eslint/ban-ts-comment -- @ts-expect-error would fail once a build exists.
 // @ts-ignore -- the server bundle exists only after `npm run build`.
 const { handler } = (await import('../dist/server/entry.mjs')) as { handler: http.RequestListener };
-if (stopping) await never();
+if (stopping()) await never();
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
 const hostRules = readConfig();
@@ -210,7 +208,7 @@ server = http.createServer((request, response) => {
 });
 server.listen(port, host, () => {
   // A signal came while the host name resolved: shutDown is under way, and nothing is served.
-  if (stopping) return void server!.close();
+  if (stopping()) return void server!.close();
   console.log(`Archivo Abierto sirve en http://${host}:${port}`);
   // Opens the database and starts the background work now rather than at the first visit.
   const self = `http://${host.includes(':') ? `[${host}]` : host}:${port}/v2/health`;
