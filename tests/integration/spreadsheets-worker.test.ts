@@ -4,8 +4,11 @@
  * the server's event loop keeps answering.
  */
 import fs from 'node:fs/promises';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { alexandrias } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, jobs, sheetPreviews } from '../../src/lib/server/db/schema.ts';
+import { enqueue, runWorker } from '../../src/lib/server/jobs/index.ts';
+import { SHEET_PREVIEWS_JOB, sheetPreviewsHandler, sheetPreviewsJob } from '../../src/lib/server/spreadsheets/preview-job.ts';
 import { DEFAULT_LIMITS, extractSheetPreviews, readSheets, scheduleSheetPreviews, type SpreadsheetLimits } from '../../src/lib/server/spreadsheets/index.ts';
 import { createStagingArea, databaseFileGuard, type StagingArea } from '../../src/lib/server/storage/index.ts';
 import { createTestDatabase, createTestStore, testEngines } from '../helpers/database.ts';
@@ -144,5 +147,54 @@ describe.each(testEngines())('extraction in a worker thread on %s', (engine) => 
     const [strings] = await scheduleSheetPreviews({ ...heavy, limits: DEFAULT_LIMITS });
     expect(strings).toMatchObject({ rows: 1, columns: 1, truncated: false });
     expect(await csvOf(strings!.cid)).toBe(32_002);
+  });
+
+  it('a shutdown stops a read at once: the job goes back to the queue untried, nothing is written or left staged', async () => {
+    // Read with the default limits, this sheet takes seconds (it stops at the budget of cells):
+    // without the signal, the worker held the shutdown until the read ended and wrote its preview.
+    const source = await recordOf(gigabyteSheet(), 'lectura interrumpida');
+    const { job } = await enqueue(database.db, sheetPreviewsJob(source.alexandriaId, source.cid));
+    const stop = new AbortController();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const worker = runWorker({ db: database.db, handlers: { [SHEET_PREVIEWS_JOB]: sheetPreviewsHandler(source) }, signal: stop.signal, pollMs: 20 });
+    try {
+      for (let turn = 0; turn < 400; turn += 1) {
+        const [row] = await database.db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, job.id));
+        if (row?.status === 'running') break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      // Well inside the read: the file is fetched from the store and handed to the worker by now.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const stopped = performance.now();
+      stop.abort();
+      await worker;
+      // Generous for a shared machine; the read alone would take seconds more.
+      expect(performance.now() - stopped).toBeLessThan(DEFAULT_LIMITS.timeoutMs);
+    } finally {
+      stop.abort();
+      await worker;
+      warn.mockRestore();
+    }
+    const [row] = await database.db.select({ status: jobs.status, attempts: jobs.attempts }).from(jobs).where(eq(jobs.id, job.id));
+    expect(row).toEqual({ status: 'queued', attempts: 0 });
+    expect(await database.db.$count(sheetPreviews, eq(sheetPreviews.alexandriaId, source.alexandriaId))).toBe(0);
+    // Not the file's fault: no "no se pudieron extraer" for good.
+    expect(warn).not.toHaveBeenCalled();
+    expect(await fs.readdir(`${blocks.dir}-staging`).catch(() => [])).toEqual([]);
+
+    // The next worker reads it whole.
+    const again = new AbortController();
+    const next = runWorker({ db: database.db, handlers: { [SHEET_PREVIEWS_JOB]: sheetPreviewsHandler(source) }, signal: again.signal, pollMs: 20 });
+    try {
+      for (let turn = 0; turn < 1_500; turn += 1) {
+        const [done] = await database.db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, job.id));
+        if (done?.status === 'done') break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      again.abort();
+      await next;
+    }
+    expect(await database.db.$count(sheetPreviews, eq(sheetPreviews.alexandriaId, source.alexandriaId))).toBe(1);
   });
 });

@@ -52,6 +52,8 @@ export interface SheetPreviewSource extends SheetPreviewStorage {
   /** The record's format (`alexandrias.type`); only `xlsx` and `ods` are read. */
   type: string | null;
   limits?: SpreadsheetLimits;
+  /** Stops the extraction (its job given back at a shutdown): it then throws, and leaves nothing staged or written. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -110,7 +112,7 @@ export async function extractSheetPreviews(source: SheetPreviewSource): Promise<
 
 /** The extraction proper, staging into `staged`; its caller settles or discards it. */
 async function extractInto(staged: StagedUpload, source: SheetPreviewSource): Promise<SheetPreviewItem[]> {
-  const { db, store, alexandriaId, cid, limits = DEFAULT_LIMITS } = source;
+  const { db, store, alexandriaId, cid, limits = DEFAULT_LIMITS, signal } = source;
   const existing = await sheetPreviewsOf(db, alexandriaId);
   if (existing.length > 0) return existing;
   const bytes = await storedBytes(store, cid, limits.maxFileBytes);
@@ -130,7 +132,10 @@ async function extractInto(staged: StagedUpload, source: SheetPreviewSource): Pr
       });
     },
     limits,
+    signal,
   );
+  // Stopped while its last sheet was being staged: nothing is written, the job tries again.
+  signal?.throwIfAborted();
   if (rows.length === 0) {
     console.warn(`El registro ${alexandriaId} (${cid}) es una hoja de cálculo sin celdas: no tiene vista previa.`);
     return [];
@@ -155,7 +160,11 @@ let queue: Promise<unknown> = Promise.resolve();
  * once. The returned promise rejects as `extractSheetPreviews` does; the next extraction runs anyway.
  */
 export function scheduleSheetPreviews(source: SheetPreviewSource): Promise<SheetPreviewItem[]> {
-  const run = queue.then(() => extractSheetPreviews(source));
+  const run = queue.then(() => {
+    // Stopped while waiting its turn: no workbook is read for a job already given back.
+    source.signal?.throwIfAborted();
+    return extractSheetPreviews(source);
+  });
   queue = run.catch(() => undefined);
   return run;
 }

@@ -51,11 +51,12 @@ export async function queueMissingSheetPreviews(db: Db): Promise<number> {
  * done; any other failure fails the attempt, and the queue tries again later.
  */
 export function sheetPreviewsHandler({ store, staging }: SheetPreviewStorage): JobHandler {
-  return async (job, { db }) => {
+  return async (job, { db, signal }) => {
     const { alexandriaId, cid } = job.payload as SheetPreviewsPayload;
     const [record] = await db.select({ cid: alexandrias.cid, type: alexandrias.type }).from(alexandrias).where(eq(alexandrias.id, alexandriaId));
     // Gone, or its file is no longer this one: nothing to do for this file.
     if (!record || record.cid !== cid || !hasSheets(record.type)) return;
-    await scheduleSheetPreviews({ db, store, staging, alexandriaId, cid, type: record.type });
+    // A shutdown stops the read at once: the job goes back to the queue instead of holding the worker's grace.
+    await scheduleSheetPreviews({ db, store, staging, alexandriaId, cid, type: record.type, signal });
   };
 }

@@ -100,6 +100,13 @@ function workerFailure(error: unknown, limits: SpreadsheetLimits): SpreadsheetEr
   return new SpreadsheetError(`el hilo de lectura falló: ${error instanceof Error ? error.message : String(error)}`);
 }
 
+/** Why a read stopped when `signal` aborted: its reason when that is an error (never a `SpreadsheetError`). */
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && !(reason instanceof SpreadsheetError)) return reason;
+  return new Error('lectura de la hoja de cálculo interrumpida', { cause: reason });
+}
+
 /**
  * `readSpreadsheet` in a worker thread of its own: reads every sheet of an XLSX or ODS file,
  * handing each to `onSheet` as it is read, its CSV streamed from the worker a chunk at a time as
@@ -110,12 +117,18 @@ function workerFailure(error: unknown, limits: SpreadsheetLimits): SpreadsheetEr
  * `bytes` is handed over to the worker: when the array spans its whole buffer, the buffer is
  * transferred (not copied) and the caller's array is left empty. Throws a `SpreadsheetError` for
  * a file the worker could not read, or that went past a limit.
+ *
+ * When `signal` aborts (the server shutting down, its job given back) the worker is terminated at
+ * once and the read rejects with the signal's reason, never a `SpreadsheetError`: the file is not
+ * at fault, and its extraction must be tried again rather than given up.
  */
 export async function readSpreadsheetInWorker(
   bytes: Uint8Array,
   onSheet: ReceivedSheetHandler,
   limits: SpreadsheetLimits = DEFAULT_LIMITS,
+  signal?: AbortSignal,
 ): Promise<SpreadsheetFormat> {
+  if (signal?.aborted) throw abortReason(signal);
   if (bytes.byteLength > limits.maxFileBytes) throw new SpreadsheetError(`archivo de más de ${limits.maxFileBytes} bytes`);
   const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
   const input = whole ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
@@ -135,6 +148,11 @@ export async function readSpreadsheetInWorker(
     inbox.fail(new SpreadsheetError(`lectura detenida: no terminó en ${limits.timeoutMs} ms`));
     void worker.terminate();
   }, Math.min(limits.timeoutMs, LONGEST_TIMEOUT));
+  const abort = () => {
+    inbox.fail(abortReason(signal!));
+    void worker.terminate();
+  };
+  signal?.addEventListener('abort', abort, { once: true });
   try {
     for (;;) {
       const message = await inbox.receive();
@@ -146,6 +164,7 @@ export async function readSpreadsheetInWorker(
     }
   } finally {
     clearTimeout(deadline);
+    signal?.removeEventListener('abort', abort);
     // Also when `onSheet` failed: the worker may be waiting for a request that will never come.
     await worker.terminate();
   }
