@@ -65,3 +65,16 @@ test('a sitemap file that does not exist is a 404', async ({ request }) => {
   expect((await request.get('/sitemap-0.xml')).status()).toBe(404);
   expect((await request.get('/sitemap-uno.xml')).status()).toBe(404);
 });
+
+test('pages built ahead link to themselves and to the feed at the address that serves them, not the build machine', async ({ page, baseURL }) => {
+  // Built before any server knew its address, they used to say http://localhost:4321/docs/.
+  for (const path of ['/docs', '/general/faq']) {
+    await page.goto(path);
+    const canonical = page.locator('link[rel="canonical"]');
+    await expect(canonical).toHaveAttribute('href', path);
+    const resolved = await canonical.evaluate((link: HTMLLinkElement) => link.href);
+    expect(resolved).toBe(new URL(path, baseURL).href);
+    const feed = await page.locator('link[rel="alternate"][type="application/atom+xml"]').first().evaluate((link: HTMLLinkElement) => link.href);
+    expect(new URL(feed).origin).toBe(new URL(baseURL!).origin);
+  }
+});
