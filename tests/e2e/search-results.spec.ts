@@ -39,6 +39,8 @@ test('a typo is corrected, and a query that matches nothing says so', async ({ p
 
   await page.goto('/buscar?q=zzqxv%20wwkk');
   await expect(page.getByText('Results not found')).toBeVisible();
+  // Nothing to filter: no empty filter column pushing the message aside.
+  await expect(page.locator('[data-filters]')).toHaveCount(0);
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
 });
 

@@ -40,6 +40,14 @@ describe.each(testEngines())('search on %s', (engine: Engine) => {
     expect(await correctQuery(db(), 'presupuesto')).toBeNull();
   });
 
+  it('shows a corrected word with its accents, as the records found spell it: "educasion" reads "educación"', async () => {
+    // The vocabulary holds words accent-folded; the visitor is shown the catalogue's own spelling.
+    expect(await correctQuery(db(), 'educasion')).toBe('educacion');
+    const results = await searchArchive(db(), 'educasion');
+    expect(results.corrected).toBe('educación');
+    expect(results.total).toBeGreaterThan(0);
+  });
+
   it.each([
     ['MINERD', 'Ministerio de Educación'],
     ['DIGEPRES', 'Dirección General de Presupuesto'],

@@ -95,6 +95,9 @@ function accumulate(into: Map<string, number>, rows: Array<{ key: string | numbe
   }
 }
 
+/** A word as the vocabulary compares it: accent-folded and lower-case (`archivo_words`). */
+const fold = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
 /**
  * Corrects each word of `q` that is not in the catalogue's vocabulary to its closest word there,
  * or null when no word needed (or found) a correction.
@@ -104,7 +107,7 @@ export async function correctQuery(db: Db, q: string): Promise<string | null> {
   let changed = false;
   const corrected: string[] = [];
   for (const word of words) {
-    const folded = word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    const folded = fold(word);
     if (folded.length < 4 || !/^[a-z0-9ñ]+$/.test(folded)) {
       corrected.push(word);
       continue;
@@ -124,6 +127,27 @@ export async function correctQuery(db: Db, q: string): Promise<string | null> {
     corrected.push(closest?.word ?? word);
   }
   return changed ? corrected.join(' ') : null;
+}
+
+/**
+ * The corrected query with each word spelled as the records found write it ('educación', not the
+ * vocabulary's accent-folded 'educacion'), where one of them has it; the visitor reads it back.
+ */
+export function spelledAsFound(corrected: string, found: ReadonlyArray<Pick<RecordRow, 'title' | 'description' | 'department'>>): string {
+  const spellings = new Map<string, string>();
+  for (const record of found) {
+    for (const text of [record.title, record.department?.name ?? '', record.description ?? '']) {
+      for (const token of text.split(/[^\p{L}\p{N}]+/u)) {
+        const folded = fold(token);
+        // The first accented spelling wins; a bare one only stands in until one comes.
+        if (token && (!spellings.has(folded) || (spellings.get(folded) === folded && token.toLowerCase() !== folded))) spellings.set(folded, token.toLowerCase());
+      }
+    }
+  }
+  return corrected
+    .split(' ')
+    .map((word) => spellings.get(fold(word)) ?? word)
+    .join(' ');
 }
 
 export interface SearchOptions {
@@ -182,7 +206,7 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
   return {
     ...toPage(items, tiers.direct + tiers.grouped, window),
     query: typed,
-    corrected,
+    corrected: corrected === null ? null : spelledAsFound(corrected, items),
     facets: options.facets ? await facetsOf(db, q, tiers.groups, options.filters ?? {}) : empty.facets,
   };
 }
