@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { and, count, eq, isNull, like, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/lib/server/db/index.ts';
 import {
@@ -165,6 +165,12 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
       expect(department?.name).toBe(KNOWN_AS[pkg.organization!.title] ?? pkg.organization!.title);
       expect(department?.reviewStatus).toBe('on_line');
     }
+    // Each waits for its document, from the address the catalogue gives.
+    const reasons = await h.db
+      .selectDistinct({ reason: statusHistory.reason })
+      .from(statusHistory)
+      .where(inArray(statusHistory.alexandriaId, rows.map((row) => row.record.id)));
+    expect(reasons.map((row) => row.reason)).toEqual(['Cosechado del catálogo «Portal local»; queda en revisión hasta que se capture su documento desde la dirección que da el catálogo.']);
     // One department per publisher, found again for its second dataset.
     expect(departmentNames.size).toBe(new Set(h.portal.packages.map((pkg) => pkg.organization!.title)).size);
     // A dataset with several files gets them told apart by their names or formats.

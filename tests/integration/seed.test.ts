@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { eq, isNotNull, sql } from 'drizzle-orm';
+import { eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aletheias, alexandrias, categories, departments, harvestedRecords, harvestSources, imports, jobs, pins, sources, statusHistory } from '../../src/lib/server/db/schema.ts';
 import { normalizeFormats } from '../../src/lib/domain/formats.ts';
@@ -129,6 +129,15 @@ describe.each(testEngines())('the seed on %s', (engine) => {
     expect(new Set(pinned.map((pin) => pin.cid))).toEqual(new Set(archived.map((record) => record.cid)));
     expect(pinned.every((pin) => pin.status === 'pinned' && pin.provider === 'local')).toBe(true);
     expect(await db.$count(statusHistory)).toBe(seeded.report.records);
+    // The catalogue's records say why they wait: no address to fetch a document from, not a capture to come.
+    const catalogueReasons = await db
+      .selectDistinct({ reason: statusHistory.reason })
+      .from(statusHistory)
+      .innerJoin(alexandrias, eq(alexandrias.id, statusHistory.alexandriaId))
+      .where(isNull(alexandrias.cid));
+    expect(catalogueReasons.map((row) => row.reason)).toEqual([
+      `Cosechado del catálogo «${exportSource?.name}», que no da una dirección de descarga: queda en revisión como descripción, sin documento.`,
+    ]);
   });
 
   it('says honestly that the seeded files have no proof screenshot', async () => {

@@ -406,17 +406,27 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
       })),
     );
     await tx.insert(statusHistory).values(
-      ids.map(({ id }) => ({
+      ids.map(({ id }, index) => ({
         alexandriaId: id,
         fromStatus: null,
         toStatus: 'under_review' as const,
-        reason: `Cosechado del catálogo «${source.name}»; el archivo queda en revisión hasta que el archivo lo capture.`,
+        reason: awaitingCapture(source.name, batch[index]!.record.url),
       })),
     );
     batch.forEach(({ record }, index) => capture(ids[index]!.id, record.url));
     written.counts.new += batch.length;
   }
   return written;
+}
+
+/**
+ * Why a new harvested record starts under review: it waits for its document, or, when the
+ * catalogue gives no address to download it from, it is a description without one.
+ */
+function awaitingCapture(catalogue: string, url: string | null): string {
+  return url
+    ? `Cosechado del catálogo «${catalogue}»; queda en revisión hasta que se capture su documento desde la dirección que da el catálogo.`
+    : `Cosechado del catálogo «${catalogue}», que no da una dirección de descarga: queda en revisión como descripción, sin documento.`;
 }
 
 /** What a record holds now of what the catalogue says, to tell what changed. */
