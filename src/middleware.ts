@@ -52,8 +52,20 @@ function refuseUnfit(context: Context): void {
 
 // Public reads answer any origin, their errors and 404s included (api/rest.ts).
 export const onRequest = defineMiddleware(async (context, next) =>
-  withSecurityHeaders(withPublicReadCors(context.request.method, context.url.pathname, await route(context, next))),
+  withSecurityHeaders(withPublicReadCors(context.request.method, context.url.pathname, withStatusReason(await route(context, next)))),
 );
+
+/** Statuses a `Response` cannot be built with a body for (their reason phrase is left as it is). */
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+/**
+ * A page that sets `Astro.response.status` (a form's 400, a 403) keeps Astro's "OK" as its reason
+ * phrase ("400 OK"; Astro mends only 404 and 500): without one, Node writes the status's own.
+ */
+function withStatusReason(response: Response): Response {
+  if (response.status === 200 || response.statusText !== 'OK' || NULL_BODY_STATUSES.has(response.status)) return response;
+  return new Response(response.body, { status: response.status, headers: response.headers });
+}
 
 async function route(context: Context, next: () => Promise<Response>): Promise<Response> {
   context.locals.origin = config.publicUrl;

@@ -65,8 +65,15 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   // An address that is not http(s) is refused, in Spanish, and comes back in the form.
   const add = page.getByRole('region', { name: 'Añadir una fuente de cosecha' });
   await add.getByLabel('Dirección del catálogo').fill('ftp://datos.gob.do/catalogo');
-  await add.getByRole('button', { name: 'Añadir fuente' }).click();
-  await expect(page.getByRole('alert')).toHaveText(/^La dirección del catálogo debe ser una URL http o https completa/);
+  const [refused] = await Promise.all([
+    page.waitForResponse((response) => response.request().method() === 'POST'),
+    add.getByRole('button', { name: 'Añadir fuente' }).click(),
+  ]);
+  // A 400 that says so on its status line ("400 OK" before).
+  expect([refused.status(), refused.statusText()]).toEqual([400, 'Bad Request']);
+  // The error stands in the form it is about, in view, not at the top of a long page.
+  await expect(add.getByRole('alert')).toHaveText(/^La dirección del catálogo debe ser una URL http o https completa/);
+  await expect(add.getByRole('alert')).toBeInViewport();
   await expect(add.getByLabel('Dirección del catálogo')).toHaveValue('ftp://datos.gob.do/catalogo');
   await screenshots(page, 'error');
 
@@ -108,7 +115,7 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   const themes = page.getByLabel(/^Temas del catálogo/);
   await themes.fill('salud = Categoría que no existe');
   await page.getByRole('button', { name: 'Guardar cambios' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Línea 1 del mapa de temas: no hay ninguna categoría «Categoría que no existe».');
+  await expect(page.locator('[data-edit-form]').getByRole('alert')).toHaveText('Línea 1 del mapa de temas: no hay ninguna categoría «Categoría que no existe».');
   await expect(themes).toHaveValue('salud = Categoría que no existe');
 
   // One of the new records, its CSV captured by the archive: search inside it.
