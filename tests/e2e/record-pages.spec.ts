@@ -68,7 +68,9 @@ async function expectRecordWithoutFile(page: Page, title: string): Promise<numbe
   // Its description, shown nowhere before this page: the seed's names the institution and the formats.
   const institution = ((await page.locator('dt:text-is("Institución") + dd').textContent()) ?? '').trim();
   expect(institution).not.toBe('');
-  await expect(page.locator('[data-record-description]')).toContainText(`Conjunto de datos publicado por ${institution} en el Portal de Datos Abiertos`);
+  // With the article Spanish puts before it ("por el Ministerio…", "por la Oficina…").
+  const named = institution.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await expect(page.locator('[data-record-description]')).toContainText(new RegExp(`Conjunto de datos publicado por (el|la|los|las) ${named} en el Portal de Datos Abiertos`));
   // How to cite it: its own address, no date of the original ("s. f."), no CID.
   const citation = page.locator('[data-citation]');
   await expect(citation).toContainText(`${title} [Conjunto de datos]. Archivo Abierto.`);

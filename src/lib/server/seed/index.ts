@@ -19,6 +19,7 @@ import path from 'node:path';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { ASSET_TYPES } from '../../domain/constants.ts';
 import { formatFromFileName } from '../../domain/formats.ts';
+import { ofInstitution, withArticle } from '../../domain/institution-names.ts';
 import type { Db } from '../db/index.ts';
 import {
   alexandrias,
@@ -199,9 +200,9 @@ async function seedArchivedFiles(tx: Tx, store: ContentStore, files: StoredFile[
     const issuer = departmentRows.find((row) => row.acronym === file.issuerAcronym);
     const issuerName = issuer?.name ?? file.issuerAcronym;
     const sourceId = await upsertSource(tx, {
-      name: `Sitio web de ${issuerName}`,
+      name: `Sitio web ${ofInstitution(issuerName)}`,
       url: file.issuerWebsite,
-      description: `Publicaciones que ${issuerName} difunde directamente en su propio sitio web.`,
+      description: `Publicaciones que ${withArticle(issuerName)} difunde directamente en su propio sitio web.`,
     });
     const fileName = path.basename(file.path);
     const type = formatFromFileName(fileName);
@@ -225,7 +226,7 @@ async function seedArchivedFiles(tx: Tx, store: ContentStore, files: StoredFile[
       sourceId,
       importId: batch.id,
       provenanceNote:
-        `Copia del archivo publicado por ${issuerName}, tomada del repositorio público ${file.copiedFrom}. ` +
+        `Copia del archivo publicado por ${withArticle(issuerName)}, tomada del repositorio público ${file.copiedFrom}. ` +
         'No existe captura de pantalla que pruebe su origen: este registro no tiene prueba adjunta.',
     });
   }

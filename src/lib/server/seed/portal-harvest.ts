@@ -22,6 +22,7 @@ import type { Db } from '../db/index.ts';
 import { harvestSources, imports } from '../db/schema.ts';
 import type { FetchPage } from '../harvest/catalogs/index.ts';
 import { runHarvest } from '../harvest/run.ts';
+import { withArticle } from '../../domain/institution-names.ts';
 import { PORTAL, type SeedCatalog, type SeedDataset } from './catalog.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -83,7 +84,7 @@ function ckanPackage(dataset: SeedDataset) {
     name: dataset.slug,
     title: dataset.title,
     notes:
-      `Conjunto de datos publicado por ${dataset.org} en el Portal de Datos Abiertos (datos.gob.do). ` +
+      `Conjunto de datos publicado por ${withArticle(dataset.org)} en el Portal de Datos Abiertos (datos.gob.do). ` +
       `Formatos publicados: ${formats}.`,
     url: PORTAL.datasetUrl(dataset.slug),
     organization: { title: dataset.org },
