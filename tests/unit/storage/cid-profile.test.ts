@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { importContent } from '../../../src/lib/server/storage/import-content.ts';
 import { cidOf, createContentStore } from '../../../src/lib/server/storage/index.ts';
 import { KiB, MiB, pseudoRandom, useTempDirs, zeros } from './helpers.ts';
 import { CHUNK, LINKS_PER_NODE, referenceCid } from './reference-cid.ts';
@@ -39,6 +40,7 @@ describe('CIDs of added files', () => {
   const sizes: Array<[string, number]> = [
     ['empty', 0],
     ['one byte', 1],
+    ['one chunk less a byte', 256 * KiB - 1],
     ['exactly one chunk', 256 * KiB],
     ['one chunk and a byte', 256 * KiB + 1],
     ['3 MiB + 7 bytes', 3 * MiB + 7],
@@ -54,10 +56,37 @@ describe('CIDs of added files', () => {
   });
 
   it('depend on the bytes only, not on how the stream is cut', async () => {
-    const size = 2 * CHUNK + 3;
-    const expected = await referenceCid(pseudoRandom(size, 9));
-    for (const pieceSize of [13, 4096, CHUNK - 1, CHUNK, CHUNK + 1, size]) {
-      expect((await cidOf(pseudoRandom(size, 9, pieceSize))).cid).toBe(expected);
+    for (const size of [CHUNK - 1, CHUNK, 2 * CHUNK + 3]) {
+      const expected = await referenceCid(pseudoRandom(size, 9));
+      for (const pieceSize of [13, 4096, CHUNK - 1, CHUNK, CHUNK + 1, size]) {
+        expect((await cidOf(pseudoRandom(size, 9, pieceSize))).cid).toBe(expected);
+      }
+    }
+  });
+
+  it('let go of the source when a write fails, read or not past the first chunk', async () => {
+    // The longer one beyond what the importer reads ahead (8 chunks at once).
+    for (const size of [4 * KiB, 32 * CHUNK]) {
+      let cancelled = false;
+      let offset = 0;
+      const bytes = new Uint8Array(size).map((_, index) => index % 251);
+      const source = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (offset >= size) return controller.close();
+          controller.enqueue(bytes.subarray(offset, offset + 64 * KiB));
+          offset += 64 * KiB;
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+      const failing = { put: () => Promise.reject(new Error('disco lleno')) };
+      await expect(importContent(source, failing)).rejects.toThrow('disco lleno');
+      // A file of one chunk was read whole before its write; a longer one stops where the write
+      // failed, its stream cancelled.
+      for (let turn = 0; turn < 100 && size > CHUNK && !cancelled; turn += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(cancelled).toBe(size > CHUNK);
+      if (size > CHUNK) expect(offset).toBeLessThan(size);
     }
   });
 });
