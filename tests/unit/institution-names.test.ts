@@ -28,4 +28,11 @@ describe('institution names in a Spanish sentence', () => {
     expect(ofInstitution('La Voz del Pueblo')).toBe('de La Voz del Pueblo');
     expect(withArticle('  Ministerio de Salud  ')).toBe('el Ministerio de Salud');
   });
+
+  it('writes an acronym with the article of the name it stands for', () => {
+    expect(ofInstitution('Oficina Nacional de Estadística', 'ONE')).toBe('de la ONE');
+    expect(ofInstitution('Ministerio de Turismo', 'MITUR')).toBe('del MITUR');
+    expect(withArticle('Tesorería de la Seguridad Social', 'TSS')).toBe('la TSS');
+    expect(ofInstitution('INDOTEL', '')).toBe('de INDOTEL');
+  });
 });

@@ -29,15 +29,19 @@ function articleFor(firstWord: string): string | null {
   return feminine ? 'la' : 'el';
 }
 
-/** `name` with its article, as the subject or after most prepositions: "el Ministerio de Turismo". */
-export function withArticle(name: string): string {
+/**
+ * `name` with its article, as the subject or after most prepositions: "el Ministerio de Turismo".
+ * With `shortName` (its acronym), that is written instead, with the article of the full name: "la ONE".
+ */
+export function withArticle(name: string, shortName?: string): string {
   const trimmed = name.trim();
   const article = articleFor(trimmed.split(/\s+/)[0] ?? '');
-  return article ? `${article} ${trimmed}` : trimmed;
+  const written = shortName?.trim() || trimmed;
+  return article ? `${article} ${written}` : written;
 }
 
-/** "de" and `name` with its article, contracted as Spanish writes it: "del Ministerio", "de la Oficina". */
-export function ofInstitution(name: string): string {
-  const phrase = `de ${withArticle(name)}`;
+/** "de" and `name` with its article, contracted as Spanish writes it: "del Ministerio", "de la Oficina", "de la ONE". */
+export function ofInstitution(name: string, shortName?: string): string {
+  const phrase = `de ${withArticle(name, shortName)}`;
   return phrase.startsWith('de el ') ? `del ${phrase.slice('de el '.length)}` : phrase;
 }

@@ -200,7 +200,8 @@ async function seedArchivedFiles(tx: Tx, store: ContentStore, files: StoredFile[
     const issuer = departmentRows.find((row) => row.acronym === file.issuerAcronym);
     const issuerName = issuer?.name ?? file.issuerAcronym;
     const sourceId = await upsertSource(tx, {
-      name: `Sitio web ${ofInstitution(issuerName)}`,
+      // Short enough to tell the sources apart on the home page's tabs: «Sitio web de la ONE».
+      name: `Sitio web ${ofInstitution(issuerName, issuer?.acronym ?? file.issuerAcronym)}`,
       url: file.issuerWebsite,
       description: `Publicaciones que ${withArticle(issuerName)} difunde directamente en su propio sitio web.`,
     });
