@@ -512,7 +512,7 @@ export const es = {
   'preservation.description':
     'Cómo comprueba el archivo que lo que guarda sigue intacto: la auditoría de integridad, las versiones conservadas y las fuentes vigiladas.',
   'preservation.intro':
-    'Cada bloque guardado se vuelve a leer y se compara con su hash SHA-256 una vez cada {days} días, poco a poco para no cargar el servidor. Un archivo dañado se marca como roto, con el motivo en su historial, y se vuelve a pedir a su origen si este aún lo ofrece.',
+    'Cada bloque guardado se vuelve a leer y se compara con su hash SHA-256 una vez cada {days} días, poco a poco para no cargar el servidor. Cuentan todos los archivos que guarda, no solo los documentos: también sus versiones anteriores, las capturas de pantalla que prueban su origen y las hojas extraídas de las hojas de cálculo. Un archivo dañado se marca como roto, con el motivo en su historial, y se vuelve a pedir a su origen si este aún lo ofrece.',
   'preservation.audit': 'Auditoría de integridad',
   'preservation.never': 'La primera pasada de la auditoría aún no ha comenzado.',
   'preservation.underWay': 'Pasada {number} en curso desde el {date}: archivos comprobados, {checked} de {total}.',
