@@ -158,6 +158,33 @@ describe('PGlite over its socket', () => {
     await plain.end();
   });
 
+  it("puts back every setting another session changed before the next one runs: an operator's tool never leaves the server lost", async () => {
+    const server = client();
+    await server.connect();
+    await server.query('create table ajustes (n int)');
+    const settings = async () => (await server.query<{ name: string; setting: string }>('select name, setting from pg_settings order by name')).rows;
+    const before = await settings();
+    // What pg_dump and psql do to their session (pg_dump empties search_path, even when it then
+    // gives up over a version it does not support): on the one backend, the server's session too.
+    const tool = client();
+    await tool.connect();
+    await tool.query(`select pg_catalog.set_config('search_path', '', false)`);
+    await tool.query(`set timezone = 'Asia/Tokyo'`);
+    await tool.query('set statement_timeout = 1');
+    await tool.end();
+    expect((await server.query('select count(*)::int as n from ajustes')).rows).toEqual([{ n: 0 }]);
+    expect(await settings()).toEqual(before);
+
+    // Also while the tool stays connected, turn after turn; and its own settings hold within its turn.
+    const other = client();
+    await other.connect();
+    const own = await other.query(`set search_path = ''; show search_path`);
+    expect((own as unknown as Array<{ rows: unknown[] }>)[1]!.rows).toEqual([{ search_path: '""' }]);
+    expect((await server.query('select count(*)::int as n from ajustes')).rows).toEqual([{ n: 0 }]);
+    await other.end();
+    await server.end();
+  });
+
   it('keeps its socket in a folder only this user may enter', () => {
     const folder = new URL(served.url).searchParams.get('host')!;
     expect(fs.statSync(folder).mode & 0o777).toBe(0o700);

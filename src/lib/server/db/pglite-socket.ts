@@ -70,8 +70,12 @@ export async function servePglite(db: PGlite, options: ServeOptions = {}): Promi
  * connection and a second process (`npm run harvest` beside `npm start`) both get served, and a
  * transaction is never interleaved with another session's statements.
  *
- * What a session sets for itself (`SET`, named prepared statements) would be seen by the others,
- * as behind any transaction pooler: the archive uses neither.
+ * What a session sets for itself with `SET` (pg_dump empties `search_path`, psql may change the
+ * time zone) would otherwise be seen by the others, as behind any transaction pooler: an operator's
+ * client left the web server unable to find its tables until it restarted. So when the backend
+ * passes to another session, `RESET ALL` first puts every setting back. (Named prepared statements
+ * are not undone: the archive uses none. Advisory locks held by a session are kept: it still holds
+ * them.)
  */
 class SessionQueue {
   private readonly db: PGlite;
@@ -80,6 +84,8 @@ class SessionQueue {
   private readonly ready: Session[] = [];
   /** The session whose transaction or query is open on the backend. */
   private owner: Session | undefined;
+  /** The last session that had the backend: what it set stays until another one takes it. */
+  private lastOwner: Session | undefined;
   /**
    * Whether `pump` is running, set and cleared synchronously: a message arriving as the pump
    * decides it has nothing left must start a new one, never find the old one "still running".
@@ -142,7 +148,10 @@ class SessionQueue {
         const next = this.ready.shift();
         if (!next) return;
         if (next.closed || next.inbox.length === 0) continue;
-        this.owner = next;
+        if (this.lastOwner && this.lastOwner !== next) {
+          await this.db.exec('RESET ALL').catch((error: unknown) => console.error('Base embebida: no se pudieron restablecer los ajustes de la sesión anterior:', error));
+        }
+        this.owner = this.lastOwner = next;
       }
       const session = this.owner;
       const message = session.inbox.shift();
