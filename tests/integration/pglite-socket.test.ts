@@ -171,9 +171,13 @@ describe('PGlite over its socket', () => {
     await tool.query(`select pg_catalog.set_config('search_path', '', false)`);
     await tool.query(`set timezone = 'Asia/Tokyo'`);
     await tool.query('set statement_timeout = 1');
+    // psql's SET ROLE (or pg_dump --role): a role that may read nothing of the archive's.
+    await tool.query('create role lector nologin');
+    await tool.query('set role lector');
     await tool.end();
     expect((await server.query('select count(*)::int as n from ajustes')).rows).toEqual([{ n: 0 }]);
     expect(await settings()).toEqual(before);
+    expect((await server.query('select current_user as who')).rows).toEqual([{ who: 'postgres' }]);
 
     // Also while the tool stays connected, turn after turn; and its own settings hold within its turn.
     const other = client();

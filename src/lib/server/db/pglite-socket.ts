@@ -71,11 +71,13 @@ export async function servePglite(db: PGlite, options: ServeOptions = {}): Promi
  * transaction is never interleaved with another session's statements.
  *
  * What a session sets for itself with `SET` (pg_dump empties `search_path`, psql may change the
- * time zone) would otherwise be seen by the others, as behind any transaction pooler: an operator's
- * client left the web server unable to find its tables until it restarted. So when the backend
- * passes to another session, `RESET ALL` first puts every setting back. (Named prepared statements
- * are not undone: the archive uses none. Advisory locks held by a session are kept: it still holds
- * them.)
+ * time zone or the role) would otherwise be seen by the others, as behind any transaction pooler:
+ * an operator's client left the web server unable to find its tables until it restarted. So when
+ * the backend passes to another session, the role and every setting are put back first
+ * (`RESET_SESSION`). The other side of it: a session's own `SET` lasts only until another session
+ * takes a turn (use `SET LOCAL` inside a transaction); the archive sets nothing outside one. Named
+ * prepared statements are not undone (the archive uses none), nor advisory locks (their session
+ * still holds them).
  */
 class SessionQueue {
   private readonly db: PGlite;
@@ -149,7 +151,7 @@ class SessionQueue {
         if (!next) return;
         if (next.closed || next.inbox.length === 0) continue;
         if (this.lastOwner && this.lastOwner !== next) {
-          await this.db.exec('RESET ALL').catch((error: unknown) => console.error('Base embebida: no se pudieron restablecer los ajustes de la sesión anterior:', error));
+          await this.db.exec(RESET_SESSION).catch((error: unknown) => console.error('Base embebida: no se pudieron restablecer los ajustes de la sesión anterior:', error));
         }
         this.owner = this.lastOwner = next;
       }
@@ -257,6 +259,9 @@ const ENDS_QUERY = new Set(['S'.charCodeAt(0), 'Q'.charCodeAt(0)]);
 const TERMINATE = 'X'.charCodeAt(0);
 const READY_FOR_QUERY = 'Z'.charCodeAt(0);
 const IDLE = 'I'.charCodeAt(0);
+
+/** What a session may have changed of the one backend: its role, then every run-time setting. */
+const RESET_SESSION = 'SET SESSION AUTHORIZATION DEFAULT; RESET ROLE; RESET ALL';
 
 /** A Sync message: ends an extended query a client left half-sent. */
 const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
