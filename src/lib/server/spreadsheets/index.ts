@@ -64,12 +64,14 @@ export interface SheetPreviewSource extends SheetPreviewStorage {
  */
 class AnotherExtractionWon extends Error {}
 
-async function storedBytes(store: ContentStore, cid: string, maxBytes: number): Promise<Uint8Array> {
+async function storedBytes(store: ContentStore, cid: string, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array> {
   const { size } = await store.stat(cid);
   if (size > maxBytes) throw new SpreadsheetError(`archivo de ${size} bytes, más de ${maxBytes}`);
   const bytes = new Uint8Array(size);
   let offset = 0;
   for await (const chunk of store.cat(cid)) {
+    // A large file from a remote store (S3) must not hold a shutdown until it has all come.
+    signal?.throwIfAborted();
     if (offset + chunk.byteLength > size) throw new SpreadsheetError('el archivo guardado no tiene el tamaño declarado');
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
@@ -115,7 +117,7 @@ async function extractInto(staged: StagedUpload, source: SheetPreviewSource): Pr
   const { db, store, alexandriaId, cid, limits = DEFAULT_LIMITS, signal } = source;
   const existing = await sheetPreviewsOf(db, alexandriaId);
   if (existing.length > 0) return existing;
-  const bytes = await storedBytes(store, cid, limits.maxFileBytes);
+  const bytes = await storedBytes(store, cid, limits.maxFileBytes, signal);
   const rows: Array<typeof sheetPreviews.$inferInsert> = [];
   await readSpreadsheetInWorker(
     bytes,
