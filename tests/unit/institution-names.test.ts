@@ -29,10 +29,27 @@ describe('institution names in a Spanish sentence', () => {
     expect(withArticle('  Ministerio de Salud  ')).toBe('el Ministerio de Salud');
   });
 
+  it.each([
+    ['OFICINA NACIONAL DE ESTADÍSTICA', 'de la OFICINA NACIONAL DE ESTADÍSTICA'],
+    ['BANCO CENTRAL', 'del BANCO CENTRAL'],
+    ['Corte Interamericana de Derechos Humanos', 'de la Corte Interamericana de Derechos Humanos'],
+    ['Red Nacional de Bibliotecas', 'de la Red Nacional de Bibliotecas'],
+    ['Cruz Roja Dominicana', 'de la Cruz Roja Dominicana'],
+    ['Área Metropolitana', 'del Área Metropolitana'],
+    ['Mercados Dominicanos de Abasto Agropecuario', 'de los Mercados Dominicanos de Abasto Agropecuario'],
+    ['Centros Tecnológicos Comunitarios', 'de los Centros Tecnológicos Comunitarios'],
+    ['Redes de Salud', 'de las Redes de Salud'],
+  ])('%s', (name, of) => {
+    expect(ofInstitution(name)).toBe(of);
+  });
+
   it('writes an acronym with the article of the name it stands for', () => {
     expect(ofInstitution('Oficina Nacional de Estadística', 'ONE')).toBe('de la ONE');
     expect(ofInstitution('Ministerio de Turismo', 'MITUR')).toBe('del MITUR');
     expect(withArticle('Tesorería de la Seguridad Social', 'TSS')).toBe('la TSS');
     expect(ofInstitution('INDOTEL', '')).toBe('de INDOTEL');
+    // A plural body's acronym, and a brand too long for an acronym, go bare.
+    expect(ofInstitution('Mercados Dominicanos de Abasto Agropecuario', 'MERCADOM')).toBe('de MERCADOM');
+    expect(ofInstitution('Centro de Exportación e Inversión de la República Dominicana', 'PRODOMINICANA')).toBe('de PRODOMINICANA');
   });
 });

@@ -5,28 +5,55 @@
  * texts read as machine output ("Sitio web de Ministerio de Turismo").
  *
  * The article agrees with that first word: feminine for the endings that are (-a, -ión, -dad,
- * -tad, -tud, but for the few masculine nouns in -a that name bodies), plural for -s. A name that
- * starts with an acronym ("INDOTEL …") or with an article of its own takes none.
+ * -tad, -tud, but for the few masculine nouns in -a that name bodies) and a few other nouns (la
+ * Corte, la Red), `el` before a stressed a- (el Área), plural for -s. A name that starts with an
+ * acronym ("INDOTEL …") or with an article of its own takes none.
  */
 
 /** Nouns in -a that are masculine: `el Sistema`, `el Programa`. */
 const MASCULINE_IN_A = new Set(['sistema', 'programa', 'día', 'mapa', 'clima', 'tema', 'esquema']);
 
+/** Feminine nouns with other endings that name bodies: `la Corte`, `la Red`, `la Cruz Roja`. */
+const FEMININE_OTHERS = new Set(['corte', 'red', 'cruz', 'sede', 'base', 'ley', 'parte', 'torre']);
+
+/** Feminine nouns with a stressed a- take `el` in the singular: `el Área`, `el Agua`. */
+const STRESSED_A = new Set(['área', 'agua', 'aula', 'arma', 'alma', 'águila']);
+
 const ARTICLES = new Set(['el', 'la', 'los', 'las']);
 
-/** Up to this many capitals, a first word is an acronym ("ONE", "INDOTEL"), not a noun in capitals ("UNIVERSIDAD"). */
+/** Up to this many capitals, a word is an acronym ("ONE", "INDOTEL"); longer, a brand ("PRODOMINICANA"). */
 const ACRONYM_MAX = 8;
 
-function articleFor(firstWord: string): string | null {
+type Article = 'el' | 'la' | 'los' | 'las';
+
+/** The article of a name that begins with `firstWord` (a noun, said in full), or null for none. */
+function articleFor(firstWord: string): Article | null {
   const word = firstWord.toLowerCase();
-  if (ARTICLES.has(word)) return null;
-  const capitals = firstWord === firstWord.toUpperCase() && /\p{Lu}/u.test(firstWord);
-  const feminine = (/(a|ión|ion|dad|tad|tud)$/.test(word) && !MASCULINE_IN_A.has(word)) || /(as|iones|dades|tades|tudes)$/.test(word);
-  if (capitals && firstWord.length <= ACRONYM_MAX && !/(ión|ion|dad)$/.test(word)) return null;
-  if (!/^\p{L}/u.test(word)) return null;
+  if (ARTICLES.has(word) || !/^\p{L}/u.test(word)) return null;
   const plural = /[^s]s$/.test(word) && !/(ión|is)$/.test(word);
+  const singular = plural ? word.replace(/(es|s)$/, '') : word;
+  const feminine =
+    FEMININE_OTHERS.has(singular) ||
+    STRESSED_A.has(singular) ||
+    (/(a|ión|ion|dad|tad|tud)$/.test(singular) && !MASCULINE_IN_A.has(singular)) ||
+    /(as)$/.test(word);
   if (plural) return feminine ? 'las' : 'los';
+  if (STRESSED_A.has(word)) return 'el';
   return feminine ? 'la' : 'el';
+}
+
+/** Whether `name` begins with an acronym (`INDOTEL`, `ONE …`) rather than a noun written in capitals. */
+function startsWithAcronym(name: string, firstWord: string): boolean {
+  const capitals = (text: string) => text === text.toUpperCase() && /\p{Lu}/u.test(text);
+  if (!capitals(firstWord) || firstWord.length > ACRONYM_MAX) return false;
+  const rest = name.slice(firstWord.length).trim();
+  // A whole name in capitals ("OFICINA NACIONAL DE ESTADÍSTICA") begins with a noun.
+  return rest === '' || !capitals(rest);
+}
+
+function articleOfName(name: string): Article | null {
+  const firstWord = name.split(/\s+/)[0] ?? '';
+  return startsWithAcronym(name, firstWord) ? null : articleFor(firstWord);
 }
 
 /**
@@ -35,9 +62,16 @@ function articleFor(firstWord: string): string | null {
  */
 export function withArticle(name: string, shortName?: string): string {
   const trimmed = name.trim();
-  const article = articleFor(trimmed.split(/\s+/)[0] ?? '');
-  const written = shortName?.trim() || trimmed;
-  return article ? `${article} ${written}` : written;
+  const short = shortName?.trim();
+  if (!short) {
+    const article = articleOfName(trimmed);
+    return article ? `${article} ${trimmed}` : trimmed;
+  }
+  // An acronym takes the singular article of its noun ("la ONE"); a plural body's acronym, or a
+  // brand too long to be one ("PRODOMINICANA"), takes none.
+  const article = articleOfName(trimmed);
+  const fits = article === 'el' || article === 'la';
+  return fits && short.length <= ACRONYM_MAX ? `${article} ${short}` : short;
 }
 
 /** "de" and `name` with its article, contracted as Spanish writes it: "del Ministerio", "de la Oficina", "de la ONE". */

@@ -214,7 +214,7 @@ export const es = {
   'docs.title': 'API abierta',
   'docs.description': 'Cómo leer el archivo desde sus programas: REST, GraphQL y el documento OpenAPI.',
   'docs.heading': 'API abierta del archivo',
-  'docs.intro': 'Todo lo que muestra el archivo se puede leer también desde sus programas, sin registrarse: las llamadas REST del servicio del que nació este archivo (el «original» de esta página: quien usaba su API puede usar este sin cambios) y un API GraphQL. Las lecturas admiten cualquier origen (CORS) y no usan credenciales.',
+  'docs.intro': 'Todo lo que muestra el archivo se puede leer también desde sus programas, sin registrarse: las llamadas REST del servicio original del que nació este archivo (quien usaba aquel API puede usar este sin cambios) y un API GraphQL. Las lecturas admiten cualquier origen (CORS) y no usan credenciales.',
   'docs.rest': 'Cada lista llega en el sobre { code, body }, con body como texto JSON, igual que el API original. Los estados HTTP son reales (400 para parámetros no válidos, 404 si no existe) y code los repite. limit admite de 1 a 100; los parámetros desconocidos se ignoran.',
   'docs.ops': 'Contribuir por API',
   'docs.opsIntro': 'Subir un documento exige una sesión de cartera (POST /auth/login con un mensaje Sign-In with Ethereum firmado) y una firma de confirmación por cada subida. Las respuestas de error traen un mensaje en español y el estado HTTP real.',
@@ -512,7 +512,7 @@ export const es = {
   'preservation.description':
     'Cómo comprueba el archivo que lo que guarda sigue intacto: la auditoría de integridad, las versiones conservadas y las fuentes vigiladas.',
   'preservation.intro':
-    'Cada bloque guardado se vuelve a leer y se compara con su hash SHA-256 una vez cada {days} días, poco a poco para no cargar el servidor. Cuentan todos los archivos que guarda, no solo los documentos: también sus versiones anteriores, las capturas de pantalla que prueban su origen y las hojas extraídas de las hojas de cálculo. Un archivo dañado se marca como roto, con el motivo en su historial, y se vuelve a pedir a su origen si este aún lo ofrece.',
+    'Cada bloque guardado se vuelve a leer y se compara con su hash SHA-256 una vez cada {days} días, poco a poco para no cargar el servidor. La auditoría recorre todo lo que el archivo guarda, no solo los documentos: también sus versiones anteriores, las capturas de pantalla que prueban su origen y las vistas previas de las hojas de cálculo. Un archivo dañado se marca como roto, con el motivo en su historial, y se vuelve a pedir a su origen si este aún lo ofrece.',
   'preservation.audit': 'Auditoría de integridad',
   'preservation.never': 'La primera pasada de la auditoría aún no ha comenzado.',
   'preservation.underWay': 'Pasada {number} en curso desde el {date}: archivos comprobados, {checked} de {total}.',

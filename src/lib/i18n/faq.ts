@@ -47,7 +47,7 @@ export const FAQ: FaqEntry[] = [
     question: '¿Qué significan los estados de un registro?',
     answer: [
       '«under review»: el registro espera la revisión de un moderador (así empiezan todas las contribuciones). «online»: un moderador comprobó la prueba y la fuente, y el registro está publicado. «blocked»: un moderador lo bloqueó, con un motivo público; el registro se conserva, pero su archivo no se ofrece. «broken»: el archivo o su origen tienen un problema, explicado en el historial.',
-      'Los registros cosechados de un catálogo público no pasan por esa revisión: su prueba es el propio catálogo. Quedan «under review» mientras el archivo no tiene su documento, y pasan a «online» cuando el archivo lo captura desde la dirección que da el catálogo (el historial dice «el archivo» en lugar de una cartera). Los que el catálogo describe sin dirección de descarga siguen «under review», como descripción sin documento.',
+      'Los registros cosechados de un catálogo público no pasan por esa revisión: su prueba es el propio catálogo. Quedan «under review» mientras el archivo no tenga su documento, y pasan a «online» cuando lo captura desde la dirección que da el catálogo y comprueba que es un documento (no una página web ni un archivo vacío); el historial dice entonces «el archivo» en lugar de una cartera. Los que el catálogo describe sin dirección de descarga siguen «under review», como descripción sin documento.',
       'Cada cambio de estado queda en el historial público del registro, con la fecha, quién lo hizo (la cartera del moderador, o el archivo) y el motivo.',
     ],
   },

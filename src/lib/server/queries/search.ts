@@ -130,24 +130,31 @@ export async function correctQuery(db: Db, q: string): Promise<string | null> {
 }
 
 /**
- * The corrected query with each word spelled as the records found write it ('educación', not the
- * vocabulary's accent-folded 'educacion'), where one of them has it; the visitor reads it back.
+ * The corrected query with each corrected word spelled as the records found write it ('educación',
+ * not the vocabulary's accent-folded 'educacion'): of their accented spellings of it, the most
+ * frequent ('público' rather than the rare 'publicó'). Words the visitor typed that needed no
+ * correction stay as typed.
  */
-export function spelledAsFound(corrected: string, found: ReadonlyArray<Pick<RecordRow, 'title' | 'description' | 'department'>>): string {
-  const spellings = new Map<string, string>();
+export function spelledAsFound(corrected: string, typed: string, found: ReadonlyArray<Pick<RecordRow, 'title' | 'description' | 'department'>>): string {
+  const typedWords = typed.split(/\s+/).filter(Boolean);
+  const correctedWords = corrected.split(' ');
+  const wanted = new Set(correctedWords.filter((word, index) => word !== typedWords[index]).map(fold));
+  const counts = new Map<string, Map<string, number>>();
   for (const record of found) {
     for (const text of [record.title, record.department?.name ?? '', record.description ?? '']) {
       for (const token of text.split(/[^\p{L}\p{N}]+/u)) {
+        const spelling = token.toLowerCase();
         const folded = fold(token);
-        // The first accented spelling wins; a bare one only stands in until one comes.
-        if (token && (!spellings.has(folded) || (spellings.get(folded) === folded && token.toLowerCase() !== folded))) spellings.set(folded, token.toLowerCase());
+        // Only spellings that add something (an accent, a ñ) to the folded word.
+        if (!wanted.has(folded) || spelling === folded) continue;
+        const forms = counts.get(folded) ?? new Map<string, number>();
+        forms.set(spelling, (forms.get(spelling) ?? 0) + 1);
+        counts.set(folded, forms);
       }
     }
   }
-  return corrected
-    .split(' ')
-    .map((word) => spellings.get(fold(word)) ?? word)
-    .join(' ');
+  const mostFrequent = (forms: Map<string, number> | undefined) => (forms ? [...forms].sort((a, b) => b[1] - a[1])[0]?.[0] : undefined);
+  return correctedWords.map((word, index) => (word === typedWords[index] ? word : (mostFrequent(counts.get(fold(word))) ?? word))).join(' ');
 }
 
 export interface SearchOptions {
@@ -206,7 +213,7 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
   return {
     ...toPage(items, tiers.direct + tiers.grouped, window),
     query: typed,
-    corrected: corrected === null ? null : spelledAsFound(corrected, items),
+    corrected: corrected === null ? null : spelledAsFound(corrected, typed, items),
     facets: options.facets ? await facetsOf(db, q, tiers.groups, options.filters ?? {}) : empty.facets,
   };
 }
