@@ -174,6 +174,10 @@ describe('PGlite over its socket', () => {
     // psql's SET ROLE (or pg_dump --role): a role that may read nothing of the archive's.
     await tool.query('create role lector nologin');
     await tool.query('set role lector');
+    // A temporary table named like one of the server's would hide it (pg_temp comes first).
+    await tool.query('reset role');
+    await tool.query('create temp table ajustes (n int); insert into ajustes values (1), (2)');
+    await tool.query('set role lector');
     await tool.end();
     expect((await server.query('select count(*)::int as n from ajustes')).rows).toEqual([{ n: 0 }]);
     expect(await settings()).toEqual(before);

@@ -73,11 +73,11 @@ export async function servePglite(db: PGlite, options: ServeOptions = {}): Promi
  * What a session sets for itself with `SET` (pg_dump empties `search_path`, psql may change the
  * time zone or the role) would otherwise be seen by the others, as behind any transaction pooler:
  * an operator's client left the web server unable to find its tables until it restarted. So when
- * the backend passes to another session, the role and every setting are put back first
- * (`RESET_SESSION`). The other side of it: a session's own `SET` lasts only until another session
- * takes a turn (use `SET LOCAL` inside a transaction); the archive sets nothing outside one. Named
- * prepared statements are not undone (the archive uses none), nor advisory locks (their session
- * still holds them).
+ * the backend passes to another session, the role and every setting are put back first, and
+ * temporary tables dropped (`RESET_SESSION`). The other side of it: what a session sets lasts only
+ * until another session takes a turn (use `SET LOCAL` inside a transaction); the archive sets
+ * nothing outside one. Named prepared statements are not undone (the archive uses none), nor
+ * advisory locks (their session still holds them).
  */
 class SessionQueue {
   private readonly db: PGlite;
@@ -260,8 +260,11 @@ const TERMINATE = 'X'.charCodeAt(0);
 const READY_FOR_QUERY = 'Z'.charCodeAt(0);
 const IDLE = 'I'.charCodeAt(0);
 
-/** What a session may have changed of the one backend: its role, then every run-time setting. */
-const RESET_SESSION = 'SET SESSION AUTHORIZATION DEFAULT; RESET ROLE; RESET ALL';
+/**
+ * What a session may have changed of the one backend: its role, every run-time setting, and its
+ * temporary tables (one named like the archive's would hide it from the next session).
+ */
+const RESET_SESSION = 'SET SESSION AUTHORIZATION DEFAULT; RESET ROLE; RESET ALL; DISCARD TEMP';
 
 /** A Sync message: ends an extended query a client left half-sent. */
 const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
