@@ -50,6 +50,10 @@ async function unreadable(archive: Archive, cids: readonly string[]) {
 
 const temporaryDir = (prefix: string) => fs.mkdtemp(path.join(os.tmpdir(), prefix));
 
+/** The archive on `dataDir` (and on the PostgreSQL at `url`, else embedded there), opened as `npm start` opens it. */
+const openAt = (dataDir: string, url = '') =>
+  openArchive({ config: readConfig({ ...process.env, DATABASE_URL: url, ARCHIVE_DATA_DIR: dataDir }), seedIfEmpty: true });
+
 describe('a copy of the embedded archive, taken as the README says', () => {
   const dirs: string[] = [];
   afterAll(() => Promise.all(dirs.map((dir) => fs.rm(dir, { recursive: true, force: true }))));
@@ -58,7 +62,7 @@ describe('a copy of the embedded archive, taken as the README says', () => {
     const original = await temporaryDir('archivo-original-');
     const copy = await temporaryDir('archivo-copia-');
     dirs.push(original, copy);
-    const archive = await openArchive({ config: readConfig({ ...process.env, DATABASE_URL: '', ARCHIVE_DATA_DIR: original }), seedIfEmpty: true });
+    const archive = await openAt(original);
     const before = await contents(archive);
     expect(before.files.length).toBeGreaterThan(11);
     // Stopped (npm start's Ctrl-C or SIGTERM ends here too), then the folder copied as it is.
@@ -66,7 +70,7 @@ describe('a copy of the embedded archive, taken as the README says', () => {
     await fs.cp(original, copy, { recursive: true, filter: (source) => path.basename(source) !== 'staging' });
     await fs.rm(original, { recursive: true, force: true });
 
-    const restored = await openArchive({ config: readConfig({ ...process.env, DATABASE_URL: '', ARCHIVE_DATA_DIR: copy }), seedIfEmpty: true });
+    const restored = await openAt(copy);
     try {
       expect(await contents(restored)).toEqual(before);
       expect(await unreadable(restored, before.files)).toEqual([]);
@@ -92,7 +96,7 @@ describe.runIf(testEngines().includes('postgres'))('a copy of an archive on Post
     const dumpDir = await temporaryDir('archivo-volcado-');
     dirs.push(original, copy, dumpDir);
     await adminQuery(serverUrl, `CREATE DATABASE ${live}`);
-    const archive = await openArchive({ config: readConfig({ ...process.env, DATABASE_URL: databaseUrl(serverUrl, live), ARCHIVE_DATA_DIR: original }), seedIfEmpty: true });
+    const archive = await openAt(original, databaseUrl(serverUrl, live));
     let before: Awaited<ReturnType<typeof contents>>;
     const dump = path.join(dumpDir, 'archivo.dump');
     try {
@@ -108,7 +112,7 @@ describe.runIf(testEngines().includes('postgres'))('a copy of an archive on Post
 
     await adminQuery(serverUrl, `CREATE DATABASE ${restoredName}`);
     await run('pg_restore', ['--no-owner', `--dbname=${databaseUrl(serverUrl, restoredName)}`, dump]);
-    const restored = await openArchive({ config: readConfig({ ...process.env, DATABASE_URL: databaseUrl(serverUrl, restoredName), ARCHIVE_DATA_DIR: copy }), seedIfEmpty: true });
+    const restored = await openAt(copy, databaseUrl(serverUrl, restoredName));
     try {
       expect(await contents(restored)).toEqual(before);
       expect(await unreadable(restored, before.files)).toEqual([]);

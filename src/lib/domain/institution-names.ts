@@ -63,15 +63,12 @@ function articleOfName(name: string): Article | null {
 export function withArticle(name: string, shortName?: string): string {
   const trimmed = name.trim();
   const short = shortName?.trim();
-  if (!short) {
-    const article = articleOfName(trimmed);
-    return article ? `${article} ${trimmed}` : trimmed;
-  }
+  const article = articleOfName(trimmed);
+  if (!short) return article ? `${article} ${trimmed}` : trimmed;
   // An acronym takes the singular article of its noun ("la ONE"); a plural body's acronym, or a
   // brand too long to be one ("PRODOMINICANA"), takes none.
-  const article = articleOfName(trimmed);
-  const fits = article === 'el' || article === 'la';
-  return fits && short.length <= ACRONYM_MAX ? `${article} ${short}` : short;
+  const fits = (article === 'el' || article === 'la') && short.length <= ACRONYM_MAX;
+  return fits ? `${article} ${short}` : short;
 }
 
 /** "de" and `name` with its article, contracted as Spanish writes it: "del Ministerio", "de la Oficina", "de la ONE". */

@@ -201,7 +201,7 @@ async function seedArchivedFiles(tx: Tx, store: ContentStore, files: StoredFile[
     const issuerName = issuer?.name ?? file.issuerAcronym;
     const sourceId = await upsertSource(tx, {
       // Short enough to tell the sources apart on the home page's tabs: «Sitio web de la ONE».
-      name: `Sitio web ${ofInstitution(issuerName, issuer?.acronym ?? file.issuerAcronym)}`,
+      name: `Sitio web ${ofInstitution(issuerName, file.issuerAcronym)}`,
       url: file.issuerWebsite,
       description: `Publicaciones que ${withArticle(issuerName)} difunde directamente en su propio sitio web.`,
     });
