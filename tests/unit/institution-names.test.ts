@@ -39,6 +39,7 @@ describe('institution names in a Spanish sentence', () => {
     ['Mercados Dominicanos de Abasto Agropecuario', 'de los Mercados Dominicanos de Abasto Agropecuario'],
     ['Centros Tecnológicos Comunitarios', 'de los Centros Tecnológicos Comunitarios'],
     ['Redes de Salud', 'de las Redes de Salud'],
+    ['Programas Sociales del Estado', 'de los Programas Sociales del Estado'],
   ])('%s', (name, of) => {
     expect(ofInstitution(name)).toBe(of);
   });

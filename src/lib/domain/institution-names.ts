@@ -35,8 +35,7 @@ function articleFor(firstWord: string): Article | null {
   const feminine =
     FEMININE_OTHERS.has(singular) ||
     STRESSED_A.has(singular) ||
-    (/(a|ión|ion|dad|tad|tud)$/.test(singular) && !MASCULINE_IN_A.has(singular)) ||
-    /(as)$/.test(word);
+    (/(a|ión|ion|dad|tad|tud)$/.test(singular) && !MASCULINE_IN_A.has(singular));
   if (plural) return feminine ? 'las' : 'los';
   if (STRESSED_A.has(word)) return 'el';
   return feminine ? 'la' : 'el';
