@@ -32,6 +32,12 @@ test('the dashboard shows every card of the spec with the seeded numbers', async
   // The chart of a tab is drawn when the tab opens.
   await expect(panel.locator('canvas[data-drawn="true"]')).toHaveCount(1);
 
+  // Sources' tabs are told apart by what ends their names, so it is not cut.
+  const sources = page.getByRole('region', { name: 'Fuentes' });
+  for (const name of ['Sitio web de la ONE', 'Sitio web de la SISALRIL', 'Sitio web del CNSS']) {
+    await expect(sources.getByRole('tab', { name, exact: true })).toHaveText(name);
+  }
+
   await page.screenshot({ path: 'test-results/screenshots/dashboard-full.png', fullPage: true });
 });
 
