@@ -8,7 +8,8 @@
  *   'Close', and its buttons stay put from one step to the next;
  * - 'Subir Archivo' signed out says why it leads to the sign-in page;
  * - a phone without a wallet is told what works there instead of an alert and a dead tab;
- * - no splash covers a rendered page; the HTML arrives compressed.
+ * - no splash covers a rendered page; the HTML arrives compressed;
+ * - a reader who asked for less motion gets scrolls that jump and charts drawn at once.
  * Screenshots go to test-results/screenshots/a11y-*.png (kept out of git).
  */
 import fs from 'node:fs/promises';
@@ -242,6 +243,35 @@ test('no splash covers the first, already rendered page of a session', async ({ 
   );
   expect(covering).toBe(0);
   await expect(page.locator('main')).toBeVisible();
+});
+
+test('a reader who asked for less motion gets scrolls that jump and charts drawn at once', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const backToTop = page.getByRole('button', { name: 'Volver arriba' });
+  const scrolledAfterClick = async () => {
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect(backToTop).toBeVisible();
+    await backToTop.click();
+    return page.evaluate(() => window.scrollY);
+  };
+
+  // Without the setting the way up glides: it has barely begun when the click returns.
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  await page.goto('/dashboard');
+  expect(await scrolledAfterClick()).toBeGreaterThan(0);
+
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto('/dashboard');
+  expect(await scrolledAfterClick()).toBe(0);
+
+  // A chart grows for a second when it is drawn; with the setting it is whole from the start.
+  const categories = page.getByRole('region', { name: 'Categorias' });
+  await categories.scrollIntoViewIfNeeded();
+  const chart = categories.locator('canvas[data-drawn="true"]');
+  await expect(chart).toHaveCount(1);
+  const drawn = await chart.screenshot();
+  await page.waitForTimeout(1500);
+  expect((await chart.screenshot()).equals(drawn)).toBe(true);
 });
 
 test('the HTML, styles and exports arrive compressed; the /ipfs/ gateway sends bytes as they are', async ({ page, request }) => {
