@@ -16,11 +16,10 @@
  * and the queue never runs a job twice. It is polite to the portal: `ARCHIVE_CAPTURE_HOST_CONCURRENCY`
  * requests at once per host, and `--host-delay` ms (1 s) between two of them.
  */
-import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, count, desc, eq, like } from 'drizzle-orm';
 import { startBackgroundWork } from '../src/lib/server/background.ts';
-import { openArchiveForCommand, withHostDelay } from '../src/lib/server/commands.ts';
+import { openArchiveForCommand, parseCommandArgs, withHostDelay } from '../src/lib/server/commands.ts';
 import { readConfig } from '../src/lib/server/config.ts';
 import { imports, jobs, type HarvestCounts } from '../src/lib/server/db/schema.ts';
 import { CATALOG_KINDS, type CatalogKind } from '../src/lib/server/harvest/catalogs/index.ts';
@@ -42,15 +41,15 @@ function usage(message: string): never {
   process.exit(2);
 }
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
+const { values, positionals } = parseCommandArgs(
+  {
     kind: { type: 'string' },
     'source-name': { type: 'string' },
     timeout: { type: 'string', default: '60' },
     'host-delay': { type: 'string' },
   },
-});
+  usage,
+);
 const url = positionals[0];
 if (!url || positionals.length > 1) usage('Indique una sola URL de catálogo.');
 if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) usage(`«${url}» no es una URL http(s).`);

@@ -7,11 +7,10 @@
  * what each check found: unchanged, a new version, a failure, a disappearance. Exits with 1 when
  * a check could not be made, 2 on a usage error.
  */
-import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, desc, eq, inArray, like, or, sql } from 'drizzle-orm';
 import { startBackgroundWork } from '../src/lib/server/background.ts';
-import { openArchiveForCommand, withHostDelay } from '../src/lib/server/commands.ts';
+import { openArchiveForCommand, parseCommandArgs, withHostDelay } from '../src/lib/server/commands.ts';
 import { readConfig } from '../src/lib/server/config.ts';
 import { alexandrias, captures, harvestedRecords, jobs, recordVersions } from '../src/lib/server/db/schema.ts';
 import { makeDueNow, queueDueRechecks } from '../src/lib/server/harvest/watch.ts';
@@ -27,10 +26,7 @@ function usage(message: string): never {
   process.exit(2);
 }
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: { timeout: { type: 'string', default: '30' }, 'host-delay': { type: 'string' } },
-});
+const { values, positionals } = parseCommandArgs({ timeout: { type: 'string', default: '30' }, 'host-delay': { type: 'string' } }, usage);
 const timeoutMinutes = Number(values.timeout);
 if (!(timeoutMinutes > 0)) usage('--timeout debe ser un número de minutos mayor que cero.');
 const ids = positionals.filter((value) => /^\d+$/.test(value)).map(Number);

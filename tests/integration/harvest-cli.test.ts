@@ -175,4 +175,19 @@ describe('npm run harvest', () => {
     expect(wrong.output).toContain('no es una URL http(s)');
     expect(wrong.code).toBe(2);
   }, 30_000);
+
+  it('tells an option it does not know, or one without its value, as a usage error in Spanish', async () => {
+    const cases = [
+      { run: () => harvest([portal.urls.ckan, '--kind'], env), says: 'Falta el valor de «--kind».' },
+      { run: () => harvest([portal.urls.ckan, '--kinds', 'ckan'], env), says: 'Opción desconocida: «--kinds».' },
+      { run: () => harvest(['--timeout'], env, 30_000, RECHECK), says: 'Falta el valor de «--timeout».' },
+    ];
+    for (const { run, says } of cases) {
+      const { code, output } = await run();
+      expect(output).toContain(says);
+      expect(output).toContain('Uso: npm run');
+      expect(output).not.toMatch(/ERR_PARSE_ARGS|\n\s+at /);
+      expect(code).toBe(2);
+    }
+  }, 60_000);
 });

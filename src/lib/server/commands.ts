@@ -5,6 +5,7 @@
  * running, the folder itself. A folder another process holds without serving it is named as the
  * reason, and the command exits.
  */
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { openArchive, type Archive } from './archive.ts';
 import type { ArchiveConfig } from './config.ts';
 import { readEmbeddedAddress } from './db/embedded-address.ts';
@@ -31,6 +32,31 @@ export async function openArchiveForCommand(config: ArchiveConfig, what: string)
     }
     process.exit(1);
   }
+}
+
+/**
+ * A command's arguments (node:util's `parseArgs`, positionals allowed). An option the command does
+ * not know, or one given without its value, is a usage error told in Spanish through `usage`, not
+ * an English stack trace.
+ */
+export function parseCommandArgs<const O extends ParseArgsOptionsConfig>(options: O, usage: (message: string) => never) {
+  try {
+    return parseArgs({ allowPositionals: true, options });
+  } catch (error) {
+    usage(argumentProblem(error));
+  }
+}
+
+/** What `parseArgs` found wrong, in Spanish; its English message names the option in quotes. */
+function argumentProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  const option = /'(-{1,2}[^'\s]+)/.exec(message)?.[1];
+  const code = (error as { code?: unknown }).code;
+  if (option && code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `Opción desconocida: «${option}».`;
+  if (option && code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return message.includes('argument missing') ? `Falta el valor de «${option}».` : `«${option}» no lleva valor.`;
+  }
+  return 'Argumentos no válidos.';
 }
 
 /**
