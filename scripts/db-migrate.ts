@@ -7,15 +7,23 @@
  * on a quick restart, the previous server's database process may still be closing it.
  */
 import { openArchive } from '../src/lib/server/archive.ts';
-import { readConfig } from '../src/lib/server/config.ts';
+import { readConfigOrExit } from '../src/lib/server/config.ts';
 
-const config = readConfig();
+const config = readConfigOrExit();
 const started = Date.now();
+const where = config.databaseUrl ? 'PostgreSQL de DATABASE_URL' : `PGlite en ${config.dataDir}`;
 const archive = await openArchive({
   config,
   seedIfEmpty: process.argv.includes('--seed-if-empty') && config.seedOnEmpty,
   lockWaitMs: process.argv.includes('--wait-for-lock') ? 20_000 : 0,
+}).catch((error: unknown) => {
+  // A database that cannot be reached or refuses us (ENOTFOUND, ECONNREFUSED, a password or a
+  // database name that is wrong: errors with a code) is told in one line; anything else is a bug,
+  // and keeps its stack.
+  const code = (error as { code?: unknown }).code;
+  if (!(error instanceof Error) || typeof code !== 'string') throw error;
+  console.error(`No se pudo preparar la base de datos (${where}): ${error.message} (${code}).`);
+  process.exit(1);
 });
-const where = archive.engine === 'pglite' ? `PGlite en ${config.dataDir}` : 'PostgreSQL';
 console.log(`Base de datos lista, con las migraciones aplicadas (${where}) en ${Date.now() - started} ms.`);
 await archive.close();

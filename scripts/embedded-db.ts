@@ -12,7 +12,7 @@
  * `--relay-signals` (scripts/start.ts) they are passed on to the server first (`{ stop: signal }`),
  * which shuts down and then closes the channel.
  */
-import { embeddedDatabaseDir, readConfig } from '../src/lib/server/config.ts';
+import { embeddedDatabaseDir, readConfigOrExit } from '../src/lib/server/config.ts';
 import { openPglite } from '../src/lib/server/db/pglite.ts';
 import { servePglite } from '../src/lib/server/db/pglite-socket.ts';
 import { removeEmbeddedAddress, writeEmbeddedAddress } from '../src/lib/server/db/embedded-address.ts';
@@ -21,7 +21,7 @@ if (!process.send) throw new Error('embedded-db.ts runs as a child of scripts/st
 const tell = (message: { url: string } | { error: string }) => process.send!(message);
 /** How long a signalled database waits for its server to shut down (scripts/start.ts allows itself 30 s). */
 const PARENT_SHUTDOWN_WAIT_MS = 35_000;
-const { dataDir } = readConfig();
+const { dataDir } = readConfigOrExit();
 
 /** Closes the database and ends the process; set once it is open. */
 let stop: (() => Promise<void>) | undefined;

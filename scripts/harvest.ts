@@ -20,7 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { and, count, desc, eq, like } from 'drizzle-orm';
 import { startBackgroundWork } from '../src/lib/server/background.ts';
 import { openArchiveForCommand, parseCommandArgs, withHostDelay } from '../src/lib/server/commands.ts';
-import { readConfig } from '../src/lib/server/config.ts';
+import { readConfigOrExit } from '../src/lib/server/config.ts';
 import { imports, jobs, type HarvestCounts } from '../src/lib/server/db/schema.ts';
 import { CATALOG_KINDS, type CatalogKind } from '../src/lib/server/harvest/catalogs/index.ts';
 import { queueHarvestRun, registerHarvestSource, RUN_ERROR_KEY } from '../src/lib/server/harvest/index.ts';
@@ -58,7 +58,7 @@ if (!Object.hasOwn(CATALOG_KINDS, kind)) usage(`Tipo de catálogo desconocido: �
 const timeoutMinutes = Number(values.timeout);
 if (!(timeoutMinutes > 0)) usage('--timeout debe ser un número de minutos mayor que cero.');
 
-const config = withHostDelay(readConfig(), values['host-delay'], usage);
+const config = withHostDelay(readConfigOrExit(), values['host-delay'], usage);
 const archive = await openArchiveForCommand(config, 'la cosecha');
 const { db } = archive;
 const stop = new AbortController();

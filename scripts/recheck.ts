@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { and, desc, eq, inArray, like, or, sql } from 'drizzle-orm';
 import { startBackgroundWork } from '../src/lib/server/background.ts';
 import { openArchiveForCommand, parseCommandArgs, withHostDelay } from '../src/lib/server/commands.ts';
-import { readConfig } from '../src/lib/server/config.ts';
+import { readConfigOrExit } from '../src/lib/server/config.ts';
 import { alexandrias, captures, harvestedRecords, jobs, recordVersions } from '../src/lib/server/db/schema.ts';
 import { makeDueNow, queueDueRechecks } from '../src/lib/server/harvest/watch.ts';
 import { formatDate } from '../src/lib/format.ts';
@@ -33,7 +33,7 @@ const ids = positionals.filter((value) => /^\d+$/.test(value)).map(Number);
 const urls = positionals.filter((value) => !/^\d+$/.test(value));
 for (const url of urls) if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) usage(`«${url}» no es un id de registro ni una URL http(s).`);
 
-const config = withHostDelay(readConfig(), values['host-delay'], usage);
+const config = withHostDelay(readConfigOrExit(), values['host-delay'], usage);
 const archive = await openArchiveForCommand(config, 'la comprobación');
 const { db } = archive;
 

@@ -33,7 +33,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { readConfig } from '../src/lib/server/config.ts';
+import { readConfigOrExit } from '../src/lib/server/config.ts';
 import { compressWhenAccepted } from '../src/lib/server/http/compression.ts';
 import { checkHost } from '../src/lib/server/http/host.ts';
 import { withNodeRequest } from '../src/lib/server/http/node-request.ts';
@@ -125,6 +125,9 @@ async function letGoOfEmbeddedDatabase(): Promise<void> {
 /** Waits for ever: the rest of the start is skipped while shutDown ends the process. */
 const never = () => new Promise<never>(() => {});
 
+// Wrong settings are told now, all of them, before anything starts.
+const config = readConfigOrExit();
+
 const prepared = spawnSync(process.execPath, [script('db-migrate.ts'), '--seed-if-empty', '--wait-for-lock'], { stdio: 'inherit' });
 // A signal that came while preparing is handled from here on (spawnSync held the event loop).
 await new Promise((resolve) => setImmediate(resolve));
@@ -166,8 +169,7 @@ function startEmbeddedDatabase(): Promise<string> {
   });
 }
 
-const host = process.env.HOST ?? 'localhost';
-const port = Number(process.env.PORT ?? 4321);
+const { host, port } = config;
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 // eslint-disable-next-line @typescript-eslint/ban-ts-comment -- @ts-expect-error would fail once a build exists.
 // @ts-ignore -- the server bundle exists only after `npm run build`.
@@ -175,7 +177,6 @@ const { handler } = (await import('../dist/server/entry.mjs')) as { handler: htt
 if (stopping()) await never();
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
-const hostRules = readConfig();
 
 function refuse(response: http.ServerResponse, status: number, message: string, headers: http.OutgoingHttpHeaders = {}): void {
   response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close', ...headers });
@@ -194,7 +195,7 @@ server = http.createServer((request, response) => {
   if (!request.url?.startsWith('/')) return refuse(response, 400, 'La petición debe pedir una ruta (que empiece por /).');
   // Node keeps the first of several Host headers; a request with more than one is not HTTP/1.1.
   const hosts = request.headersDistinct.host ?? [];
-  const host = checkHost(hosts.length === 1 ? hosts[0] : null, hostRules, request.url);
+  const host = checkHost(hosts.length === 1 ? hosts[0] : null, config, request.url);
   if (!host.ok) return refuse(response, 400, host.message);
   // Pages, styles, scripts, JSON and exports go out as brotli or gzip when accepted (issue #20).
   compressWhenAccepted(request, response);

@@ -1,11 +1,20 @@
 /**
  * The archive's settings, read once from the environment. Every option the README documents is
  * here, with its default: an archive that runs with no configuration at all on embedded parts.
+ *
+ * A setting that is set but wrong stops the start, with every wrong one named at once
+ * (`ConfigError`): never a silent default in its place. A typo such as
+ * `ARCHIVE_CAPTURE_HOST_DELAY_MS=5s` or `ARCHIVE_WORKER=ture` would otherwise leave a portal
+ * without the pause its operator asked for, or a server without its worker, and say nothing.
+ * Empty counts as unset.
  */
 import { isIP } from 'node:net';
 import path from 'node:path';
 
 export interface ArchiveConfig {
+  /** Where the server listens: `HOST` (localhost) and `PORT` (4321). */
+  host: string;
+  port: number;
   /** Folder for everything the archive keeps: the PGlite database and the blockstore. */
   dataDir: string;
   /** A PostgreSQL connection string; when unset, the embedded PGlite under `dataDir` is used. */
@@ -163,7 +172,7 @@ function trustlessGateways(value: string | undefined): string[] {
 }
 
 /** The blockstore settings from the environment; a bad combination stops the start with a clear message. */
-function blockstoreSettings(env: NodeJS.ProcessEnv): BlockstoreSettings {
+function blockstoreSettings(env: NodeJS.ProcessEnv, settings: SettingsReader): BlockstoreSettings {
   const kind = (env.ARCHIVE_BLOCKSTORE || 'fs').trim().toLowerCase();
   if (kind === 'fs') return { kind: 'fs' };
   if (kind !== 's3') throw new Error(`ARCHIVE_BLOCKSTORE admite «fs» o «s3», no «${env.ARCHIVE_BLOCKSTORE}».`);
@@ -185,7 +194,7 @@ function blockstoreSettings(env: NodeJS.ProcessEnv): BlockstoreSettings {
     endpoint,
     region: env.ARCHIVE_S3_REGION?.trim() || 'us-east-1',
     credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
-    forcePathStyle: flag(env.ARCHIVE_S3_FORCE_PATH_STYLE, endpoint !== undefined),
+    forcePathStyle: settings.flag('ARCHIVE_S3_FORCE_PATH_STYLE', endpoint !== undefined),
   };
 }
 
@@ -194,31 +203,74 @@ export function embeddedDatabaseDir(dataDir: string): string {
   return path.join(dataDir, 'pgdata');
 }
 
-/** A positive whole number (of bytes, of uploads) from the environment, or `fallback` when unset or not one. */
-function positive(value: string | undefined, fallback: number): number {
-  const parsed = Number(value);
-  return value && Number.isSafeInteger(parsed) && parsed > 0 ? parsed : fallback;
+/** Every wrong setting of one reading of the environment, each told in Spanish. */
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(`La configuración no es válida:\n${problems.map((problem) => `  · ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
 }
 
-function nonNegative(value: string | undefined, fallback: number): number {
-  const parsed = Number(value);
-  return value && Number.isSafeInteger(parsed) && parsed >= 0 ? parsed : fallback;
-}
+const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on', 'si', 'sí']);
+const FALSE_WORDS = new Set(['0', 'false', 'no', 'off']);
 
-/** A number of days and the like: fractions allowed (tests use minutes as fractions of a day). */
-function positiveNumber(value: string | undefined, fallback: number): number {
-  const parsed = Number(value);
-  return value && Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
-}
+/**
+ * Reads typed settings from the environment, noting each wrong one and going on with its default,
+ * so that one start names every problem (`readConfig` then throws them together).
+ */
+class SettingsReader {
+  readonly problems: string[] = [];
+  readonly #env: NodeJS.ProcessEnv;
 
-function nonNegativeNumber(value: string | undefined, fallback: number): number {
-  const parsed = Number(value);
-  return value && Number.isFinite(parsed) && parsed >= 0 ? parsed : fallback;
-}
+  constructor(env: NodeJS.ProcessEnv) {
+    this.#env = env;
+  }
 
-function flag(value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value === '') return fallback;
-  return ['1', 'true', 'yes', 'si', 'sí'].includes(value.trim().toLowerCase());
+  /** The variable's value, trimmed; undefined when unset or empty. */
+  raw(name: string): string | undefined {
+    return this.#env[name]?.trim() || undefined;
+  }
+
+  /** A whole number at least `least` (1 by default). */
+  whole(name: string, fallback: number, least = 1): number {
+    return this.#number(name, fallback, (n) => Number.isSafeInteger(n) && n >= least, least === 0 ? 'un número entero, cero o mayor' : 'un número entero mayor que cero');
+  }
+
+  /** A number of days and the like: fractions allowed (tests use minutes as fractions of a day). */
+  decimal(name: string, fallback: number, { orZero = false } = {}): number {
+    return this.#number(name, fallback, (n) => Number.isFinite(n) && (orZero ? n >= 0 : n > 0), orZero ? 'un número, cero o mayor' : 'un número mayor que cero');
+  }
+
+  flag(name: string, fallback: boolean): boolean {
+    const value = this.raw(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (TRUE_WORDS.has(value)) return true;
+    if (FALSE_WORDS.has(value)) return false;
+    this.problems.push(`${name} admite true o false (también 1 o 0, sí o no), no «${this.raw(name)}».`);
+    return fallback;
+  }
+
+  /** What `read` gives, or `fallback` with its error's message noted: for settings whose parser throws. */
+  checked<T>(read: () => T, fallback: T): T {
+    try {
+      return read();
+    } catch (error) {
+      this.problems.push(error instanceof Error ? error.message : String(error));
+      return fallback;
+    }
+  }
+
+  #number(name: string, fallback: number, valid: (n: number) => boolean, expected: string): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parsed = Number(value);
+    if (valid(parsed)) return parsed;
+    this.problems.push(`${name} debe ser ${expected}, no «${value}».`);
+    return fallback;
+  }
 }
 
 function list(value: string | undefined): string[] {
@@ -252,12 +304,11 @@ function originOf(value: string | undefined, name: string): string | undefined {
 const WILDCARD_HOSTS = new Set(['', '0.0.0.0', '::', '[::]']);
 
 /** The public origin and the Host values a request may carry (see `ArchiveConfig.allowedHosts`). */
-function publicAddress(env: NodeJS.ProcessEnv): { publicUrl: string; allowedHosts: string[] } {
+function publicAddress(env: NodeJS.ProcessEnv, host: string, port: number): { publicUrl: string; allowedHosts: string[] } {
   const configured = originOf(env.ARCHIVE_PUBLIC_URL, 'ARCHIVE_PUBLIC_URL');
   const extra = list(env.ARCHIVE_ALLOWED_HOSTS);
   if (configured) return { publicUrl: configured, allowedHosts: [...new Set([new URL(configured).host, ...extra])] };
-  const port = positive(env.PORT, 4321);
-  const bound = (env.HOST ?? 'localhost').trim().toLowerCase();
+  const bound = host.toLowerCase();
   const name = WILDCARD_HOSTS.has(bound) ? 'localhost' : bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound;
   const publicUrl = new URL(`http://${name}:${port}`).origin;
   const loopback = ['localhost', '127.0.0.1', '[::1]'].map((host) => `${host}:${port}`);
@@ -265,75 +316,128 @@ function publicAddress(env: NodeJS.ProcessEnv): { publicUrl: string; allowedHost
 }
 
 /** The public and content addresses, which may not share a host: user content never shares the archive's origin. */
-function hostsOf(env: NodeJS.ProcessEnv): { publicUrl: string; allowedHosts: string[]; contentOrigin: string | undefined } {
+function hostsOf(env: NodeJS.ProcessEnv, host: string, port: number): { publicUrl: string; allowedHosts: string[]; contentOrigin: string | undefined } {
   const contentOrigin = originOf(env.ARCHIVE_CONTENT_ORIGIN, 'ARCHIVE_CONTENT_ORIGIN');
-  const address = publicAddress(env);
+  const address = publicAddress(env, host, port);
   if (contentOrigin && address.allowedHosts.includes(new URL(contentOrigin).host)) {
     throw new Error('ARCHIVE_CONTENT_ORIGIN debe tener un nombre propio, fuera de ARCHIVE_PUBLIC_URL y ARCHIVE_ALLOWED_HOSTS.');
   }
   return { ...address, contentOrigin };
 }
 
-/** Reads the configuration from `env` (the process environment by default). */
+/** A wallet address as `ARCHIVE_MODERATORS` lists it: 0x and 40 hexadecimal digits. */
+const WALLET_ADDRESS = /^0x[0-9a-f]{40}$/;
+
+/**
+ * Reads the configuration from `env` (the process environment by default).
+ *
+ * @throws {ConfigError} naming every setting that is set but wrong
+ */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig {
   const root = process.cwd();
-  return {
+  const settings = new SettingsReader(env);
+  const host = settings.raw('HOST') ?? 'localhost';
+  const port = settings.checked(() => {
+    const value = settings.raw('PORT');
+    if (value === undefined) return 4321;
+    const parsed = Number(value);
+    if (!Number.isSafeInteger(parsed) || parsed < 1 || parsed > 65_535) throw new Error(`PORT debe ser un puerto entre 1 y 65535, no «${value}».`);
+    return parsed;
+  }, 4321);
+  const maxDocumentBytes = settings.whole('ARCHIVE_MAX_DOCUMENT_BYTES', 200_000_000);
+  const recheckMinDays = settings.decimal('ARCHIVE_RECHECK_MIN_DAYS', 1);
+  const pinningUrl = settings.raw('ARCHIVE_PINNING_SERVICE_URL');
+  const formMailerKey = settings.raw('ARCHIVE_FORM_MAILER_KEY');
+  const config: ArchiveConfig = {
+    host,
+    port,
     dataDir: path.resolve(root, env.ARCHIVE_DATA_DIR || 'data'),
     databaseUrl: env.DATABASE_URL || undefined,
-    databasePoolMax: positive(env.DATABASE_POOL_MAX, 10),
+    databasePoolMax: settings.whole('DATABASE_POOL_MAX', 10),
     fixturesDir: path.resolve(root, env.ARCHIVE_FIXTURES_DIR || '../shared/fixtures'),
-    seedOnEmpty: flag(env.ARCHIVE_SEED_ON_EMPTY, true),
-    requireLogin: flag(env.ARCHIVE_REQUIRE_LOGIN, false),
-    moderators: (env.ARCHIVE_MODERATORS ?? '')
-      .split(',')
-      .map((address) => address.trim().toLowerCase())
-      .filter(Boolean),
-    migrationsDir: path.resolve(root, env.ARCHIVE_MIGRATIONS_DIR || 'drizzle'),
-    ...hostsOf(env),
-    trustedProxies: list(env.ARCHIVE_TRUSTED_PROXIES).map((address) => {
-      const normalized = normalizeAddress(address);
-      if (!isIP(normalized)) throw new Error(`ARCHIVE_TRUSTED_PROXIES admite direcciones IP, no «${address}».`);
-      // One spelling per address (`::0:1` and `::1` are the same proxy), as sockets report them.
-      return isIP(normalized) === 6 ? new URL(`http://[${normalized}]`).hostname.slice(1, -1) : normalized;
+    seedOnEmpty: settings.flag('ARCHIVE_SEED_ON_EMPTY', true),
+    requireLogin: settings.flag('ARCHIVE_REQUIRE_LOGIN', false),
+    moderators: list(env.ARCHIVE_MODERATORS).filter((address) => {
+      if (WALLET_ADDRESS.test(address)) return true;
+      settings.problems.push(`ARCHIVE_MODERATORS admite direcciones de cartera separadas por comas (0x y 40 cifras hexadecimales), no «${address}».`);
+      return false;
     }),
-    chainIds: (env.ARCHIVE_CHAIN_IDS || '1,11155111')
-      .split(',')
-      .map((id) => Number(id.trim()))
-      .filter((id) => Number.isSafeInteger(id) && id > 0),
-    maxDocumentBytes: positive(env.ARCHIVE_MAX_DOCUMENT_BYTES, 200_000_000),
-    captureAllowPrivate: flag(env.ARCHIVE_CAPTURE_ALLOW_PRIVATE, false),
-    captureMaxBytes: positive(env.ARCHIVE_CAPTURE_MAX_BYTES, positive(env.ARCHIVE_MAX_DOCUMENT_BYTES, 200_000_000)),
+    migrationsDir: path.resolve(root, env.ARCHIVE_MIGRATIONS_DIR || 'drizzle'),
+    ...settings.checked(() => hostsOf(env, host, port), { publicUrl: `http://localhost:${port}`, allowedHosts: [], contentOrigin: undefined }),
+    trustedProxies: settings.checked(
+      () =>
+        list(env.ARCHIVE_TRUSTED_PROXIES).map((address) => {
+          const normalized = normalizeAddress(address);
+          if (!isIP(normalized)) throw new Error(`ARCHIVE_TRUSTED_PROXIES admite direcciones IP, no «${address}».`);
+          // One spelling per address (`::0:1` and `::1` are the same proxy), as sockets report them.
+          return isIP(normalized) === 6 ? new URL(`http://[${normalized}]`).hostname.slice(1, -1) : normalized;
+        }),
+      [],
+    ),
+    chainIds: list(settings.raw('ARCHIVE_CHAIN_IDS') ?? '1,11155111').flatMap((id) => {
+      const parsed = Number(id);
+      if (Number.isSafeInteger(parsed) && parsed > 0) return [parsed];
+      settings.problems.push(`ARCHIVE_CHAIN_IDS admite números de red enteros separados por comas, no «${id}».`);
+      return [];
+    }),
+    maxDocumentBytes,
+    captureAllowPrivate: settings.flag('ARCHIVE_CAPTURE_ALLOW_PRIVATE', false),
+    captureMaxBytes: settings.whole('ARCHIVE_CAPTURE_MAX_BYTES', maxDocumentBytes),
     watch: {
-      minIntervalDays: positiveNumber(env.ARCHIVE_RECHECK_MIN_DAYS, 1),
-      maxIntervalDays: Math.max(positiveNumber(env.ARCHIVE_RECHECK_MAX_DAYS, 30), positiveNumber(env.ARCHIVE_RECHECK_MIN_DAYS, 1)),
-      goneAfterDays: nonNegativeNumber(env.ARCHIVE_GONE_AFTER_DAYS, 3),
+      minIntervalDays: recheckMinDays,
+      maxIntervalDays: Math.max(settings.decimal('ARCHIVE_RECHECK_MAX_DAYS', 30), recheckMinDays),
+      goneAfterDays: settings.decimal('ARCHIVE_GONE_AFTER_DAYS', 3, { orZero: true }),
     },
-    fixity: { periodDays: positiveNumber(env.ARCHIVE_FIXITY_PERIOD_DAYS, 30) },
-    blockstore: blockstoreSettings(env),
-    trustlessGateways: trustlessGateways(env.ARCHIVE_TRUSTLESS_GATEWAYS),
-    instanceLeaseMs: positive(env.ARCHIVE_INSTANCE_LEASE_MS, 60_000),
+    fixity: { periodDays: settings.decimal('ARCHIVE_FIXITY_PERIOD_DAYS', 30) },
+    blockstore: settings.checked(() => blockstoreSettings(env, settings), { kind: 'fs' }),
+    trustlessGateways: settings.checked(() => trustlessGateways(env.ARCHIVE_TRUSTLESS_GATEWAYS), []),
+    instanceLeaseMs: settings.whole('ARCHIVE_INSTANCE_LEASE_MS', 60_000),
     worker: {
-      enabled: flag(env.ARCHIVE_WORKER, true),
-      concurrency: positive(env.ARCHIVE_WORKER_CONCURRENCY, 8),
-      perHostConcurrency: positive(env.ARCHIVE_CAPTURE_HOST_CONCURRENCY, 2),
-      perHostDelayMs: nonNegative(env.ARCHIVE_CAPTURE_HOST_DELAY_MS, 1000),
-      leaseMs: positive(env.ARCHIVE_JOB_LEASE_MS, 60_000),
-      jobRetentionDays: positiveNumber(env.ARCHIVE_JOB_RETENTION_DAYS, 7),
+      enabled: settings.flag('ARCHIVE_WORKER', true),
+      concurrency: settings.whole('ARCHIVE_WORKER_CONCURRENCY', 8),
+      perHostConcurrency: settings.whole('ARCHIVE_CAPTURE_HOST_CONCURRENCY', 2),
+      perHostDelayMs: settings.whole('ARCHIVE_CAPTURE_HOST_DELAY_MS', 1000, 0),
+      leaseMs: settings.whole('ARCHIVE_JOB_LEASE_MS', 60_000),
+      jobRetentionDays: settings.decimal('ARCHIVE_JOB_RETENTION_DAYS', 7),
     },
-    maxProofBytes: positive(env.ARCHIVE_MAX_PROOF_BYTES, 10_000_000),
+    maxProofBytes: settings.whole('ARCHIVE_MAX_PROOF_BYTES', 10_000_000),
     uploadsPerHour: {
-      wallet: positive(env.ARCHIVE_UPLOADS_PER_HOUR_WALLET, 30),
-      ip: positive(env.ARCHIVE_UPLOADS_PER_HOUR_IP, 60),
+      wallet: settings.whole('ARCHIVE_UPLOADS_PER_HOUR_WALLET', 30),
+      ip: settings.whole('ARCHIVE_UPLOADS_PER_HOUR_IP', 60),
     },
-    pinningService: env.ARCHIVE_PINNING_SERVICE_URL
-      ? {
-          endpoint: env.ARCHIVE_PINNING_SERVICE_URL.replace(/\/+$/, ''),
-          token: env.ARCHIVE_PINNING_SERVICE_TOKEN ?? '',
-          name: env.ARCHIVE_PINNING_SERVICE_NAME || new URL(env.ARCHIVE_PINNING_SERVICE_URL).host,
-        }
+    pinningService: pinningUrl
+      ? settings.checked(() => {
+          const endpoint = serviceUrl(pinningUrl, 'ARCHIVE_PINNING_SERVICE_URL');
+          return { endpoint, token: env.ARCHIVE_PINNING_SERVICE_TOKEN ?? '', name: settings.raw('ARCHIVE_PINNING_SERVICE_NAME') ?? new URL(endpoint).host };
+        }, undefined)
       : undefined,
-    formMailer: env.ARCHIVE_FORM_MAILER_KEY
-      ? { endpoint: env.ARCHIVE_FORM_MAILER_URL || 'https://api.web3forms.com/submit', accessKey: env.ARCHIVE_FORM_MAILER_KEY }
+    formMailer: formMailerKey
+      ? settings.checked(
+          () => ({ endpoint: serviceUrl(settings.raw('ARCHIVE_FORM_MAILER_URL') ?? 'https://api.web3forms.com/submit', 'ARCHIVE_FORM_MAILER_URL'), accessKey: formMailerKey }),
+          undefined,
+        )
       : undefined,
   };
+  if (settings.problems.length > 0) throw new ConfigError(settings.problems);
+  return config;
+}
+
+/** A remote service's address (its path kept, without a trailing slash); a bad one is a wrong setting. */
+function serviceUrl(value: string, name: string): string {
+  originOf(value, name);
+  return value.replace(/\/+$/, '');
+}
+
+/**
+ * `readConfig` for a script's entry: wrong settings end the process (code 1) with their list, not
+ * a stack trace.
+ */
+export function readConfigOrExit(env: NodeJS.ProcessEnv = process.env): ArchiveConfig {
+  try {
+    return readConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
 }

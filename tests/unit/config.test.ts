@@ -1,0 +1,110 @@
+/**
+ * The configuration (src/lib/server/config.ts): what an operator sets is taken as set, and a
+ * setting that is set but wrong stops the start with every wrong one named, in Spanish, rather
+ * than falling back to a default unseen. `npm start` says so before it prepares anything.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, readConfig } from '../../src/lib/server/config.ts';
+
+const MODERATOR = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+/** The problems `readConfig` reports for `env`; none when it reads it. */
+function problemsOf(env: NodeJS.ProcessEnv): readonly string[] {
+  try {
+    readConfig(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+}
+
+describe('readConfig', () => {
+  it('runs on its defaults with nothing set, and takes empty values as unset', () => {
+    for (const env of [{}, { PORT: '', HOST: '', ARCHIVE_WORKER: '', ARCHIVE_CAPTURE_HOST_DELAY_MS: ' ', ARCHIVE_CHAIN_IDS: '' }]) {
+      const config = readConfig(env);
+      expect(config).toMatchObject({ host: 'localhost', port: 4321, moderators: [], chainIds: [1, 11155111], maxDocumentBytes: 200_000_000 });
+      expect(config.worker).toMatchObject({ enabled: true, concurrency: 8, perHostConcurrency: 2, perHostDelayMs: 1000 });
+    }
+  });
+
+  it('takes what is set: numbers, words for yes and no, wallets in any case', () => {
+    const config = readConfig({
+      PORT: '8080',
+      ARCHIVE_CAPTURE_HOST_DELAY_MS: '0',
+      ARCHIVE_CAPTURE_HOST_CONCURRENCY: '4',
+      ARCHIVE_GONE_AFTER_DAYS: '0',
+      ARCHIVE_RECHECK_MIN_DAYS: '0.5',
+      ARCHIVE_WORKER: 'no',
+      ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'Sí',
+      ARCHIVE_REQUIRE_LOGIN: 'on',
+      ARCHIVE_SEED_ON_EMPTY: '0',
+      ARCHIVE_MODERATORS: ` ${MODERATOR} ,`,
+      ARCHIVE_CHAIN_IDS: '1, 137',
+    });
+    expect(config.port).toBe(8080);
+    expect(config.worker).toMatchObject({ enabled: false, perHostDelayMs: 0, perHostConcurrency: 4 });
+    expect(config.watch).toMatchObject({ goneAfterDays: 0, minIntervalDays: 0.5 });
+    expect(config).toMatchObject({ captureAllowPrivate: true, requireLogin: true, seedOnEmpty: false, chainIds: [1, 137] });
+    expect(config.moderators).toEqual([MODERATOR.toLowerCase()]);
+  });
+
+  it('names a wrong number, flag, port, wallet or chain instead of using the default in its place', () => {
+    const cases: Array<[NodeJS.ProcessEnv, string]> = [
+      [{ ARCHIVE_CAPTURE_HOST_DELAY_MS: '5s' }, 'ARCHIVE_CAPTURE_HOST_DELAY_MS debe ser un número entero, cero o mayor, no «5s».'],
+      [{ ARCHIVE_CAPTURE_HOST_CONCURRENCY: '-1' }, 'ARCHIVE_CAPTURE_HOST_CONCURRENCY debe ser un número entero mayor que cero, no «-1».'],
+      [{ ARCHIVE_MAX_DOCUMENT_BYTES: '200MB' }, 'ARCHIVE_MAX_DOCUMENT_BYTES debe ser un número entero mayor que cero, no «200MB».'],
+      [{ ARCHIVE_WORKER_CONCURRENCY: '2.5' }, 'ARCHIVE_WORKER_CONCURRENCY debe ser un número entero mayor que cero, no «2.5».'],
+      [{ ARCHIVE_FIXITY_PERIOD_DAYS: '0' }, 'ARCHIVE_FIXITY_PERIOD_DAYS debe ser un número mayor que cero, no «0».'],
+      [{ ARCHIVE_GONE_AFTER_DAYS: 'tres' }, 'ARCHIVE_GONE_AFTER_DAYS debe ser un número, cero o mayor, no «tres».'],
+      [{ ARCHIVE_WORKER: 'ture' }, 'ARCHIVE_WORKER admite true o false (también 1 o 0, sí o no), no «ture».'],
+      [{ PORT: 'abc' }, 'PORT debe ser un puerto entre 1 y 65535, no «abc».'],
+      [{ PORT: '0' }, 'PORT debe ser un puerto entre 1 y 65535, no «0».'],
+      [{ PORT: '65536' }, 'PORT debe ser un puerto entre 1 y 65535, no «65536».'],
+      [{ ARCHIVE_MODERATORS: `${MODERATOR},0x7099` }, 'ARCHIVE_MODERATORS admite direcciones de cartera separadas por comas (0x y 40 cifras hexadecimales), no «0x7099».'],
+      [{ ARCHIVE_CHAIN_IDS: '1,mainnet' }, 'ARCHIVE_CHAIN_IDS admite números de red enteros separados por comas, no «mainnet».'],
+      [{ ARCHIVE_PINNING_SERVICE_URL: 'pinata' }, 'ARCHIVE_PINNING_SERVICE_URL no es una URL válida: pinata'],
+      [{ ARCHIVE_FORM_MAILER_KEY: 'k', ARCHIVE_FORM_MAILER_URL: 'ftp://correo.example.org' }, 'ARCHIVE_FORM_MAILER_URL debe ser una URL http(s) sin credenciales: ftp://correo.example.org'],
+    ];
+    for (const [env, problem] of cases) expect(problemsOf(env), JSON.stringify(env)).toEqual([problem]);
+  });
+
+  it('names every wrong setting at once, the ones whose own checks throw included', () => {
+    const problems = problemsOf({
+      PORT: 'abc',
+      ARCHIVE_WORKER: 'ture',
+      ARCHIVE_PUBLIC_URL: 'notaurl',
+      ARCHIVE_BLOCKSTORE: 'ftp',
+      ARCHIVE_TRUSTED_PROXIES: '10.0.0.0/8',
+      ARCHIVE_CAPTURE_HOST_DELAY_MS: '1s',
+    });
+    expect(problems).toHaveLength(6);
+    for (const name of ['PORT', 'ARCHIVE_WORKER', 'ARCHIVE_PUBLIC_URL', 'ARCHIVE_BLOCKSTORE', 'ARCHIVE_TRUSTED_PROXIES', 'ARCHIVE_CAPTURE_HOST_DELAY_MS']) {
+      expect(problems.some((problem) => problem.startsWith(name)), name).toBe(true);
+    }
+    expect(() => readConfig({ PORT: 'abc' })).toThrow(/^La configuración no es válida:\n {2}· PORT/);
+  });
+});
+
+describe('npm start with wrong settings', () => {
+  it('stops before preparing anything, naming each of them, with no stack trace', async () => {
+    const { DATABASE_URL: _unused, ...inherited } = process.env;
+    const child = spawn(process.execPath, [path.resolve('scripts/start.ts')], {
+      env: { ...inherited, PORT: 'abc', ARCHIVE_WORKER: 'ture', ARCHIVE_DATA_DIR: path.resolve('data/never-created') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(1);
+    expect(output).toContain('La configuración no es válida:');
+    expect(output).toContain('PORT debe ser un puerto entre 1 y 65535, no «abc».');
+    expect(output).toContain('ARCHIVE_WORKER admite true o false');
+    // Nothing was prepared: no migration ran, no database was opened.
+    expect(output).not.toContain('Base de datos lista');
+    expect(output).not.toMatch(/\n\s+at /);
+  }, 30_000);
+});
