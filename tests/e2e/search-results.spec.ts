@@ -2,7 +2,11 @@
  * /buscar in Chromium (issue #7): a shareable, server-rendered results page with facets that
  * narrow the results, pagination, typo correction, and the empty and no-result states.
  */
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { cidOf } from '../../src/lib/server/storage/index.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
 
 test('search by an acronym, narrow with a facet, and page through the results', async ({ page }) => {
   await page.goto('/buscar');
@@ -71,4 +75,19 @@ test('on a phone the count and the first results come before the filters, which 
   await expect(page.locator('[data-filters-summary]')).toBeHidden();
   const facetBox = (await page.locator('[data-facet="format"]').boundingBox())!;
   expect(facetBox.x).toBeLessThan((await count.boundingBox())!.x);
+});
+
+test('a CID pasted in opens its record; a long word never widens the page on a phone', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  // The citation of a record hands its reader the CID of the file.
+  const { cid } = await cidOf(await fs.readFile(path.join(fixturePath('files/csv'), 'salario-minimo-hacienda-2000-2025.csv')));
+  await page.goto(`/buscar?q=${cid}`);
+  await expect(page).toHaveURL(new RegExp(`/${cid}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Salario');
+
+  // A CID the archive does not hold is searched as text: nothing found, and the page keeps its width.
+  const unknown = 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy';
+  await page.goto(`/buscar?q=${unknown}`);
+  await expect(page.getByText('Results not found')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });

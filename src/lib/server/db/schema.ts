@@ -53,11 +53,15 @@ export const harvestKind = pgEnum('harvest_kind', Object.keys(CATALOG_KINDS) as 
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
-/** A weighted Spanish document from several text columns: A for names, B for descriptions. */
+/**
+ * A weighted Spanish document from several text columns: A for names, B for descriptions. Numbers
+ * joined by a hyphen or a slash («2018-2020», «COVID-19») are split first (`archivo_search_text`,
+ * migration 0029), as the queries are, or the parser would keep «-2020» as one negative number.
+ */
 function searchDocument(weighted: Array<[AnyPgColumn, 'A' | 'B' | 'C']>): SQL {
   const parts = weighted.map(
     ([column, weight]) =>
-      sql`setweight(to_tsvector('archivo_es'::regconfig, coalesce(${column}, '')), ${sql.raw(`'${weight}'`)})`,
+      sql`setweight(to_tsvector('archivo_es'::regconfig, archivo_search_text(coalesce(${column}, ''))), ${sql.raw(`'${weight}'`)})`,
   );
   return sql.join(parts, sql` || `);
 }

@@ -23,7 +23,7 @@ import {
   type StorageStatus,
 } from './records.ts';
 import { sheetPreviewsOf, type SheetPreviewItem } from './sheets.ts';
-import { versionsOf, type VersionItem } from './versions.ts';
+import { currentRecordOfVersion, versionsOf, type VersionItem } from './versions.ts';
 
 /** A page number from `?page=`; anything that is not a positive integer is page 1. */
 export function parsePage(value: string | null): number {
@@ -88,6 +88,15 @@ export async function loadRecord(db: Db, cid: string, assetId: number | null): P
     .filter((candidate) => candidate.id !== chosen.id)
     .map(({ id, title, fileName, fileSize, updatedAt, status }): SiblingRecord => ({ id, title, fileName, fileSize, updatedAt, status }));
   return recordPage(db, record!, siblings);
+}
+
+/**
+ * Whether the record page by CID (`/{cid}`) has something to show for `cid`: a record whose file
+ * it is, or one that had it as an earlier version. For a CID pasted into the search box.
+ */
+export async function holdsCid(db: Db, cid: string): Promise<boolean> {
+  const [record] = await db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.cid, cid)).limit(1);
+  return record !== undefined || (await currentRecordOfVersion(db, cid, null)) !== null;
 }
 
 /**

@@ -6,7 +6,10 @@
  *   "educacion" finds "Educación", "presupuestos" finds "Presupuesto";
  * - records whose own words match come first, ranked title before description (weights A, B);
  *   then the records of every source, institution (name or acronym: "MINERD") and category whose
- *   words match, newest first;
+ *   name matches, newest first. Only the name (weight A): a category described as «Presupuesto,
+ *   compras, nómina…» would otherwise bring its 400 records into every search for «compras»;
+ * - numbers joined by a hyphen or a slash («2018-2020») are split, in the query as in the
+ *   documents (`archivo_search_text`), so that «2020» finds «2018-2020»;
  * - when nothing matches, each unknown word is replaced by its closest word of the catalogue's
  *   vocabulary (`search_words`, by trigram similarity), and the corrected query is searched.
  *
@@ -33,9 +36,9 @@ function clean(query: string): string {
   return query.replaceAll('\0', ' ').trim().slice(0, MAX_QUERY);
 }
 
-const tsquery = (q: string) => sql`websearch_to_tsquery('archivo_es', ${q})`;
+const tsquery = (q: string) => sql`websearch_to_tsquery('archivo_es', archivo_search_text(${q}))`;
 
-/** The sources, institutions and categories whose own words match: their records match too. */
+/** The sources, institutions and categories whose names match: their records match too. */
 type MatchedGroups = Record<GroupEntity, number[]>;
 
 async function matchedGroups(db: Db, q: string): Promise<MatchedGroups> {
@@ -43,7 +46,7 @@ async function matchedGroups(db: Db, q: string): Promise<MatchedGroups> {
   // Only public groups lend their words: an unreviewed name must not pull records into a search.
   const ids = async (entity: GroupEntity) => {
     const group = DIMENSIONS[entity];
-    const rows = await db.select({ id: group.id }).from(group.table).where(and(sql`${group.search} @@ ${query}`, group.visible)).limit(200);
+    const rows = await db.select({ id: group.id }).from(group.table).where(and(sql`ts_filter(${group.search}, '{a}') @@ ${query}`, group.visible)).limit(200);
     return rows.map((row) => row.id);
   };
   return Object.fromEntries(await Promise.all(GROUP_ENTITY_LIST.map(async (entity) => [entity, await ids(entity)]))) as MatchedGroups;
