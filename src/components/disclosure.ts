@@ -1,5 +1,5 @@
 /**
- * The header's `<details>` menus (MegaMenu, WalletStatus): Escape closes an open one and puts the
+ * The header's `<details>` menus (MegaMenu, WalletStatus, Notifications): Escape closes an open one and puts the
  * focus back on its button (`<summary>`), where a keyboard user opened it (issue #20). Only an open
  * menu takes the key, so Escape still reaches dialogs and other menus.
  */

@@ -15,7 +15,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
 import { signInWithWallet, wallet } from '../helpers/wallet.ts';
@@ -34,6 +34,14 @@ async function recordWithoutFile(page: Page): Promise<string> {
   const link = page.locator('main a[href^="/registro/"]').first();
   await expect(link).toBeVisible();
   return (await link.getAttribute('href'))!;
+}
+
+/** The box lies wholly inside a screen `width` wide. */
+async function expectWithinScreen(box: Locator, width: number): Promise<void> {
+  await expect(box).toBeVisible();
+  const { x, width: boxWidth } = (await box.boundingBox())!;
+  expect(x).toBeGreaterThanOrEqual(0);
+  expect(x + boxWidth).toBeLessThanOrEqual(width);
 }
 
 /** Every page a reader opens, by name; some paths are found on the running archive. */
@@ -84,7 +92,7 @@ test('axe finds no WCAG 2.1 A/AA violation on any page, at both widths, in both 
   expect(found, found.join('\n')).toEqual([]);
 });
 
-test('the menu and the wallet menu close on Escape and give the focus back to their button', async ({ page }) => {
+test('the menu, the wallet menu and the notifications close on Escape, give the focus back to their button, and open within the screen', async ({ page }) => {
   await signInWithWallet(page);
   for (const size of SIZES) {
     await page.setViewportSize({ width: size.width, height: size.height });
@@ -107,9 +115,22 @@ test('the menu and the wallet menu close on Escape and give the focus back to th
     await walletButton.focus();
     await page.keyboard.press('Enter');
     await expect(walletMenu).toHaveAttribute('open', '');
+    await expectWithinScreen(walletMenu.locator(':scope > div'), size.width);
     await page.keyboard.press('Escape');
     await expect(walletMenu).not.toHaveAttribute('open', '');
     await expect(walletButton).toBeFocused();
+
+    // The bell is not at the header's right edge: its panel once hung 128 px off a phone's left side.
+    const notifications = page.locator('details[data-notifications]');
+    const bell = notifications.locator('summary');
+    await bell.focus();
+    await page.keyboard.press('Enter');
+    await expect(notifications).toHaveAttribute('open', '');
+    await expectWithinScreen(notifications.locator(':scope > div'), size.width);
+    await page.screenshot({ path: `test-results/screenshots/a11y-notifications-${size.name}.png` });
+    await page.keyboard.press('Escape');
+    await expect(notifications).not.toHaveAttribute('open', '');
+    await expect(bell).toBeFocused();
   }
 });
 
@@ -127,6 +148,21 @@ test('form fields show a focus ring of 2 px', async ({ page }) => {
     });
     expect(outline).toEqual({ style: 'solid', width: '2px' });
   }
+});
+
+test("a dashboard tab's focus ring is drawn inside it, where its scrolling list does not clip it", async ({ page }) => {
+  await page.goto('/dashboard');
+  const tab = page.getByRole('region', { name: 'Fuentes' }).getByRole('tab', { selected: true });
+  await tab.focus();
+  await page.keyboard.press('ArrowRight');
+  const focused = page.getByRole('region', { name: 'Fuentes' }).getByRole('tab', { selected: true });
+  await expect(focused).toBeFocused();
+  const ring = await focused.evaluate((element) => {
+    const style = getComputedStyle(element);
+    return { style: style.outlineStyle, width: style.outlineWidth, inside: Number.parseFloat(style.outlineOffset) <= -Number.parseFloat(style.outlineWidth) };
+  });
+  expect(ring).toEqual({ style: 'solid', width: '2px', inside: true });
+  await focused.screenshot({ path: 'test-results/screenshots/a11y-tab-focus.png' });
 });
 
 test('the upload wizard keeps the focus inside, shows its errors, has one Close and buttons that stay put', async ({ page }) => {

@@ -144,6 +144,18 @@ test('an institution with no records says so', async ({ page }) => {
   await page.screenshot({ path: 'test-results/screenshots/collection-empty.png', fullPage: true });
 });
 
+test("an institution's page offers its own change feed, to readers and to feed readers", async ({ page, request }) => {
+  await page.goto('/group/dep');
+  await page.getByRole('list', { name: 'Ministerios o instituciones' }).getByRole('listitem').first().getByRole('heading').getByRole('link').click();
+  const id = /\/collection\/dep\/(\d+)/.exec(page.url())![1];
+  const feed = page.getByRole('link', { name: 'Cambios de esta institución (Atom)' });
+  await expect(feed).toHaveAttribute('href', `/feeds/instituciones/${id}.atom`);
+  await expect(page.locator(`link[rel="alternate"][type="application/atom+xml"][href$="/feeds/instituciones/${id}.atom"]`)).toHaveCount(1);
+  expect((await request.get(`/feeds/instituciones/${id}.atom`)).status()).toBe(200);
+  // Its records' heading reads as words: «Registros 1–10 de …», not «Registros1–10».
+  await expect(page.getByRole('heading', { level: 2, name: /^Registros \d/ })).toBeVisible();
+});
+
 test('unknown records and collections are real 404s', async ({ page }) => {
   expect((await page.goto('/single/src/bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku'))?.status()).toBe(404);
   expect((await page.goto('/collection/dep/999999'))?.status()).toBe(404);

@@ -2,7 +2,7 @@
  * The search modal (SPEC §2 'Search modal', §4, §5, §8, §9) in Chromium against the seeded
  * catalogue: opened from the header, it searches on Enter only, lists records, ministries and
  * categories, says when nothing matches, clears its results 1 s after a link is followed, closes
- * on Escape and 'Close', and shows a signed-in wallet its latest uploads.
+ * on Escape and 'Cerrar', and shows a signed-in wallet its latest uploads.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { signInWithWallet } from '../helpers/wallet.ts';
@@ -127,7 +127,7 @@ test('following a result opens the record, and the results clear 1 s later', asy
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 });
 
-test('closes on Escape and with Close, keeps focus inside, and remembers the last search', async ({ page }) => {
+test('closes on Escape and with Cerrar, keeps focus inside, and remembers the last search', async ({ page }) => {
   await page.goto('/dashboard');
   let dialog = await openSearch(page);
   const box = dialog.getByRole('searchbox', { name: 'Buscar' });
@@ -140,7 +140,7 @@ test('closes on Escape and with Close, keeps focus inside, and remembers the las
   await page.keyboard.press('Tab');
   await expect(box).toBeFocused();
   await page.keyboard.press('Tab');
-  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+  await expect(dialog.getByRole('button', { name: 'Cerrar' })).toBeFocused();
 
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
@@ -149,7 +149,7 @@ test('closes on Escape and with Close, keeps focus inside, and remembers the las
   dialog = await openSearch(page);
   await searchFor(page, 'salud');
   await expect(section(page, 'Buscador').getByRole('list').getByRole('link').first()).toBeVisible();
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.getByRole('button', { name: 'Cerrar' }).click();
   await expect(dialog).toBeHidden();
 
   dialog = await openSearch(page);

@@ -6,7 +6,7 @@
  * version and a disappearance, newest first, absolute links on the configured origin, and one
  * institution's feed.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq, notInArray } from 'drizzle-orm';
 import { xml2js, type Element } from 'xml-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alexandrias, departments } from '../../src/lib/server/db/schema.ts';
@@ -17,6 +17,11 @@ import { createSeededDatabase, testEngines } from '../helpers/database.ts';
 import { addSecondVersion, markGone, recordsWithFiles, setGoneSince, watchRecords, type SeededRecord } from '../helpers/watched-records.ts';
 
 const ORIGIN = 'https://archivo.example.org';
+
+/** The feed's own `<updated>`, the first in the document (each entry's follows). */
+function feedUpdated(xml: string): Date {
+  return new Date(/<updated>([^<]+)<\/updated>/.exec(xml)![1]!);
+}
 
 /** The `<entry>` elements of an Atom document, as { id, title, link, updated }. */
 function atomEntries(xml: string) {
@@ -130,6 +135,17 @@ describe.each(testEngines())('disappeared documents and change feeds on %s', (en
     expect(feed.entries[0]!.summary).toContain(`CID ${older.cid}), descargable en ${ORIGIN}/ipfs/${older.cid}.`);
     expect(new Set(feed.entries.map((entry) => entry.id)).size).toBe(3);
     expect(feed.entries.every((entry) => entry.link.startsWith(`${ORIGIN}/`))).toBe(true);
+  });
+
+  it('dates a feed with nothing in it by when what it covers began, not by 1970', async () => {
+    const [quiet] = await archive.db
+      .select({ id: departments.id, createdAt: departments.createdAt })
+      .from(departments)
+      .where(and(eq(departments.reviewStatus, 'on_line'), notInArray(departments.id, [older.departmentId!, newer.departmentId!, changed.departmentId!])))
+      .limit(1);
+    const xml = (await departmentChangesFeed(archive.db, ORIGIN, quiet!.id))!;
+    expect(atomEntries(xml).entries).toEqual([]);
+    expect(feedUpdated(xml)).toEqual(quiet!.createdAt);
   });
 
   it("gives each public institution a feed of its own records' changes", async () => {

@@ -14,6 +14,10 @@ describe('sitemap XML', () => {
     );
   });
 
+  it('leaves the date out when nothing has changed a page yet', () => {
+    expect(urlsetXml([{ path: '/desaparecidos', lastmod: null }], ORIGIN)).toContain('<url><loc>https://archivo.example/desaparecidos</loc></url>');
+  });
+
   it('escapes what XML reserves, as the protocol requires of URLs', () => {
     expect(escapeXml(`a&b<c>"d'`)).toBe('a&amp;b&lt;c&gt;&quot;d&apos;');
     const xml = urlsetXml([{ path: '/collection/src/1?page=2&x=<y>', lastmod: new Date(0) }], ORIGIN);

@@ -31,10 +31,16 @@ export interface AtomFeedOptions {
   events: readonly ChangeEvent[];
   /** One institution's feed; the archive's when absent. */
   department?: { id: number; name: string };
+  /**
+   * When what the feed covers began (the institution's entry in the archive, the archive's first
+   * import): an empty feed's `updated`, which Atom requires. The Unix epoch once stood there, and
+   * feed readers showed an archive last changed in 1970.
+   */
+  since: Date;
 }
 
 /** The Atom document of `events` (already newest first). */
-export function changesAtom({ origin, events, department }: AtomFeedOptions): string {
+export function changesAtom({ origin, events, department, since }: AtomFeedOptions): string {
   const self = absoluteUrl(origin, department ? departmentFeedPath(department.id) : CHANGES_FEED_PATH);
   const feed = new Feed({
     id: self,
@@ -42,8 +48,7 @@ export function changesAtom({ origin, events, department }: AtomFeedOptions): st
     description: t('feed.changes.description'),
     link: absoluteUrl(origin, disappearedPath(department ? { dep: department.id } : {})),
     language: 'es',
-    // An empty feed is as old as nothing in it: the Unix epoch keeps the document stable.
-    updated: events[0]?.at ?? new Date(0),
+    updated: events[0]?.at ?? since,
     generator: t('site.name'),
     copyright: t('footer.license'),
     feedLinks: { atom: self },

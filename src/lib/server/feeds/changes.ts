@@ -4,9 +4,9 @@
  * archive or one institution. Blocked records are left out, as everywhere the public reads; an
  * institution's feed exists only for one the public sees (`visibility.ts`).
  */
-import { and, desc, eq, gt, isNotNull, ne, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, min, ne, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { alexandrias, departments, harvestedRecords, recordVersions } from '../db/schema.ts';
+import { alexandrias, departments, harvestedRecords, imports, recordVersions } from '../db/schema.ts';
 import { publicDepartment } from '../queries/visibility.ts';
 
 /** Entries a feed holds at most: readers poll it, they do not page through history. */
@@ -69,11 +69,17 @@ export async function latestChanges(db: Db, options: { departmentId?: number; li
   return events.sort((a, b) => b.at.getTime() - a.at.getTime()).slice(0, limit);
 }
 
-/** A public institution's name, or null when there is none the public sees (its feed is a 404). */
-export async function publicDepartmentName(db: Db, id: number): Promise<string | null> {
+/** A public institution's name and when the archive first knew it, or null when there is none the public sees (its feed is a 404). */
+export async function publicDepartmentOfFeed(db: Db, id: number): Promise<{ name: string; createdAt: Date } | null> {
   const [row] = await db
-    .select({ name: departments.name })
+    .select({ name: departments.name, createdAt: departments.createdAt })
     .from(departments)
     .where(and(eq(departments.id, id), publicDepartment));
-  return row?.name ?? null;
+  return row ?? null;
+}
+
+/** When the archive began: its first import (the seed's), or now for an archive that has none yet. */
+export async function archiveBegan(db: Db): Promise<Date> {
+  const [row] = await db.select({ at: min(imports.createdAt) }).from(imports);
+  return row?.at ?? new Date();
 }

@@ -5,19 +5,19 @@
  */
 import type { Db } from '../db/index.ts';
 import { changesAtom } from './atom.ts';
-import { latestChanges, publicDepartmentName } from './changes.ts';
+import { archiveBegan, latestChanges, publicDepartmentOfFeed } from './changes.ts';
 
 export { ATOM_HEADERS } from './atom.ts';
 export { FEED_ENTRIES, latestChanges, type ChangeEvent } from './changes.ts';
 
 /** The archive's feed, with absolute links on `origin`. */
 export async function archiveChangesFeed(db: Db, origin: string): Promise<string> {
-  return changesAtom({ origin, events: await latestChanges(db) });
+  return changesAtom({ origin, events: await latestChanges(db), since: await archiveBegan(db) });
 }
 
 /** One institution's feed, or null when the public sees no such institution. */
 export async function departmentChangesFeed(db: Db, origin: string, departmentId: number): Promise<string | null> {
-  const name = await publicDepartmentName(db, departmentId);
-  if (name === null) return null;
-  return changesAtom({ origin, department: { id: departmentId, name }, events: await latestChanges(db, { departmentId }) });
+  const department = await publicDepartmentOfFeed(db, departmentId);
+  if (department === null) return null;
+  return changesAtom({ origin, department: { id: departmentId, name: department.name }, events: await latestChanges(db, { departmentId }), since: department.createdAt });
 }

@@ -14,8 +14,8 @@ import { DIMENSIONS, GROUP_ENTITY_LIST } from './dimensions.ts';
 export interface SitemapEntry {
   /** Path on the archive's origin (the caller makes it absolute). */
   path: string;
-  /** When the page's content last changed. */
-  lastmod: Date;
+  /** When the page's content last changed; unknown (and left out) for a page nothing has changed yet. */
+  lastmod: Date | null;
 }
 
 /** One run of the list: how long it is, and a slice of it. */
@@ -73,7 +73,8 @@ const recordPages: Segment = {
 
 /**
  * The watch's public pages (issue #19): /desaparecidos changes with each disappearance,
- * /preservacion with each slice of the fixity audit (the epoch while nothing has happened).
+ * /preservacion with each slice of the fixity audit (no date while nothing has happened: the Unix
+ * epoch once stood there).
  */
 const watchPages: Segment = {
   size: async () => 2,
@@ -81,8 +82,8 @@ const watchPages: Segment = {
     const [gone] = await db.select({ at: max(harvestedRecords.goneSince) }).from(harvestedRecords);
     const [audited] = await db.select({ at: max(fixityRuns.nextSliceAt) }).from(fixityRuns);
     const pages: SitemapEntry[] = [
-      { path: disappearedPath(), lastmod: gone?.at ?? new Date(0) },
-      { path: PRESERVATION_PATH, lastmod: audited?.at ?? new Date(0) },
+      { path: disappearedPath(), lastmod: gone?.at ?? null },
+      { path: PRESERVATION_PATH, lastmod: audited?.at ?? null },
     ];
     return pages.slice(offset, offset + limit);
   },

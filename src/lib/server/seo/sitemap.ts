@@ -30,7 +30,7 @@ const NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 export function urlsetXml(entries: readonly SitemapEntry[], origin: string): string {
   const urls = entries.map(
     (entry) =>
-      `<url><loc>${escapeXml(absoluteUrl(origin, entry.path))}</loc><lastmod>${entry.lastmod.toISOString()}</lastmod></url>\n`,
+      `<url><loc>${escapeXml(absoluteUrl(origin, entry.path))}</loc>${entry.lastmod ? `<lastmod>${entry.lastmod.toISOString()}</lastmod>` : ''}</url>\n`,
   );
   return `${HEADER}<urlset xmlns="${NAMESPACE}">\n${urls.join('')}</urlset>\n`;
 }
