@@ -34,7 +34,7 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { readConfig } from '../src/lib/server/config.ts';
+import { readConfigOrExit } from '../src/lib/server/config.ts';
 import { benchHttp, printHttp, type HttpFigures } from './http.ts';
 import { prepareLargeDatabase, type Maintenance } from './large-db.ts';
 import { benchLargeQueries, benchSeededQueries, type QueryFigure } from './queries.ts';
@@ -103,7 +103,7 @@ const results: Results = {
     parts: [...settings.parts],
   },
 };
-const config = readConfig();
+const config = readConfigOrExit();
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 if (settings.parts.has('queries')) results.seededQueries = await benchSeededQueries(config);

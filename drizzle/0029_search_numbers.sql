@@ -3,10 +3,13 @@
 -- so a search for 2020 missed every «2018-2020» title, and «COVID-19» was not found by «covid 19».
 -- archivo_search_text() puts a space there, in the search documents and in the queries alike
 -- (`queries/search.ts`); a hyphen after a space still means "without" in a query («salud -2020»).
+-- What comes before the sign is anything but a space, not [[:alnum:]], whose letters beyond ASCII
+-- depend on the cluster's locale (PGlite's and a server's may differ); the digit after it is only
+-- looked at, so that «1-2-3» and «5/3/2021» are split at every sign.
 -- A generated column's expression cannot be altered before PostgreSQL 17: each is dropped and
 -- added again, which recomputes it for every row, and its index is made again.
 CREATE OR REPLACE FUNCTION archivo_search_text(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT regexp_replace($1, '([[:alnum:]])[-/]([0-9])', '\1 \2', 'g')
+  SELECT regexp_replace($1, '([^[:space:]])[-/](?=[0-9])', '\1 ', 'g')
 $$;--> statement-breakpoint
 ALTER TABLE "alexandrias" DROP COLUMN "search";--> statement-breakpoint
 ALTER TABLE "alexandrias" ADD COLUMN "search" "tsvector" GENERATED ALWAYS AS (setweight(to_tsvector('archivo_es'::regconfig, archivo_search_text(coalesce("alexandrias"."title", ''))), 'A') || setweight(to_tsvector('archivo_es'::regconfig, archivo_search_text(coalesce("alexandrias"."description", ''))), 'B') || setweight(to_tsvector('archivo_es'::regconfig, archivo_search_text(coalesce("alexandrias"."file_name", ''))), 'C')) STORED;--> statement-breakpoint

@@ -9,11 +9,11 @@
 import { and, eq, notInArray } from 'drizzle-orm';
 import { xml2js, type Element } from 'xml-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alexandrias, departments } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, departments, imports } from '../../src/lib/server/db/schema.ts';
 import { archiveChangesFeed, departmentChangesFeed } from '../../src/lib/server/feeds/index.ts';
 import { countDisappeared, listDisappeared } from '../../src/lib/server/queries/disappeared.ts';
 import { getRecord, loadDashboard } from '../../src/lib/server/queries/index.ts';
-import { createSeededDatabase, testEngines } from '../helpers/database.ts';
+import { createSeededDatabase, createTestDatabase, testEngines } from '../helpers/database.ts';
 import { addSecondVersion, markGone, recordsWithFiles, setGoneSince, watchRecords, type SeededRecord } from '../helpers/watched-records.ts';
 
 const ORIGIN = 'https://archivo.example.org';
@@ -146,6 +146,16 @@ describe.each(testEngines())('disappeared documents and change feeds on %s', (en
     const xml = (await departmentChangesFeed(archive.db, ORIGIN, quiet!.id))!;
     expect(atomEntries(xml).entries).toEqual([]);
     expect(feedUpdated(xml)).toEqual(quiet!.createdAt);
+    // The archive's own feed with nothing in it is dated by the archive's first import.
+    const empty = await createTestDatabase(engine);
+    try {
+      const [first] = await empty.db.insert(imports).values({ type: 'harvest', status: 'done' }).returning({ createdAt: imports.createdAt });
+      const archiveXml = await archiveChangesFeed(empty.db, ORIGIN);
+      expect(atomEntries(archiveXml).entries).toEqual([]);
+      expect(feedUpdated(archiveXml)).toEqual(first!.createdAt);
+    } finally {
+      await empty.destroy();
+    }
   });
 
   it("gives each public institution a feed of its own records' changes", async () => {

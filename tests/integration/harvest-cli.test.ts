@@ -179,6 +179,7 @@ describe('npm run harvest', () => {
   it('tells an option it does not know, or one without its value, as a usage error in Spanish', async () => {
     const cases = [
       { run: () => harvest([portal.urls.ckan, '--kind'], env), says: 'Falta el valor de «--kind».' },
+      { run: () => harvest([portal.urls.ckan, '--kind', '--source-name', 'Portal'], env), says: 'Falta el valor de «--kind».' },
       { run: () => harvest([portal.urls.ckan, '--kinds', 'ckan'], env), says: 'Opción desconocida: «--kinds».' },
       { run: () => harvest(['--timeout'], env, 30_000, RECHECK), says: 'Falta el valor de «--timeout».' },
     ];

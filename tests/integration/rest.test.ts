@@ -49,9 +49,11 @@ describe.each(testEngines())('the REST API on %s', (engine) => {
 
   it('finds assets by title with the search engine, without minding case or accents', async () => {
     const assets = list((await call(alexandriasGetAll, '/v2/open-data/alexandrias/getAll?title=CONSTRUCCION&limit=5')).json);
-    expect(assets).toHaveLength(5);
-    // Title matches come first; the engine may add records that match by description or group.
+    expect(assets.length).toBeGreaterThan(0);
+    // Title matches come first, then description matches; a group lends its records by its name
+    // only, and no source, institution or category of the seed is named for construction.
     expect(/construcci[oó]n/i.test(String(assets[0]!.title))).toBe(true);
+    for (const asset of assets) expect(`${String(asset.title)} ${String(asset.description ?? '')}`).toMatch(/construcci[oó]n/i);
     // A word still being typed is found by plain containment.
     const partial = list((await call(alexandriasGetAll, '/v2/open-data/alexandrias/getAll?title=construcc&limit=5')).json);
     expect(partial.some((asset) => /construcci[oó]n/i.test(String(asset.title)))).toBe(true);

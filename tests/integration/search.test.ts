@@ -104,6 +104,8 @@ describe.each(testEngines())('search on %s', (engine: Engine) => {
     expect(folded(category!.description ?? '')).toContain('compras');
     const results = await searchArchive(db(), 'compras', { pageSize: 500 });
     expect(results.total).toBeGreaterThan(0);
+    // Every result is looked at below.
+    expect(results.total).toBeLessThanOrEqual(500);
     const saysIt = new Set(
       ((await db().execute(sql`select id from alexandrias where search @@ websearch_to_tsquery('archivo_es', 'compras')`)) as unknown as { rows: Array<{ id: number }> }).rows.map((row) => row.id),
     );
@@ -122,6 +124,9 @@ describe.each(testEngines())('search on %s', (engine: Engine) => {
     expect(await finds('activos adquiridos 2020-2026')).toBe(true);
     expect(await finds('activos 2020/2026')).toBe(true);
     expect(await finds('activos adquiridos -2026')).toBe(false);
+    // At every sign, whatever letter comes before it, on either engine.
+    const split = (await db().execute(sql`select archivo_search_text(${'1-2-3, 5/3/2021, Perú-2020, COVID-19, salud -2020'}) as text`)) as unknown as { rows: Array<{ text: string }> };
+    expect(split.rows[0]!.text).toBe('1 2 3, 5 3 2021, Perú 2020, COVID 19, salud -2020');
   });
 
   it("finds what the search box's own example asks for", async () => {

@@ -23,11 +23,14 @@ function problemsOf(env: NodeJS.ProcessEnv): readonly string[] {
 
 describe('readConfig', () => {
   it('runs on its defaults with nothing set, and takes empty values as unset', () => {
-    for (const env of [{}, { PORT: '', HOST: '', ARCHIVE_WORKER: '', ARCHIVE_CAPTURE_HOST_DELAY_MS: ' ', ARCHIVE_CHAIN_IDS: '' }]) {
+    for (const env of [{}, { PORT: '', ARCHIVE_WORKER: '', ARCHIVE_CAPTURE_HOST_DELAY_MS: ' ', ARCHIVE_CHAIN_IDS: '', DATABASE_URL: ' ' }]) {
       const config = readConfig(env);
       expect(config).toMatchObject({ host: 'localhost', port: 4321, moderators: [], chainIds: [1, 11155111], maxDocumentBytes: 200_000_000 });
       expect(config.worker).toMatchObject({ enabled: true, concurrency: 8, perHostConcurrency: 2, perHostDelayMs: 1000 });
+      expect(config.databaseUrl).toBeUndefined();
     }
+    // An empty HOST has always meant every interface, as 0.0.0.0 does.
+    expect(readConfig({ HOST: '' })).toMatchObject({ host: '', publicUrl: 'http://localhost:4321' });
   });
 
   it('takes what is set: numbers, words for yes and no, wallets in any case', () => {
@@ -53,20 +56,22 @@ describe('readConfig', () => {
 
   it('names a wrong number, flag, port, wallet or chain instead of using the default in its place', () => {
     const cases: Array<[NodeJS.ProcessEnv, string]> = [
-      [{ ARCHIVE_CAPTURE_HOST_DELAY_MS: '5s' }, 'ARCHIVE_CAPTURE_HOST_DELAY_MS debe ser un número entero, cero o mayor, no «5s».'],
+      [{ ARCHIVE_CAPTURE_HOST_DELAY_MS: '5s' }, 'ARCHIVE_CAPTURE_HOST_DELAY_MS debe ser un número entero igual o mayor que cero, no «5s».'],
       [{ ARCHIVE_CAPTURE_HOST_CONCURRENCY: '-1' }, 'ARCHIVE_CAPTURE_HOST_CONCURRENCY debe ser un número entero mayor que cero, no «-1».'],
       [{ ARCHIVE_MAX_DOCUMENT_BYTES: '200MB' }, 'ARCHIVE_MAX_DOCUMENT_BYTES debe ser un número entero mayor que cero, no «200MB».'],
       [{ ARCHIVE_WORKER_CONCURRENCY: '2.5' }, 'ARCHIVE_WORKER_CONCURRENCY debe ser un número entero mayor que cero, no «2.5».'],
       [{ ARCHIVE_FIXITY_PERIOD_DAYS: '0' }, 'ARCHIVE_FIXITY_PERIOD_DAYS debe ser un número mayor que cero, no «0».'],
-      [{ ARCHIVE_GONE_AFTER_DAYS: 'tres' }, 'ARCHIVE_GONE_AFTER_DAYS debe ser un número, cero o mayor, no «tres».'],
-      [{ ARCHIVE_WORKER: 'ture' }, 'ARCHIVE_WORKER admite true o false (también 1 o 0, sí o no), no «ture».'],
+      [{ ARCHIVE_GONE_AFTER_DAYS: 'tres' }, 'ARCHIVE_GONE_AFTER_DAYS debe ser un número igual o mayor que cero, no «tres».'],
+      [{ ARCHIVE_WORKER: 'ture' }, 'ARCHIVE_WORKER admite true o false (también 1 o 0, sí o no, on u off), no «ture».'],
       [{ PORT: 'abc' }, 'PORT debe ser un puerto entre 1 y 65535, no «abc».'],
       [{ PORT: '0' }, 'PORT debe ser un puerto entre 1 y 65535, no «0».'],
       [{ PORT: '65536' }, 'PORT debe ser un puerto entre 1 y 65535, no «65536».'],
       [{ ARCHIVE_MODERATORS: `${MODERATOR},0x7099` }, 'ARCHIVE_MODERATORS admite direcciones de cartera separadas por comas (0x y 40 cifras hexadecimales), no «0x7099».'],
-      [{ ARCHIVE_CHAIN_IDS: '1,mainnet' }, 'ARCHIVE_CHAIN_IDS admite números de red enteros separados por comas, no «mainnet».'],
-      [{ ARCHIVE_PINNING_SERVICE_URL: 'pinata' }, 'ARCHIVE_PINNING_SERVICE_URL no es una URL válida: pinata'],
-      [{ ARCHIVE_FORM_MAILER_KEY: 'k', ARCHIVE_FORM_MAILER_URL: 'ftp://correo.example.org' }, 'ARCHIVE_FORM_MAILER_URL debe ser una URL http(s) sin credenciales: ftp://correo.example.org'],
+      [{ ARCHIVE_CHAIN_IDS: '1,mainnet' }, 'ARCHIVE_CHAIN_IDS admite números enteros de red (chain id) separados por comas, no «mainnet».'],
+      [{ ARCHIVE_CHAIN_IDS: ',' }, 'ARCHIVE_CHAIN_IDS necesita al menos una red (chain id).'],
+      [{ HOST: 'local host' }, 'HOST debe ser un nombre o una dirección IP donde escuchar, no «local host».'],
+      [{ ARCHIVE_PINNING_SERVICE_URL: 'pinata' }, 'ARCHIVE_PINNING_SERVICE_URL no es una URL válida: «pinata».'],
+      [{ ARCHIVE_FORM_MAILER_KEY: 'k', ARCHIVE_FORM_MAILER_URL: 'ftp://correo.example.org' }, 'ARCHIVE_FORM_MAILER_URL debe ser una URL http(s) sin credenciales, no «ftp://correo.example.org».'],
     ];
     for (const [env, problem] of cases) expect(problemsOf(env), JSON.stringify(env)).toEqual([problem]);
   });

@@ -54,7 +54,8 @@ function argumentProblem(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   if (option && code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `Opción desconocida: «${option}».`;
   if (option && code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    return message.includes('argument missing') ? `Falta el valor de «${option}».` : `«${option}» no lleva valor.`;
+    // Missing, or "ambiguous" (followed by another option, or by a value that starts with -).
+    return message.includes('does not take an argument') ? `«${option}» no lleva valor.` : `Falta el valor de «${option}».`;
   }
   return 'Argumentos no válidos.';
 }

@@ -12,7 +12,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 
 export interface ArchiveConfig {
-  /** Where the server listens: `HOST` (localhost) and `PORT` (4321). */
+  /** Where the server listens: `HOST` (localhost; empty, as `0.0.0.0`, every interface) and `PORT` (4321). */
   host: string;
   port: number;
   /** Folder for everything the archive keeps: the PGlite database and the blockstore. */
@@ -82,11 +82,6 @@ export interface ArchiveConfig {
   /** Largest file a capture keeps, in bytes (`ARCHIVE_CAPTURE_MAX_BYTES`; the document upload limit by default). */
   captureMaxBytes: number;
   /**
-   * The background work this process does: the job queue's worker (harvest runs, captures) and the
-   * harvest schedule. `ARCHIVE_WORKER=false` turns both off in this process (another server on the
-   * same database then does the work); on by default.
-   */
-  /**
    * How captured URLs are watched (issue #19): the check interval grows from
    * `ARCHIVE_RECHECK_MIN_DAYS` (1) while a file stays the same, up to `ARCHIVE_RECHECK_MAX_DAYS`
    * (30); a URL failing for `ARCHIVE_GONE_AFTER_DAYS` (3; 0: the first failed check) is
@@ -114,6 +109,11 @@ export interface ArchiveConfig {
    * (`ARCHIVE_INSTANCE_LEASE_MS`, 60 s): once it has passed, another server may clear what it staged.
    */
   instanceLeaseMs: number;
+  /**
+   * The background work this process does: the job queue's worker (harvest runs, captures) and the
+   * harvest schedule. `ARCHIVE_WORKER=false` turns both off in this process (another server on the
+   * same database then does the work); on by default.
+   */
   worker: {
     enabled: boolean;
     /** Jobs this process runs at once (`ARCHIVE_WORKER_CONCURRENCY`, 8). */
@@ -214,6 +214,7 @@ export class ConfigError extends Error {
   }
 }
 
+// «si» without its accent, and «yes», as people type them.
 const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on', 'si', 'sí']);
 const FALSE_WORDS = new Set(['0', 'false', 'no', 'off']);
 
@@ -236,12 +237,12 @@ class SettingsReader {
 
   /** A whole number at least `least` (1 by default). */
   whole(name: string, fallback: number, least = 1): number {
-    return this.#number(name, fallback, (n) => Number.isSafeInteger(n) && n >= least, least === 0 ? 'un número entero, cero o mayor' : 'un número entero mayor que cero');
+    return this.#number(name, fallback, (n) => Number.isSafeInteger(n) && n >= least, least === 0 ? 'un número entero igual o mayor que cero' : 'un número entero mayor que cero');
   }
 
   /** A number of days and the like: fractions allowed (tests use minutes as fractions of a day). */
   decimal(name: string, fallback: number, { orZero = false } = {}): number {
-    return this.#number(name, fallback, (n) => Number.isFinite(n) && (orZero ? n >= 0 : n > 0), orZero ? 'un número, cero o mayor' : 'un número mayor que cero');
+    return this.#number(name, fallback, (n) => Number.isFinite(n) && (orZero ? n >= 0 : n > 0), orZero ? 'un número igual o mayor que cero' : 'un número mayor que cero');
   }
 
   flag(name: string, fallback: boolean): boolean {
@@ -249,7 +250,7 @@ class SettingsReader {
     if (value === undefined) return fallback;
     if (TRUE_WORDS.has(value)) return true;
     if (FALSE_WORDS.has(value)) return false;
-    this.problems.push(`${name} admite true o false (también 1 o 0, sí o no), no «${this.raw(name)}».`);
+    this.problems.push(`${name} admite true o false (también 1 o 0, sí o no, on u off), no «${this.raw(name)}».`);
     return fallback;
   }
 
@@ -293,10 +294,10 @@ function originOf(value: string | undefined, name: string): string | undefined {
   try {
     url = new URL(value.trim());
   } catch {
-    throw new Error(`${name} no es una URL válida: ${value}`);
+    throw new Error(`${name} no es una URL válida: «${value}».`);
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) {
-    throw new Error(`${name} debe ser una URL http(s) sin credenciales: ${value}`);
+    throw new Error(`${name} debe ser una URL http(s) sin credenciales, no «${value}».`);
   }
   return url.origin;
 }
@@ -336,7 +337,12 @@ const WALLET_ADDRESS = /^0x[0-9a-f]{40}$/;
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig {
   const root = process.cwd();
   const settings = new SettingsReader(env);
-  const host = settings.raw('HOST') ?? 'localhost';
+  // An empty HOST has always meant every interface (as 0.0.0.0 does), unlike other empty settings.
+  let host = env.HOST === undefined ? 'localhost' : env.HOST.trim();
+  if (/[\s/@]/.test(host)) {
+    settings.problems.push(`HOST debe ser un nombre o una dirección IP donde escuchar, no «${env.HOST}».`);
+    host = 'localhost';
+  }
   const port = settings.checked(() => {
     const value = settings.raw('PORT');
     if (value === undefined) return 4321;
@@ -352,7 +358,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
     host,
     port,
     dataDir: path.resolve(root, env.ARCHIVE_DATA_DIR || 'data'),
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: settings.raw('DATABASE_URL'),
     databasePoolMax: settings.whole('DATABASE_POOL_MAX', 10),
     fixturesDir: path.resolve(root, env.ARCHIVE_FIXTURES_DIR || '../shared/fixtures'),
     seedOnEmpty: settings.flag('ARCHIVE_SEED_ON_EMPTY', true),
@@ -374,12 +380,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
         }),
       [],
     ),
-    chainIds: list(settings.raw('ARCHIVE_CHAIN_IDS') ?? '1,11155111').flatMap((id) => {
-      const parsed = Number(id);
-      if (Number.isSafeInteger(parsed) && parsed > 0) return [parsed];
-      settings.problems.push(`ARCHIVE_CHAIN_IDS admite números de red enteros separados por comas, no «${id}».`);
-      return [];
-    }),
+    chainIds: settings.checked(() => {
+      const ids = list(settings.raw('ARCHIVE_CHAIN_IDS') ?? '1,11155111').map((id) => {
+        const parsed = Number(id);
+        if (!Number.isSafeInteger(parsed) || parsed <= 0) throw new Error(`ARCHIVE_CHAIN_IDS admite números enteros de red (chain id) separados por comas, no «${id}».`);
+        return parsed;
+      });
+      // No chain at all: nobody could sign in.
+      if (ids.length === 0) throw new Error('ARCHIVE_CHAIN_IDS necesita al menos una red (chain id).');
+      return ids;
+    }, []),
     maxDocumentBytes,
     captureAllowPrivate: settings.flag('ARCHIVE_CAPTURE_ALLOW_PRIVATE', false),
     captureMaxBytes: settings.whole('ARCHIVE_CAPTURE_MAX_BYTES', maxDocumentBytes),

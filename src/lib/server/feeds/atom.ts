@@ -33,8 +33,8 @@ export interface AtomFeedOptions {
   department?: { id: number; name: string };
   /**
    * When what the feed covers began (the institution's entry in the archive, the archive's first
-   * import): an empty feed's `updated`, which Atom requires. The Unix epoch once stood there, and
-   * feed readers showed an archive last changed in 1970.
+   * import): the `updated` Atom requires of a feed with no entry yet, which readers show as its
+   * date, and which stays the same from one request to the next.
    */
   since: Date;
 }

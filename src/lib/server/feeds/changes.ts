@@ -78,8 +78,12 @@ export async function publicDepartmentOfFeed(db: Db, id: number): Promise<{ name
   return row ?? null;
 }
 
-/** When the archive began: its first import (the seed's), or now for an archive that has none yet. */
+/**
+ * When the archive began: its first import (the seed's, a harvest's or an upload's). An archive
+ * that has imported nothing has no date of its own, and gets the Unix epoch: the same on every
+ * request, as a feed's date must be.
+ */
 export async function archiveBegan(db: Db): Promise<Date> {
   const [row] = await db.select({ at: min(imports.createdAt) }).from(imports);
-  return row?.at ?? new Date();
+  return row?.at ?? new Date(0);
 }

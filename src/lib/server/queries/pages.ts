@@ -7,6 +7,7 @@ import type { GroupEntity } from '../../domain/groups.ts';
 import type { CollectionOrder, GroupOrder, ListView } from '../../list-view.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias } from '../db/schema.ts';
+import { parseCid } from '../storage/index.ts';
 import { categoryChoices, getGroupItem, listGroup, type CategoryChoice, type GroupItem } from './groups.ts';
 import { recordHistory, type HistoryEntry } from './moderation.ts';
 import { isRowId, type Page } from './paging.ts';
@@ -91,12 +92,20 @@ export async function loadRecord(db: Db, cid: string, assetId: number | null): P
 }
 
 /**
- * Whether the record page by CID (`/{cid}`) has something to show for `cid`: a record whose file
- * it is, or one that had it as an earlier version. For a CID pasted into the search box.
+ * The record page (`/{cid}`) of a CID typed or pasted into the search box (a citation hands its
+ * reader one), when the archive has something to show for it: a record whose file it is, or one
+ * that had it as an earlier version. Null for anything else, which is searched as text.
  */
-export async function holdsCid(db: Db, cid: string): Promise<boolean> {
-  const [record] = await db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.cid, cid)).limit(1);
-  return record !== undefined || (await currentRecordOfVersion(db, cid, null)) !== null;
+export async function pageOfPastedCid(db: Db, text: string): Promise<string | null> {
+  // Words never name a CID: only a long run of letters and digits is worth parsing.
+  if (!/^[a-z0-9]{46,}$/i.test(text)) return null;
+  try {
+    parseCid(text);
+  } catch {
+    return null;
+  }
+  const [record] = await db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.cid, text)).limit(1);
+  return record !== undefined || (await currentRecordOfVersion(db, text, null)) !== null ? `/${text}` : null;
 }
 
 /**

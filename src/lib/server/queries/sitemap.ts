@@ -73,8 +73,8 @@ const recordPages: Segment = {
 
 /**
  * The watch's public pages (issue #19): /desaparecidos changes with each disappearance,
- * /preservacion with each slice of the fixity audit (no date while nothing has happened: the Unix
- * epoch once stood there).
+ * /preservacion with each slice of the fixity audit; no date while nothing has happened to either
+ * (the protocol makes it optional; an invented one would mislead a crawler).
  */
 const watchPages: Segment = {
   size: async () => 2,
