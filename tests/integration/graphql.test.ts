@@ -361,8 +361,8 @@ describe.each(testEngines())('the GraphQL API on %s', (engine) => {
   });
 
   it('refuses bad queries with a clear GraphQL error and no internals', async () => {
-    expect(await errorOf(`{ categories(limit: 5 { id } }`)).toMatch(/Syntax Error/);
-    expect(await errorOf(`{ categories { id colour } }`)).toMatch(/Cannot query field "colour" on type "Category"/);
+    expect(await errorOf(`{ categories(limit: 5 { id } }`)).toMatch(/^Error de sintaxis en la consulta/);
+    expect(await errorOf(`{ categories { id colour } }`)).toMatch(/^El tipo «Category» no tiene el campo «colour»\./);
 
     let deep = 'id';
     for (let level = 0; level < 5; level += 1) deep = `alexandrias(limit: 1) { category { ${deep} } }`;
@@ -448,5 +448,14 @@ describe.each(testEngines())('the GraphQL API on %s', (engine) => {
     expect(preflight.status).toBeLessThan(300);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://otro.example');
     expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+
+  it("answers graphql-js's and yoga's own errors in Spanish, with their HTTP status", async () => {
+    expect(await errorOf('{ categories { titl } }')).toBe('El tipo «Category» no tiene el campo «titl». ¿Quiso decir «title»?');
+    expect(await errorOf('{')).toBe('Error de sintaxis en la consulta: se esperaba un nombre y llegó el final de la consulta.');
+    const notJson = await yoga.fetch(new Request(`${ORIGIN}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: 'no es json' }));
+    expect(notJson.status).toBe(400);
+    const answer = (await notJson.json()) as { errors: Array<{ message: string; extensions?: Record<string, unknown> }> };
+    expect(answer.errors[0]!.message).toBe('El cuerpo de la petición no es JSON válido.');
   });
 });

@@ -1,8 +1,8 @@
 /**
  * The read-only GraphQL API at `/graphql` (SPEC §7 GraphQL reads; DECISIONS 'API'), served by
  * graphql-yoga: GET and POST, introspection on, any origin allowed without credentials, depth,
- * width and cost limits, expensive documents rationed per client address, and every unexpected
- * error masked.
+ * width and cost limits, expensive documents rationed per client address, every unexpected error
+ * masked, and graphql-js's own messages in Spanish (`spanish-errors.ts`).
  *
  * No GraphiQL (issue #16, item 11): yoga's loads its scripts from a public CDN, without integrity
  * or CSP, on the archive's origin, where the session token sits in localStorage. A browser
@@ -16,6 +16,7 @@ import { createContext, type GraphqlContext } from './context.ts';
 import { costLimitRule, depthLimitRule } from './limits.ts';
 import { expensiveQueryRateLimit } from './rate-limit.ts';
 import { resolvers } from './resolvers.ts';
+import { spanishErrors } from './spanish-errors.ts';
 import { archiveSizes, type SizesSource } from './sizes.ts';
 import { typeDefs } from './typeDefs.ts';
 import { widthLimitRule } from './width.ts';
@@ -122,6 +123,6 @@ export function createGraphqlHandler(
     // A document's cost depends on the archive's sizes, which change: its validation is not cached
     // (parsing still is). Validating costs a fraction of a millisecond next to any query.
     parserAndValidationCache: { validationCache: false },
-    plugins: [browserToDocs, limits(sizes), expensiveQueryRateLimit(sizes.current)],
+    plugins: [browserToDocs, limits(sizes), expensiveQueryRateLimit(sizes.current), spanishErrors],
   });
 }

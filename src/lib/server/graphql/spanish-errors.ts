@@ -1,0 +1,65 @@
+/**
+ * GraphQL's own error messages in Spanish, as every other answer of the archive's API ("bad input
+ * gets a clear Spanish message"). graphql-js and yoga word their parse, validation and request
+ * errors in English; the archive's own (limits, `where`) are written in Spanish already and pass
+ * unchanged, as does any message not listed here. Names from the query and the schema stay as
+ * written, in «».
+ */
+import type { Plugin } from 'graphql-yoga';
+import type { GraphQLError } from 'graphql';
+
+/** `"a"`, `"a" or "b"`, `"a", "b", or "c"` (graphql-js's suggestions) as «a», «a» o «b», «a», «b» o «c». */
+function names(list: string): string {
+  return list.replaceAll(/"([^"]*)"/g, '«$1»').replace(/,? or /, ' o ');
+}
+
+const suggestion = (list: string | undefined) => (list ? ` ¿Quiso decir ${names(list)}?` : '');
+
+/** What a syntax error expected or found, said in words where graphql-js uses a token's kind. */
+function token(text: string): string {
+  if (text === '<EOF>') return 'el final de la consulta';
+  if (text === 'Name') return 'un nombre';
+  return names(text.startsWith('"') ? text : `"${text}"`);
+}
+
+const TRANSLATIONS: Array<[RegExp, (...groups: string[]) => string]> = [
+  [/^Cannot query field "([^"]+)" on type "([^"]+)"\.(?: Did you mean (.+)\?)?$/, (field, type, maybe) => `El tipo «${type}» no tiene el campo «${field}».${suggestion(maybe)}`],
+  [/^Unknown argument "([^"]+)" on field "([^"]+)"\.(?: Did you mean (.+)\?)?$/, (argument, field, maybe) => `El campo «${field}» no admite el argumento «${argument}».${suggestion(maybe)}`],
+  [/^Field "([^"]+)" of type "([^"]+)" must have a selection of subfields\./, (field, type) => `El campo «${field}» (de tipo «${type}») necesita que se pidan sus subcampos, entre llaves: ${field} { … }.`],
+  [/^Syntax Error: Document contains more than (\d+) tokens\. Parsing aborted\.$/, (tokens) => `La consulta tiene más de ${tokens} elementos: no se analiza.`],
+  [/^Syntax Error: Expected (.+), found (.+)\.$/, (expected, found) => `Error de sintaxis en la consulta: se esperaba ${token(expected)} y llegó ${token(found)}.`],
+  [/^Syntax Error: (.+)$/, (detail) => `Error de sintaxis en la consulta (${detail})`],
+  [/^Must provide query string\.$/, () => 'Falta la consulta (el campo query).'],
+  [/^POST body sent invalid JSON\.$/, () => 'El cuerpo de la petición no es JSON válido.'],
+  [/^Variable "\$([^"]+)" of required type "([^"]+)" was not provided\.$/, (name, type) => `Falta la variable obligatoria «$${name}» (de tipo «${type}»).`],
+  [/^Variable "\$([^"]+)" got invalid value (.+?); (.+)$/, (name, value, detail) => `La variable «$${name}» tiene un valor no válido, ${value} (${detail}).`],
+  [/^(Int|Float|String|Boolean|ID) cannot represent [^:]+: (.+)$/, (type, value) => `${value} no es un valor de tipo «${type}».`],
+  [/^Unknown type "([^"]+)"\.(?: Did you mean (.+)\?)?$/, (type, maybe) => `El tipo «${type}» no existe.${suggestion(maybe)}`],
+  [/^Could not determine what operation to execute\.$/, () => 'La consulta tiene varias operaciones: indique cuál ejecutar (operationName).'],
+];
+
+/** The message in Spanish, or as it was when it is not one of graphql-js's or yoga's listed here. */
+export function inSpanish(message: string): string {
+  for (const [pattern, say] of TRANSLATIONS) {
+    const match = pattern.exec(message);
+    if (match) return say(...match.slice(1));
+  }
+  return message;
+}
+
+/**
+ * Translates, in place, the errors of every result the server sends (`inSpanish`). In place, and
+ * the message only: yoga reads an error's status from the objects it made (a copy, or one whose
+ * extensions were touched, answered a body that is not JSON with 200 instead of 400). Such an
+ * error keeps `extensions.originalError`, the JSON parser's words about the client's own body.
+ */
+export const spanishErrors: Plugin = {
+  onResultProcess({ result }) {
+    if (Symbol.asyncIterator in result) return;
+    for (const one of Array.isArray(result) ? result : [result]) {
+      for (const error of (one.errors ?? []) as GraphQLError[]) {
+        error.message = inSpanish(error.message);
+      }
+    }
+  },
+};

@@ -1,0 +1,33 @@
+/**
+ * graphql-js's and yoga's error messages in Spanish (src/lib/server/graphql/spanish-errors.ts),
+ * word for word as they come from graphql 16 and graphql-yoga 5; the answers themselves are
+ * checked in tests/integration/graphql-limits.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { inSpanish } from '../../src/lib/server/graphql/spanish-errors.ts';
+
+describe('GraphQL errors in Spanish', () => {
+  it.each([
+    ['Cannot query field "nope" on type "Query".', 'El tipo «Query» no tiene el campo «nope».'],
+    ['Cannot query field "titl" on type "Category". Did you mean "title"?', 'El tipo «Category» no tiene el campo «titl». ¿Quiso decir «title»?'],
+    ['Cannot query field "nam" on type "Source". Did you mean "name", "url", or "id"?', 'El tipo «Source» no tiene el campo «nam». ¿Quiso decir «name», «url» o «id»?'],
+    ['Unknown argument "nope" on field "Query.categories".', 'El campo «Query.categories» no admite el argumento «nope».'],
+    ['Field "categories" of type "[Category!]!" must have a selection of subfields. Did you mean "categories { ... }"?', 'El campo «categories» (de tipo «[Category!]!») necesita que se pidan sus subcampos, entre llaves: categories { … }.'],
+    ['Syntax Error: Expected Name, found <EOF>.', 'Error de sintaxis en la consulta: se esperaba un nombre y llegó el final de la consulta.'],
+    ['Syntax Error: Expected ":", found "}".', 'Error de sintaxis en la consulta: se esperaba «:» y llegó «}».'],
+    ['Syntax Error: Document contains more than 5000 tokens. Parsing aborted.', 'La consulta tiene más de 5000 elementos: no se analiza.'],
+    ['Must provide query string.', 'Falta la consulta (el campo query).'],
+    ['POST body sent invalid JSON.', 'El cuerpo de la petición no es JSON válido.'],
+    ['Variable "$a" of required type "Int!" was not provided.', 'Falta la variable obligatoria «$a» (de tipo «Int!»).'],
+    ['Int cannot represent non-integer value: "x"', '"x" no es un valor de tipo «Int».'],
+    ['Could not determine what operation to execute.', 'La consulta tiene varias operaciones: indique cuál ejecutar (operationName).'],
+  ])('%s', (english, spanish) => {
+    expect(inSpanish(english)).toBe(spanish);
+  });
+
+  it("leaves the archive's own messages, and any it does not know, as they are", () => {
+    for (const message of ['where no admite "nope". Campos admitidos: id, _id.', 'La consulta anida más de 64 niveles.', 'Something new in graphql 17.']) {
+      expect(inSpanish(message)).toBe(message);
+    }
+  });
+});
