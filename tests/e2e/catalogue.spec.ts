@@ -161,6 +161,12 @@ test('unknown records and collections are real 404s', async ({ page }) => {
   expect((await page.goto('/collection/dep/999999'))?.status()).toBe(404);
   expect((await page.goto('/collection/dep/abc'))?.status()).toBe(404);
   expect((await page.goto('/no-es-un-cid'))?.status()).toBe(404);
+  // Someone who followed a stale link can search from there.
+  const search = page.getByRole('search');
+  await search.getByRole('searchbox', { name: 'Buscar documentos' }).fill('salario mínimo');
+  await search.getByRole('button', { name: 'Buscar' }).click();
+  await expect(page).toHaveURL(/\/buscar\?q=salario\+m%C3%ADnimo$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Resultados de «salario mínimo»' })).toBeVisible();
 });
 
 test('the menu navigates and the scroll-to-top button appears after 200 px', async ({ page }) => {

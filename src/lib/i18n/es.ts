@@ -458,6 +458,7 @@ export const es = {
   'notFound.title': 'Página no encontrada',
   'notFound.body': 'La dirección que busca no existe en el archivo.',
   'notFound.back': 'Ir al panel',
+  'notFound.search': 'Puede buscarlo en el archivo:',
   'moderation.departments': 'Instituciones nuevas en revisión',
   'moderation.departmentsEmpty': 'No hay instituciones nuevas esperando revisión.',
   'record.sourceUnderReview': 'Fuente nueva, pendiente de revisión',
