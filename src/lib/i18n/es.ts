@@ -280,6 +280,7 @@ export const es = {
   'table.noCid': 'archivo aún no archivado',
   'table.openRecord': 'Ver archivo',
   'table.openSource': 'Ver en la fuente',
+  'link.newTab': '(se abre en una pestaña nueva)',
   'table.emptyCollection': 'No hay registros disponibles para esta categoria',
   'table.empty': 'No hay registros para esta categoria',
 
