@@ -12,7 +12,9 @@ export { FEED_ENTRIES, latestChanges, type ChangeEvent } from './changes.ts';
 
 /** The archive's feed, with absolute links on `origin`. */
 export async function archiveChangesFeed(db: Db, origin: string): Promise<string> {
-  return changesAtom({ origin, events: await latestChanges(db), since: await archiveBegan(db) });
+  const events = await latestChanges(db);
+  // The archive's first import dates only a feed with no entry: readers poll, and most polls find some.
+  return changesAtom({ origin, events, since: events.length > 0 ? events[0]!.at : await archiveBegan(db) });
 }
 
 /** One institution's feed, or null when the public sees no such institution. */
