@@ -8,13 +8,7 @@
  */
 import { openArchive } from '../src/lib/server/archive.ts';
 import { readConfigOrExit } from '../src/lib/server/config.ts';
-
-/**
- * Codes of a database that cannot be reached or refuses the connection: the name or the address
- * (ENOTFOUND, EAI_AGAIN, ECONNREFUSED, ETIMEDOUT), the password or role (28P01, 28000), the
- * database's name (3D000), a server still starting (57P03).
- */
-const UNREACHABLE_DATABASE = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ETIMEDOUT', '28P01', '28000', '3D000', '57P03']);
+import { unreachableDatabase } from '../src/lib/server/db/unreachable.ts';
 
 const config = readConfigOrExit();
 const started = Date.now();
@@ -26,11 +20,9 @@ const archive = await openArchive({
 }).catch((error: unknown) => {
   // A database that cannot be reached or refuses us is the operator's to fix, and told in one
   // line; anything else (a seed file, a migration) keeps its stack.
-  const code = (error as { code?: unknown }).code;
-  if (!(error instanceof Error) || typeof code !== 'string' || !UNREACHABLE_DATABASE.has(code)) throw error;
-  // `localhost` tried on ::1 and 127.0.0.1 fails as an AggregateError with no message of its own.
-  const message = error.message || (error instanceof AggregateError ? (error.errors[0] as Error | undefined)?.message : undefined) || code;
-  console.error(`No se pudo preparar la base de datos (${where}): ${message} (${code}).`);
+  const unreachable = unreachableDatabase(error);
+  if (!unreachable) throw error;
+  console.error(`No se pudo preparar la base de datos (${where}): ${unreachable}.`);
   process.exit(1);
 });
 console.log(`Base de datos lista, con las migraciones aplicadas (${where}) en ${Date.now() - started} ms.`);

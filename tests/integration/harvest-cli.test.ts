@@ -139,6 +139,19 @@ describe('npm run harvest', () => {
     }
   }, 30_000);
 
+  it('tells a PostgreSQL that refuses the connection in one line, as db:migrate does', async () => {
+    // A port nothing listens on: a closed server (port 9 is discard, never PostgreSQL).
+    const databaseUrl = 'postgres://archivo:clave@127.0.0.1:9/archivo';
+    for (const [script, says] of [
+      [SCRIPT, 'No se pudo abrir el archivo: la base de datos (PostgreSQL de DATABASE_URL) no responde o rechaza la conexión: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED).'],
+      [path.resolve('scripts/db-migrate.ts'), 'No se pudo preparar la base de datos (PostgreSQL de DATABASE_URL): connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED).'],
+    ] as const) {
+      const refused = await harvest(script === SCRIPT ? [portal.urls.ckan, ...FAST] : [], { ...env, DATABASE_URL: databaseUrl }, 30_000, script);
+      expect(refused.output.trim()).toBe(says);
+      expect(refused.code).toBe(1);
+    }
+  }, 60_000);
+
   it("refuses to run the seed's snapshot of datos.gob.do, saying why, and asks nothing of its address", async () => {
     // A seeded archive of its own (as `npm start` seeds it): the export's source is registered there
     // as the copy it is. Its address is moved to a closed port on 127.0.0.1 first, so that were the

@@ -9,6 +9,7 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { openArchive, type Archive } from './archive.ts';
 import type { ArchiveConfig } from './config.ts';
 import { readEmbeddedAddress } from './db/embedded-address.ts';
+import { messageOf, unreachableDatabase } from './db/unreachable.ts';
 
 /** Opens the archive for a command (`what` names its work in the messages: "la cosecha"). */
 export async function openArchiveForCommand(config: ArchiveConfig, what: string): Promise<Archive> {
@@ -21,8 +22,12 @@ export async function openArchiveForCommand(config: ArchiveConfig, what: string)
   try {
     return await openArchive({ config });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (message.includes('está en uso')) {
+    const message = messageOf(error);
+    const unreachable = unreachableDatabase(error);
+    if (unreachable) {
+      const where = served ? 'la embebida que sirve `npm start`' : 'PostgreSQL de DATABASE_URL';
+      console.error(`No se pudo abrir el archivo: la base de datos (${where}) no responde o rechaza la conexión: ${unreachable}.`);
+    } else if (message.includes('está en uso')) {
       console.error(
         `${message}\nOtro proceso tiene abierta la base de datos embebida (PGlite) sin servirla, como \`npm run dev\` o una migración: ` +
           `espere a que termine, o detenga \`npm run dev\` y use \`npm start\`, junto al que ${what} sí funciona.`,

@@ -1,0 +1,39 @@
+/**
+ * The one line the operator's commands print for a database they cannot reach: its code and its
+ * own words, also for the AggregateError `localhost` fails with when both ::1 and 127.0.0.1 refuse.
+ */
+import { describe, expect, it } from 'vitest';
+import { messageOf, unreachableDatabase } from '../../src/lib/server/db/unreachable.ts';
+
+const withCode = <E extends Error>(error: E, code: string) => Object.assign(error, { code });
+
+describe('unreachableDatabase', () => {
+  it('tells a refused connection, a host that does not resolve and a wrong password in one line', () => {
+    expect(unreachableDatabase(withCode(new Error('connect ECONNREFUSED 127.0.0.1:1'), 'ECONNREFUSED'))).toBe('connect ECONNREFUSED 127.0.0.1:1 (ECONNREFUSED)');
+    expect(unreachableDatabase(withCode(new Error('getaddrinfo ENOTFOUND db.invalid'), 'ENOTFOUND'))).toBe('getaddrinfo ENOTFOUND db.invalid (ENOTFOUND)');
+    expect(unreachableDatabase(withCode(new Error('password authentication failed for user "u"'), '28P01'))).toMatch(/^password .* \(28P01\)$/);
+  });
+
+  it('gives the first error’s words when localhost refused on both of its addresses', () => {
+    const both = withCode(
+      new AggregateError([new Error('connect ECONNREFUSED ::1:5432'), new Error('connect ECONNREFUSED 127.0.0.1:5432')], ''),
+      'ECONNREFUSED',
+    );
+    expect(unreachableDatabase(both)).toBe('connect ECONNREFUSED ::1:5432 (ECONNREFUSED)');
+  });
+
+  it('leaves every other failure to its caller (a migration, a seed file keep their stack)', () => {
+    expect(unreachableDatabase(withCode(new Error('relation "x" does not exist'), '42P01'))).toBeNull();
+    expect(unreachableDatabase(new Error('ECONNREFUSED in a message but no code'))).toBeNull();
+    expect(unreachableDatabase('ECONNREFUSED')).toBeNull();
+    expect(unreachableDatabase(null)).toBeNull();
+  });
+});
+
+describe('messageOf', () => {
+  it('is never empty', () => {
+    expect(messageOf(new AggregateError([], ''))).toBe('AggregateError');
+    expect(messageOf(withCode(new AggregateError([], ''), 'ECONNREFUSED'))).toBe('ECONNREFUSED');
+    expect(messageOf('texto')).toBe('texto');
+  });
+});
