@@ -92,6 +92,30 @@ test('axe finds no WCAG 2.1 A/AA violation on any page, at both widths, in both 
   expect(found, found.join('\n')).toEqual([]);
 });
 
+test('every link that opens a new tab says so to a screen reader, and cannot reach back into the page', async ({ page }) => {
+  await signInWithWallet(page);
+  const pages = [...(await pagesToCheck(page)), { name: 'moderacion', path: '/moderacion' }, { name: 'cosechas', path: '/moderacion/cosechas' }];
+  const found: string[] = [];
+  const checked = new Map<string, number>();
+  for (const visited of pages) {
+    await page.goto(visited.path);
+    const links = await page.locator('a[target="_blank"]').evaluateAll((anchors) =>
+      anchors.map((anchor) => ({ href: anchor.getAttribute('href'), text: anchor.textContent!.replace(/\s+/g, ' ').trim(), rel: anchor.rel.split(/\s+/) })),
+    );
+    checked.set(visited.name, links.length);
+    for (const link of links) {
+      if (!link.text.endsWith('(se abre en una pestaña nueva)')) found.push(`${visited.name}: «${link.text}» → ${link.href} no avisa de la pestaña nueva`);
+      if (!link.rel.includes('noopener')) found.push(`${visited.name}: ${link.href} sin noopener`);
+    }
+  }
+  expect(found, found.join('\n')).toEqual([]);
+  // Not vacuous: a record's source link and its provenance, the source links of a table's rows.
+  expect(checked.get('registro-con-archivo'), JSON.stringify([...checked])).toBeGreaterThanOrEqual(2);
+  expect(checked.get('coleccion'), JSON.stringify([...checked])).toBeGreaterThanOrEqual(1);
+  await page.goto(await recordWithFile());
+  await expect(page.locator('[data-view-at-source]')).toHaveAccessibleName(/^Ver en la fuente .* \(se abre en una pestaña nueva\)$/);
+});
+
 test('the menu, the wallet menu and the notifications close on Escape, give the focus back to their button, and open within the screen', async ({ page }) => {
   await signInWithWallet(page);
   for (const size of SIZES) {
