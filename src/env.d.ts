@@ -23,5 +23,7 @@ declare namespace App {
     moderator: boolean;
     /** Set when a page found no such record or group: the 404 then stays a 404 even when signed in. */
     missing?: boolean;
+    /** Set when a list's page number was past its end (`pastLastPage`): the 404 links the last page. */
+    lastPage?: { page: number; href: string };
   }
 }

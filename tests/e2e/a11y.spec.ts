@@ -100,7 +100,7 @@ test('every link that opens a new tab says so to a screen reader, and cannot rea
   for (const visited of pages) {
     await page.goto(visited.path);
     const links = await page.locator('a[target="_blank"]').evaluateAll((anchors) =>
-      anchors.map((anchor) => ({ href: anchor.getAttribute('href'), text: anchor.textContent!.replace(/\s+/g, ' ').trim(), rel: anchor.rel.split(/\s+/) })),
+      anchors.map((anchor) => ({ href: anchor.getAttribute('href'), text: anchor.textContent!.replace(/\s+/g, ' ').trim(), rel: (anchor.getAttribute('rel') ?? '').split(/\s+/) })),
     );
     checked.set(visited.name, links.length);
     for (const link of links) {

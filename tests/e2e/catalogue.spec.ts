@@ -100,7 +100,31 @@ test('a collection pages through its records with real URLs', async ({ page }) =
   await expect(pagination.getByText('Siguiente')).toHaveAttribute('aria-disabled', 'true');
   await page.screenshot({ path: 'test-results/screenshots/collection-last-page.png', fullPage: true });
 
+  // Past the end: still a 404, but the page names the list's length and links its last page.
   expect((await page.goto(page.url().replace('page=107', 'page=108')))?.status()).toBe(404);
+  await expect(page.locator('[data-last-page]')).toHaveText('Esa página no existe: la lista tiene 107 páginas. Ir a la página 107');
+  await page.getByRole('link', { name: 'Ir a la página 107' }).click();
+  await expect(page).toHaveURL(/\?page=107$/);
+  await expect(table.getByRole('row')).toHaveCount(6);
+});
+
+test('a page number past the end of a search or a group links back to its last page, keeping the query and the view', async ({ page }) => {
+  expect((await page.goto('/buscar?q=salario+m%C3%ADnimo&format=csv&page=400'))?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1, name: 'Página no encontrada' })).toBeVisible();
+  const back = page.locator('[data-last-page] a');
+  await expect(back).toHaveAttribute('href', /^\/buscar\?q=salario\+m%C3%ADnimo&format=csv(&page=\d+)?$/);
+  await back.click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Resultados de «salario mínimo»' })).toBeVisible();
+
+  expect((await page.goto('/group/cat?page=50'))?.status()).toBe(404);
+  await expect(page.locator('[data-last-page]')).toContainText('la lista tiene 2 páginas.');
+  await page.getByRole('link', { name: 'Ir a la página 2' }).click();
+  await expect(page).toHaveURL(/\/group\/cat\?page=2$/);
+  await expect(page.getByRole('navigation', { name: 'Paginación' }).locator('[aria-current="page"]')).toHaveText('2');
+
+  // An unknown page elsewhere says nothing of pages.
+  expect((await page.goto('/esta/pagina/no-existe'))?.status()).toBe(404);
+  await expect(page.locator('[data-last-page]')).toHaveCount(0);
 });
 
 test('a record of the seed shows its storage, tables and dataset panel', async ({ page, context }) => {

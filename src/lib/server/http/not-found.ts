@@ -8,3 +8,14 @@ export function notFound(Astro: AstroGlobal): Promise<Response> {
   Astro.locals.missing = true;
   return Astro.rewrite('/404');
 }
+
+/**
+ * A 404 for a page number past a list's end: an old link (a list shrinks as records leave it) or a
+ * hand-edited URL. Still a 404, so that no search engine keeps it, but the page says how many
+ * pages the list has and links the last one, `hrefFor(pages)`, rather than leaving the reader lost.
+ */
+export function pastLastPage(Astro: AstroGlobal, pages: number, hrefFor: (page: number) => string): Promise<Response> {
+  const last = Math.max(1, pages);
+  Astro.locals.lastPage = { page: last, href: hrefFor(last) };
+  return notFound(Astro);
+}
