@@ -176,7 +176,8 @@ process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 const { handler } = (await import('../dist/server/entry.mjs')) as { handler: http.RequestListener };
 if (stopping()) await never();
 
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
+/** Every method a route of the archive answers (PATCH: a harvest source's settings); anything else is a 405 here. */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'OPTIONS']);
 
 function refuse(response: http.ServerResponse, status: number, message: string, headers: http.OutgoingHttpHeaders = {}): void {
   response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close', ...headers });

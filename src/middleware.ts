@@ -30,7 +30,9 @@ function refuseLargeBody(request: Request, path: string): void {
   if (STREAMED_BODIES.has(path)) return;
   const length = request.headers.get('content-length');
   if (length === null) {
-    if (request.body) throw new HttpError(411, 'Indique la longitud del cuerpo (Content-Length).');
+    // With neither Content-Length nor Transfer-Encoding, HTTP/1.1 says there is no body (a POST
+    // that only asks for something: «ejecutar ahora»), though the adapter still hands one over.
+    if (request.body && request.headers.has('transfer-encoding')) throw new HttpError(411, 'Indique la longitud del cuerpo (Content-Length).');
     return;
   }
   if (!(Number(length) <= SMALL_BODY_BYTES)) throw new HttpError(413, 'El cuerpo de la petición es demasiado grande.');

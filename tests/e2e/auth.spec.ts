@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { CLOSED_ARCHIVE_URL } from '../../playwright.config.ts';
 
-import { injectWallet, SHORT, wallet } from '../helpers/wallet.ts';
+import { injectWallet, SHORT, signInOverApi, wallet } from '../helpers/wallet.ts';
 
 test('a wallet signs in for real, stays signed in after a reload, and signs out', async ({ page }) => {
   await injectWallet(page);
@@ -126,20 +126,7 @@ test('with ARCHIVE_REQUIRE_LOGIN, every path but /auth/* waits for a session', a
 test('with ARCHIVE_REQUIRE_LOGIN, a client signed in with Authorization: Bearer reaches pages and the API', async ({ playwright }) => {
   // Sign in over the API as the README shows: a nonce, a signed SIWE message, an accessToken.
   const signIn = await playwright.request.newContext({ baseURL: CLOSED_ARCHIVE_URL });
-  const { nonce } = await (await signIn.get('/auth/nonce')).json();
-  const { signInMessage } = await import('../../src/lib/domain/siwe-message.ts');
-  const message = signInMessage({
-    domain: new URL(CLOSED_ARCHIVE_URL).host,
-    address: wallet.address,
-    statement: 'Inicio de sesion en Archivo Abierto con esta cartera.',
-    uri: CLOSED_ARCHIVE_URL,
-    chainId: 11155111,
-    nonce,
-    issuedAt: new Date().toISOString(),
-  });
-  const login = await signIn.post('/auth/login', { data: { message, signature: await wallet.signMessage(message), provider: 'metamask' } });
-  expect(login.status()).toBe(200);
-  const { accessToken } = await login.json();
+  const accessToken = await signInOverApi(signIn, CLOSED_ARCHIVE_URL);
   await signIn.dispose();
 
   // Another client, without the cookie the sign-in set: only the header says who it is.

@@ -10,7 +10,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { HARVEST_ARCHIVE_URL } from '../../playwright.config.ts';
 import { startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
-import { signInWithWallet } from '../helpers/wallet.ts';
+import { signInOverApi, signInWithWallet } from '../helpers/wallet.ts';
 
 test.use({ baseURL: HARVEST_ARCHIVE_URL });
 
@@ -145,4 +145,32 @@ test('the page and its routes are for moderators only', async ({ page }) => {
   const answer = await page.goto('/moderacion/cosechas');
   // Signed out, the page sends to the sign-in page.
   expect(answer?.url()).toMatch(/\/auth\/login$/);
+});
+
+test('a script with a Bearer token registers, edits, pauses and runs a source as the OpenAPI document says', async ({ playwright }) => {
+  const signIn = await playwright.request.newContext();
+  const token = await signInOverApi(signIn, HARVEST_ARCHIVE_URL);
+  await signIn.dispose();
+  // No cookie and no Origin: what curl sends.
+  const client = await playwright.request.newContext({ baseURL: HARVEST_ARCHIVE_URL, extraHTTPHeaders: { Authorization: `Bearer ${token}` } });
+  try {
+    // A catalogue that answers with an HTML page: its run fails at once, and harvests nothing.
+    const created = await client.post('/v2/ops/harvest-sources', { data: { url: portal.urls.html, kind: 'ckan', name: 'Portal por la API' } });
+    expect(created.status()).toBe(201);
+    const { id } = (await created.json()).body as { id: number };
+    // PATCH went no further than `npm start`'s front door (405) before.
+    const edited = await client.patch(`/v2/ops/harvest-sources/${id}`, { data: { paused: true, interval: 'mensual' } });
+    expect(edited.status()).toBe(200);
+    expect((await edited.json()).body).toMatchObject({ id, paused: true, interval: 'mensual' });
+    // «Cosechar ahora» asks for nothing: no body and no Content-Type (it was a 403 «Formulario
+    // enviado desde otro sitio», or a 411 with a Content-Type).
+    for (const headers of [{}, { 'Content-Type': 'application/json' }] as Array<Record<string, string>>) {
+      const run = await client.fetch(`/v2/ops/harvest-sources/${id}/run`, { method: 'POST', headers });
+      expect(run.status(), await run.text()).toBeLessThan(300);
+    }
+    // A method no route answers is still refused.
+    expect((await client.fetch(`/v2/ops/harvest-sources/${id}`, { method: 'DELETE' })).status()).toBe(405);
+  } finally {
+    await client.dispose();
+  }
 });

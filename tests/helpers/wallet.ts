@@ -2,7 +2,7 @@
  * A real wallet in the browser for end-to-end tests: an EIP-1193 provider injected into the page,
  * backed by an ethers wallet in the test process, so every signature is real and verified.
  */
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { Wallet } from 'ethers';
 
 // A fixed test key: the injected wallet signs for real with it, and the server verifies.
@@ -49,4 +49,26 @@ export async function signInWithWallet(page: Page, signer: Wallet = wallet): Pro
   await page.goto('/auth/login');
   await page.getByRole('button', { name: 'Sign in with Magic Connect' }).click();
   await page.waitForURL(/\/dashboard$/);
+}
+
+/**
+ * Signs in over the API as the README shows a script doing it (a nonce, a signed SIWE message) and
+ * returns the `accessToken` to send as `Authorization: Bearer`.
+ */
+export async function signInOverApi(request: APIRequestContext, baseUrl: string, signer: Wallet = wallet): Promise<string> {
+  const { signInMessage } = await import('../../src/lib/domain/siwe-message.ts');
+  const { SIGN_IN_STATEMENT } = await import('../../src/lib/wallet/signin.ts');
+  const { nonce } = await (await request.get(`${baseUrl}/auth/nonce`)).json();
+  const message = signInMessage({
+    domain: new URL(baseUrl).host,
+    address: signer.address,
+    statement: SIGN_IN_STATEMENT,
+    uri: baseUrl,
+    chainId: 11155111,
+    nonce,
+    issuedAt: new Date().toISOString(),
+  });
+  const login = await request.post(`${baseUrl}/auth/login`, { data: { message, signature: await signer.signMessage(message), provider: 'metamask' } });
+  if (login.status() !== 200) throw new Error(`El inicio de sesión por la API respondió ${login.status()}: ${await login.text()}`);
+  return (await login.json()).accessToken;
 }

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OPS_PATHS, openApiDocument, REST_PATHS } from '../../src/lib/server/api/openapi.ts';
+import { AUTH_PATHS, OPS_PATHS, openApiDocument, REST_PATHS } from '../../src/lib/server/api/openapi.ts';
+import { SIGN_IN_STATEMENT } from '../../src/lib/wallet/signin.ts';
 import { alexandriasGetAllParams, strapiAlexandriasParams } from '../../src/lib/server/api/params.ts';
 
 const PAGES = path.resolve(import.meta.dirname, '../../src/pages');
@@ -23,6 +24,17 @@ describe('the OpenAPI document', () => {
     const asset = upload.requestBody.content['multipart/form-data'].schema.properties.asset.contentSchema as { properties: Record<string, unknown> };
     expect(Object.keys(asset.properties)).toEqual(expect.arrayContaining(['title', 'docType', 'description', 'categoryId', 'docSource', 'sourceId', 'newSource', 'issuerId', 'newIssuer', 'owner']));
     expect(Object.keys(upload.responses)).toEqual(['200', '400', '401', '403', '413', '415', '429']);
+  });
+
+  it('tells a script how to get the Bearer token the moderators\' routes take', () => {
+    const document = openApiDocument('https://archivo.test');
+    expect(document.paths['/auth/nonce'].get.responses['200']).toBeDefined();
+    const login = document.paths['/auth/login'].post;
+    expect(login.description).toContain(SIGN_IN_STATEMENT);
+    expect(login.requestBody.content['application/json'].schema.required).toEqual(['message', 'signature', 'provider']);
+    expect(document.components.securitySchemes.bearer.description).toContain('POST /auth/login');
+    expect(fs.existsSync(path.join(PAGES, 'auth/nonce.ts'))).toBe(true);
+    expect(Object.keys(AUTH_PATHS)).toEqual(['/auth/nonce', '/auth/login']);
   });
 
   it('describes only routes that exist', () => {

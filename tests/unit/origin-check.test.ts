@@ -35,6 +35,14 @@ describe('cross-site form posts', () => {
     expect(statusOf('DELETE', {})).toBe(403);
   });
 
+  it('let a client with its own Bearer token post without a body or an Origin (curl, a script), but not any Authorization', () => {
+    expect(statusOf('POST', { Authorization: 'Bearer abc.def' })).toBe(200);
+    expect(statusOf('POST', { ...FORM, Authorization: 'bearer abc', Origin: 'https://evil.example' })).toBe(200);
+    // Any other scheme, or an empty token, leaves the cookie in charge (`sessionToken`): still a form.
+    expect(statusOf('POST', { Authorization: 'Basic YTpi' })).toBe(403);
+    expect(statusOf('POST', { Authorization: 'Bearer ' })).toBe(403);
+  });
+
   it('leave safe methods and JSON (which needs a preflight the archive never grants) alone', () => {
     expect(statusOf('GET', { Origin: 'https://evil.example' })).toBe(200);
     expect(statusOf('POST', { 'Content-Type': 'application/json', Origin: 'https://evil.example' })).toBe(200);

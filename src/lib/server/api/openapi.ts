@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { assetPayloadSchema, CONFIRMATION_SENTENCE } from '../../domain/upload.ts';
+import { PROVIDERS } from '../../domain/user.ts';
 import { harvestSourceEdit, newHarvestSourceInput } from '../harvest/manage.ts';
 import { alexandriasGetAllParams, categoriesGetAllParams, cidParam, namedGetAllParams, strapiAlexandriasParams, strapiWindowParams } from './params.ts';
 
@@ -210,6 +211,54 @@ const harvestSource = {
 const harvestSourceDetail = { ...harvestSource, properties: { ...harvestSource.properties, captures: captureQueue } };
 
 /** Moderating the harvest (issue #18): the sources of catalogues, their runs and capture queue. */
+/**
+ * How a script gets the Bearer token the moderators' routes take: a nonce, a Sign-In with Ethereum
+ * message signed by its wallet, a session (the browser's sign-in page does the same).
+ */
+export const AUTH_PATHS = {
+  '/auth/nonce': {
+    get: {
+      summary: 'Un nonce de un solo uso para el mensaje de inicio de sesión (Sign-In with Ethereum, EIP-4361)',
+      responses: {
+        '200': {
+          description: 'El nonce y hasta cuándo vale.',
+          content: { 'application/json': { schema: { type: 'object', properties: { nonce: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time' } } } } },
+        },
+      },
+    },
+  },
+  '/auth/login': {
+    post: {
+      summary: 'Inicia sesión con un mensaje EIP-4361 firmado por la cartera: devuelve el accessToken para `Authorization: Bearer`',
+      description:
+        'El mensaje nombra como dominio el host del archivo, su dirección como URI, la red (chain id) que el archivo acepta, ' +
+        'el nonce de GET /auth/nonce y la frase «Inicio de sesion en Archivo Abierto con esta cartera.»; la firma es la de `personal_sign` ' +
+        '(ethers: `wallet.signMessage(message)`). El README lo muestra paso a paso.',
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['message', 'signature', 'provider'],
+              properties: { message: { type: 'string', maxLength: 4000 }, signature: { type: 'string' }, provider: { enum: [...PROVIDERS] } },
+            },
+          },
+        },
+      },
+      responses: {
+        '200': {
+          description: 'La sesión: `accessToken` y la cuenta.',
+          content: { 'application/json': { schema: { type: 'object', properties: { accessToken: { type: 'string' }, user: { type: 'object' } } } } },
+        },
+        '400': refusal('El mensaje o la firma no se pueden leer.'),
+        '401': refusal('La firma, el dominio, el nonce, la vigencia o la red no se pueden aceptar.'),
+        '429': refusal('Demasiados intentos.'),
+      },
+    },
+  },
+} as const;
+
 export const HARVEST_OPS_PATHS = {
   '/v2/ops/harvest-sources': {
     get: {
@@ -373,14 +422,14 @@ export function openApiDocument(origin: string) {
       title: 'Archivo Abierto: API abierta',
       version: '1.0.0',
       description:
-        'Lecturas públicas del archivo. Cada lista llega en el sobre `{ code, body }` con `body` como texto JSON, ' +
+        'Lecturas públicas del archivo, y las operaciones de quien inicia sesión (subir) y de moderación (estados, cosechas). Cada lista llega en el sobre `{ code, body }` con `body` como texto JSON, ' +
         'como lo hacía el API original; los estados HTTP son reales y `code` los repite. Para consultas más ricas, use GraphQL en /graphql.',
     },
     servers: [{ url: origin }],
-    paths: { ...REST_PATHS, ...OPS_PATHS, ...HARVEST_OPS_PATHS },
+    paths: { ...REST_PATHS, ...AUTH_PATHS, ...OPS_PATHS, ...HARVEST_OPS_PATHS },
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'El accessToken que devuelve POST /auth/login.' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'El accessToken que devuelve POST /auth/login (tras GET /auth/nonce y la firma de la cartera).' },
         cookie: { type: 'apiKey', in: 'cookie', name: 'archivo_session' },
       },
     },
