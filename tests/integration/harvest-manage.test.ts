@@ -211,6 +211,10 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
 
     const again = await call(sourcesRoute.POST, { method: 'POST', body: { url: portal.urls.ckan, kind: 'dcat' } });
     expect(again).toMatchObject({ status: 409, body: { message: 'Ya existe una fuente de cosecha con esa dirección: «Portal local de prueba».' } });
+    // The same CKAN catalogue by its API's address (as `npm run harvest` is shown it) is the same source.
+    const byApi = await call(sourcesRoute.POST, { method: 'POST', body: { url: `${portal.urls.ckan}/api/3/action/package_search`, kind: 'ckan' } });
+    expect(byApi).toMatchObject({ status: 409, body: { message: 'Ya existe una fuente de cosecha con esa dirección: «Portal local de prueba».' } });
+    expect(await db.select({ id: harvestSources.id }).from(harvestSources)).toHaveLength(2);
   });
 
   it('edits the name, schedule, default category and theme map, and pauses the source', async () => {

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageSearchUrl } from '../../src/lib/server/harvest/catalogs/ckan.ts';
+import { catalogIdentity } from '../../src/lib/server/harvest/catalogs/index.ts';
 import { CatalogReadError, readCatalog, type CatalogKind, type CatalogPage, type FetchPage, type ReadOptions } from '../../src/lib/server/harvest/catalogs/index.ts';
 import { cleanChecksum, cleanDate, cleanUrl } from '../../src/lib/server/harvest/catalogs/values.ts';
 import { samplePackages, startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
@@ -151,6 +152,29 @@ describe('the CKAN reader on broken answers', () => {
     expect(packageSearchUrl('https://datos.gob.do/api/3/action/package_search?fq=organization:one', 50, 100)).toBe(
       'https://datos.gob.do/api/3/action/package_search?fq=organization%3Aone&rows=50&start=100',
     );
+  });
+
+  it('names one CKAN catalogue alike however its address is spelt, and tells filtered ones apart', () => {
+    const portal = 'https://datos.gob.do/api/3/action/package_search';
+    for (const spelling of [
+      'https://datos.gob.do',
+      'https://datos.gob.do/',
+      'https://datos.gob.do/api/3/action/package_search',
+      'https://datos.gob.do/api/action/package_search/',
+      'https://datos.gob.do/api/3/action/package_search?rows=10&start=20',
+      'https://DATOS.gob.do:443/#arriba',
+    ]) {
+      expect(catalogIdentity('ckan', spelling), spelling).toBe(portal);
+    }
+    expect(catalogIdentity('ckan', 'https://datos.gob.do/api/3/action/package_search?q=salud&fq=organization:one')).toBe(
+      catalogIdentity('ckan', 'https://datos.gob.do/?fq=organization:one&q=salud'),
+    );
+    expect(catalogIdentity('ckan', 'https://datos.gob.do/?fq=organization:one')).not.toBe(portal);
+    // A portal in a folder of its site is another catalogue than the site's root.
+    expect(catalogIdentity('ckan', 'https://datos.gob.do/dataset/')).not.toBe(portal);
+    // DCAT and data.json are documents: their address is their identity.
+    expect(catalogIdentity('datajson', 'https://datos.gob.ar/data.json#x')).toBe('https://datos.gob.ar/data.json');
+    expect(catalogIdentity('dcat', 'https://datos.gob.ar/catalog.jsonld')).not.toBe(catalogIdentity('dcat', 'https://datos.gob.ar/catalog.ttl'));
   });
 
   it("reports CKAN's own error and a body that is not JSON", async () => {

@@ -1,8 +1,8 @@
 /** Registering a catalogue to harvest, with the `source` its records are filed under. */
-import { eq } from 'drizzle-orm';
+import { eq, like } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { harvestSources, sources, type HarvestSource } from '../db/schema.ts';
-import type { CatalogKind } from './catalogs/index.ts';
+import { catalogIdentity, type CatalogKind } from './catalogs/index.ts';
 
 export interface NewHarvestSource {
   url: string;
@@ -16,15 +16,21 @@ export interface NewHarvestSource {
 }
 
 /**
- * The harvest source of `url`, registered if new (`created`), together with our `source` for it:
- * the one whose URL is the catalogue's origin, found again or created. Sources are de-duplicated by
- * URL, so a harvest of the portal the seed loaded (`https://datos.gob.do`) feeds the seed's source.
+ * The harvest source of `url`, registered if new (`created`), together with our `source` for it.
+ * A catalogue registered under another spelling of its address (`catalogIdentity`) is found
+ * again. Our `source` is the one whose URL is the catalogue's origin, found again or created.
+ * Sources are de-duplicated by URL, so a harvest of the portal the seed loaded
+ * (`https://datos.gob.do`) feeds the seed's source.
  */
 export async function registerHarvestSource(db: Db, input: NewHarvestSource): Promise<{ harvestSource: HarvestSource; created: boolean }> {
   const url = new URL(input.url).href;
-  const [existing] = await db.select().from(harvestSources).where(eq(harvestSources.url, url));
-  if (existing) return { harvestSource: existing, created: false };
   const origin = new URL(url).origin;
+  // The same catalogue spelt another way (a CKAN portal's root, then its API's address) is the
+  // source already registered: a second one would archive every dataset again as new records.
+  const identity = catalogIdentity(input.kind, url);
+  const onSite = await db.select().from(harvestSources).where(like(harvestSources.url, `${origin.replace(/[\\%_]/g, '\\$&')}/%`));
+  const existing = onSite.find((other) => other.url === url || (other.kind === input.kind && catalogIdentity(other.kind, other.url) === identity));
+  if (existing) return { harvestSource: existing, created: false };
   const name = input.name?.trim() || new URL(url).host;
   return db.transaction(async (tx) => {
     await tx

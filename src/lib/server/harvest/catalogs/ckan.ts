@@ -37,10 +37,30 @@ const NAMES_DOCUMENT = /\/[^/]*\.[A-Za-z0-9]+$/;
  * registered as CKAN gets "this looks like a data.json" rather than a 404).
  */
 export function packageSearchUrl(catalogUrl: string, rows: number, start: number): string {
-  const url = new URL(catalogUrl);
-  if (!PACKAGE_SEARCH.test(url.pathname) && !NAMES_DOCUMENT.test(url.pathname)) url.pathname = `${url.pathname.replace(/\/+$/, '')}/api/3/action/package_search`;
+  const url = packageSearchEndpoint(catalogUrl);
   url.searchParams.set('rows', String(rows));
   url.searchParams.set('start', String(start));
+  return url.href;
+}
+
+function packageSearchEndpoint(catalogUrl: string): URL {
+  const url = new URL(catalogUrl);
+  if (!PACKAGE_SEARCH.test(url.pathname) && !NAMES_DOCUMENT.test(url.pathname)) url.pathname = `${url.pathname.replace(/\/+$/, '')}/api/3/action/package_search`;
+  return url;
+}
+
+/**
+ * The catalogue a CKAN URL names, however it is spelt: a portal's root and its `package_search`
+ * address (with or without `/3/`, a trailing slash, or paging of its own) are one catalogue, and
+ * only the filters of its query tell two apart.
+ */
+export function ckanCatalogIdentity(catalogUrl: string): string {
+  const url = packageSearchEndpoint(catalogUrl);
+  url.pathname = url.pathname.replace(/\/api\/(3\/)?action\/package_search\/?$/, '/api/3/action/package_search');
+  url.searchParams.delete('rows');
+  url.searchParams.delete('start');
+  url.searchParams.sort();
+  url.hash = '';
   return url.href;
 }
 

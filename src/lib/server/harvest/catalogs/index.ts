@@ -7,7 +7,7 @@
  * from it has left the catalogue; one that throws a `CatalogReadError` yielded every page it could
  * read first, and its listing is incomplete.
  */
-import { readCkanCatalog } from './ckan.ts';
+import { ckanCatalogIdentity, readCkanCatalog } from './ckan.ts';
 import { readDataJsonCatalog } from './datajson.ts';
 import { readDcatCatalog } from './dcat.ts';
 import type { CatalogKind, CatalogPage, FetchPage, ReadOptions } from './types.ts';
@@ -28,4 +28,16 @@ const READERS: Record<CatalogKind, (url: string, fetchPage: FetchPage, options?:
  */
 export function readCatalog(kind: CatalogKind, url: string, fetchPage: FetchPage, options: ReadOptions = {}): AsyncGenerator<CatalogPage> {
   return READERS[kind](url, fetchPage, options);
+}
+
+/**
+ * What makes two registered URLs one catalogue: for CKAN, its `package_search` endpoint (the
+ * portal's root, `https://datos.gob.do`, and `…/api/3/action/package_search` are the same
+ * catalogue); for the others, the document's URL itself, without its fragment.
+ */
+export function catalogIdentity(kind: CatalogKind, url: string): string {
+  if (kind === 'ckan') return ckanCatalogIdentity(url);
+  const parsed = new URL(url);
+  parsed.hash = '';
+  return parsed.href;
 }
