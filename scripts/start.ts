@@ -184,6 +184,16 @@ function refuse(response: http.ServerResponse, status: number, message: string, 
   response.end(JSON.stringify({ code: status, message }));
 }
 
+/** Whether `url` percent-decodes (`decodeURI`, as the adapter checks it): «100%» or «%E0%A4%A» do not. */
+function decodable(url: string): boolean {
+  try {
+    decodeURI(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A request's failure that escaped the adapter: answered if it still can be, logged, never fatal. */
 function failed(request: http.IncomingMessage, response: http.ServerResponse, error: unknown): void {
   console.error(`Error no controlado al servir ${request.method} ${request.url}:`, error);
@@ -194,6 +204,8 @@ function failed(request: http.IncomingMessage, response: http.ServerResponse, er
 server = http.createServer((request, response) => {
   if (!METHODS.has(request.method ?? '')) return refuse(response, 405, 'Método no permitido.', { Allow: [...METHODS].join(', ') });
   if (!request.url?.startsWith('/')) return refuse(response, 400, 'La petición debe pedir una ruta (que empiece por /).');
+  // The adapter answers a URL it cannot decode with a bare English «Bad request.»: said here instead.
+  if (!decodable(request.url)) return refuse(response, 400, 'La dirección tiene un «%» que no forma un carácter (escriba «%25» para un «%»).');
   // Node keeps the first of several Host headers; a request with more than one is not HTTP/1.1.
   const hosts = request.headersDistinct.host ?? [];
   const host = checkHost(hosts.length === 1 ? hosts[0] : null, config, request.url);

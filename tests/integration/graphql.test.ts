@@ -398,7 +398,19 @@ describe.each(testEngines())('the GraphQL API on %s', (engine) => {
     expect(await errorOf(`{ alexandriasConnection(limit: 1) { groupBy { id { connection { values { id } } } } } }`)).toBe(
       `groupBy.id da ${seeded.report.records} grupos, y values o groupBy dentro de cada grupo solo se admiten hasta 100. Pida solo key y aggregate, o acote la conexión con where.`,
     );
-    expect(await errorOf(`mutation { deleteAlexandria { id } }`)).toMatch(/not configured to execute mutation/i);
+    expect(await errorOf(`mutation { deleteAlexandria { id } }`)).toBe('Esta API solo responde consultas (query): no admite operaciones «mutation».');
+    // A variable is the client's JSON, of any depth: too deep is refused in Spanish, never a 500.
+    // (Written by hand: JSON.stringify itself runs out of stack on it.)
+    const deepBody = `{"query":"query($w: JSON) { alexandrias(where: $w, limit: 1) { id } }","variables":{"w":{"title_contains":${'['.repeat(20_000)}${']'.repeat(20_000)}}}}`;
+    const nested = await yoga.fetch(new Request(`${ORIGIN}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: deepBody }));
+    const { errors } = (await nested.json()) as { errors: Array<{ message: string; extensions?: { code?: string } }> };
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.message).toMatch(/^La variable «\$w» tiene un valor no válido, .*El JSON anida más de 64 niveles de listas u objetos, que no se admiten\.\)\.$/);
+    expect(errors[0]!.extensions?.code).not.toBe('INTERNAL_SERVER_ERROR');
+    // What a message quotes back of the client's value is cut short.
+    expect(await errorOf(`query($w: JSON) { alexandrias(where: $w, limit: 1) { id } }`, { w: { title_contains: ['x'.repeat(300)] } })).toMatch(
+      /^where\.title_contains debe ser un texto \(se recibió \["x{70,80}…\)\.$/,
+    );
   });
 
   it('masks unexpected errors', async () => {

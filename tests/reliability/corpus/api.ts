@@ -237,6 +237,15 @@ const authCases: HostileCase[] = [
     expect: 411,
     send: (context, address) => raw(context, address, `${head(context, 'POST', '/auth/login', { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' })}2\r\n{}\r\n0\r\n\r\n`),
   },
+  // 200,000 brackets (400 KB): the NUL check once recursed on them until the stack overflowed, a 500 before any rate limit.
+  { name: 'oversized: sign-in JSON nested 200,000 deep', bullet: 'oversized', expect: 400, send: (context, address) => post(context, address, '/auth/login', `{"message":${'['.repeat(200_000)}${']'.repeat(200_000)}}`, { 'Content-Type': 'application/json' }) },
+  {
+    name: 'graphql: a JSON variable nested 20,000 deep',
+    bullet: 'graphql',
+    expect: [200, 400],
+    send: (context, address) =>
+      post(context, address, '/graphql', `{"query":"query($w: JSON) { alexandrias(where: $w, limit: 1) { id } }","variables":{"w":{"title_contains":${'['.repeat(20_000)}${']'.repeat(20_000)}}}}`, { 'Content-Type': 'application/json', Accept: 'application/json' }),
+  },
   { name: 'truncated: sign-in JSON cut short', bullet: 'truncated', expect: 400, send: (context, address) => postJson(context, address, '/auth/login', '{"message": "archivo wants you to sign') },
   { name: 'contentType: sign-in as text/plain', bullet: 'contentType', expect: [400, 415], send: (context, address) => post(context, address, '/auth/login', 'message=x', { 'Content-Type': 'text/plain' }) },
   { name: 'contentType: sign-in as a form', bullet: 'contentType', expect: [400, 415], send: (context, address) => post(context, address, '/auth/login', 'message=x&signature=y', { 'Content-Type': 'application/x-www-form-urlencoded' }) },

@@ -10,7 +10,7 @@ import { spend } from '../auth/rate-limit.ts';
 import type { ArchiveConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { contactMessages } from '../db/schema.ts';
-import { parseInput, refuseNul } from '../http/input.ts';
+import { parseInput, refuseUnfitInput } from '../http/input.ts';
 
 export interface ContactContext {
   db: Db;
@@ -26,7 +26,7 @@ const CONTACT_LIMIT = { max: 5, windowSeconds: 600 };
 /** Checks, keeps and forwards one message; the same answer whether it was kept or dropped. */
 export async function sendContactMessage(context: ContactContext, body: unknown): Promise<{ message: string }> {
   await spend(context.db, `contact:ip:${context.clientAddress}`, CONTACT_LIMIT);
-  refuseNul(body);
+  refuseUnfitInput(body);
   const input = parseInput(contactSchema, body, 'Mensaje no válido.');
   const answer = { message: 'Mensaje enviado. Gracias por escribirnos.' };
   if (isBot(input)) return answer;

@@ -100,11 +100,26 @@ export function groupWindow(entity: GroupEntity, args: ListArgs, defaultLimit: n
   return { ...windowOf(args, defaultLimit, prefix), sort: sortOf(args.sort, groupSorts(entity), prefix) };
 }
 
+/**
+ * A client's value as an error message quotes it: JSON, cut at 80 characters. A value nested too
+ * deep to write out (the variables are the client's JSON) is named as such, never a 500.
+ */
+function shown(value: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return 'un valor anidado demasiado hondo';
+  }
+  if (text === undefined) return String(value);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
 /** A row id as clients send it: an integer or a string of digits. Anything else is refused. */
 export function idOf(value: unknown, name: string): number {
   const id = typeof value === 'string' && /^\d{1,15}$/.test(value.trim()) ? Number(value) : value;
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) {
-    throw badInput(`${name} debe ser un id numérico (se recibió ${JSON.stringify(value)}).`);
+    throw badInput(`${name} debe ser un id numérico (se recibió ${shown(value)}).`);
   }
   return id;
 }
@@ -118,14 +133,14 @@ function relationIdOf(value: unknown, name: string): number {
 }
 
 function textOf(value: unknown, name: string): string {
-  if (typeof value !== 'string') throw badInput(`${name} debe ser un texto (se recibió ${JSON.stringify(value)}).`);
+  if (typeof value !== 'string') throw badInput(`${name} debe ser un texto (se recibió ${shown(value)}).`);
   if (value.length > MAX_TEXT) throw badInput(`${name} admite como mucho ${MAX_TEXT} caracteres.`);
   return value;
 }
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], name: string): T {
   if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-    throw badInput(`${name} debe ser uno de: ${allowed.join(', ')} (se recibió ${JSON.stringify(value)}).`);
+    throw badInput(`${name} debe ser uno de: ${allowed.join(', ')} (se recibió ${shown(value)}).`);
   }
   return value as T;
 }

@@ -5,6 +5,7 @@
 import { Kind, valueFromASTUntyped, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode, type ValueNode } from 'graphql';
 import type { GroupEntity } from '../../domain/groups.ts';
 import { assetShape, groupShape, importShape, type AssetShape, type GroupShape, type ImportShape } from '../api/shapes.ts';
+import { jsonProblem } from '../http/input.ts';
 import {
   countGroups,
   countRecordsFast,
@@ -237,10 +238,18 @@ const DateTime = {
   parseLiteral: (ast: ValueNode) => (ast.kind === Kind.STRING ? new Date(ast.value) : null),
 };
 
-/** Any JSON value, written inline (`where: { type: "csv" }`) or passed as a variable. */
+/**
+ * Any JSON value, written inline (`where: { type: "csv" }`) or passed as a variable. A variable is
+ * the client's JSON, of any depth (an inline value is held by the document's bracket limit): one
+ * nested deeper than any filter needs, or holding a NUL, is refused before anything walks it.
+ */
 const JSONScalar = {
   serialize: (value: unknown) => value,
-  parseValue: (value: unknown) => value,
+  parseValue: (value: unknown) => {
+    const problem = jsonProblem(value);
+    if (problem) throw badInput(problem);
+    return value;
+  },
   parseLiteral: (ast: ValueNode, variables?: Record<string, unknown> | null) => valueFromASTUntyped(ast, variables),
 };
 

@@ -26,7 +26,8 @@ const TRANSLATIONS: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^Cannot query field "([^"]+)" on type "([^"]+)"\.(?: Did you mean (.+)\?)?$/, (field, type, maybe) => `El tipo «${type}» no tiene el campo «${field}».${suggestion(maybe)}`],
   [/^Unknown argument "([^"]+)" on field "([^"]+)"\.(?: Did you mean (.+)\?)?$/, (argument, field, maybe) => `El campo «${field}» no admite el argumento «${argument}».${suggestion(maybe)}`],
   [/^Field "([^"]+)" of type "([^"]+)" must have a selection of subfields\./, (field, type) => `El campo «${field}» (de tipo «${type}») necesita que se pidan sus subcampos, entre llaves: ${field} { … }.`],
-  [/^Syntax Error: Document contains more than (\d+) tokens\. Parsing aborted\.$/, (tokens) => `La consulta tiene más de ${tokens} elementos: no se analiza.`],
+  // graphql-js writes «more that»: either spelling, should it be corrected.
+  [/^Syntax Error: Document contains more th(?:an|at) (\d+) tokens\. Parsing aborted\.$/, (tokens) => `La consulta tiene más de ${tokens} elementos: no se analiza.`],
   [/^Syntax Error: Expected (.+), found (.+)\.$/, (expected, found) => `Error de sintaxis en la consulta: se esperaba ${token(expected)} y llegó ${token(found)}.`],
   [/^Syntax Error: (.+)$/, (detail) => `Error de sintaxis en la consulta (${detail})`],
   [/^Must provide query string\.$/, () => 'Falta la consulta (el campo query).'],
@@ -35,7 +36,21 @@ const TRANSLATIONS: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^Variable "\$([^"]+)" got invalid value (.+?); (.+)$/, (name, value, detail) => `La variable «$${name}» tiene un valor no válido, ${value} (${detail}).`],
   [/^(Int|Float|String|Boolean|ID) cannot represent [^:]+: (.+)$/, (type, value) => `${value} no es un valor de tipo «${type}».`],
   [/^Unknown type "([^"]+)"\.(?: Did you mean (.+)\?)?$/, (type, maybe) => `El tipo «${type}» no existe.${suggestion(maybe)}`],
-  [/^Could not determine what operation to execute\.$/, () => 'La consulta tiene varias operaciones: indique cuál ejecutar (operationName).'],
+  [/^Could not determine what operation to execute\.$/, () => 'No se sabe qué operación ejecutar: con varias en la consulta, indique cuál (operationName), con el nombre de una de ellas.'],
+  [/^Unknown operation named "([^"]+)"\.$/, (name) => `La consulta no tiene ninguna operación llamada «${name}» (operationName).`],
+  [/^Cannot spread fragment "([^"]+)" within itself(?: via (.+))?\.$/, (name, via) => `El fragmento «${name}» se incluye a sí mismo${via ? ` (a través de ${names(via)})` : ''}: no se admite.`],
+  [/^Unknown fragment "([^"]+)"\.$/, (name) => `El fragmento «${name}» no existe.`],
+  [/^Fragment "([^"]+)" is never used\.$/, (name) => `El fragmento «${name}» no se usa.`],
+  [/^Variable "\$([^"]+)" is never used(?: in operation "([^"]+)")?\.$/, (name) => `La variable «$${name}» se declara pero no se usa.`],
+  [/^Variable "\$([^"]+)" is not defined(?: by operation "([^"]+)")?\.$/, (name) => `La variable «$${name}» no está declarada.`],
+  [/^Unknown directive "([^"]+)"\.$/, (name) => `La directiva «${name}» no existe.`],
+  [/^The directive "([^"]+)" can only be used once at this location\.$/, (name) => `La directiva «${name}» solo puede usarse una vez en ese lugar.`],
+  [/^Schema is not configured to execute (\w+) operation\.$/, (operation) => `Esta API solo responde consultas (query): no admite operaciones «${operation}».`],
+  [/^Too many validation errors, error limit reached\. Validation aborted\.$/, () => 'Demasiados errores en la consulta: se deja de revisarla.'],
+  [/^Maximum introspection depth exceeded$/, () => 'La introspección de la consulta anida demasiados niveles.'],
+  [/^Batching is not supported\.$/, () => 'No se admiten varias consultas en una misma petición (una lista JSON): envíe una cada vez.'],
+  [/^Expected "query" param to be a string, but given (\w+)\.$/, (type) => `El campo query debe ser un texto, no ${type === 'number' ? 'un número' : type === 'boolean' ? 'un booleano' : type === 'object' ? 'un objeto' : type}.`],
+  [/^Request body too large$/, () => 'El cuerpo de la petición es demasiado grande.'],
 ];
 
 /** The message in Spanish, or as it was when it is not one of graphql-js's or yoga's listed here. */

@@ -12,19 +12,45 @@ import { ValidationError } from './errors.ts';
 export const NUL_MESSAGE = 'El texto contiene un carácter nulo (NUL), que no se admite.';
 const NOT_JSON = 'El cuerpo de la petición debe ser JSON.';
 
-/** Whether `value` (any JSON-like value) holds a NUL in a string or a key, however deep. */
-export function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\0');
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (value && typeof value === 'object') {
-    return Object.entries(value).some(([key, item]) => key.includes('\0') || containsNul(item));
+/**
+ * Deepest nesting of arrays and objects accepted in a request's JSON. The archive's deepest input
+ * (a GraphQL filter, an upload's fields) needs a handful of levels; a body of 200,000 brackets
+ * would only cost time and memory (issue: the NUL check recursed on it until the stack overflowed).
+ */
+export const MAX_JSON_DEPTH = 64;
+const TOO_DEEP = `El JSON anida más de ${MAX_JSON_DEPTH} niveles de listas u objetos, que no se admiten.`;
+
+/**
+ * What makes a JSON-like value unfit for the archive: a NUL in a string or a key, or nesting deeper
+ * than `MAX_JSON_DEPTH`; null when neither. Walked with a stack of its own, so that no depth can
+ * overflow the call stack, and stopped at the first problem.
+ */
+export function jsonProblem(value: unknown): string | null {
+  const pending: Array<{ item: unknown; depth: number }> = [{ item: value, depth: 0 }];
+  while (pending.length > 0) {
+    const { item, depth } = pending.pop()!;
+    if (typeof item === 'string') {
+      if (item.includes('\0')) return NUL_MESSAGE;
+      continue;
+    }
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) return TOO_DEEP;
+    if (Array.isArray(item)) {
+      for (const element of item) pending.push({ item: element, depth: depth + 1 });
+      continue;
+    }
+    for (const [key, element] of Object.entries(item)) {
+      if (key.includes('\0')) return NUL_MESSAGE;
+      pending.push({ item: element, depth: depth + 1 });
+    }
   }
-  return false;
+  return null;
 }
 
-/** Throws the 400 for input that holds a NUL. */
-export function refuseNul(value: unknown): void {
-  if (containsNul(value)) throw new ValidationError(NUL_MESSAGE);
+/** Throws the 400 for input that holds a NUL, or nests too deep (`jsonProblem`). */
+export function refuseUnfitInput(value: unknown): void {
+  const problem = jsonProblem(value);
+  if (problem) throw new ValidationError(problem);
 }
 
 /**
@@ -47,10 +73,10 @@ export async function readJson(request: Request): Promise<unknown> {
   }
 }
 
-/** A JSON body checked against `schema`: a 400 for what is not JSON, holds a NUL, or does not fit. */
+/** A JSON body checked against `schema`: a 400 for what is not JSON, holds a NUL, nests too deep, or does not fit. */
 export async function parseJson<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
   const body = await readJson(request);
-  refuseNul(body);
+  refuseUnfitInput(body);
   return parseInput(schema, body);
 }
 

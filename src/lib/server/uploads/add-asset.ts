@@ -53,7 +53,7 @@ import {
 import { dropUploadImport, keepAlive, startUploadImport } from './imports.ts';
 import { inspect } from './inspect.ts';
 import { PdfStructure } from './pdf-structure.ts';
-import { parseInput, refuseNul } from '../http/input.ts';
+import { parseInput, refuseUnfitInput } from '../http/input.ts';
 import { enqueue } from '../jobs/index.ts';
 import { hasSheets, sheetPreviewsJob } from '../spreadsheets/preview-job.ts';
 import { readMultipart, type Part } from './multipart.ts';
@@ -202,7 +202,7 @@ async function checkFields(db: Db, account: string, raw: Record<string, string>)
   } catch {
     throw new ValidationError('El campo asset debe ser un objeto JSON.');
   }
-  refuseNul(json);
+  refuseUnfitInput(json);
   const asset = parseInput(assetPayloadSchema, json, 'Datos no válidos.');
   const nonce = nonceSchema.safeParse(raw.nonce);
   const signature = signatureSchema.safeParse(raw.signature);
