@@ -277,6 +277,30 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     for (const failure of queue.failed) expect(failure.reason).toMatch(/404/);
   });
 
+  it('counts a file that keeps failing once: retried, its run counts it once; failed in the next run too, it is listed once', async () => {
+    const before = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
+    const [one] = before.failed;
+    const firstRun = ((await call(sourceRoute.GET, { id: sourceId })).body.body as HarvestSourceDetail).lastRun!;
+    // Retried while its file is still missing: it fails again, and its run still counts 2 failures.
+    expect((await call(retryJobRoute.POST, { method: 'POST', id: one!.jobId })).status).toBe(200);
+    await drainQueue();
+    const [rerun] = (await call(runsRoute.GET, { id: sourceId })).body.body as RunDetail[];
+    expect(rerun).toMatchObject({ id: firstRun.id, counts: { failed: 2 } });
+    expect(rerun!.errors).toHaveLength(2);
+
+    // The next run tries both files again, and fails them again: each is still one failed capture.
+    expect((await call(runRoute.POST, { method: 'POST', id: sourceId })).status).toBe(202);
+    await drainQueue();
+    const [secondRun] = (await call(runsRoute.GET, { id: sourceId })).body.body as RunDetail[];
+    expect(secondRun).toMatchObject({ counts: { failed: 2 } });
+    expect(secondRun!.id).not.toBe(firstRun.id);
+    const queue = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
+    expect(queue.failedTotal).toBe(2);
+    expect(queue.counts.failed).toBe(2);
+    expect(new Set(queue.failed.map((failure) => failure.alexandriaId)).size).toBe(2);
+    expect(queue.failed.map((failure) => failure.alexandriaId).sort()).toEqual(before.failed.map((failure) => failure.alexandriaId).sort());
+  });
+
   it('retries a failed capture, then all the others; a capture that did not fail, or a run, is refused', async () => {
     for (const [id, file] of missing) portal.files.set(id, file);
     const before = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;

@@ -314,13 +314,17 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     expect(kept!.mismatch).toContain(`SHA-256 ${'0'.repeat(64)}`);
     expect(kept!.mismatch).toContain(`${file.size + 1} bytes`);
 
-    // HTML where a CSV was declared: kept as what the server sent, typed by its bytes, and reported.
+    // HTML where a CSV was declared (the issue's hostile case): the capture fails with its reason,
+    // on record with the server's answer, and keeps no bytes; the record waits without a file.
+    const htmlReason = 'el catálogo declara CSV y el servidor respondió una página web (HTML o XML)';
     const [page] = await h.db.select().from(harvestedRecords).where(eq(harvestedRecords.distributionKey, 'r-html'));
     const [pageCapture] = await h.db.select().from(captures).where(eq(captures.alexandriaId, page!.alexandriaId));
-    expect(pageCapture).toMatchObject({ status: 200, mismatch: 'el catálogo declara CSV y el contenido es HTML o XML' });
+    expect(pageCapture).toMatchObject({ status: 200, cid: null, sha256: null, errorReason: htmlReason });
+    expect(pageCapture!.contentType).toMatch(/^text\/html/);
     const [pageRecord] = await h.db.select().from(alexandrias).where(eq(alexandrias.id, page!.alexandriaId));
-    // …and it waits for a moderator: the archive vouches only for a document it captured.
-    expect(pageRecord).toMatchObject({ type: 'other', mimeType: 'application/octet-stream', status: 'under_review' });
+    expect(pageRecord).toMatchObject({ type: 'csv', cid: null, status: 'under_review' });
+    const [pageJob] = await h.db.select().from(jobs).where(eq(jobs.dedupeKey, `capture:${report.importId}:${page!.alexandriaId}`));
+    expect(pageJob).toMatchObject({ status: 'failed', attempts: 1, lastError: htmlReason });
 
     const [lost] = await h.db.select().from(harvestedRecords).where(eq(harvestedRecords.distributionKey, 'r-404'));
     const [lostCapture] = await h.db.select().from(captures).where(eq(captures.alexandriaId, lost!.alexandriaId));
@@ -336,8 +340,14 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     // Failed at its first attempt: a 404 is not retried.
     expect(job).toMatchObject({ status: 'failed', attempts: 1, lastError: 'el servidor respondió HTTP 404' });
     const [run] = await h.db.select().from(imports).where(eq(imports.id, report.importId));
-    expect(run!.errors).toEqual([{ key: `${h.portal.origin}/files/r-404/perdido.xls`, message: 'captura: el servidor respondió HTTP 404' }]);
-    expect(run!.harvestCounts!.failed).toBe(1);
+    expect(run!.errors).toEqual(
+      expect.arrayContaining([
+        { key: `${h.portal.origin}/files/r-404/perdido.xls`, message: 'captura: el servidor respondió HTTP 404' },
+        { key: `${h.portal.origin}/html/datos.csv`, message: `captura: ${htmlReason}` },
+      ]),
+    );
+    expect(run!.errors).toHaveLength(2);
+    expect(run!.harvestCounts!.failed).toBe(2);
 
     // Nothing else was harmed: every other record kept its file, online.
     const others = (await recordsOf(h.db, harvestSourceId)).filter((row) => !['r-404', 'r-mismatch', 'r-html'].includes(row.harvested.distributionKey));

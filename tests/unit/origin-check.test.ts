@@ -35,9 +35,10 @@ describe('cross-site form posts', () => {
     expect(statusOf('DELETE', {})).toBe(403);
   });
 
-  it('let a client with its own Bearer token post without a body or an Origin (curl, a script), but not any Authorization', () => {
+  it('let a script with its own Bearer token and no Origin post without a body (curl), but not a page of another site', () => {
     expect(statusOf('POST', { Authorization: 'Bearer abc.def' })).toBe(200);
-    expect(statusOf('POST', { ...FORM, Authorization: 'bearer abc', Origin: 'https://evil.example' })).toBe(200);
+    expect(statusOf('POST', { ...FORM, Authorization: 'bearer abc' })).toBe(200);
+    expect(statusOf('POST', { ...FORM, Authorization: 'Bearer abc', Origin: 'https://evil.example' })).toBe(403);
     // Any other scheme, or an empty token, leaves the cookie in charge (`sessionToken`): still a form.
     expect(statusOf('POST', { Authorization: 'Basic YTpi' })).toBe(403);
     expect(statusOf('POST', { Authorization: 'Bearer ' })).toBe(403);

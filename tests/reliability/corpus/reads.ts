@@ -179,8 +179,8 @@ const methodCases: HostileCase[] = [
   // fetch's Request refuses TRACE; the adapter builds one for every request, outside any try.
   { name: 'method: TRACE', bullet: 'method', expect: [400, 405, 501], send: (context, address) => get(context, address, '/dashboard', {}, 'TRACE') },
   // A «%» that forms no character: the adapter answered a bare English «Bad request.».
-  { name: 'utf8: a query with a lone %', bullet: 'utf8', expect: { status: 400, includes: ['forma un carácter'] }, send: (context, address) => rawSend(context, address, rawHead(context, 'GET', '/buscar?q=100%', {})) },
-  { name: 'utf8: a path with a cut percent escape', bullet: 'utf8', expect: { status: 400, includes: ['forma un carácter'] }, send: (context, address) => rawSend(context, address, rawHead(context, 'GET', '/registro/%E0%A4%A', {})) },
+  { name: 'utf8: a query with a lone %', bullet: 'utf8', expect: { status: 400, includes: ['que no forma un car'] }, send: (context, address) => rawSend(context, address, rawHead(context, 'GET', '/buscar?q=100%', {})) },
+  { name: 'utf8: a path with a cut percent escape', bullet: 'utf8', expect: { status: 400, includes: ['que no forma un car'] }, send: (context, address) => rawSend(context, address, rawHead(context, 'GET', '/registro/%E0%A4%A', {})) },
   { name: 'method: TRACK', bullet: 'method', expect: [400, 405, 501], send: (context, address) => rawSend(context, address, rawHead(context, 'TRACK', '/dashboard', {})) },
   { name: 'method: CONNECT', bullet: 'method', expect: { status: [400, 405, 501], noAnswerOk: true }, send: (context, address) => rawSend(context, address, `CONNECT ${context.host} HTTP/1.1\r\nHost: ${context.host}\r\n\r\n`) },
   { name: 'method: made-up method BREW', bullet: 'method', expect: [400, 404, 405, 501], send: (context, address) => rawSend(context, address, rawHead(context, 'BREW', '/dashboard', {})) },

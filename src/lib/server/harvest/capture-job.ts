@@ -256,6 +256,12 @@ async function keep(
     checkHead(head) {
       kind = detectContent(head);
       if (kind === 'executable') throw new PermanentJobError('el archivo es un programa ejecutable, y el archivo solo guarda documentos y datos');
+      // A web page where the catalogue declared data is the origin's error or landing page, not
+      // the document: the capture fails with that reason (a check of a kept copy counts it as a
+      // disappearance instead, below). A distribution declared as a page («HTML») is kept.
+      if (!recheck && kind === 'markup' && declared.type !== 'other') {
+        throw new PermanentJobError(`el catálogo declara ${ASSET_TYPES[declared.type].label} y el servidor respondió una página web (HTML o XML)`);
+      }
     },
   });
   // A first capture joins the files being captured beside it in one staged upload and one
@@ -311,8 +317,8 @@ async function keep(
       type,
       mimeType: mediaType(content, type),
       fileName,
-      // The archive vouches for bytes it captured only when they are a document: an empty answer or
-      // an HTML page where data was declared waits for a moderator with its capture on record.
+      // The archive vouches for bytes it captured only when they are a document: an empty answer, or
+      // a web page where the catalogue declared nothing more precise, waits for a moderator.
       vouched: size > 0 && content !== 'markup',
       finalUrl: response.finalUrl,
       status: response.status,
@@ -584,6 +590,8 @@ function asJobError(error: unknown): Error {
 /** A capture that failed for good counts as a failure of the run that queued it, with its reason. */
 async function noteFailure(db: Db, importId: number, url: string, message: string): Promise<void> {
   const entry = JSON.stringify([{ key: url, message: `captura: ${message}` }]);
+  // A file is one failure of its run, however often a moderator retries it: its first reason stays.
+  const noted = JSON.stringify([{ key: url }]);
   await db
     .update(imports)
     .set({
@@ -592,7 +600,7 @@ async function noteFailure(db: Db, importId: number, url: string, message: strin
       harvestCounts: sql`jsonb_set(coalesce(${imports.harvestCounts}, '{}'::jsonb), '{failed}', to_jsonb(coalesce((${imports.harvestCounts} ->> 'failed')::int, 0) + 1))`,
       updatedAt: sql`now()`,
     })
-    .where(eq(imports.id, importId));
+    .where(and(eq(imports.id, importId), sql`not (${imports.errors} @> ${noted}::jsonb)`));
 }
 
 /** The validators of the last capture of the record's current file, for a conditional request. */

@@ -11,6 +11,7 @@
  * ahora" still queues a run for it.
  */
 import { and, count, desc, eq, inArray, isNull, like, ne, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../db/index.ts';
 import { alexandrias, captures, categories, harvestedRecords, harvestSources, imports, jobs, type HarvestCounts } from '../db/schema.ts';
@@ -309,6 +310,22 @@ function parseJsonArray(value: unknown): Array<{ key: string; message: string }>
  * `harvestSourceId`. The later checks of the same URLs (`recheck:…`, `watch.ts`; the audit's
  * repairs) are the watch's, not the harvest's: counting them would keep a source "capturing" for good.
  */
+/**
+ * The failed captures of a source still without their file, each record once: its newest failed
+ * job. Every run queues its own capture job for a record that still lacks its file, so one dead
+ * URL fails once per run; listed or retried once per run, it read as several files.
+ */
+function stillFailedCaptures(harvestSourceId: number) {
+  const newer = alias(jobs, 'newer_job');
+  return and(
+    capturesOf(harvestSourceId),
+    eq(jobs.status, 'failed'),
+    isNull(alexandrias.cid),
+    // Not superseded by a newer capture of the record, failed too or still to run (a retried one).
+    sql`not exists (select 1 from ${jobs} as ${newer} where ${newer.kind} = ${CAPTURE_JOB} and ${newer.status} in ('failed', 'queued', 'running') and ${newer.id} > ${jobs.id} and ${newer.dedupeKey} like 'capture:%' and ${newer.payload}->>'alexandriaId' = ${jobs.payload}->>'alexandriaId')`,
+  );
+}
+
 function capturesOf(harvestSourceId: number) {
   return and(
     eq(jobs.kind, CAPTURE_JOB),
@@ -346,7 +363,7 @@ export async function captureQueue(db: Db, harvestSourceId: number): Promise<Cap
   // A capture that failed in one run and succeeded in another is not a failure any more. The
   // newest failures and how many there are in all, in one query: the window counts every row the
   // condition keeps before the limit cuts them (no row at all means none failed).
-  const stillFailed = and(capturesOf(harvestSourceId), eq(jobs.status, 'failed'), isNull(alexandrias.cid));
+  const stillFailed = stillFailedCaptures(harvestSourceId);
   const rows = await db
     .select({
       jobId: jobs.id,
@@ -463,7 +480,7 @@ export async function retryFailedCaptures(db: Db, harvestSourceId: number): Prom
     .select({ id: jobs.id })
     .from(jobs)
     .innerJoin(alexandrias, sql`${alexandrias.id} = (${jobs.payload}->>'alexandriaId')::int`)
-    .where(and(capturesOf(harvestSourceId), eq(jobs.status, 'failed'), isNull(alexandrias.cid)))
+    .where(stillFailedCaptures(harvestSourceId))
     .orderBy(jobs.id)
     .limit(RETRY_ALL_LIMIT);
   return { retried: await retryFailedMany(db, failed.map((job) => job.id)) };

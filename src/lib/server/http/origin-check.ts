@@ -25,16 +25,16 @@ function isOwnOrigin(origin: string | null, allowedHosts: readonly string[]): bo
 
 /**
  * Throws a 403 for a state-changing request that a page on another site could have sent: a form
- * content type (or none at all) with an `Origin` that is not ours, and no Bearer token. JSON bodies need a preflight,
+ * content type (or none at all) with an `Origin` that is not ours, or with none and no Bearer token. JSON bodies need a preflight,
  * which the archive never grants to other origins, so they pass as Astro's check lets them.
  */
 export function refuseCrossSiteForm(request: Request, allowedHosts: readonly string[]): void {
   if (SAFE_METHODS.has(request.method)) return;
   if (isOwnOrigin(request.headers.get('origin'), allowedHosts)) return;
-  // A client that signs in with its own token (`Authorization: Bearer`, as curl or a script does)
-  // is no form riding on a visitor's cookie: with a Bearer token, the cookie is never read
-  // (`sessionToken`), so the request can act only as whoever holds that token.
-  if (/^bearer\s+\S/i.test(request.headers.get('authorization') ?? '')) return;
+  // A script (curl) with its own token sends no Origin, which every browser sends on a cross-site
+  // post: no form riding on a visitor's cookie, and with a Bearer token the cookie is never read
+  // (`sessionToken`). A browser page of another site keeps being refused, token or not.
+  if (!request.headers.has('origin') && /^bearer\s+\S/i.test(request.headers.get('authorization') ?? '')) return;
   const contentType = request.headers.get('content-type');
   const formLike = contentType === null || FORM_CONTENT_TYPES.some((type) => contentType.toLowerCase().includes(type));
   if (formLike) throw new ForbiddenError('Formulario enviado desde otro sitio: no se acepta.');
