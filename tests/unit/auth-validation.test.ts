@@ -58,8 +58,9 @@ describe('the login form (SPEC §5)', () => {
 
   it('wants a well-formed signature and a known provider', () => {
     expect(messages(loginRequestSchema.safeParse({ message: 'm', signature: '0x12', provider: 'metamask' }))).toEqual([
-      'signature is not valid',
+      'La firma no es válida: se esperan 65 bytes en hexadecimal (0x y 130 cifras).',
     ]);
+    expect(messages(loginRequestSchema.safeParse({ signature: `0x${'a'.repeat(130)}`, provider: 'metamask' }))).toEqual(['Falta el mensaje firmado (message).']);
     expect(loginRequestSchema.safeParse({ message: 'm', signature: `0x${'a'.repeat(130)}`, provider: 'otro' }).success).toBe(false);
   });
 });

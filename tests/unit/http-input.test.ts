@@ -40,4 +40,12 @@ describe('parseJson', () => {
     expect((error as HttpError).status).toBe(400);
     expect((error as HttpError).message).toMatch(TOO_DEEP);
   });
+
+  it("says zod's own findings in Spanish: a list or null where an object goes, a number where a text goes", async () => {
+    const schema = z.object({ message: z.string() });
+    const refusal = async (body: string) => ((await parseJson(new Request('http://archivo.test/x', { method: 'POST', body }), schema).catch((failure: unknown) => failure)) as HttpError).message;
+    expect(await refusal('[1,2]')).toBe('Entrada inválida: se esperaba objeto, recibido arreglo');
+    expect(await refusal('null')).toBe('Entrada inválida: se esperaba objeto, recibido nulo');
+    expect(await refusal('{"message":5}')).toBe('Entrada inválida: se esperaba texto, recibido número');
+  });
 });

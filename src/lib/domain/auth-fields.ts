@@ -36,3 +36,9 @@ export function checkResetEmail(value: unknown): ResetEmailCheck {
   if (!EMAIL_PATTERN.test(email)) return { error: FIELD_MESSAGES.emailFormat };
   return { email };
 }
+
+/** What is wrong with a wallet's signature (`personal_sign`: 65 bytes in hexadecimal), as the API says it. */
+export const SIGNATURE_MESSAGES = {
+  required: 'Falta la firma (signature).',
+  invalid: 'La firma no es válida: se esperan 65 bytes en hexadecimal (0x y 130 cifras).',
+} as const;

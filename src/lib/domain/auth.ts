@@ -3,7 +3,7 @@
  * endpoints and the lazily loaded sign-in code; the rules and messages are `auth-fields.ts`'s.
  */
 import { z } from 'zod';
-import { checkResetEmail, FIELD_LENGTH, FIELD_MESSAGES } from './auth-fields.ts';
+import { checkResetEmail, FIELD_LENGTH, FIELD_MESSAGES, SIGNATURE_MESSAGES } from './auth-fields.ts';
 import { PROVIDERS } from './user.ts';
 
 const required = (message: string) => z.string({ error: message }).trim().min(1, message);
@@ -18,8 +18,8 @@ export const loginFieldsSchema = z.object({
 
 /** POST /auth/login: an EIP-4361 message, its signature, and which kind of wallet signed it. */
 export const loginRequestSchema = z.object({
-  message: required('message is required').max(4000, 'message is too long'),
-  signature: required('signature is required').regex(/^0x[0-9a-fA-F]{130}$/, 'signature is not valid'),
+  message: required('Falta el mensaje firmado (message).').max(4000, 'El mensaje firmado pasa de 4000 caracteres.'),
+  signature: required(SIGNATURE_MESSAGES.required).regex(/^0x[0-9a-fA-F]{130}$/, SIGNATURE_MESSAGES.invalid),
   provider: z.enum(PROVIDERS, { error: 'Password is required' }),
 });
 

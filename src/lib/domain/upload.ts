@@ -4,6 +4,7 @@
  * and the confirmation message the wallet signs. Shared by the wizard and the upload endpoint, so
  * the browser and the server cannot disagree on what a valid contribution is.
  */
+import { SIGNATURE_MESSAGES } from './auth-fields.ts';
 import { z } from 'zod';
 import { stripControls, visibleLength } from './text.ts';
 
@@ -261,7 +262,7 @@ export function confirmationMessage({ documentSha256, proofSha256, nonce }: Conf
 /** The multipart fields of `POST /v2/ops/assets/add` besides the files. */
 export const UPLOAD_FIELDS = { asset: 'asset', signature: 'signature', nonce: 'nonce', document: 'fileUploaded', proof: 'proof' } as const;
 
-export const signatureSchema = z.string({ error: 'signature is required' }).regex(/^0x[0-9a-fA-F]{130}$/, 'signature is not valid');
+export const signatureSchema = z.string({ error: SIGNATURE_MESSAGES.required }).regex(/^0x[0-9a-fA-F]{130}$/, SIGNATURE_MESSAGES.invalid);
 export const nonceSchema = z.string({ error: 'nonce is required' }).regex(/^[0-9a-f]{32}$/, 'nonce is not valid');
 
 /** The first message of each field of a failed step, as the wizard shows them under the fields. */

@@ -5,9 +5,13 @@
  * character (U+0000), would make any query that carries it fail (22021) and surface as a 500: it
  * is refused here with a 400 too.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { fieldErrors } from '../../domain/auth.ts';
 import { ValidationError } from './errors.ts';
+
+// zod's own messages (a body that is an array, a number where a text goes) in Spanish, as every
+// answer of the archive; the schemas' own messages are written in Spanish, or as the spec words them.
+z.config(z.locales.es());
 
 export const NUL_MESSAGE = 'El texto contiene un carácter nulo (NUL), que no se admite.';
 const NOT_JSON = 'El cuerpo de la petición debe ser JSON.';

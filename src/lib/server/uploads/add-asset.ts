@@ -26,6 +26,7 @@ import {
   type AssetPayload,
   type NewEntity,
 } from '../../domain/upload.ts';
+import { SIGNATURE_MESSAGES } from '../../domain/auth-fields.ts';
 import type { ArchiveConfig } from '../config.ts';
 import { consumeNonce, isNonceUsable } from '../auth/nonces.ts';
 import { spend } from '../auth/rate-limit.ts';
@@ -207,7 +208,7 @@ async function checkFields(db: Db, account: string, raw: Record<string, string>)
   const nonce = nonceSchema.safeParse(raw.nonce);
   const signature = signatureSchema.safeParse(raw.signature);
   if (!nonce.success) throw new ValidationError(nonce.error.issues[0]?.message ?? 'nonce is not valid');
-  if (!signature.success) throw new ValidationError(signature.error.issues[0]?.message ?? 'signature is not valid');
+  if (!signature.success) throw new ValidationError(signature.error.issues[0]?.message ?? SIGNATURE_MESSAGES.invalid);
   if (asset.owner.toLowerCase() !== account) {
     throw new ForbiddenError('El propietario (owner) debe ser la cartera con la que inició sesión.');
   }
