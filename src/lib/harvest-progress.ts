@@ -42,10 +42,16 @@ export function harvestProgressText(progress: HarvestProgressInput): string {
     case 'capturing':
       return `Catálogo leído. Capturando archivos: ${done.toLocaleString('es-DO')} de ${(queued + running + done + failed).toLocaleString('es-DO')}…`;
     case 'failed':
-      return `La última cosecha falló tras ${documents(lastRun!.documents)}.`;
+      return `La última cosecha falló tras ${documents(lastRun!.documents)}: su motivo está en la lista de cosechas.`;
     case 'done':
       return lastRun!.counts.failed > 0
         ? `Última cosecha terminada: ${documents(lastRun!.documents)}, ${lastRun!.counts.failed.toLocaleString('es-DO')} con fallos.`
         : `Última cosecha terminada: ${documents(lastRun!.documents)}.`;
   }
+}
+
+/** The source's «Cosechar ahora» button while a run of it is queued or running, and when it is not. */
+export function runButtonLabel(activeRun: HarvestProgressInput['activeRun']): string {
+  if (!activeRun) return 'Cosechar ahora';
+  return activeRun.status === 'running' ? 'Cosechando…' : 'En cola…';
 }

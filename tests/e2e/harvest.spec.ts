@@ -174,3 +174,22 @@ test('a script with a Bearer token registers, edits, pauses and runs a source as
     await client.dispose();
   }
 });
+
+test("on a phone, a failed run's reasons wrap within the screen, below the runs table that scrolls sideways", async ({ page }) => {
+  await signInWithWallet(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/moderacion/cosechas');
+  // The source the previous test registered over the API: a catalogue that answers with a web page.
+  await page.getByRole('link', { name: 'Portal por la API' }).click();
+  await expect(page.locator('[data-progress-text]')).toHaveText(/^La última cosecha falló tras 0 documento\(s\): su motivo está en la lista de cosechas\.$/, { timeout: 60_000 });
+  const failures = page.locator('details[data-run-errors]').first();
+  await failures.locator('summary').click();
+  const reason = failures.locator('li').first();
+  await expect(reason).toContainText('página HTML');
+  const box = (await reason.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  // Nothing waits in the queue for it: the button offers a new run, and no «en cola» notice is left.
+  await expect(page.locator('[data-run-button]').filter({ hasText: /En cola|Cosechando/ })).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/screenshots/cosechas-fallo-movil.png', fullPage: true });
+});

@@ -1,0 +1,30 @@
+/**
+ * Where a harvest source stands, as the moderators' page says it and its script rewrites it while
+ * the work goes on: the sentence, and the «Cosechar ahora» button, which said «En cola…» through
+ * a whole run once the click had queued it.
+ */
+import { describe, expect, it } from 'vitest';
+import { harvestPhase, harvestProgressText, runButtonLabel, type HarvestProgressInput } from '../../src/lib/harvest-progress.ts';
+
+const noCaptures = { counts: { queued: 0, running: 0, done: 0, failed: 0 } };
+const state = (over: Partial<HarvestProgressInput>): HarvestProgressInput => ({ activeRun: null, lastRun: null, captures: noCaptures, ...over });
+
+describe('harvest progress', () => {
+  it('follows a run from the queue to its captures and its end', () => {
+    expect(harvestPhase(state({ activeRun: { status: 'queued' } }))).toBe('queued');
+    expect(harvestPhase(state({ activeRun: { status: 'running' } }))).toBe('harvesting');
+    const reading = state({ activeRun: { status: 'running' }, lastRun: { status: 'in_progress', documents: 1200, counts: { failed: 0 } } });
+    expect(harvestProgressText(reading)).toBe('Cosechando: 1,200 documento(s) leídos hasta ahora…');
+    const capturing = state({ lastRun: { status: 'done', documents: 22, counts: { failed: 0 } }, captures: { counts: { queued: 5, running: 2, done: 14, failed: 1 } } });
+    expect(harvestProgressText(capturing)).toBe('Catálogo leído. Capturando archivos: 14 de 22…');
+    expect(harvestProgressText(state({ lastRun: { status: 'failed', documents: 0, counts: { failed: 0 } } }))).toBe(
+      'La última cosecha falló tras 0 documento(s): su motivo está en la lista de cosechas.',
+    );
+  });
+
+  it('names the button by what the run is doing', () => {
+    expect(runButtonLabel(null)).toBe('Cosechar ahora');
+    expect(runButtonLabel({ status: 'queued' })).toBe('En cola…');
+    expect(runButtonLabel({ status: 'running' })).toBe('Cosechando…');
+  });
+});
