@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toUser, type User } from '../../src/lib/domain/user.ts';
 import { HARVEST_OPS_PATHS, openApiDocument } from '../../src/lib/server/api/openapi.ts';
 import type { Db, Engine } from '../../src/lib/server/db/index.ts';
-import { alexandrias, categories, harvestedRecords, harvestSources, jobs } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, categories, harvestedRecords, harvestSources, jobs, sources } from '../../src/lib/server/db/schema.ts';
 import { CAPTURE_JOB, captureHandler, HARVEST_JOB, harvestRunHandler } from '../../src/lib/server/harvest/index.ts';
 import {
   harvestSourceEditFromForm,
@@ -348,6 +348,37 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     }
     const none = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
     expect({ failed: none.failed, failedTotal: none.failedTotal }).toEqual({ failed: [], failedTotal: 0 });
+  });
+
+  it("renames a source where its name shows: its records' provenance and the archive's source made for it", async () => {
+    const [current] = await db.select().from(harvestSources).where(eq(harvestSources.id, sourceId));
+    const recordIds = (await db.select({ id: harvestedRecords.alexandriaId }).from(harvestedRecords).where(eq(harvestedRecords.harvestSourceId, sourceId))).map((row) => row.id);
+    expect(recordIds.length).toBeGreaterThan(0);
+    const notes = async () => (await db.select({ note: alexandrias.provenanceNote }).from(alexandrias).where(inArray(alexandrias.id, recordIds))).map((row) => row.note);
+    expect((await notes()).every((note) => note?.startsWith(`Metadatos cosechados del catálogo «${current!.name}» (`))).toBe(true);
+
+    const renamed = await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { name: 'Portal del Ministerio' } });
+    expect(renamed.status).toBe(200);
+    expect((await notes()).every((note) => note?.startsWith('Metadatos cosechados del catálogo «Portal del Ministerio» ('))).toBe(true);
+    const [archiveSource] = await db.select({ name: sources.name }).from(sources).where(eq(sources.id, current!.sourceId!));
+    expect(archiveSource!.name).toBe('Portal del Ministerio');
+    await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { name: current!.name } });
+    expect((await notes()).every((note) => note?.startsWith(`Metadatos cosechados del catálogo «${current!.name}» (`))).toBe(true);
+  });
+
+  it('files a catalogue under its own name when a mistaken address on its site came first and never brought a record', async () => {
+    // Nothing listens at 127.0.0.1:9: the first address never yields a record.
+    const wrong = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'http://127.0.0.1:9/html', kind: 'ckan', name: 'Portal HTML' } });
+    expect(wrong.status).toBe(201);
+    const right = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'http://127.0.0.1:9/', kind: 'ckan', name: 'Portal del Ministerio' } });
+    expect(right.status).toBe(201);
+    const [archiveSource] = await db.select({ name: sources.name, description: sources.description }).from(sources).where(eq(sources.url, 'http://127.0.0.1:9'));
+    expect(archiveSource).toEqual({ name: 'Portal del Ministerio', description: 'Catálogo público cosechado por el archivo: http://127.0.0.1:9/' });
+    // A source that holds records keeps its name: the seed's, here.
+    const [seedSource] = await db.select({ name: sources.name }).from(sources).where(eq(sources.id, seededSources[0]!.sourceId!));
+    await call(sourcesRoute.POST, { method: 'POST', body: { url: 'https://datos.gob.do/', kind: 'ckan', name: 'Otro nombre' } });
+    expect((await db.select({ name: sources.name }).from(sources).where(eq(sources.id, seededSources[0]!.sourceId!)))[0]).toEqual(seedSource);
+    await db.delete(harvestSources).where(inArray(harvestSources.url, ['http://127.0.0.1:9/html', 'http://127.0.0.1:9/', 'https://datos.gob.do/']));
   });
 
   it('reads the page forms: empty fields, the theme map by category title, and lines it cannot read', async () => {

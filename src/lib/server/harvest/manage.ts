@@ -22,7 +22,7 @@ import { CATALOG_KINDS, type CatalogKind } from './catalogs/index.ts';
 import { CAPTURE_JOB } from './capture-job.ts';
 import { foldLabel } from './map.ts';
 import { HARVEST_JOB, queueHarvestRun, refuseSnapshot, type HarvestJobPayload } from './run-job.ts';
-import { registerHarvestSource } from './sources.ts';
+import { registerHarvestSource, renameHarvestedCatalogue } from './sources.ts';
 
 /**
  * How often a source is harvested again: the choices a moderator has, and the PostgreSQL interval
@@ -435,17 +435,23 @@ export async function updateHarvestSource(db: Db, id: number, edit: HarvestSourc
   const source = await requireSource(db, id);
   if (edit.paused === false) refuseSnapshot(source);
   await requireCategories(db, [edit.defaultCategoryId, ...Object.values(edit.themeMap ?? {})]);
-  await db
-    .update(harvestSources)
-    .set({
-      ...(edit.name !== undefined ? { name: edit.name } : {}),
-      ...(edit.defaultCategoryId !== undefined ? { defaultCategoryId: edit.defaultCategoryId } : {}),
-      ...(edit.interval !== undefined ? { interval: HARVEST_INTERVALS[edit.interval].interval } : {}),
-      ...(edit.themeMap !== undefined ? { themeMap: edit.themeMap } : {}),
-      ...(edit.paused !== undefined ? { paused: edit.paused } : {}),
-      updatedAt: sql`now()`,
-    })
-    .where(eq(harvestSources.id, id));
+  await db.transaction(async (tx) => {
+    if (edit.name !== undefined) {
+      const [current] = await tx.select().from(harvestSources).where(eq(harvestSources.id, id)).for('update');
+      if (current) await renameHarvestedCatalogue(tx, current, edit.name);
+    }
+    await tx
+      .update(harvestSources)
+      .set({
+        ...(edit.name !== undefined ? { name: edit.name } : {}),
+        ...(edit.defaultCategoryId !== undefined ? { defaultCategoryId: edit.defaultCategoryId } : {}),
+        ...(edit.interval !== undefined ? { interval: HARVEST_INTERVALS[edit.interval].interval } : {}),
+        ...(edit.themeMap !== undefined ? { themeMap: edit.themeMap } : {}),
+        ...(edit.paused !== undefined ? { paused: edit.paused } : {}),
+        updatedAt: sql`now()`,
+      })
+      .where(eq(harvestSources.id, id));
+  });
   return getHarvestSource(db, id);
 }
 

@@ -1,8 +1,9 @@
 /** Registering a catalogue to harvest, with the `source` its records are filed under. */
-import { eq, like } from 'drizzle-orm';
+import { and, eq, like, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { harvestSources, sources, type HarvestSource } from '../db/schema.ts';
+import { alexandrias, harvestedRecords, harvestSources, sources, type HarvestSource } from '../db/schema.ts';
 import { catalogIdentity, type CatalogKind } from './catalogs/index.ts';
+import { catalogueNote } from './map.ts';
 
 export interface NewHarvestSource {
   url: string;
@@ -33,10 +34,19 @@ export async function registerHarvestSource(db: Db, input: NewHarvestSource): Pr
   if (existing) return { harvestSource: existing, created: false };
   const name = input.name?.trim() || new URL(url).host;
   return db.transaction(async (tx) => {
+    await tx.insert(sources).values({ name, url: origin, description: harvestedSourceDescription(url) }).onConflictDoNothing({ target: sources.url });
+    // A source an earlier registration on this site made, that never got a record (its catalogue
+    // address was wrong, its run failed), is this catalogue's: named after it, not after the mistake.
     await tx
-      .insert(sources)
-      .values({ name, url: origin, description: `Catálogo público cosechado por el archivo: ${url}` })
-      .onConflictDoNothing({ target: sources.url });
+      .update(sources)
+      .set({ name, description: harvestedSourceDescription(url) })
+      .where(
+        and(
+          eq(sources.url, origin),
+          like(sources.description, `${HARVESTED_SOURCE_DESCRIPTION}%`),
+          sql`not exists (select 1 from ${alexandrias} where ${alexandrias.sourceId} = ${sources.id})`,
+        ),
+      );
     const [source] = await tx.select({ id: sources.id }).from(sources).where(eq(sources.url, origin));
     const [created] = await tx
       .insert(harvestSources)
@@ -55,4 +65,33 @@ export async function registerHarvestSource(db: Db, input: NewHarvestSource): Pr
     const [other] = await tx.select().from(harvestSources).where(eq(harvestSources.url, url));
     return { harvestSource: other!, created: false };
   });
+}
+
+/** How a source the archive made for a harvested catalogue describes itself (until a moderator edits it). */
+const HARVESTED_SOURCE_DESCRIPTION = 'Catálogo público cosechado por el archivo: ';
+const harvestedSourceDescription = (catalogUrl: string) => `${HARVESTED_SOURCE_DESCRIPTION}${catalogUrl}`;
+
+/**
+ * A harvest source's new name, wherever its old one shows: its records' provenance notes («…del
+ * catálogo «X»…», written at each harvest) and the source the archive made for it, when that source
+ * still describes itself as this catalogue's. In `tx`, with the harvest source's own update.
+ */
+export async function renameHarvestedCatalogue(tx: Pick<Db, 'update'>, harvestSource: Pick<HarvestSource, 'id' | 'name' | 'url' | 'sourceId'>, name: string): Promise<void> {
+  if (name === harvestSource.name) return;
+  const note = (of: string) => catalogueNote({ name: of, url: harvestSource.url }, 'captured');
+  await tx
+    .update(alexandrias)
+    .set({ provenanceNote: sql`replace(${alexandrias.provenanceNote}, ${note(harvestSource.name)}, ${note(name)})` })
+    .where(
+      and(
+        sql`${alexandrias.id} in (select ${harvestedRecords.alexandriaId} from ${harvestedRecords} where ${harvestedRecords.harvestSourceId} = ${harvestSource.id})`,
+        sql`strpos(${alexandrias.provenanceNote}, ${note(harvestSource.name)}) > 0`,
+      ),
+    );
+  if (harvestSource.sourceId !== null) {
+    await tx
+      .update(sources)
+      .set({ name })
+      .where(and(eq(sources.id, harvestSource.sourceId), eq(sources.description, harvestedSourceDescription(harvestSource.url))));
+  }
 }
