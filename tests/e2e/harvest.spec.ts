@@ -193,3 +193,38 @@ test("on a phone, a failed run's reasons wrap within the screen, below the runs 
   await expect(page.locator('[data-run-button]').filter({ hasText: /En cola|Cosechando/ })).toHaveCount(0);
   await page.screenshot({ path: 'test-results/screenshots/cosechas-fallo-movil.png', fullPage: true });
 });
+
+test('a dataset that left the catalogue is marked on its record, and its history says so in words', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signInWithWallet(page);
+  const removed = portal.packages.pop()!;
+  try {
+    await page.goto('/moderacion/cosechas');
+    await page.getByRole('link', { name: 'Portal de datos local' }).click();
+    await page.locator('[data-source]').filter({ hasText: 'Portal de datos local' }).getByRole('button', { name: 'Cosechar ahora' }).click();
+    await expect(page.locator('[data-progress-text]')).toHaveText(/^Última cosecha terminada/, { timeout: 120_000 });
+    await expect(page.locator('[data-run-count="withdrawn"]')).toHaveText(String(removed.resources.length));
+
+    // Its record among this source's (the seed holds the same datasets, from the portal's export),
+    // filtered by title. Its own records' titles start with its title («Nómina de Empleados: CSV»);
+    // another dataset's may hold it further in («Nómina Empleados: Nómina de Empleados 2017»).
+    await page.getByRole('link', { name: 'Ver sus registros' }).click();
+    await page.goto(`${page.url()}?q=${encodeURIComponent(removed.title)}`);
+    const ownTitle = new RegExp(`^${removed.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(:|$)`);
+    await page.locator('tr[data-record]').getByRole('link', { name: ownTitle }).first().click();
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(removed.title);
+    // Said at the top, where the status is, and linked to the note that explains it.
+    const badge = page.locator('[data-withdrawn-badge]');
+    await expect(badge).toHaveText('Retirado del catálogo');
+    await badge.click();
+    await expect(page.locator('#withdrawn-from-catalog')).toBeInViewport();
+    await expect(page.locator('#withdrawn-from-catalog')).toHaveText(/^Retirado del catálogo el \d{2}\/\d{2}\/\d{4}/);
+    // The history says the status did not change, not «online → online».
+    const history = page.locator('[data-history]');
+    await expect(history).toContainText('Sin cambio de estado (online)');
+    await expect(history).not.toContainText('online → online');
+    await page.screenshot({ path: 'test-results/screenshots/registro-retirado.png', fullPage: true });
+  } finally {
+    portal.packages.push(removed);
+  }
+});

@@ -115,6 +115,7 @@ export const es = {
   'record.captured': 'Capturado por el archivo desde {url} el {date} (HTTP {status}).',
   'record.captureFailed': 'El archivo intentó capturarlo desde {url} el {date} y no pudo: {reason}',
   'record.captureMismatch': 'Lo capturado no coincide con lo que declara el catálogo: {mismatch}',
+  'record.withdrawnBadge': 'Retirado del catálogo',
   'record.withdrawnFromCatalog': 'Retirado del catálogo el {date}: la fuente ya no lo lista. El archivo conserva el registro y su copia.',
   'record.license': 'Licencia',
   'record.issuedAtOrigin': 'Publicado en el origen',
@@ -134,6 +135,7 @@ export const es = {
   'record.historyChange': 'Cambio',
   'record.historyReason': 'Motivo',
   'record.historyWho': 'Quién',
+  'record.historySame': 'Sin cambio de estado ({status})',
   'versions.title': 'Versiones',
   'versions.intro':
     'El archivo vuelve a capturar este documento en su origen. Cada vez que cambia, guarda la nueva versión; las anteriores siguen disponibles por su CID.',
