@@ -27,6 +27,16 @@ import { queueHarvestRun, registerHarvestSource, RUN_ERROR_KEY } from '../src/li
 import { HttpError } from '../src/lib/server/http/errors.ts';
 
 const USAGE = 'Uso: npm run harvest -- <url del catálogo> [--kind ckan|dcat|datajson] [--source-name "Nombre"] [--timeout minutos] [--host-delay ms]';
+const HELP = `${USAGE}
+
+Registra el catálogo como fuente de cosecha si es nueva, pone una cosecha en la cola de trabajos y
+muestra su avance y el de sus capturas, funcione o no un servidor (npm start) a la vez.
+  --kind          ckan (la API de acciones, package_search), dcat (DCAT-AP en JSON-LD o Turtle)
+                  o datajson (DCAT-US 1.1); sin él se adivina por la URL.
+  --source-name   el nombre de la fuente nueva (por omisión, el del servidor).
+  --timeout       minutos de espera antes de dejar el resto en la cola (60).
+  --host-delay    milisegundos entre dos peticiones a un mismo servidor (ARCHIVE_CAPTURE_HOST_DELAY_MS).
+Devuelve 0 si la cosecha termina (aunque falle alguna captura: lo dice al final), 1 si falla, se interrumpe o se agota el tiempo, 2 si la orden no es válida.`;
 
 /** The kind a URL most likely is when `--kind` is not given: data.json and DCAT files by name, else CKAN. */
 function guessKind(url: string): CatalogKind {
@@ -49,6 +59,7 @@ const { values, positionals } = parseCommandArgs(
     'host-delay': { type: 'string' },
   },
   usage,
+  HELP,
 );
 const url = positionals[0];
 if (!url || positionals.length > 1) usage('Indique una sola URL de catálogo.');
@@ -137,7 +148,12 @@ try {
       const line = `Capturas: ${done} hecha(s), ${failed} fallida(s), ${running} en curso, ${waiting} en cola.`;
       if (line !== last) console.log(line);
       last = line;
-      if (waiting + running === 0 || stop.signal.aborted) break;
+      if (waiting + running === 0 || stop.signal.aborted) {
+        if (failed > 0) {
+          console.log(`${failed} captura(s) fallaron; sus motivos, y el botón para reintentarlas, están en /moderacion/cosechas?fuente=${harvestSource.id}.`);
+        }
+        break;
+      }
       if (Date.now() > deadline) {
         console.log(`Se agotó el tiempo (${timeoutMinutes} min): las capturas que faltan siguen en la cola.`);
         break;

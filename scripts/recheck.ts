@@ -20,13 +20,19 @@ import { formatDate } from '../src/lib/format.ts';
 const BATCH = 5_000;
 
 const USAGE = 'Uso: npm run recheck [-- <id de registro | URL> ...] [--timeout minutos] [--host-delay ms]';
+const HELP = `${USAGE}
+
+Vuelve a pedir ahora a su origen los archivos capturados (los indicados por id de registro o URL, o
+todos los vigilados), guarda una versión nueva si cambiaron y anota los que desaparecieron.
+  --timeout       minutos de espera antes de dejar el resto en la cola (30).
+  --host-delay    milisegundos entre dos peticiones a un mismo servidor (ARCHIVE_CAPTURE_HOST_DELAY_MS).`;
 
 function usage(message: string): never {
   console.error(`${message}\n${USAGE}`);
   process.exit(2);
 }
 
-const { values, positionals } = parseCommandArgs({ timeout: { type: 'string', default: '30' }, 'host-delay': { type: 'string' } }, usage);
+const { values, positionals } = parseCommandArgs({ timeout: { type: 'string', default: '30' }, 'host-delay': { type: 'string' } }, usage, HELP);
 const timeoutMinutes = Number(values.timeout);
 if (!(timeoutMinutes > 0)) usage('--timeout debe ser un número de minutos mayor que cero.');
 const ids = positionals.filter((value) => /^\d+$/.test(value)).map(Number);

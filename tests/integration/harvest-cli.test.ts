@@ -204,4 +204,34 @@ describe('npm run harvest', () => {
       expect(code).toBe(2);
     }
   }, 60_000);
+
+  it('prints its help with --help or -h and ends successfully, touching nothing', async () => {
+    for (const [args, script] of [[['--help'], SCRIPT], [['-h'], RECHECK]] as const) {
+      const { code, output } = await harvest([...args], env, 30_000, script);
+      expect(output).toMatch(/^Uso: npm run (harvest|recheck)/);
+      expect(output).toContain('--host-delay');
+      expect(output).not.toContain('Opción desconocida');
+      expect(code).toBe(0);
+    }
+  }, 60_000);
+
+  it('ends by saying how many captures failed and where their reasons are', async () => {
+    const template = portal.packages[0]!;
+    portal.packages.push({
+      ...template,
+      id: 'conjunto-perdido',
+      name: 'conjunto-perdido',
+      title: 'Conjunto con su archivo perdido',
+      resources: [{ ...template.resources[0]!, id: 'r-perdido', name: 'Perdido', url: `${portal.origin}/files/r-perdido/perdido.csv`, hash: '', size: null }],
+    });
+    try {
+      const run = await harvest([portal.urls.ckan, ...FAST], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
+      expect(run.output).toContain('1 nuevo(s)');
+      expect(run.output).toMatch(/Capturas: 0 hecha\(s\), 1 fallida\(s\), 0 en curso, 0 en cola\.\n1 captura\(s\) fallaron; sus motivos, y el botón para reintentarlas, están en \/moderacion\/cosechas\?fuente=\d+\./);
+      // The run itself ended: a dead link is the capture's failure, not the command's.
+      expect(run.code).toBe(0);
+    } finally {
+      portal.packages.pop();
+    }
+  }, 90_000);
 });

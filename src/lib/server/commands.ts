@@ -42,9 +42,13 @@ export async function openArchiveForCommand(config: ArchiveConfig, what: string)
 /**
  * A command's arguments (node:util's `parseArgs`, positionals allowed). An option the command does
  * not know, or one given without its value, is a usage error told in Spanish through `usage`, not
- * an English stack trace.
+ * an English stack trace; `--help` (or `-h`) prints `help` and ends the command successfully.
  */
-export function parseCommandArgs<const O extends ParseArgsOptionsConfig>(options: O, usage: (message: string) => never) {
+export function parseCommandArgs<const O extends ParseArgsOptionsConfig>(options: O, usage: (message: string) => never, help: string) {
+  if (process.argv.slice(2).some((argument) => argument === '--help' || argument === '-h')) {
+    console.log(help);
+    process.exit(0);
+  }
   try {
     return parseArgs({ allowPositionals: true, options });
   } catch (error) {
