@@ -27,6 +27,15 @@ test('a seeded file comes back by its CID, byte for byte, with safe and immutabl
   expect(slice.headers()['content-range']).toBe(`bytes 262140-262149/${original.length}`);
   expect(Buffer.compare(await slice.body(), original.subarray(262140, 262150))).toBe(0);
 
+  // If-Range: the piece only while it names this file; another tag or a date gets the whole file.
+  expect((await request.get(`/ipfs/${cid}`, { headers: { Range: 'bytes=0-9', 'If-Range': `"${cid}"` } })).status()).toBe(206);
+  for (const other of ['"otra-etiqueta"', 'Tue, 24 Nov 2026 10:00:00 GMT']) {
+    const whole = await request.get(`/ipfs/${cid}`, { headers: { Range: 'bytes=0-9', 'If-Range': other } });
+    expect(whole.status()).toBe(200);
+    expect(whole.headers()['content-range']).toBeUndefined();
+    expect(Buffer.compare(await whole.body(), original)).toBe(0);
+  }
+
   expect((await request.get(`/ipfs/${cid}`, { headers: { 'If-None-Match': `"${cid}"` } })).status()).toBe(304);
   expect((await request.get(`/ipfs/${cid}`, { headers: { Range: `bytes=${original.length}-` } })).status()).toBe(416);
 

@@ -54,9 +54,10 @@ describe('reading a gateway request', () => {
   });
 
   it('passes the headers the file answer depends on', () => {
-    expect(read('', { Range: 'bytes=0-9', 'If-None-Match': '"x"' })).toMatchObject({
+    expect(read('', { Range: 'bytes=0-9', 'If-None-Match': '"x"', 'If-Range': '"x"' })).toMatchObject({
       method: 'GET',
       range: 'bytes=0-9',
+      ifRange: '"x"',
       ifNoneMatch: '"x"',
       car: null,
     });

@@ -102,6 +102,12 @@ export interface ByteRange {
   end: number;
 }
 
+/** Whether `If-Range` lets a range be served: none sent, or exactly this strong ETag. */
+export function ifRangeHolds(ifRange: string | null | undefined, etag: string): boolean {
+  if (ifRange === null || ifRange === undefined) return true;
+  return !etag.startsWith('W/') && ifRange.trim() === etag;
+}
+
 /** One `bytes=` range of a file of `size` bytes; null for none or one we cannot serve as asked. */
 export function parseRange(header: string | null, size: number): ByteRange | 'unsatisfiable' | null {
   if (!header) return null;
@@ -154,6 +160,8 @@ export interface GatewayRequest {
   /** A browser navigating to the file (`Sec-Fetch-Mode: navigate`), which would render it. */
   navigation?: boolean;
   range: string | null;
+  /** `If-Range`: the range holds only while it names this file's ETag; absent for none. */
+  ifRange?: string | null;
   ifNoneMatch: string | null;
   download: boolean;
   fileName: string | null;
@@ -185,6 +193,7 @@ export function readGatewayRequest(cid: string, request: Request, url: URL): Gat
     search: url.search,
     navigation: request.headers.get('sec-fetch-mode') === 'navigate',
     range: request.headers.get('range'),
+    ifRange: request.headers.get('if-range'),
     ifNoneMatch: request.headers.get('if-none-match'),
     download: download === 'true' || named !== null,
     // Cut by characters, not UTF-16 units: half an emoji would make the header unencodable.
@@ -336,7 +345,9 @@ async function serveWhole(db: Db, store: ContentStore, request: GatewayRequest, 
   if (type !== ASSET_TYPES.pdf.mediaType) headers['Content-Security-Policy'] = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'";
 
   if (matches(request.ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
-  const range = parseRange(request.range, stat.size);
+  // A client resuming a download it began under another ETag (or a date: a CID's bytes have no
+  // Last-Modified) gets the whole file, never a piece of different bytes (RFC 9110 §13.1.5).
+  const range = ifRangeHolds(request.ifRange, etag) ? parseRange(request.range, stat.size) : null;
   if (range === 'unsatisfiable') {
     return new Response(null, { status: 416, headers: { ...headers, 'Content-Range': `bytes */${stat.size}` } });
   }
