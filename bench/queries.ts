@@ -127,7 +127,9 @@ export async function benchLargeQueries(config: ArchiveConfig, dataDir: string, 
     await add('searchRecords "MINERD" (siglas)', () => searchRecords(db, 'MINERD'));
     await add('searchRecords "salud" (categoría grande)', () => searchRecords(db, 'salud'));
     await add('searchRecords con errata "estadistcas"', () => searchRecords(db, 'estadistcas'));
+    await add('searchRecords "MINERD 2023" (palabra a palabra)', () => searchRecords(db, 'MINERD 2023'));
     await add('searchArchive "salud" con facetas (/buscar)', () => searchArchive(db, 'salud', { facets: true }));
+    await add('searchArchive "salud 2024" con facetas (palabra a palabra)', () => searchArchive(db, 'salud 2024', { facets: true }));
   } finally {
     await handle.close();
   }

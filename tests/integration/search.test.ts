@@ -129,6 +129,37 @@ describe.each(testEngines())('search on %s', (engine: Engine) => {
     expect(split.rows[0]!.text).toBe('1 2 3, 5 3 2021, Perú 2020, COVID 19, salud -2020');
   });
 
+  it('finds records word by word across their own text and their groups\' names: «MINERD 2023»', async () => {
+    // Neither a record nor the ministry's name holds both words: this found nothing.
+    const [minerd] = await db().select({ id: departments.id }).from(departments).where(eq(departments.acronym, 'MINERD'));
+    const expected = ((await db().execute(
+      sql`select id from alexandrias where department_id = ${minerd!.id} and search @@ websearch_to_tsquery('archivo_es', '2023')`,
+    )) as unknown as { rows: Array<{ id: number }> }).rows.map((row) => Number(row.id));
+    expect(expected.length).toBeGreaterThan(0);
+    const results = await searchArchive(db(), 'MINERD 2023', { pageSize: 100, facets: true });
+    expect(results.corrected).toBeNull();
+    expect(results.items.map((record) => record.id).sort()).toEqual([...expected].sort());
+    expect(results.total).toBe(expected.length);
+    expect(results.facets.department).toEqual([expect.objectContaining({ value: String(minerd!.id), count: expected.length })]);
+    expect(results.facets.type.reduce((sum, value) => sum + value.count, 0)).toBe(results.total);
+    // A word that names no group, or a query with operators, is searched as typed.
+    expect((await searchArchive(db(), '"MINERD 2023"')).total).toBe(0);
+  });
+
+  it('puts a mixed hit after every direct one, and pages through them all once', async () => {
+    const q = 'salud 2024';
+    const direct = new Set(
+      ((await db().execute(sql`select id from alexandrias where search @@ websearch_to_tsquery('archivo_es', ${q})`)) as unknown as { rows: Array<{ id: number }> }).rows.map((row) => Number(row.id)),
+    );
+    const first = await searchArchive(db(), q, { pageSize: 2 });
+    expect(first.total).toBeGreaterThan(direct.size);
+    const seen: number[] = [];
+    for (let page = 1; page <= first.pages; page += 1) seen.push(...(await searchArchive(db(), q, { page, pageSize: 2 })).items.map((record) => record.id));
+    expect(new Set(seen).size).toBe(first.total);
+    const tiers = seen.map((id) => (direct.has(id) ? 0 : 1));
+    expect(tiers).toEqual([...tiers].sort((a, b) => a - b));
+  });
+
   it("finds what the search box's own example asks for", async () => {
     // «presupuesto educación 2023» found nothing: a newcomer who tried it took the archive for empty.
     const example = /^Por ejemplo: (.+)$/.exec(t('results.placeholder'))?.[1];

@@ -8,14 +8,18 @@
  *   then the records of every source, institution (name or acronym: "MINERD") and category whose
  *   name matches, newest first. Only the name (weight A): a category described as «Presupuesto,
  *   compras, nómina…» would otherwise bring its 400 records into every search for «compras»;
+ * - then, for a plain query of a few words, the records that have each word either in their own
+ *   text or in the name of one of their groups, newest first: «MINERD 2023» finds the ministry's
+ *   records that mention 2023, though neither the records nor the ministry's name hold both;
  * - numbers joined by a hyphen or a slash («2018-2020») are split, in the query as in the
  *   documents (`archivo_search_text`), so that «2020» finds «2018-2020»;
  * - when nothing matches, each unknown word is replaced by its closest word of the catalogue's
  *   vocabulary (`search_words`, by trigram similarity), and the corrected query is searched.
  *
- * The two tiers are read separately, so neither needs ranking every record of a large category:
- * direct hits through the GIN index, group hits through the per-group indexes, and the totals and
- * facets of the group tier from the running counts (`record_counts`).
+ * The tiers are read separately, so none needs ranking every record of a large category: direct
+ * hits through the GIN index, group hits through the per-group indexes, and the totals and facets
+ * of the group tier from the running counts (`record_counts`); the mixed tier, which no running
+ * count knows, is counted on the records (its words' index hits and group ids, intersected).
  */
 import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { LIMITS } from '../../domain/constants.ts';
@@ -36,7 +40,7 @@ function clean(query: string): string {
   return query.replaceAll('\0', ' ').trim().slice(0, MAX_QUERY);
 }
 
-const tsquery = (q: string) => sql`websearch_to_tsquery('archivo_es', archivo_search_text(${q}))`;
+const tsquery = (q: string | SQL) => sql`websearch_to_tsquery('archivo_es', archivo_search_text(${q}))`;
 
 /** The sources, institutions and categories whose names match: their records match too. */
 type MatchedGroups = Record<GroupEntity, number[]>;
@@ -62,6 +66,67 @@ async function matchedGroups(db: Db, q: string): Promise<MatchedGroups> {
 function groupCondition(groups: MatchedGroups, column: 'recordColumn' | 'countsColumn' = 'recordColumn'): SQL | undefined {
   const parts = GROUP_ENTITY_LIST.flatMap((entity) => (groups[entity].length ? [inArray(DIMENSIONS[entity][column], groups[entity])] : []));
   return parts.length ? or(...parts) : undefined;
+}
+
+/** More words than this are searched only as typed: a sentence pasted in has no mixed tier. */
+const MAX_MIXED_WORDS = 6;
+
+/** The words of a query, each with the groups whose names hold it. */
+type WordGroups = Array<{ word: string; groups: MatchedGroups }>;
+
+/**
+ * Each word of a plain query (no quotes, parentheses, OR, or a minus that leaves out) with the
+ * groups whose names hold it; null when there is no mixed tier to search: one word (the direct
+ * and group tiers cover it), operators, too many words, or no word naming any group (then every
+ * record the mixed tier could find is a direct hit already). A word with no lexeme of its own («de»)
+ * is left out, as the full-text query leaves it.
+ */
+async function wordGroups(db: Db, q: string): Promise<WordGroups | null> {
+  if (/["()]|(^|\s)-|\bor\b/i.test(q)) return null;
+  const typed = q.split(/\s+/).filter(Boolean);
+  if (typed.length < 2 || typed.length > MAX_MIXED_WORDS) return null;
+  const words = sql`(values ${sql.join(
+    typed.map((word, index) => sql`(${index}::int, ${word}::text)`),
+    sql`, `,
+  )}) as w(i, word)`;
+  // One round trip: which words have a lexeme, and the groups each word names, of every kind.
+  const parts = [
+    sql`select w.i, 'lexeme' as kind, 0 as id from ${words} where numnode(${tsquery(sql`w.word`)}) > 0`,
+    ...GROUP_ENTITY_LIST.map((entity) => {
+      const group = DIMENSIONS[entity];
+      return sql`select w.i, ${entity}::text as kind, ${group.id} as id from ${words} join ${group.table} on ${groupName(group)} @@ ${tsquery(sql`w.word`)} where ${group.visible ?? sql`true`}`;
+    }),
+  ];
+  const found = (await db.execute(sql.join(parts, sql` union all `))) as unknown as { rows: Array<{ i: number; kind: GroupEntity | 'lexeme'; id: number }> };
+  const kept = new Set<number>();
+  const covers: WordGroups = typed.map((word) => ({ word, groups: { src: [], dep: [], cat: [] } }));
+  let named = false;
+  for (const row of found.rows) {
+    if (row.kind === 'lexeme') {
+      kept.add(Number(row.i));
+    } else {
+      covers[Number(row.i)]!.groups[row.kind].push(Number(row.id));
+      named = true;
+    }
+  }
+  if (kept.size < 2) return null;
+  return named ? covers.filter((_, index) => kept.has(index)) : null;
+}
+
+/**
+ * Records with every word in their own text or in one of their groups' names, less those with every
+ * word in their own text (the direct hits, left out anyway). Written as one arm per word that names
+ * groups: that word's groups, and each other word either way. Each arm starts from a group's
+ * records (an index), where the plain conjunction of ORs made the planner scan every record
+ * holding a common word («2023»: 17,000 of 100,000) and filter.
+ */
+function mixedCondition(covers: WordGroups): SQL {
+  const either = ({ word, groups }: WordGroups[number]) => or(sql`${alexandrias.search} @@ ${tsquery(word)}`, groupCondition(groups));
+  const arms = covers.flatMap((cover, index) => {
+    const grouped = groupCondition(cover.groups);
+    return grouped ? [and(grouped, ...covers.filter((_, other) => other !== index).map(either))] : [];
+  });
+  return or(...arms)!;
 }
 
 /** One facet value and how many results have it. */
@@ -185,7 +250,7 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
   let q = typed;
   let corrected: string | null = null;
   let tiers = await countTiers(db, q, options.filters ?? {});
-  if (tiers.direct + tiers.grouped === 0) {
+  if (tiers.direct + tiers.grouped + tiers.mixed === 0) {
     corrected = await correctQuery(db, typed);
     if (corrected === null) return empty;
     q = corrected;
@@ -218,35 +283,78 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
       .offset(Math.max(0, window.offset - tiers.direct));
     items.push(...rows.map(toRow));
   }
+  const mixed = mixedTier(q, tiers);
+  if (items.length < window.pageSize && mixed) {
+    const rows = await db
+      .select(rowColumns)
+      .from(alexandrias)
+      .leftJoin(departments, recordDepartmentJoin)
+      .where(and(mixed, filters))
+      .orderBy(desc(alexandrias.updatedAt), desc(alexandrias.id))
+      .limit(window.pageSize - items.length)
+      .offset(Math.max(0, window.offset - tiers.direct - tiers.grouped));
+    items.push(...rows.map(toRow));
+  }
 
   return {
-    ...toPage(items, tiers.direct + tiers.grouped, window),
+    ...toPage(items, tiers.direct + tiers.grouped + tiers.mixed, window),
     query: typed,
     corrected: corrected === null ? null : spelledAsFound(corrected, typed, items),
-    facets: options.facets ? await facetsOf(db, q, tiers.groups, options.filters ?? {}) : empty.facets,
+    facets: options.facets ? await facetsOf(db, q, tiers, options.filters ?? {}) : empty.facets,
   };
 }
 
-/** How many records match directly, and how many more through their groups only. */
-async function countTiers(db: Db, q: string, filters: CountedFilter): Promise<{ direct: number; grouped: number; groups: MatchedGroups }> {
-  const groups = await matchedGroups(db, q);
+/** What the tiers found: how many records in each, the groups named by the whole query, and by each word. */
+interface Tiers {
+  direct: number;
+  grouped: number;
+  mixed: number;
+  groups: MatchedGroups;
+  words: WordGroups | null;
+}
+
+/** The mixed tier's records: every word in their text or groups, and neither a direct nor a group hit. */
+function mixedTier(q: string, tiers: Pick<Tiers, 'groups' | 'words'>): SQL | undefined {
+  if (!tiers.words) return undefined;
+  const grouped = groupCondition(tiers.groups);
+  return and(mixedCondition(tiers.words), sql`not (${alexandrias.search} @@ ${tsquery(q)})`, grouped ? sql`not (${grouped})` : undefined);
+}
+
+/** How many records match directly, how many more through their groups only, and how many more word by word. */
+async function countTiers(db: Db, q: string, filters: CountedFilter): Promise<Tiers> {
+  const [groups, words] = await Promise.all([matchedGroups(db, q), wordGroups(db, q)]);
   const match = sql`${alexandrias.search} @@ ${tsquery(q)}`;
   const [direct] = await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(and(match, recordCondition(filters)));
+  const mixed = mixedTier(q, { groups, words });
+  const [inMixed] = mixed ? await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(and(mixed, recordCondition(filters))) : [];
   const grouped = groupCondition(groups);
-  if (!grouped) return { direct: direct?.n ?? 0, grouped: 0, groups };
+  if (!grouped) return { direct: direct?.n ?? 0, grouped: 0, mixed: inMixed?.n ?? 0, groups, words };
   // The group tier's size from the running counts, less the records already counted as direct hits.
   const [all] = await db
     .select({ n: sql<number>`coalesce(sum(${recordCounts.n}), 0)::int` })
     .from(recordCounts)
     .where(and(groupCondition(groups, 'countsColumn'), countsCondition(filters)));
   const [overlap] = await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(and(match, grouped, recordCondition(filters)));
-  return { direct: direct?.n ?? 0, grouped: (all?.n ?? 0) - (overlap?.n ?? 0), groups };
+  return { direct: direct?.n ?? 0, grouped: (all?.n ?? 0) - (overlap?.n ?? 0), mixed: inMixed?.n ?? 0, groups, words };
 }
 
-/** Counts by format, status, institution, category and source over all results (both tiers). */
-async function facetsOf(db: Db, q: string, groups: MatchedGroups, filters: CountedFilter): Promise<SearchFacets> {
+/** Counts by format, status, institution, category and source over all results (every tier). */
+async function facetsOf(db: Db, q: string, tiers: Tiers, filters: CountedFilter): Promise<SearchFacets> {
+  const { groups } = tiers;
   const match = sql`${alexandrias.search} @@ ${tsquery(q)}`;
   const grouped = groupCondition(groups);
+  const mixed = tiers.mixed > 0 ? mixedTier(q, tiers) : undefined;
+  // The mixed tier has no running counts: its records are read once, counted by every facet's key.
+  const mixedRows = mixed
+    ? await db
+        .select({
+          ...(Object.fromEntries(Object.entries(FACET_COLUMNS).map(([dimension, columns]) => [dimension, sql<string | null>`${columns.record}`])) as Record<FacetDimension, SQL<string | null>>),
+          n: sql<number>`count(*)::int`,
+        })
+        .from(alexandrias)
+        .where(and(mixed, recordCondition(filters)))
+        .groupBy(...Object.values(FACET_COLUMNS).map((columns) => columns.record))
+    : null;
   const filtered = recordCondition(filters);
   const counted = and(groupCondition(groups, 'countsColumn'), countsCondition(filters));
   const totals = {} as Record<FacetDimension, Map<string, number>>;
@@ -272,6 +380,7 @@ async function facetsOf(db: Db, q: string, groups: MatchedGroups, filters: Count
         .groupBy(columns.record);
       accumulate(totals[dimension], overlap, -1);
     }
+    if (mixedRows) accumulate(totals[dimension], mixedRows.map((row) => ({ key: row[dimension], n: row.n })));
   }
   const top = (map: Map<string, number>) =>
     [...map.entries()].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10);
