@@ -205,13 +205,12 @@ test('a dataset that left the catalogue is marked on its record, and its history
     await expect(page.locator('[data-progress-text]')).toHaveText(/^Última cosecha terminada/, { timeout: 120_000 });
     await expect(page.locator('[data-run-count="withdrawn"]')).toHaveText(String(removed.resources.length));
 
-    // Its record among this source's (the seed holds the same datasets, from the portal's export),
-    // filtered by title. Its own records' titles start with its title («Nómina de Empleados: CSV»);
-    // another dataset's may hold it further in («Nómina Empleados: Nómina de Empleados 2017»).
-    await page.getByRole('link', { name: 'Ver sus registros' }).click();
-    await page.goto(`${page.url()}?q=${encodeURIComponent(removed.title)}`);
-    const ownTitle = new RegExp(`^${removed.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(:|$)`);
-    await page.locator('tr[data-record]').getByRole('link', { name: ownTitle }).first().click();
+    // The page lists them, each linked to its record.
+    const withdrawn = page.locator('[data-withdrawn-records]');
+    await withdrawn.locator('summary').click();
+    await expect(withdrawn.locator('summary')).toHaveText(`Retirados del catálogo (${removed.resources.length})`);
+    await expect(withdrawn.locator('li')).toHaveCount(removed.resources.length);
+    await withdrawn.getByRole('link').first().click();
     await expect(page.getByRole('heading', { level: 1 })).toContainText(removed.title);
     // Said at the top, where the status is, and linked to the note that explains it.
     const badge = page.locator('[data-withdrawn-badge]');

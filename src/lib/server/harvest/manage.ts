@@ -10,7 +10,7 @@
  * in that queue (`jobs/outcomes.ts`). A paused source is only left out of the schedule; "Cosechar
  * ahora" still queues a run for it.
  */
-import { and, count, desc, eq, inArray, isNull, like, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, isNull, like, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../db/index.ts';
@@ -282,6 +282,35 @@ export async function getHarvestSource(db: Db, id: number): Promise<HarvestSourc
   const [source] = await summaries(db, id);
   if (!source) throw notFound();
   return { ...source, captures: await captureQueue(db, id) };
+}
+
+/** Records of a source withdrawn from its catalogue, shown: enough to see which, bounded. */
+const WITHDRAWN_LIMIT = 50;
+
+export interface WithdrawnRecords {
+  items: Array<{ id: number; cid: string | null; title: string; withdrawnAt: Date }>;
+  total: number;
+}
+
+/**
+ * The source's records that left its catalogue (`withdrawn_at`), most recently withdrawn first: the
+ * run counts them, and a moderator wants to see which. The archive keeps them, with their copies.
+ */
+export async function withdrawnRecords(db: Db, harvestSourceId: number, limit = WITHDRAWN_LIMIT): Promise<WithdrawnRecords> {
+  const rows = await db
+    .select({
+      id: alexandrias.id,
+      cid: alexandrias.cid,
+      title: alexandrias.title,
+      withdrawnAt: harvestedRecords.withdrawnAt,
+      total: sql<number>`count(*) over ()`.mapWith(Number),
+    })
+    .from(harvestedRecords)
+    .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
+    .where(and(eq(harvestedRecords.harvestSourceId, harvestSourceId), isNotNull(harvestedRecords.withdrawnAt)))
+    .orderBy(desc(harvestedRecords.withdrawnAt), desc(alexandrias.id))
+    .limit(limit);
+  return { items: rows.map(({ total: _total, withdrawnAt, ...row }) => ({ ...row, withdrawnAt: withdrawnAt! })), total: rows[0]?.total ?? 0 };
 }
 
 /** A source's runs, newest first (at most `limit`), each with its counts and failures. */
