@@ -500,6 +500,24 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     }
   });
 
+  it('writes catalogues one chunk at a time, and a client that stops reading holds up nobody', async () => {
+    // Catalogues are written in one lane, a chunk at a time: a reader who takes a first chunk and
+    // then stalls must not keep the next client from its whole catalogue.
+    const stalled = await fetchCatalog('jsonld', {}, 25);
+    const reader = stalled.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    const whole = await Promise.race([
+      fetchCatalog('turtle', {}, 25).then((response) => response.text()),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('el segundo catálogo esperó al lector parado')), 20_000)),
+    ]);
+    expect(whole).toContain('dcat:Catalog');
+    // Two read together both come whole, each the same document as alone.
+    const [one, two] = await Promise.all([fetchCatalog('jsonld', {}, 25), fetchCatalog('jsonld', {}, 25)].map(async (response) => (await response).text()));
+    expect(one).toBe(two);
+    expect(JSON.parse(one!)).toBeTruthy();
+    await reader.cancel();
+  }, 60_000);
+
   it('answers 304 to a harvester whose copy is current, and a full catalogue once the records change', async () => {
     const etag = documents.turtle.headers.get('etag')!;
     const unchanged = await fetchCatalog('turtle', { headers: { 'If-None-Match': etag } });

@@ -2,6 +2,7 @@
  * The answers of `/catalog.jsonld` and `/catalog.ttl`: the catalogue streamed as it is read, with a
  * tag from what it was built from so a harvester that already has it gets a 304 for one small query.
  */
+import { Turns } from '../concurrency/turns.ts';
 import type { Db } from '../db/index.ts';
 import { PUBLIC_DOCUMENT_HEADERS, fingerprintHash, isNotModified, notModified, streamText } from '../export/http.ts';
 import { catalogFingerprint } from '../queries/catalog.ts';
@@ -16,6 +17,14 @@ import { catalogTurtle } from './turtle.ts';
  * current file's distribution issued when the archive got it, as earlier versions' are).
  */
 const CATALOG_VERSION = 4;
+
+/**
+ * The lane catalogue documents are written in: one chunk at a time in this process, whoever asks.
+ * Writing one is seconds of CPU on a large archive, and ten clients asking together slowed every
+ * other page threefold; in one lane, any other request waits behind one chunk at most. A turn is
+ * held while a chunk is made, never while a client reads it, so a slow reader holds nothing.
+ */
+const LANE = new Turns(1);
 
 export const CATALOG_FORMATS = {
   jsonld: { contentType: 'application/ld+json', write: catalogJsonLd },
@@ -40,6 +49,30 @@ export async function catalogResponse(format: CatalogFormat, { db, origin, reque
   const etag = `W/"${fingerprintHash({ version: CATALOG_VERSION, format, origin, data: await catalogFingerprint(db) })}"`;
   const headers = { ...PUBLIC_DOCUMENT_HEADERS, ETag: etag };
   if (isNotModified(request, { etag })) return notModified(headers);
-  const graph = await readCatalog(db, origin, { pageSize });
-  return new Response(streamText(write(graph)), { headers: { ...headers, 'Content-Type': contentType } });
+  const graph = await inTurn(request.signal, () => readCatalog(db, origin, { pageSize }));
+  return new Response(streamText(oneChunkAtATime(write(graph), request.signal)), { headers: { ...headers, 'Content-Type': contentType } });
+}
+
+/** `work` in the catalogue's lane: only one piece of catalogue writing runs at a time in this process. */
+async function inTurn<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+  const giveBack = await LANE.take('catalogue', signal);
+  try {
+    return await work();
+  } finally {
+    giveBack();
+  }
+}
+
+/** `chunks`, each one made in the lane: a turn is held while a chunk is written, never while a client reads it. */
+async function* oneChunkAtATime(chunks: AsyncIterable<string>, signal: AbortSignal): AsyncGenerator<string> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const step = await inTurn(signal, () => iterator.next());
+      if (step.done) return;
+      yield step.value;
+    }
+  } finally {
+    await iterator.return?.(undefined);
+  }
 }
