@@ -13,6 +13,9 @@ import { startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
 import { signInOverApi, signInWithWallet } from '../helpers/wallet.ts';
 
 test.use({ baseURL: HARVEST_ARCHIVE_URL });
+// One archive, one story: each test goes on from what the one before left (the sources it added,
+// the runs it made), so they run in order, and a failure skips the rest.
+test.describe.configure({ mode: 'serial' });
 
 let portal: LocalPortal;
 test.beforeAll(async () => {

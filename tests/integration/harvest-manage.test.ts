@@ -364,16 +364,34 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     expect(archiveSource!.name).toBe('Portal del Ministerio');
     await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { name: current!.name } });
     expect((await notes()).every((note) => note?.startsWith(`Metadatos cosechados del catálogo «${current!.name}» (`))).toBe(true);
+
+    // Not while a run is queued or under way: what it adds would carry the name it read.
+    expect((await call(runRoute.POST, { method: 'POST', id: sourceId })).status).toBe(202);
+    const refused = await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { name: 'Otro nombre' } });
+    expect(refused).toMatchObject({ status: 409, body: { message: expect.stringMatching(/^Hay una cosecha de esta fuente en cola o en curso/) } });
+    // Other settings can change meanwhile.
+    expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { interval: 'mensual' } })).status).toBe(200);
+    await drainQueue();
+    expect((await notes()).every((note) => note?.startsWith(`Metadatos cosechados del catálogo «${current!.name}» (`))).toBe(true);
   });
 
   it('files a catalogue under its own name when a mistaken address on its site came first and never brought a record', async () => {
     // Nothing listens at 127.0.0.1:9: the first address never yields a record.
     const wrong = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'http://127.0.0.1:9/html', kind: 'ckan', name: 'Portal HTML' } });
     expect(wrong.status).toBe(201);
+    const wrongId = (wrong.body.body as HarvestSourceDetail).id;
+    const siteSource = async () => (await db.select({ name: sources.name, description: sources.description }).from(sources).where(eq(sources.url, 'http://127.0.0.1:9')))[0];
+    // Not run yet: a catalogue registered beside it leaves its source as it is.
+    await call(sourcesRoute.POST, { method: 'POST', body: { url: 'http://127.0.0.1:9/otra', kind: 'datajson', name: 'Otra' } });
+    expect((await siteSource())!.name).toBe('Portal HTML');
+    await db.delete(harvestSources).where(eq(harvestSources.url, 'http://127.0.0.1:9/otra'));
+    // Run, and failed: the next catalogue on the site takes the source it left empty.
+    expect((await call(runRoute.POST, { method: 'POST', id: wrongId })).status).toBe(202);
+    await drainQueue();
+    expect(((await call(sourceRoute.GET, { id: wrongId })).body.body as HarvestSourceDetail).lastRun).toMatchObject({ status: 'failed' });
     const right = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'http://127.0.0.1:9/', kind: 'ckan', name: 'Portal del Ministerio' } });
     expect(right.status).toBe(201);
-    const [archiveSource] = await db.select({ name: sources.name, description: sources.description }).from(sources).where(eq(sources.url, 'http://127.0.0.1:9'));
-    expect(archiveSource).toEqual({ name: 'Portal del Ministerio', description: 'Catálogo público cosechado por el archivo: http://127.0.0.1:9/' });
+    expect(await siteSource()).toEqual({ name: 'Portal del Ministerio', description: 'Catálogo público cosechado por el archivo: http://127.0.0.1:9/' });
     // A source that holds records keeps its name: the seed's, here.
     const [seedSource] = await db.select({ name: sources.name }).from(sources).where(eq(sources.id, seededSources[0]!.sourceId!));
     await call(sourcesRoute.POST, { method: 'POST', body: { url: 'https://datos.gob.do/', kind: 'ckan', name: 'Otro nombre' } });

@@ -282,6 +282,7 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
   });
 
   it('reports a declared checksum that does not match, and fails a 404 capture alone with its reason', async () => {
+    const askedBefore = h.portal.requests.length;
     const template = h.portal.packages[1]!;
     const source = template.resources[0]!;
     const file = h.portal.files.get(source.id)!;
@@ -316,7 +317,7 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
 
     // HTML where a CSV was declared (the hostile case): the capture fails with its reason,
     // on record with the server's answer, and keeps no bytes; the record waits without a file.
-    const htmlReason = 'el catálogo declara CSV y el servidor respondió una página web (HTML o XML)';
+    const htmlReason = 'el catálogo declara CSV y el servidor respondió una página web (text/html)';
     const [page] = await h.db.select().from(harvestedRecords).where(eq(harvestedRecords.distributionKey, 'r-html'));
     const [pageCapture] = await h.db.select().from(captures).where(eq(captures.alexandriaId, page!.alexandriaId));
     expect(pageCapture).toMatchObject({ status: 200, cid: null, sha256: null, errorReason: htmlReason });
@@ -349,6 +350,10 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     expect(run!.errors).toHaveLength(2);
     expect(run!.harvestCounts!.failed).toBe(2);
 
+    // Refused before a byte joined the files captured beside it: none went back to the queue to be
+    // asked again (a failure inside a group sends its other files back).
+    const asked = h.portal.requests.slice(askedBefore).filter((path) => path.startsWith('/files/') || path.startsWith('/html/'));
+    expect(asked.length).toBe(new Set(asked).size);
     // Nothing else was harmed: every other record kept its file, online.
     const others = (await recordsOf(h.db, harvestSourceId)).filter((row) => !['r-404', 'r-mismatch', 'r-html'].includes(row.harvested.distributionKey));
     expect(others.every((row) => row.record.status === 'on_line' && row.record.cid !== null)).toBe(true);

@@ -146,6 +146,16 @@ describe.each(testEngines())('search on %s', (engine: Engine) => {
     expect((await searchArchive(db(), '"MINERD 2023"')).total).toBe(0);
   });
 
+  it('lends no records for a word in very many group names («nacional», in 75 institutions)', async () => {
+    const [common] = ((await db().execute(sql`select word, ndoc from ts_stat('select ts_filter(search, ''{a}'') from departments') order by ndoc desc limit 1`)) as unknown as {
+      rows: Array<{ word: string; ndoc: number }>;
+    }).rows;
+    expect(common!.ndoc).toBeGreaterThan(50);
+    const q = `${common!.word} 2023`;
+    const direct = ((await db().execute(sql`select count(*)::int as n from alexandrias where search @@ websearch_to_tsquery('archivo_es', ${q})`)) as unknown as { rows: Array<{ n: number }> }).rows[0]!.n;
+    expect((await searchArchive(db(), q)).total).toBe(direct);
+  });
+
   it('puts a mixed hit after every direct one, and pages through them all once', async () => {
     const q = 'salud 2024';
     const direct = new Set(

@@ -38,6 +38,7 @@ describe('GraphQL errors in Spanish', () => {
     ['Batching is not supported.', 'No se admiten varias consultas en una misma petición (una lista JSON): envíe una cada vez.'],
     ['Expected "query" param to be a string, but given number.', 'El campo query debe ser un texto, no un número.'],
     ['Request body too large', 'El cuerpo de la petición es demasiado grande.'],
+    ['GraphQL only supports GET and POST requests.', 'GraphQL solo admite peticiones GET y POST.'],
   ])('%s', (english, spanish) => {
     expect(inSpanish(english)).toBe(spanish);
   });

@@ -42,6 +42,8 @@ describe('cross-site form posts', () => {
     // Any other scheme, or an empty token, leaves the cookie in charge (`sessionToken`): still a form.
     expect(statusOf('POST', { Authorization: 'Basic YTpi' })).toBe(403);
     expect(statusOf('POST', { Authorization: 'Bearer ' })).toBe(403);
+    // Read as `sessionToken` reads it: a tab is no «Bearer », so the cookie would be the credential.
+    expect(statusOf('POST', { Authorization: 'Bearer\tabc' })).toBe(403);
   });
 
   it('leave safe methods and JSON (which needs a preflight the archive never grants) alone', () => {

@@ -263,7 +263,7 @@ export function confirmationMessage({ documentSha256, proofSha256, nonce }: Conf
 export const UPLOAD_FIELDS = { asset: 'asset', signature: 'signature', nonce: 'nonce', document: 'fileUploaded', proof: 'proof' } as const;
 
 export const signatureSchema = z.string({ error: SIGNATURE_MESSAGES.required }).regex(/^0x[0-9a-fA-F]{130}$/, SIGNATURE_MESSAGES.invalid);
-export const nonceSchema = z.string({ error: 'nonce is required' }).regex(/^[0-9a-f]{32}$/, 'nonce is not valid');
+export const nonceSchema = z.string({ error: 'Falta el nonce de la subida (nonce).' }).regex(/^[0-9a-f]{32}$/, 'El nonce de la subida no es válido: pida uno nuevo.');
 
 /** The first message of each field of a failed step, as the wizard shows them under the fields. */
 export function stepErrors(error: z.ZodError): Record<string, string> {

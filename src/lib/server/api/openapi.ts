@@ -210,7 +210,6 @@ const harvestSource = {
 };
 const harvestSourceDetail = { ...harvestSource, properties: { ...harvestSource.properties, captures: captureQueue } };
 
-/** Moderating the harvest (issue #18): the sources of catalogues, their runs and capture queue. */
 /**
  * How a script gets the Bearer token the moderators' routes take: a nonce, a Sign-In with Ethereum
  * message signed by its wallet, a session (the browser's sign-in page does the same).
@@ -259,6 +258,7 @@ export const AUTH_PATHS = {
   },
 } as const;
 
+/** Moderating the harvest (issue #18): the sources of catalogues, their runs and capture queue. */
 export const HARVEST_OPS_PATHS = {
   '/v2/ops/harvest-sources': {
     get: {

@@ -63,10 +63,19 @@ export async function revokeSession(db: Db, token: string, now = new Date()): Pr
   await db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)));
 }
 
+/**
+ * The token of `Authorization: Bearer …`, or undefined when the header is absent, names another
+ * scheme or holds no token. With one, a request is that token's, whatever cookie it carries.
+ */
+export function bearerToken(request: Request): string | undefined {
+  const header = request.headers.get('authorization');
+  if (!header?.toLowerCase().startsWith('bearer ')) return undefined;
+  return header.slice(7).trim() || undefined;
+}
+
 /** The session token of a request: `Authorization: Bearer …` first, then the cookie. */
 export function sessionToken(request: Request, cookies: AstroCookies): string | undefined {
-  const header = request.headers.get('authorization');
-  if (header?.toLowerCase().startsWith('bearer ')) return header.slice(7).trim() || undefined;
+  if (request.headers.get('authorization')?.toLowerCase().startsWith('bearer ')) return bearerToken(request);
   return cookies.get(SESSION_COOKIE)?.value;
 }
 

@@ -51,6 +51,7 @@ const TRANSLATIONS: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^Batching is not supported\.$/, () => 'No se admiten varias consultas en una misma petición (una lista JSON): envíe una cada vez.'],
   [/^Expected "query" param to be a string, but given (\w+)\.$/, (type) => `El campo query debe ser un texto, no ${type === 'number' ? 'un número' : type === 'boolean' ? 'un booleano' : type === 'object' ? 'un objeto' : type}.`],
   [/^Request body too large$/, () => 'El cuerpo de la petición es demasiado grande.'],
+  [/^GraphQL only supports GET and POST requests\.$/, () => 'GraphQL solo admite peticiones GET y POST.'],
 ];
 
 /** The message in Spanish, or as it was when it is not one of graphql-js's or yoga's listed here. */

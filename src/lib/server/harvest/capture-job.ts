@@ -229,6 +229,9 @@ function declaredLoader(): (db: Db, job: Job, batch: readonly Job[] | undefined)
   };
 }
 
+/** The media types of a web page (RFC 2854, XHTML), as a server names them in Content-Type. */
+const WEB_PAGE_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i;
+
 /** Streams the body into the store and records the capture and the record, all or nothing. */
 async function keep(
   db: Db,
@@ -244,6 +247,16 @@ async function keep(
   hostDone: () => void,
 ): Promise<'completed' | undefined> {
   const watch = context.watch ?? DEFAULT_WATCH;
+  // A web page, by the server's own word, where the catalogue declared data is the origin's error
+  // or landing page, not the document: the capture fails with that reason, before a byte joins the
+  // files captured beside it (a failure there would send them all back to the queue). A check of a
+  // kept copy counts it as a disappearance instead, below. Markup found only in the bytes (an
+  // «XLS» that is an HTML table or Excel 2003 XML, as government exports often are) is kept for a
+  // moderator, its mismatch reported; and a distribution declared as a page («HTML») is kept.
+  if (!recheck && declared.type !== 'other' && WEB_PAGE_TYPE.test(response.contentType ?? '')) {
+    response.body.destroy();
+    throw new PermanentJobError(`el catálogo declara ${ASSET_TYPES[declared.type].label} y el servidor respondió una página web (${response.contentType!.split(';')[0]!.trim()})`);
+  }
   let kind: ContentKind = 'binary';
   const checksum = checkableChecksum(declared.checksum);
   // Once the whole body has come, the host is asked nothing more: its turn goes to the next capture
@@ -256,12 +269,6 @@ async function keep(
     checkHead(head) {
       kind = detectContent(head);
       if (kind === 'executable') throw new PermanentJobError('el archivo es un programa ejecutable, y el archivo solo guarda documentos y datos');
-      // A web page where the catalogue declared data is the origin's error or landing page, not
-      // the document: the capture fails with that reason (a check of a kept copy counts it as a
-      // disappearance instead, below). A distribution declared as a page («HTML») is kept.
-      if (!recheck && kind === 'markup' && declared.type !== 'other') {
-        throw new PermanentJobError(`el catálogo declara ${ASSET_TYPES[declared.type].label} y el servidor respondió una página web (HTML o XML)`);
-      }
     },
   });
   // A first capture joins the files being captured beside it in one staged upload and one

@@ -335,11 +335,6 @@ function parseJsonArray(value: unknown): Array<{ key: string; message: string }>
 }
 
 /**
- * First captures (keyed `capture:<run>:<record>`, `run.ts`) whose record belongs to
- * `harvestSourceId`. The later checks of the same URLs (`recheck:…`, `watch.ts`; the audit's
- * repairs) are the watch's, not the harvest's: counting them would keep a source "capturing" for good.
- */
-/**
  * The failed captures of a source still without their file, each record once: its newest failed
  * job. Every run queues its own capture job for a record that still lacks its file, so one dead
  * URL fails once per run; listed or retried once per run, it read as several files.
@@ -355,6 +350,11 @@ function stillFailedCaptures(harvestSourceId: number) {
   );
 }
 
+/**
+ * First captures (keyed `capture:<run>:<record>`, `run.ts`) whose record belongs to
+ * `harvestSourceId`. The later checks of the same URLs (`recheck:…`, `watch.ts`; the audit's
+ * repairs) are the watch's, not the harvest's: counting them would keep a source "capturing" for good.
+ */
 function capturesOf(harvestSourceId: number) {
   return and(
     eq(jobs.kind, CAPTURE_JOB),
@@ -465,8 +465,15 @@ export async function updateHarvestSource(db: Db, id: number, edit: HarvestSourc
   if (edit.paused === false) refuseSnapshot(source);
   await requireCategories(db, [edit.defaultCategoryId, ...Object.values(edit.themeMap ?? {})]);
   await db.transaction(async (tx) => {
-    if (edit.name !== undefined) {
+    if (edit.name !== undefined && edit.name !== source.name) {
       const [current] = await tx.select().from(harvestSources).where(eq(harvestSources.id, id)).for('update');
+      // A run under way writes the name it read when it began into the notes of what it adds.
+      const [running] = await tx
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(and(eq(jobs.kind, HARVEST_JOB), inArray(jobs.status, ['queued', 'running']), sql`(${jobs.payload}->>'harvestSourceId')::int = ${id}`))
+        .limit(1);
+      if (running) throw new HttpError(409, 'Hay una cosecha de esta fuente en cola o en curso: cambie el nombre cuando termine, para que sus registros nuevos lleven el nombre nuevo.');
       if (current) await renameHarvestedCatalogue(tx, current, edit.name);
     }
     await tx

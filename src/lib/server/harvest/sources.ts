@@ -1,7 +1,7 @@
 /** Registering a catalogue to harvest, with the `source` its records are filed under. */
 import { and, eq, like, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { alexandrias, harvestedRecords, harvestSources, sources, type HarvestSource } from '../db/schema.ts';
+import { alexandrias, harvestedRecords, harvestSources, imports, sources, type HarvestSource } from '../db/schema.ts';
 import { catalogIdentity, type CatalogKind } from './catalogs/index.ts';
 import { catalogueNote } from './map.ts';
 
@@ -35,8 +35,9 @@ export async function registerHarvestSource(db: Db, input: NewHarvestSource): Pr
   const name = input.name?.trim() || new URL(url).host;
   return db.transaction(async (tx) => {
     await tx.insert(sources).values({ name, url: origin, description: harvestedSourceDescription(url) }).onConflictDoNothing({ target: sources.url });
-    // A source an earlier registration on this site made, that never got a record (its catalogue
-    // address was wrong, its run failed), is this catalogue's: named after it, not after the mistake.
+    // A source an earlier registration on this site made, that never got a record because every
+    // catalogue feeding it failed its last run (a wrong address), is this catalogue's: named after
+    // it, not after the mistake. One whose catalogue has not run yet, or is running, keeps its name.
     await tx
       .update(sources)
       .set({ name, description: harvestedSourceDescription(url) })
@@ -45,6 +46,10 @@ export async function registerHarvestSource(db: Db, input: NewHarvestSource): Pr
           eq(sources.url, origin),
           like(sources.description, `${HARVESTED_SOURCE_DESCRIPTION}%`),
           sql`not exists (select 1 from ${alexandrias} where ${alexandrias.sourceId} = ${sources.id})`,
+          sql`not exists (
+            select 1 from ${harvestSources} h
+             where h.source_id = ${sources.id}
+               and coalesce((select i.status::text from ${imports} i where i.harvest_source_id = h.id order by i.id desc limit 1), 'none') <> 'failed')`,
         ),
       );
     const [source] = await tx.select({ id: sources.id }).from(sources).where(eq(sources.url, origin));
@@ -76,18 +81,20 @@ const harvestedSourceDescription = (catalogUrl: string) => `${HARVESTED_SOURCE_D
  * catálogo «X»…», written at each harvest) and the source the archive made for it, when that source
  * still describes itself as this catalogue's. In `tx`, with the harvest source's own update.
  */
-export async function renameHarvestedCatalogue(tx: Pick<Db, 'update'>, harvestSource: Pick<HarvestSource, 'id' | 'name' | 'url' | 'sourceId'>, name: string): Promise<void> {
+export async function renameHarvestedCatalogue(tx: Pick<Db, 'update' | 'execute'>, harvestSource: Pick<HarvestSource, 'id' | 'name' | 'url' | 'sourceId'>, name: string): Promise<void> {
   if (name === harvestSource.name) return;
   const note = (of: string) => catalogueNote({ name: of, url: harvestSource.url }, 'captured');
-  await tx
-    .update(alexandrias)
-    .set({ provenanceNote: sql`replace(${alexandrias.provenanceNote}, ${note(harvestSource.name)}, ${note(name)})` })
-    .where(
-      and(
-        sql`${alexandrias.id} in (select ${harvestedRecords.alexandriaId} from ${harvestedRecords} where ${harvestedRecords.harvestSourceId} = ${harvestSource.id})`,
-        sql`strpos(${alexandrias.provenanceNote}, ${note(harvestSource.name)}) > 0`,
-      ),
-    );
+  // Every row locked first, in one order (by id): a capture writing some of the same records at
+  // that moment waits for the rename, or the rename for it, rather than each holding what the other needs.
+  await tx.execute(sql`
+    with renamed as (
+      select ${alexandrias.id} as id from ${alexandrias}
+       where ${alexandrias.id} in (select ${harvestedRecords.alexandriaId} from ${harvestedRecords} where ${harvestedRecords.harvestSourceId} = ${harvestSource.id})
+         and strpos(${alexandrias.provenanceNote}, ${note(harvestSource.name)}) > 0
+       order by ${alexandrias.id}
+         for update)
+    update ${alexandrias} set provenance_note = replace(provenance_note, ${note(harvestSource.name)}, ${note(name)})
+      from renamed where ${alexandrias.id} = renamed.id`);
   if (harvestSource.sourceId !== null) {
     await tx
       .update(sources)

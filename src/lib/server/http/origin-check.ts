@@ -6,6 +6,7 @@
  * `Origin: https://…`, and Astro's check refused the archive's own forms (the sign-out button).
  * Astro's check is off (astro.config.mjs) so that this one is the only one.
  */
+import { bearerToken } from '../auth/sessions.ts';
 import { ForbiddenError } from './errors.ts';
 
 /** What a browser can send cross-site without a CORS preflight. */
@@ -34,7 +35,7 @@ export function refuseCrossSiteForm(request: Request, allowedHosts: readonly str
   // A script (curl) with its own token sends no Origin, which every browser sends on a cross-site
   // post: no form riding on a visitor's cookie, and with a Bearer token the cookie is never read
   // (`sessionToken`). A browser page of another site keeps being refused, token or not.
-  if (!request.headers.has('origin') && /^bearer\s+\S/i.test(request.headers.get('authorization') ?? '')) return;
+  if (!request.headers.has('origin') && bearerToken(request) !== undefined) return;
   const contentType = request.headers.get('content-type');
   const formLike = contentType === null || FORM_CONTENT_TYPES.some((type) => contentType.toLowerCase().includes(type));
   if (formLike) throw new ForbiddenError('Formulario enviado desde otro sitio: no se acepta.');

@@ -70,6 +70,11 @@ function groupCondition(groups: MatchedGroups, column: 'recordColumn' | 'countsC
 
 /** More words than this are searched only as typed: a sentence pasted in has no mixed tier. */
 const MAX_MIXED_WORDS = 6;
+/**
+ * A word in more group names than this («nacional», «dirección») is too general to lend their
+ * records: it is matched in the records' own text only, and their thousands are not read.
+ */
+const MAX_GROUPS_PER_WORD = 50;
 
 /** The words of a query, each with the groups whose names hold it. */
 type WordGroups = Array<{ word: string; groups: MatchedGroups }>;
@@ -100,16 +105,15 @@ async function wordGroups(db: Db, q: string): Promise<WordGroups | null> {
   const found = (await db.execute(sql.join(parts, sql` union all `))) as unknown as { rows: Array<{ i: number; kind: GroupEntity | 'lexeme'; id: number }> };
   const kept = new Set<number>();
   const covers: WordGroups = typed.map((word) => ({ word, groups: { src: [], dep: [], cat: [] } }));
-  let named = false;
   for (const row of found.rows) {
-    if (row.kind === 'lexeme') {
-      kept.add(Number(row.i));
-    } else {
-      covers[Number(row.i)]!.groups[row.kind].push(Number(row.id));
-      named = true;
-    }
+    if (row.kind === 'lexeme') kept.add(Number(row.i));
+    else covers[Number(row.i)]!.groups[row.kind].push(Number(row.id));
   }
   if (kept.size < 2) return null;
+  for (const cover of covers) {
+    if (GROUP_ENTITY_LIST.reduce((sum, entity) => sum + cover.groups[entity].length, 0) > MAX_GROUPS_PER_WORD) cover.groups = { src: [], dep: [], cat: [] };
+  }
+  const named = covers.some((cover, index) => kept.has(index) && GROUP_ENTITY_LIST.some((entity) => cover.groups[entity].length > 0));
   return named ? covers.filter((_, index) => kept.has(index)) : null;
 }
 

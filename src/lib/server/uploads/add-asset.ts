@@ -207,7 +207,7 @@ async function checkFields(db: Db, account: string, raw: Record<string, string>)
   const asset = parseInput(assetPayloadSchema, json, 'Datos no válidos.');
   const nonce = nonceSchema.safeParse(raw.nonce);
   const signature = signatureSchema.safeParse(raw.signature);
-  if (!nonce.success) throw new ValidationError(nonce.error.issues[0]?.message ?? 'nonce is not valid');
+  if (!nonce.success) throw new ValidationError(nonce.error.issues[0]?.message ?? 'El nonce de la subida no es válido: pida uno nuevo.');
   if (!signature.success) throw new ValidationError(signature.error.issues[0]?.message ?? SIGNATURE_MESSAGES.invalid);
   if (asset.owner.toLowerCase() !== account) {
     throw new ForbiddenError('El propietario (owner) debe ser la cartera con la que inició sesión.');
