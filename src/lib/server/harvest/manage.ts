@@ -21,7 +21,7 @@ import { JOB_STATUSES, type JobStatus } from '../jobs/statuses.ts';
 import { CATALOG_KINDS, type CatalogKind } from './catalogs/index.ts';
 import { CAPTURE_JOB } from './capture-job.ts';
 import { foldLabel } from './map.ts';
-import { HARVEST_JOB, queueHarvestRun, refuseSnapshot, type HarvestJobPayload } from './run-job.ts';
+import { activeRunsOf, HARVEST_JOB, queueHarvestRun, refuseSnapshot, type HarvestJobPayload } from './run-job.ts';
 import { registerHarvestSource, renameHarvestedCatalogue } from './sources.ts';
 
 /**
@@ -468,11 +468,7 @@ export async function updateHarvestSource(db: Db, id: number, edit: HarvestSourc
     if (edit.name !== undefined && edit.name !== source.name) {
       const [current] = await tx.select().from(harvestSources).where(eq(harvestSources.id, id)).for('update');
       // A run under way writes the name it read when it began into the notes of what it adds.
-      const [running] = await tx
-        .select({ id: jobs.id })
-        .from(jobs)
-        .where(and(eq(jobs.kind, HARVEST_JOB), inArray(jobs.status, ['queued', 'running']), sql`(${jobs.payload}->>'harvestSourceId')::int = ${id}`))
-        .limit(1);
+      const [running] = await tx.select({ id: jobs.id }).from(jobs).where(activeRunsOf(id)).limit(1);
       if (running) throw new HttpError(409, 'Hay una cosecha de esta fuente en cola o en curso: cambie el nombre cuando termine, para que sus registros nuevos lleven el nombre nuevo.');
       if (current) await renameHarvestedCatalogue(tx, current, edit.name);
     }

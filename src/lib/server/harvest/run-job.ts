@@ -34,7 +34,7 @@ export interface HarvestJobPayload {
 const RUN_ATTEMPTS = 3;
 
 /** Harvest jobs of a source that are still to run or running. */
-function activeRunsOf(harvestSourceId: number) {
+export function activeRunsOf(harvestSourceId: number) {
   return and(
     eq(jobs.kind, HARVEST_JOB),
     inArray(jobs.status, ['queued', 'running']),

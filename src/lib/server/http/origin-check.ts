@@ -26,8 +26,9 @@ function isOwnOrigin(origin: string | null, allowedHosts: readonly string[]): bo
 
 /**
  * Throws a 403 for a state-changing request that a page on another site could have sent: a form
- * content type (or none at all) with an `Origin` that is not ours, or with none and no Bearer token. JSON bodies need a preflight,
- * which the archive never grants to other origins, so they pass as Astro's check lets them.
+ * content type (or none at all) with an `Origin` that is not ours, or with no `Origin` and no
+ * Bearer token. JSON bodies need a preflight, which the archive never grants to other origins, so
+ * they pass as Astro's check lets them.
  */
 export function refuseCrossSiteForm(request: Request, allowedHosts: readonly string[]): void {
   if (SAFE_METHODS.has(request.method)) return;
