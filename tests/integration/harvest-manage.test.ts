@@ -399,6 +399,15 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     await db.delete(harvestSources).where(inArray(harvestSources.url, ['http://127.0.0.1:9/html', 'http://127.0.0.1:9/', 'https://datos.gob.do/']));
   });
 
+  it('registers one source when two spellings of a new catalogue are added at the same moment', async () => {
+    const spellings = ['http://127.0.0.1:9/', 'http://127.0.0.1:9/api/3/action/package_search?rows=50', 'http://127.0.0.1:9/api/action/package_search'];
+    const answers = await Promise.all(spellings.map((url) => call(sourcesRoute.POST, { method: 'POST', body: { url, kind: 'ckan', name: 'Portal a la vez' } })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409]);
+    const registered = await db.select({ url: harvestSources.url }).from(harvestSources).where(inArray(harvestSources.url, spellings));
+    expect(registered).toHaveLength(1);
+    await db.delete(harvestSources).where(inArray(harvestSources.url, spellings));
+  });
+
   it('reads the page forms: empty fields, the theme map by category title, and lines it cannot read', async () => {
     const choices = [
       { id: 7, title: 'Salud' },

@@ -29,11 +29,14 @@ export async function registerHarvestSource(db: Db, input: NewHarvestSource): Pr
   // The same catalogue spelt another way (a CKAN portal's root, then its API's address) is the
   // source already registered: a second one would archive every dataset again as new records.
   const identity = catalogIdentity(input.kind, url);
-  const onSite = await db.select().from(harvestSources).where(like(harvestSources.url, `${origin.replace(/[\\%_]/g, '\\$&')}/%`));
-  const existing = onSite.find((other) => other.url === url || (other.kind === input.kind && catalogIdentity(other.kind, other.url) === identity));
-  if (existing) return { harvestSource: existing, created: false };
   const name = input.name?.trim() || new URL(url).host;
   return db.transaction(async (tx) => {
+    // Registrations on one site take turns: two spellings added at the same moment would both find
+    // nothing, and a unique URL cannot tell that they are one catalogue.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('harvest-register'), hashtext(${origin}))`);
+    const onSite = await tx.select().from(harvestSources).where(like(harvestSources.url, `${origin.replace(/[\\%_]/g, '\\$&')}/%`));
+    const existing = onSite.find((other) => other.url === url || (other.kind === input.kind && catalogIdentity(other.kind, other.url) === identity));
+    if (existing) return { harvestSource: existing, created: false };
     await tx.insert(sources).values({ name, url: origin, description: harvestedSourceDescription(url) }).onConflictDoNothing({ target: sources.url });
     // A source an earlier registration on this site made, that never got a record because every
     // catalogue feeding it failed its last run (a wrong address), is this catalogue's: named after
