@@ -11,7 +11,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { APIContext } from 'astro';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toUser, type User } from '../../src/lib/domain/user.ts';
 import { HARVEST_OPS_PATHS, openApiDocument } from '../../src/lib/server/api/openapi.ts';
@@ -234,6 +234,11 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     // The default category back to none.
     const cleared = await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { defaultCategoryId: null, themeMap: {} } });
     expect(cleared.body.body).toMatchObject({ defaultCategory: null, themeMap: {} });
+    expect(cleared.body.body).toMatchObject({ interval: 'mensual', intervalLabel: 'Mensual' });
+    // An interval set in the database by hand is told in Spanish, not in the engine's words («1 day 12:00:00»).
+    await db.update(harvestSources).set({ interval: sql`interval '36 hours'` }).where(eq(harvestSources.id, sourceId));
+    expect((await call(sourceRoute.GET, { id: sourceId })).body.body).toMatchObject({ interval: null, intervalLabel: 'Cada 36 horas' });
+    await db.update(harvestSources).set({ interval: sql`interval '1 month'` }).where(eq(harvestSources.id, sourceId));
   });
 
   it('runs a paused source now, one run at a time, and shows its counts, progress and capture queue', async () => {

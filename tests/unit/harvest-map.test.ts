@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogDataset, CatalogDistribution } from '../../src/lib/server/harvest/catalogs/index.ts';
 import { chooseCategory, mapDataset } from '../../src/lib/server/harvest/map.ts';
+import { intervalLabel } from '../../src/lib/server/harvest/manage.ts';
 import { websiteKey } from '../../src/lib/server/harvest/publishers.ts';
 import { cleanText, MAX_TEXT_CHARS } from '../../src/lib/server/harvest/catalogs/values.ts';
 import { nameKey } from '../../src/lib/server/seed/catalog.ts';
@@ -240,5 +241,18 @@ describe('websiteKey', () => {
     expect(websiteKey('http://one.gob.do')).toBe('one.gob.do');
     expect(websiteKey('no es una url')).toBeNull();
     expect(websiteKey(null)).toBeNull();
+  });
+});
+
+describe('intervalLabel', () => {
+  it("names a moderator's choice by its label and any other interval in its largest whole unit, in Spanish", () => {
+    expect(intervalLabel(86_400)).toBe('Diaria');
+    expect(intervalLabel(2_592_000)).toBe('Mensual');
+    expect(intervalLabel(2 * 86_400)).toBe('Cada 2 días');
+    expect(intervalLabel(36 * 3600)).toBe('Cada 36 horas');
+    expect(intervalLabel(3600)).toBe('Cada hora');
+    expect(intervalLabel(90 * 60)).toBe('Cada 90 minutos');
+    expect(intervalLabel(45)).toBe('Cada 45 segundos');
+    expect(intervalLabel(20_000 * 86_400)).toBe('Cada 20.000 días');
   });
 });

@@ -196,6 +196,7 @@ const harvestSource = {
     },
     interval: { type: ['string', 'null'], enum: ['diaria', 'semanal', 'mensual', null] },
     intervalText: { type: 'string', description: 'El intervalo tal como lo guarda la base de datos.' },
+    intervalLabel: { type: 'string', description: 'Cada cuánto se cosecha, en español: «Diaria», «Semanal», «Mensual» o, para otro intervalo, «Cada 36 horas».' },
     defaultCategory: { type: ['object', 'null'], properties: { id: { type: 'integer' }, title: { type: 'string' } } },
     themeMap: { type: 'object', additionalProperties: { type: 'integer' } },
     sourceId: { type: 'integer', description: 'La fuente (`source`) en la que se archivan sus registros.' },

@@ -150,9 +150,11 @@ export interface HarvestSourceSummary {
   paused: boolean;
   /** The day a kept copy of a catalogue was taken (`YYYY-MM-DD`; the seed's export), null for a live one: never run again. */
   snapshotOn: string | null;
-  /** The moderator's choice, or null for an interval set otherwise (by SQL): `intervalText` says it. */
+  /** The moderator's choice, or null for an interval set otherwise (by SQL): `intervalLabel` says it. */
   interval: HarvestInterval | null;
   intervalText: string;
+  /** How often, in Spanish (`intervalLabel`). */
+  intervalLabel: string;
   defaultCategory: { id: number; title: string } | null;
   themeMap: Record<string, number>;
   /** Our `source` its records are filed under. */
@@ -170,6 +172,25 @@ export interface HarvestSourceDetail extends HarvestSourceSummary {
 
 function intervalChoice(seconds: number): HarvestInterval | null {
   return INTERVAL_VALUES.find((choice) => HARVEST_INTERVALS[choice].seconds === seconds) ?? null;
+}
+
+const INTERVAL_UNITS = [
+  [86_400, 'día', 'días'],
+  [3600, 'hora', 'horas'],
+  [60, 'minuto', 'minutos'],
+  [1, 'segundo', 'segundos'],
+] as const;
+
+/**
+ * How often a source is harvested, in Spanish: a moderator's choice by its label, another interval
+ * (set in the database by hand) in its largest whole unit, «Cada 36 horas», never the engine's «1 day 12:00:00».
+ */
+export function intervalLabel(seconds: number): string {
+  const choice = intervalChoice(seconds);
+  if (choice) return HARVEST_INTERVALS[choice].label;
+  const [unit, one, many] = INTERVAL_UNITS.find(([unit]) => seconds % unit === 0) ?? INTERVAL_UNITS[3];
+  const count = Math.round(seconds / unit);
+  return count === 1 ? `Cada ${one}` : `Cada ${count.toLocaleString('es')} ${many}`;
 }
 
 const emptyCounts = (): HarvestCounts => ({ new: 0, updated: 0, unchanged: 0, withdrawn: 0, failed: 0 });
@@ -259,6 +280,7 @@ async function summaries(db: Db, onlyId?: number): Promise<HarvestSourceSummary[
       snapshotOn: source.snapshotOn,
       interval: intervalChoice(Number(intervalSeconds)),
       intervalText,
+      intervalLabel: intervalLabel(Number(intervalSeconds)),
       defaultCategory: source.defaultCategoryId !== null && categoryTitle ? { id: source.defaultCategoryId, title: categoryTitle } : null,
       themeMap: source.themeMap,
       sourceId: source.sourceId,
