@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toUser, type User } from '../../src/lib/domain/user.ts';
 import { HARVEST_OPS_PATHS, openApiDocument } from '../../src/lib/server/api/openapi.ts';
 import type { Db, Engine } from '../../src/lib/server/db/index.ts';
-import { alexandrias, categories, harvestedRecords, harvestSources, jobs, sources } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, captures, categories, harvestedRecords, harvestSources, imports, jobs, sources } from '../../src/lib/server/db/schema.ts';
 import { CAPTURE_JOB, captureHandler, HARVEST_JOB, harvestRunHandler } from '../../src/lib/server/harvest/index.ts';
 import {
   harvestSourceEditFromForm,
@@ -30,7 +30,7 @@ import {
   type HarvestSourceSummary,
   type RunDetail,
 } from '../../src/lib/server/harvest/manage.ts';
-import { enqueue } from '../../src/lib/server/jobs/index.ts';
+import { enqueue, enqueueMany, retryFailedMany } from '../../src/lib/server/jobs/index.ts';
 import { isModerator } from '../../src/lib/server/moderation/index.ts';
 import { createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
 import { drainJobs } from '../helpers/jobs.ts';
@@ -268,7 +268,7 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ id: source.lastRun!.id, status: 'done' });
     expect(runs[0]!.errors).toHaveLength(2);
-    for (const error of runs[0]!.errors) expect(error).toEqual({ key: expect.stringContaining('/files/'), message: expect.stringMatching(/^captura: .*404/) });
+    for (const error of runs[0]!.errors) expect(error).toEqual({ key: expect.stringContaining('/files/'), record: expect.any(Number), message: expect.stringMatching(/^captura: .*404/) });
 
     // A later check of a captured URL (the watch's, issue #19) is not a capture of the harvest.
     const [watchedRecord] = await db.select({ id: harvestedRecords.alexandriaId, url: harvestedRecords.distributionUrl }).from(harvestedRecords).limit(1);
@@ -304,6 +304,31 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     expect(queue.counts.failed).toBe(2);
     expect(new Set(queue.failed.map((failure) => failure.alexandriaId)).size).toBe(2);
     expect(queue.failed.map((failure) => failure.alexandriaId).sort()).toEqual(before.failed.map((failure) => failure.alexandriaId).sort());
+  });
+
+  it('counts two records whose files share one missing URL as two failures of their run', async () => {
+    // Catalogues do link one file from two datasets (the real Dominican sample does): both records stay without it.
+    const [run] = await db.insert(imports).values({ type: 'harvest', status: 'done' }).returning({ id: imports.id });
+    const records = await db
+      .insert(alexandrias)
+      .values([0, 1].map((index) => ({ title: `Nómina compartida ${index}`, type: 'csv' as const, status: 'under_review' as const })))
+      .returning({ id: alexandrias.id });
+    const url = `${portal.urls.ckan}/files/no-existe/nomina.csv`;
+    const queued = await enqueueMany(database.db, records.map(({ id }) => ({ kind: CAPTURE_JOB, payload: { alexandriaId: id, url, importId: run!.id }, dedupeKey: `capture:${id}` })));
+    try {
+      await drainQueue();
+      const failures = async () => (await db.select({ failed: imports.documentsFailed, errors: imports.errors }).from(imports).where(eq(imports.id, run!.id)))[0]!;
+      expect((await failures()).failed).toBe(2);
+      expect((await failures()).errors).toHaveLength(2);
+      // Retried and failed again, each is still one failure of the run.
+      expect(await retryFailedMany(database.db, queued.map(({ job }) => job.id))).toBe(2);
+      await drainQueue();
+      expect((await failures()).failed).toBe(2);
+    } finally {
+      await db.delete(jobs).where(inArray(jobs.id, queued.map(({ job }) => job.id)));
+      await db.delete(captures).where(inArray(captures.alexandriaId, records.map((record) => record.id)));
+      await db.delete(alexandrias).where(inArray(alexandrias.id, records.map((record) => record.id)));
+    }
   });
 
   it('retries a failed capture, then all the others; a capture that did not fail, or a run, is refused', async () => {

@@ -343,8 +343,8 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     const [run] = await h.db.select().from(imports).where(eq(imports.id, report.importId));
     expect(run!.errors).toEqual(
       expect.arrayContaining([
-        { key: `${h.portal.origin}/files/r-404/perdido.xls`, message: 'captura: el servidor respondió HTTP 404' },
-        { key: `${h.portal.origin}/html/datos.csv`, message: `captura: ${htmlReason}` },
+        { key: `${h.portal.origin}/files/r-404/perdido.xls`, record: lost!.alexandriaId, message: 'captura: el servidor respondió HTTP 404' },
+        { key: `${h.portal.origin}/html/datos.csv`, record: expect.any(Number), message: `captura: ${htmlReason}` },
       ]),
     );
     expect(run!.errors).toHaveLength(2);
@@ -438,7 +438,7 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
       expect(await h.db.$count(harvestedRecords, eq(harvestedRecords.datasetIdentifier, 'conjunto-rechazado'))).toBe(0);
       const [run] = await h.db.select().from(imports).where(eq(imports.id, report.importId));
       // The run's saves after the capture's failure kept it, and counted it with the refused dataset.
-      expect(run!.errors).toContainEqual({ key: lost.url, message: 'captura: el servidor respondió HTTP 404' });
+      expect(run!.errors).toContainEqual({ key: lost.url, record: expect.any(Number), message: 'captura: el servidor respondió HTTP 404' });
       expect(run!.errors).toHaveLength(2);
       expect(run!.documentsFailed).toBe(2);
       expect(run!.harvestCounts!.failed).toBe(2);

@@ -161,6 +161,16 @@ export const categories = pgTable(
   ],
 );
 
+/**
+ * One failure an import keeps: what it concerns (a dataset, a file's URL, `catálogo` for the whole
+ * run) and why; a failed capture also names its record, since two datasets may link one file.
+ */
+export interface ImportError {
+  key: string;
+  message: string;
+  record?: number;
+}
+
 /** One harvest, upload or batch that brought records into the archive. */
 export const imports = pgTable(
   'imports',
@@ -172,7 +182,7 @@ export const imports = pgTable(
     documents: integer('documents').notNull().default(0),
     documentsFailed: integer('documents_failed').notNull().default(0),
     /** What went wrong, one entry per failed document: `{ key, message }`. */
-    errors: jsonb('errors').$type<Array<{ key: string; message: string }>>().notNull().default([]),
+    errors: jsonb('errors').$type<ImportError[]>().notNull().default([]),
     walletAddress: text('wallet_address'),
     status: importStatus('status').notNull().default('in_progress'),
     /** Natural key that makes re-running the same harvest a no-op. */

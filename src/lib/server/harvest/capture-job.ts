@@ -187,7 +187,7 @@ export function captureHandler(context: CaptureContext): JobHandler {
         errorReason: failure.message,
       });
       if (failure instanceof PermanentJobError || job.attempts >= job.maxAttempts) {
-        if (payload.importId !== undefined) await noteFailure(db, payload.importId, payload.url, failure.message);
+        if (payload.importId !== undefined) await noteFailure(db, payload.importId, payload.alexandriaId, payload.url, failure.message);
         // Its next check must still come: the job's dedupe key names the due date it had.
         if (recheck) await postponeCheck(db, watch, payload.alexandriaId);
       }
@@ -594,11 +594,14 @@ function asJobError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-/** A capture that failed for good counts as a failure of the run that queued it, with its reason. */
-async function noteFailure(db: Db, importId: number, url: string, message: string): Promise<void> {
-  const entry = JSON.stringify([{ key: url, message: `captura: ${message}` }]);
-  // A file is one failure of its run, however often a moderator retries it: its first reason stays.
-  const noted = JSON.stringify([{ key: url }]);
+/**
+ * A capture that failed for good counts as a failure of the run that queued it, with its reason:
+ * once per record, however often a moderator retries it (its first reason stays), and once for each
+ * of two records whose datasets link the same file.
+ */
+async function noteFailure(db: Db, importId: number, alexandriaId: number, url: string, message: string): Promise<void> {
+  const entry = JSON.stringify([{ key: url, record: alexandriaId, message: `captura: ${message}` }]);
+  const noted = JSON.stringify([{ key: url, record: alexandriaId }]);
   await db
     .update(imports)
     .set({

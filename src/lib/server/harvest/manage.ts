@@ -14,7 +14,7 @@ import { and, count, desc, eq, inArray, isNotNull, isNull, like, ne, sql } from 
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../db/index.ts';
-import { alexandrias, captures, categories, harvestedRecords, harvestSources, imports, jobs, type HarvestCounts } from '../db/schema.ts';
+import { alexandrias, captures, categories, harvestedRecords, harvestSources, imports, jobs, type HarvestCounts, type ImportError } from '../db/schema.ts';
 import { HttpError, ValidationError } from '../http/errors.ts';
 import { retryFailed, retryFailedMany } from '../jobs/index.ts';
 import { JOB_STATUSES, type JobStatus } from '../jobs/statuses.ts';
@@ -119,7 +119,7 @@ export interface RunSummary {
 
 export interface RunDetail extends RunSummary {
   /** The first `RUN_ERRORS_LIMIT` failures, each with the entry it concerns and why. */
-  errors: Array<{ key: string; message: string }>;
+  errors: ImportError[];
 }
 
 export interface ActiveRun {
@@ -341,7 +341,7 @@ export async function harvestRuns(db: Db, harvestSourceId: number, limit = RUNS_
   const rows = await db
     .select({
       ...runColumns,
-      errors: sql<Array<{ key: string; message: string }>>`coalesce((select jsonb_agg(e) from (select e from jsonb_array_elements(${imports.errors}) as e limit ${RUN_ERRORS_LIMIT}) as first), '[]'::jsonb)`,
+      errors: sql<ImportError[]>`coalesce((select jsonb_agg(e) from (select e from jsonb_array_elements(${imports.errors}) as e limit ${RUN_ERRORS_LIMIT}) as first), '[]'::jsonb)`,
     })
     .from(imports)
     .where(eq(imports.harvestSourceId, harvestSourceId))

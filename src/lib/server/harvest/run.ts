@@ -31,6 +31,7 @@ import {
   statusHistory,
   type HarvestCounts,
   type HarvestSource,
+  type ImportError,
 } from '../db/schema.ts';
 import { enqueueMany, type NewJob } from '../jobs/index.ts';
 import { politenessKey } from '../jobs/hosts.ts';
@@ -61,7 +62,7 @@ export interface HarvestRunReport {
   status: 'done' | 'failed';
   counts: HarvestCounts;
   /** Entries that failed and, for a failed run, why it failed. */
-  errors: Array<{ key: string; message: string }>;
+  errors: ImportError[];
   /** Capture jobs this run queued. */
   capturesQueued: number;
 }
