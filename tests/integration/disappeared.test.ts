@@ -37,6 +37,7 @@ function atomEntries(xml: string) {
     id: text(child(feed, 'id')),
     title: text(child(feed, 'title')),
     self: feed.elements?.find((item) => item.name === 'link' && item.attributes?.rel === 'self')?.attributes?.href,
+    author: text(child(child(feed, 'author') ?? {}, 'name')),
     entries: (feed.elements ?? [])
       .filter((element) => element.name === 'entry')
       .map((entry) => ({
@@ -133,7 +134,14 @@ describe.each(testEngines())('disappeared documents and change feeds on %s', (en
     expect(feed.entries[1]!.link).toBe(`${ORIGIN}/single/src/${newer.cid}?assetId=${newer.id}`);
     // The new version's file, downloadable by its CID.
     expect(feed.entries[0]!.summary).toContain(`CID ${older.cid}), descargable en ${ORIGIN}/ipfs/${older.cid}.`);
-    expect(new Set(feed.entries.map((entry) => entry.id)).size).toBe(3);
+    // Ids never change (RFC 4287): on the record's id, not on its page, whose CID a newer version changes.
+    expect(feed.entries.map((entry) => entry.id)).toEqual([
+      `${ORIGIN}/registro/${changed.id}#v2`,
+      `${ORIGIN}/registro/${newer.id}#desaparecido-2026-05-01T12:00:00.000Z`,
+      expect.stringMatching(new RegExp(`^${ORIGIN}/registro/${older.id}#desaparecido-2026-03-`)),
+    ]);
+    // Atom requires an author of every entry: the archive's, on the feed.
+    expect(feed.author).toBe('Archivo Abierto');
     expect(feed.entries.every((entry) => entry.link.startsWith(`${ORIGIN}/`))).toBe(true);
   });
 

@@ -6,7 +6,7 @@
 import { Feed } from 'feed';
 import { formatBytes, formatDate } from '../../format.ts';
 import { t } from '../../i18n/index.ts';
-import { absoluteUrl, recordPath } from '../../paths.ts';
+import { absoluteUrl, recordIdPath, recordPath } from '../../paths.ts';
 import { CHANGES_FEED_PATH, departmentFeedPath, disappearedPath } from '../../watch-paths.ts';
 import type { ChangeEvent } from './changes.ts';
 
@@ -53,16 +53,21 @@ export function changesAtom({ origin, events, department, since }: AtomFeedOptio
     copyright: t('footer.license'),
     feedLinks: { atom: self },
     favicon: absoluteUrl(origin, '/favicon.svg'),
+    // Atom requires an author of every entry (RFC 4287 §4.1.1): the archive, for them all.
+    author: { name: t('site.name'), link: absoluteUrl(origin, '/') },
   });
   for (const event of events) {
     const page = absoluteUrl(origin, recordPath({ cid: event.recordCid, id: event.alexandriaId }));
+    // An entry's id never changes (RFC 4287 §4.2.6): built on the record's id, not on its page,
+    // whose address follows the record's current file, so a new version would renew every older entry.
+    const entry = absoluteUrl(origin, recordIdPath(event.alexandriaId));
     if (event.kind === 'version') {
       // No enclosure for the version's file: feed 5.1 writes an Atom enclosure's type as
       // `image/<the URL's last path segment>`, whatever type it is given. The summary names the CID
       // and its download address instead; the record page lists every version.
       const file = absoluteUrl(origin, `/ipfs/${encodeURIComponent(event.cid)}`);
       feed.addItem({
-        id: `${page}#v${event.number}`,
+        id: `${entry}#v${event.number}`,
         title: html(t('feed.entry.version', { number: event.number, title: event.title })),
         link: page,
         date: event.at,
@@ -70,7 +75,7 @@ export function changesAtom({ origin, events, department, since }: AtomFeedOptio
       });
     } else {
       feed.addItem({
-        id: `${page}#desaparecido-${event.at.toISOString()}`,
+        id: `${entry}#desaparecido-${event.at.toISOString()}`,
         title: html(t('feed.entry.gone', { title: event.title })),
         link: page,
         date: event.at,
