@@ -5,9 +5,12 @@
  * status with the API-marketplace headers (a preflight), the open-data and Strapi-style REST reads,
  * their errors, and a category icon. What changes state or reads a person's data stays closed to it.
  */
+import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
+import { cidOf } from '../../src/lib/server/storage/index.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
 
 let server: http.Server;
 let pageOrigin: string;
@@ -160,6 +163,34 @@ test('the preflight admits JSON and the marketplace headers for reads, and nothi
     const preflight = await request.fetch(path, { method: 'OPTIONS', headers: { ...headers, 'Access-Control-Request-Method': 'POST' } });
     expect(preflight.headers()['access-control-allow-origin'], path).toBeUndefined();
   }
+});
+
+test('a page on another origin downloads a file by ranges and conditions, and reads the catalogue, exports and feeds', async ({ page, baseURL }) => {
+  const { cid } = await cidOf(await fs.readFile(fixturePath('files', 'csv/licencias-construccion-mivhed-2022-2025.csv')));
+  await page.goto(pageOrigin);
+  const results = await page.evaluate(
+    async ({ base, cid }) => {
+      const read = async (path: string, headers: Record<string, string> = {}) => {
+        try {
+          const response = await fetch(new URL(path, base), { headers });
+          const body = await response.text();
+          return { status: response.status, length: body.length, etag: response.headers.get('ETag'), range: response.headers.get('Content-Range') };
+        } catch (error) {
+          return { error: String(error) };
+        }
+      };
+      // A suffix range and a condition are not CORS-safelisted: each needs the preflight to admit it.
+      const tail = await read(`/ipfs/${cid}`, { Range: 'bytes=-5' });
+      const whole = await read(`/ipfs/${cid}`);
+      const again = 'etag' in whole && whole.etag ? await read(`/ipfs/${cid}`, { 'If-None-Match': whole.etag }) : { error: 'sin ETag' };
+      const documents = await Promise.all(['/catalog.jsonld', '/catalog.ttl', '/export/catalogo.csv', '/export/catalogo.json', '/feeds/cambios.atom', '/openapi.json'].map((path) => read(path, { 'If-Modified-Since': 'Sat, 01 Jan 2000 00:00:00 GMT' })));
+      return { tail, again, documents };
+    },
+    { base: baseURL!, cid },
+  );
+  expect(results.tail).toMatchObject({ status: 206, length: 5, etag: `"${cid}"`, range: expect.stringMatching(/^bytes \d+-\d+\/\d+$/) });
+  expect(results.again).toMatchObject({ status: 304 });
+  for (const document of results.documents) expect(document).toMatchObject({ status: 200, length: expect.any(Number) });
 });
 
 test('a page on another origin cannot upload, sign in or read the signed-in user', async ({ page, request, baseURL }) => {

@@ -87,6 +87,10 @@ test('a document gone from its source is listed, filtered, and told on its page,
   const feed = await request.get('/feeds/cambios.atom');
   expect(feed.headers()['content-type']).toContain('application/atom+xml');
   expect(await feed.text()).toContain(`Desaparecido en origen: ${record!.title.replace(/&/g, '&amp;').replace(/</g, '&lt;')}`);
+  // A reader polling it again gets a 304 while nothing changed, and a browser on another site may read it.
+  expect(feed.headers()['access-control-allow-origin']).toBe('*');
+  const again = await request.get('/feeds/cambios.atom', { headers: { 'If-None-Match': feed.headers().etag! } });
+  expect(again.status()).toBe(304);
 
   // The record page: the notice, apart from the status, and the copy still downloadable.
   await row.getByRole('link').first().click();

@@ -227,6 +227,8 @@ describe('the gateway as a trustless gateway', () => {
     expect(head.headers.get('content-type')).toMatch(/^application\/vnd\.ipld\.car/);
 
     expect((await get(cid, '?format=car', { headers: { 'If-None-Match': `"${cid}.car"` } })).status).toBe(304);
+    // If-None-Match compares weakly (RFC 9110 §13.1.2): a cache that keeps the tag as W/"…", or asks for any copy.
+    for (const tag of [`W/"${cid}"`, `"otro", W/"${cid}"`, '*']) expect((await get(cid, '', { headers: { 'If-None-Match': tag } })).status, tag).toBe(304);
     // The file's own ETag does not stand for its CAR.
     const other = await get(cid, '?format=car', { headers: { 'If-None-Match': `"${cid}"` } });
     expect(other.status).toBe(200);

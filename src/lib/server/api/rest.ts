@@ -35,10 +35,18 @@ export async function rest(recipe: () => Promise<Response>): Promise<Response> {
 /**
  * Request headers a cross-origin reader may send: `Content-Type` (GraphQL's JSON posts) and the
  * API-marketplace headers the original front end adds to its storage-status and latest-uploads
- * reads (SPEC §7: "a hosted API-marketplace client sends JSON with an API-key header"). The archive
- * ignores their values; without them in the preflight, the browser would not send the read at all.
+ * reads (SPEC §7: "a hosted API-marketplace client sends JSON with an API-key header"), whose
+ * values the archive ignores; and a download's range and conditions, which the browser sends only
+ * after a preflight for a range other than `bytes=N-M` and for every condition. Without them in
+ * the preflight, the browser would not send the read at all.
  */
-export const PUBLIC_READ_REQUEST_HEADERS = ['Content-Type', 'X-RapidAPI-Host', 'X-RapidAPI-Key'] as const;
+export const PUBLIC_READ_REQUEST_HEADERS = ['Content-Type', 'X-RapidAPI-Host', 'X-RapidAPI-Key', 'Range', 'If-None-Match', 'If-Modified-Since', 'If-Range'] as const;
+
+/**
+ * Response headers a cross-origin reader may read besides the safelisted ones: a download's
+ * validator, range, name and the ranges it accepts.
+ */
+const PUBLIC_READ_EXPOSED_HEADERS = 'ETag, Content-Range, Accept-Ranges, Content-Disposition';
 
 const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
 /** GraphQL is read-only (no mutations), so its POSTs are reads too. */
@@ -46,15 +54,19 @@ const GRAPHQL_METHODS = ['GET', 'POST', 'OPTIONS'] as const;
 
 /**
  * The paths of the public reads, which any origin may read without credentials (issue #22): the
- * open-data API, the v1 overview and storage-status reads, GraphQL and the admin host's
- * Strapi-style lists. Never the state-changing `/v2/ops/*` nor the per-user `/auth/*`.
+ * open-data API, the v1 overview and storage-status reads, GraphQL, the admin host's Strapi-style
+ * lists, and the open data itself (the gateway's files, the exports, the feeds, the DCAT catalogue
+ * and the OpenAPI document). Never the state-changing `/v2/ops/*` nor the per-user `/auth/*`.
  */
-const PUBLIC_READ_PREFIXES = ['/v1/api/', '/v1/services/filecoin/', '/v2/open-data/'];
+const PUBLIC_READ_PREFIXES = ['/v1/api/', '/v1/services/filecoin/', '/v2/open-data/', '/ipfs/', '/export/', '/feeds/'];
+/** Documents of the whole catalogue and of the API itself. */
+const PUBLIC_READ_DOCUMENTS = ['/catalog.jsonld', '/catalog.ttl', '/openapi.json'];
 const STRAPI_COLLECTIONS = ['/alexandrias', '/sources', '/departments', '/categories', '/imports'];
 
 /** The methods `path` answers to any origin, or null when it is not a public read. */
 export function publicReadMethods(path: string): readonly string[] | null {
   if (path === '/graphql') return GRAPHQL_METHODS;
+  if (PUBLIC_READ_DOCUMENTS.includes(path)) return READ_METHODS;
   if (PUBLIC_READ_PREFIXES.some((prefix) => path.startsWith(prefix))) return READ_METHODS;
   if (STRAPI_COLLECTIONS.some((collection) => path === collection || path.startsWith(`${collection}/`))) return READ_METHODS;
   return null;
@@ -80,14 +92,19 @@ export function preflight(methods: readonly string[] = READ_METHODS): Response {
  */
 export function withPublicReadCors(method: string, path: string, response: Response): Response {
   const methods = publicReadMethods(path);
-  if (!methods?.includes(method) || response.headers.has('Access-Control-Allow-Origin')) return response;
+  if (!methods?.includes(method)) return response;
+  const missing = [
+    ['Access-Control-Allow-Origin', '*'],
+    ['Access-Control-Expose-Headers', PUBLIC_READ_EXPOSED_HEADERS],
+  ].filter(([name]) => !response.headers.has(name!));
+  if (missing.length === 0) return response;
   try {
-    response.headers.set('Access-Control-Allow-Origin', '*');
+    for (const [name, value] of missing) response.headers.set(name!, value!);
     return response;
   } catch {
     // Immutable headers (a Response passed through as fetched): a copy takes them.
     const copy = new Response(response.body, response);
-    copy.headers.set('Access-Control-Allow-Origin', '*');
+    for (const [name, value] of missing) copy.headers.set(name!, value!);
     return copy;
   }
 }

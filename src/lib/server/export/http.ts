@@ -28,15 +28,21 @@ function listedTags(header: string): string[] {
 const opaque = (tag: string) => tag.replace(/^W\//, '');
 
 /**
+ * Whether an If-None-Match header names `etag` (or is `*`), under the weak comparison it uses
+ * (RFC 9110 §13.1.2): a client that keeps `W/"x"` has the copy tagged `"x"`.
+ */
+export function noneMatchHolds(ifNoneMatch: string, etag: string): boolean {
+  const tags = listedTags(ifNoneMatch);
+  return tags.includes('*') || tags.some((tag) => opaque(tag) === opaque(etag));
+}
+
+/**
  * Whether the client's copy is current: If-None-Match when sent (it takes precedence), else
  * If-Modified-Since against `lastModified` at the one-second precision of HTTP dates.
  */
 export function isNotModified(request: Request, current: { etag: string; lastModified?: Date | undefined }): boolean {
   const ifNoneMatch = request.headers.get('if-none-match');
-  if (ifNoneMatch !== null) {
-    const tags = listedTags(ifNoneMatch);
-    return tags.includes('*') || tags.some((tag) => opaque(tag) === opaque(current.etag));
-  }
+  if (ifNoneMatch !== null) return noneMatchHolds(ifNoneMatch, current.etag);
   const ifModifiedSince = request.headers.get('if-modified-since');
   if (ifModifiedSince === null || !current.lastModified) return false;
   const since = Date.parse(ifModifiedSince);

@@ -6,14 +6,28 @@
 import { Feed } from 'feed';
 import { formatBytes, formatDate } from '../../format.ts';
 import { t } from '../../i18n/index.ts';
+import { fingerprintHash, isNotModified, notModified } from '../export/http.ts';
 import { absoluteUrl, recordIdPath, recordPath } from '../../paths.ts';
 import { CHANGES_FEED_PATH, departmentFeedPath, disappearedPath } from '../../watch-paths.ts';
 import type { ChangeEvent } from './changes.ts';
 
-export const ATOM_HEADERS = {
+const ATOM_HEADERS = {
   'Content-Type': 'application/atom+xml; charset=utf-8',
   'Cache-Control': 'public, max-age=300',
+  // Open data: a reader running in a browser, on another site, may fetch it.
+  'Access-Control-Allow-Origin': '*',
 } as const;
+
+/**
+ * A feed's answer, tagged by its bytes: a reader polling a feed that has not changed gets a 304
+ * (If-None-Match), instead of the whole document every few minutes.
+ */
+export function atomResponse(request: Request, xml: string): Response {
+  const etag = `W/"${fingerprintHash(xml)}"`;
+  const headers = { ...ATOM_HEADERS, ETag: etag };
+  if (isNotModified(request, { etag })) return notModified(headers);
+  return new Response(xml, { headers });
+}
 
 const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 

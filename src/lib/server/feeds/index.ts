@@ -7,7 +7,7 @@ import type { Db } from '../db/index.ts';
 import { changesAtom } from './atom.ts';
 import { archiveBegan, latestChanges, publicDepartmentOfFeed } from './changes.ts';
 
-export { ATOM_HEADERS } from './atom.ts';
+export { atomResponse } from './atom.ts';
 export { FEED_ENTRIES, latestChanges, type ChangeEvent } from './changes.ts';
 
 /** The archive's feed, with absolute links on `origin`. */

@@ -12,6 +12,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { aletheias, alexandrias, recordVersions, sheetPreviews } from '../db/schema.ts';
+import { noneMatchHolds } from '../export/http.ts';
 import { HttpError } from '../http/errors.ts';
 import { ASSET_TYPES } from '../../domain/constants.ts';
 import { recordPath } from '../../paths.ts';
@@ -230,7 +231,7 @@ async function statFile(store: ContentStore, cid: string): Promise<FileStat> {
 }
 
 function matches(ifNoneMatch: string | null, etag: string): boolean {
-  return ifNoneMatch !== null && ifNoneMatch.split(',').some((tag) => tag.trim() === etag);
+  return ifNoneMatch !== null && noneMatchHolds(ifNoneMatch, etag);
 }
 
 /** Where the gateway may show files inline, when user content has an origin of its own. */

@@ -1,12 +1,12 @@
 /** `/feeds/instituciones/{id}.atom`: one institution's new versions and disappearances (Atom). */
 import type { APIRoute } from 'astro';
 import { getArchive } from '../../../lib/server/archive.ts';
-import { ATOM_HEADERS, departmentChangesFeed } from '../../../lib/server/feeds/index.ts';
+import { atomResponse, departmentChangesFeed } from '../../../lib/server/feeds/index.ts';
 import { parseId } from '../../../lib/server/queries/index.ts';
 
 export const prerender = false;
 
-export const GET: APIRoute = async ({ locals, params }) => {
+export const GET: APIRoute = async ({ locals, params, request }) => {
   const id = parseId(params.id);
   const { db } = await getArchive();
   const body = id === null ? null : await departmentChangesFeed(db, locals.origin, id);
@@ -16,5 +16,5 @@ export const GET: APIRoute = async ({ locals, params }) => {
       headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
     });
   }
-  return new Response(body, { headers: ATOM_HEADERS });
+  return atomResponse(request, body);
 };
