@@ -469,6 +469,8 @@ describe.each(testEngines())('the GraphQL API on %s', (engine) => {
     expect(notJson.status).toBe(400);
     const answer = (await notJson.json()) as { errors: Array<{ message: string; extensions?: Record<string, unknown> }> };
     expect(answer.errors[0]!.message).toBe('El cuerpo de la petición no es JSON válido.');
+    // Nothing in English, the parser's own words included.
+    expect(JSON.stringify(answer)).not.toMatch(/Unexpected|not valid JSON/);
     // `npm start` lets PATCH through (a harvest source's settings): yoga refuses it, in Spanish.
     const patched = await yoga.fetch(new Request(`${ORIGIN}/graphql`, { method: 'PATCH', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: '{"query":"{ categories { id } }"}' }));
     expect(patched.status).toBe(405);

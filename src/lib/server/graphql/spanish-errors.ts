@@ -67,7 +67,7 @@ export function inSpanish(message: string): string {
  * Translates, in place, the errors of every result the server sends (`inSpanish`). In place, and
  * the message only: yoga reads an error's status from the objects it made (a copy, or one whose
  * extensions were touched, answered a body that is not JSON with 200 instead of 400). Such an
- * error keeps `extensions.originalError`, the JSON parser's words about the client's own body.
+ * error keeps `extensions.originalError`, whose message (the JSON parser's) is put in Spanish too.
  */
 export const spanishErrors: Plugin = {
   onResultProcess({ result }) {
@@ -75,6 +75,10 @@ export const spanishErrors: Plugin = {
     for (const one of Array.isArray(result) ? result : [result]) {
       for (const error of (one.errors ?? []) as GraphQLError[]) {
         error.message = inSpanish(error.message);
+        // The JSON parser's English words about the client's body, under the same Spanish message:
+        // rewritten inside the object, since replacing `extensions` would change the status.
+        const original = error.extensions?.originalError as { name?: unknown; message?: unknown } | undefined;
+        if (original?.name === 'SyntaxError' && typeof original.message === 'string') original.message = error.message;
       }
     }
   },
