@@ -72,6 +72,18 @@ describe.each(testEngines())('the REST API on %s', (engine) => {
     expect(categories.find((c) => c.title === 'Salud')).toMatchObject({ alexandriasCount: expect.any(Number) });
   });
 
+  it('pages a name search in one order: every match once, in the order one long page gives them', async () => {
+    const page = async (start: number, limit: number) =>
+      list((await call((r) => namedGetAll('dep', r), `/v2/open-data/departments/getAll?name=salud&_start=${start}&_limit=${limit}`)).json).map((d) => d.id as number);
+    const all = await page(0, 100);
+    // Search hits (by words or likeness) and names that merely contain «salud»: more than two pages of 2.
+    expect(all.length).toBeGreaterThan(4);
+    expect(new Set(all).size).toBe(all.length);
+    const paged: number[] = [];
+    for (let start = 0; start < all.length + 2; start += 2) paged.push(...(await page(start, 2)));
+    expect(paged).toEqual(all);
+  });
+
   it('gives the overview tabs, largest first', async () => {
     const tabs = list((await call((r) => overviewGetAll('cat', r), '/v1/api/categories/getAll?limit=5')).json);
     expect(tabs).toHaveLength(5);

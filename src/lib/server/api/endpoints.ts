@@ -62,11 +62,16 @@ export async function namedGetAll(entity: 'dep' | 'src', { db, url, origin }: Ap
   const params = readQuery(url, namedGetAllParams);
   // The original's group pages page this list Strapi's way (`_start=0&_limit=15`).
   const limit = params._limit ?? params.limit;
-  let items = await findGroups(db, entity, { name: params.name }, { limit, start: params._start, sort: { field: 'name', direction: 'asc' } });
-  if (params.name && params._start === 0) {
-    const hits = await searchGroups(db, entity, params.name, limit);
-    items = topUp(await groupItemsByIds(db, entity, hits.map((hit) => hit.id)), items, limit);
-  }
+  const byName = { field: 'name', direction: 'asc' } as const;
+  if (!params.name) return envelope((await findGroups(db, entity, {}, { limit, start: params._start, sort: byName })).map((item) => groupShape(entity, item, origin)));
+  // One order for every page: the search's hits, best first, then the names that merely contain
+  // the text, by name. The hits up to this page's end decide both where the page falls and which
+  // names are left to follow them.
+  const hits = (await searchGroups(db, entity, params.name, params._start + limit)).map((hit) => hit.id);
+  const pageHits = hits.slice(params._start, params._start + limit);
+  const more = limit - pageHits.length;
+  const containing = more > 0 ? await findGroups(db, entity, { name: params.name, exceptIds: hits }, { limit: more, start: Math.max(0, params._start - hits.length), sort: byName }) : [];
+  const items = [...(await groupItemsByIds(db, entity, pageHits)), ...containing];
   return envelope(items.map((item) => groupShape(entity, item, origin)));
 }
 

@@ -3,7 +3,7 @@
  * the most recently updated first (or A–Z, or largest first), each with how many records it
  * holds, by format.
  */
-import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { COUNTED_FORMAT, DASHBOARD_FORMATS, LIMITS, type AssetType, type DashboardFormat } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
@@ -51,12 +51,19 @@ function groupColumns(entity: GroupEntity) {
 export interface GroupFilter {
   id?: number;
   name?: string;
+  /** Groups left out (those a search listed already). */
+  exceptIds?: readonly number[];
 }
 
 /** The public groups of `entity` matching `filter`. */
 export function groupCondition(entity: GroupEntity, filter: GroupFilter): SQL | undefined {
   const group = DIMENSIONS[entity];
-  return and(group.visible, idEquals(group.id, filter.id), filter.name ? containsFolded(group.name, filter.name) : undefined);
+  return and(
+    group.visible,
+    idEquals(group.id, filter.id),
+    filter.name ? containsFolded(group.name, filter.name) : undefined,
+    filter.exceptIds?.length ? notInArray(group.id, [...filter.exceptIds]) : undefined,
+  );
 }
 
 function emptyFormats(): Record<DashboardFormat, number> {
