@@ -61,6 +61,19 @@ describe.each(testEngines())('the REST API on %s', (engine) => {
     expect(withFile?.file).toMatchObject({ url: `${ORIGIN}/ipfs/${withFile?.cid}` });
   });
 
+  it('orders a title search as sort asks: the same best matches, by title or date either way', async () => {
+    const ids = async (sort: string) => list((await call(alexandriasGetAll, `/v2/open-data/alexandrias/getAll?title=salud&limit=8&sort=${sort}`)).json);
+    const byRelevance = list((await call(alexandriasGetAll, '/v2/open-data/alexandrias/getAll?title=salud&limit=8')).json);
+    const [up, down, newest] = await Promise.all([ids('title:1'), ids('title:-1'), ids('createdAt:-1')]);
+    expect(up).toHaveLength(8);
+    expect(new Set(up.map((a) => a.id))).toEqual(new Set(byRelevance.map((a) => a.id)));
+    expect(down.map((a) => a.id)).toEqual([...up].reverse().map((a) => a.id));
+    const titles = up.map((a) => String(a.title));
+    expect(titles).not.toEqual(byRelevance.map((a) => String(a.title)));
+    const dates = newest.map((a) => Date.parse(String(a.createdAt)));
+    expect(dates).toEqual([...dates].sort((a, b) => b - a));
+  });
+
   it('searches departments and sources by name, and lists categories', async () => {
     const departments = list((await call((r) => namedGetAll('dep', r), '/v2/open-data/departments/getAll?name=estadistica&limit=5')).json);
     expect(departments.map((d) => d.name)).toContain('Oficina Nacional de Estadística (ONE)');

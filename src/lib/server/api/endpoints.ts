@@ -5,7 +5,7 @@ import type { Db } from '../db/index.ts';
 import { alexandrias } from '../db/schema.ts';
 import { HttpError } from '../http/errors.ts';
 import { byDimension } from '../queries/dimensions.ts';
-import { MAX_LIMIT, findGroups, findRecords, type RecordSortField, type SortDirection } from '../queries/find.ts';
+import { MAX_LIMIT, findGroups, findRecords, recordOrder, type RecordSortField, type SortDirection } from '../queries/find.ts';
 import { groupItemsByIds } from '../queries/groups.ts';
 import { recordDetails, storageStatus } from '../queries/records.ts';
 import { searchGroups, searchRecords } from '../queries/search.ts';
@@ -15,10 +15,10 @@ import { envelope, readQuery } from './rest.ts';
 import { assetShape, groupShape, pinStatusShape } from './shapes.ts';
 import { strapiList } from './strapi.ts';
 
-/** Full records for `ids`, in that order. */
-async function findRecordsByIds(db: Db, ids: number[]) {
-  const found = await recordDetails(db, inArray(alexandrias.id, ids));
-  return ids.flatMap((id) => found.filter((record) => record.id === id));
+/** Full records for `ids`: in that order, or sorted by `sort` when one is given. */
+async function findRecordsByIds(db: Db, ids: number[], sort?: Parameters<typeof recordOrder>[0]) {
+  const found = await recordDetails(db, inArray(alexandrias.id, ids), sort ? { orderBy: recordOrder(sort) } : undefined);
+  return sort ? found : ids.flatMap((id) => found.filter((record) => record.id === id));
 }
 
 export interface ApiRequest {
@@ -43,7 +43,8 @@ function topUp<T extends { id: number }>(first: T[], more: T[], limit: number): 
 /**
  * GET /v2/open-data/alexandrias/getAll: a wallet's latest uploads, or a title search. A title is
  * searched with the archive's search engine (issue #7), then topped up with titles that merely
- * contain the text (a word still being typed).
+ * contain the text (a word still being typed): the best matches, in the order `sort` asks when it
+ * is given, else best first.
  */
 export async function alexandriasGetAll({ db, url, origin }: ApiRequest): Promise<Response> {
   const params = readQuery(url, alexandriasGetAllParams);
@@ -53,6 +54,7 @@ export async function alexandriasGetAll({ db, url, origin }: ApiRequest): Promis
     const hits = (await searchRecords(db, params.title, params.limit)).map((record) => record.id);
     const details = hits.length ? await findRecordsByIds(db, hits) : [];
     records = topUp(details, records, params.limit);
+    if (params.sort) records = await findRecordsByIds(db, records.map((record) => record.id), window.sort);
   }
   return envelope(records.map((record) => assetShape(record, origin)));
 }

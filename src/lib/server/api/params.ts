@@ -32,7 +32,7 @@ const signedSort = z
     error: 'sort debe ser createdAt, updatedAt o title seguido de :1 o :-1.',
   })
   .optional()
-  .describe('Orden: campo:1 ascendente o campo:-1 descendente.');
+  .describe('Orden: campo:1 ascendente o campo:-1 descendente. Con title, las coincidencias más pertinentes en ese orden; sin sort, de la más pertinente a la menos.');
 
 /**
  * Strapi v3's `_limit`: a whole number, where -1 (and 0, which Strapi also left unapplied) meant

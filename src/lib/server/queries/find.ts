@@ -28,11 +28,15 @@ export interface Window<F extends string> {
   sort?: { field: F; direction: SortDirection };
 }
 
-export function findRecords(db: Db, filter: RecordFilter, window: Window<RecordSortField>): Promise<RecordDetail[]> {
-  const sort = window.sort ?? { field: 'updatedAt', direction: 'desc' };
+/** The ORDER BY of records sorted by `sort`, ties by id the same way. */
+export function recordOrder(sort: { field: RecordSortField; direction: SortDirection }) {
   const direction = sort.direction === 'asc' ? asc : desc;
+  return [direction(RECORD_SORT_FIELDS[sort.field]), direction(alexandrias.id)];
+}
+
+export function findRecords(db: Db, filter: RecordFilter, window: Window<RecordSortField>): Promise<RecordDetail[]> {
   return recordDetails(db, recordCondition(filter), {
-    orderBy: [direction(RECORD_SORT_FIELDS[sort.field]), direction(alexandrias.id)],
+    orderBy: recordOrder(window.sort ?? { field: 'updatedAt', direction: 'desc' }),
     limit: Math.min(window.limit, MAX_LIMIT),
     offset: window.start,
   });
