@@ -49,6 +49,9 @@ const DECLARED_FACTS = {
     temporalStart: '2017-01-01',
     temporalEnd: '2017-12-31',
     temporalText: null,
+    licenseTitle: 'Creative Commons Atribución 4.0',
+    licenseUrl: 'https://creativecommons.org/licenses/by/4.0/',
+    keywords: ['matrícula', 'escuelas públicas'] as string[],
   },
   // A frequency no vocabulary names, an address with characters a mailto: IRI must escape and
   // accents it need not, a coverage still running and said in words too.
@@ -61,6 +64,9 @@ const DECLARED_FACTS = {
     temporalStart: '2019-03-01',
     temporalEnd: null,
     temporalText: 'Desde la reforma de 2019',
+    licenseTitle: 'Licencia de datos abiertos del municipio',
+    licenseUrl: null,
+    keywords: [] as string[],
   },
   // An ISO 8601 period (data.json's), a name without an address, only an end.
   closing: {
@@ -72,6 +78,9 @@ const DECLARED_FACTS = {
     temporalStart: null,
     temporalEnd: '2020-06-30',
     temporalText: null,
+    licenseTitle: null,
+    licenseUrl: 'https://www.datos.gob.do/licencia',
+    keywords: ['presupuesto'] as string[],
   },
 } as const;
 
@@ -178,6 +187,7 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     const [earlier] = await db.select().from(alexandrias).where(eq(alexandrias.id, archived[3]!.id));
     const [current] = await db.select().from(alexandrias).where(eq(alexandrias.id, versioned));
     Object.assign(special, { versioned, earlierCid: earlier!.cid, earlierSize: earlier!.fileSize, earlierSha: earlier!.fileSha256 });
+    await db.update(alexandrias).set({ licenseTitle: 'CC BY 4.0', licenseUrl: 'https://creativecommons.org/licenses/by/4.0/' }).where(eq(alexandrias.id, versioned));
     await db.insert(recordVersions).values([
       { alexandriaId: versioned, number: 1, cid: earlier!.cid!, sha256: earlier!.fileSha256!, size: earlier!.fileSize!, type: earlier!.type, mimeType: earlier!.mimeType, fileName: 'anterior.csv', capturedAt: new Date('2026-01-02T03:04:05Z') },
       { alexandriaId: versioned, number: 2, cid: current!.cid!, sha256: current!.fileSha256!, size: current!.fileSize!, type: current!.type, mimeType: current!.mimeType, fileName: current!.fileName, capturedAt: new Date(CURRENT_CAPTURED_AT) },
@@ -378,6 +388,8 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       expect(Number(literal(one(graph(), older, `${DCAT}byteSize`), { datatype: `${XSD}decimal` }))).toBe(special.earlierSize);
       const checksum = one(graph(), older, `${SPDX}checksum`);
       expect(literal(one(graph(), checksum, `${SPDX}checksumValue`), { datatype: `${XSD}hexBinary` })).toBe(special.earlierSha);
+      // The licence its catalogue declared, on every distribution (where DCAT-AP looks for it).
+      for (const distribution of distributions) expect(one(graph(), distribution, `${DCT}license`).value).toBe('https://creativecommons.org/licenses/by/4.0/');
     });
 
     it('leaves records without a file as datasets without distribution, landing on their origin', () => {
@@ -435,6 +447,20 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       expect(objects(graph(), period(closing), `${DCAT}startDate`)).toEqual([]);
       expect(literal(one(graph(), period(closing), `${DCAT}endDate`), { datatype: `${XSD}date` })).toBe('2020-06-30');
 
+      // The licence and keywords its catalogue declared: its IRI, or a licence document named by its
+      // title alone; the keywords with the category's title, each once.
+      const license = (id: number) => one(graph(), datasetIri(id), `${DCT}license`);
+      expect(license(full)).toMatchObject({ termType: 'NamedNode', value: 'https://creativecommons.org/licenses/by/4.0/' });
+      expect(license(open).termType).toBe('BlankNode');
+      expect(isA(graph(), license(open), `${DCT}LicenseDocument`)).toBe(true);
+      expect(literal(one(graph(), license(open), `${RDFS}label`), { language: 'es' })).toBe('Licencia de datos abiertos del municipio');
+      expect(license(closing)).toMatchObject({ termType: 'NamedNode', value: 'https://www.datos.gob.do/licencia' });
+      const keywords = (id: number) => objects(graph(), datasetIri(id), `${DCAT}keyword`).map((term) => term.value);
+      const categoryOf = (id: number) => published.find((row) => row.id === id)!.categoryId;
+      expect(keywords(full)).toEqual(expect.arrayContaining(['matrícula', 'escuelas públicas']));
+      expect(keywords(full)).toHaveLength(categoryOf(full) === null ? 2 : 3);
+      expect(keywords(closing)).toContain('presupuesto');
+
       // Every other record (the seed declares none of the three) states none of them.
       const withFacts = new Set(Object.values(special.facts));
       for (const record of published.filter((row) => !withFacts.has(row.id))) {
@@ -490,6 +516,9 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
         );
         expect(back.contact, `${path} ${name}`).toEqual({ name: declared.contactName, email: declared.contactEmail });
         expect(back.temporal, `${path} ${name}`).toEqual({ start: declared.temporalStart, end: declared.temporalEnd, text: declared.temporalText });
+        // A licence's IRI comes back without the title its catalogue gave it (an IRI is not labelled).
+        expect(back.license, `${path} ${name}`).toEqual({ title: declared.licenseUrl ? null : declared.licenseTitle, url: declared.licenseUrl });
+        expect(back.keywords, `${path} ${name}`).toEqual(expect.arrayContaining(declared.keywords));
       }
       expect(byId.get(String(special.facts.full))!.updateFrequency).toBe(`${FREQUENCY}MONTHLY`);
       expect(byId.get(String(special.facts.open))!.updateFrequency).toBe('Cuando cambia la ley');

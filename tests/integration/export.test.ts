@@ -19,7 +19,7 @@ import {
 import { createSeededDatabase, testEngines } from '../helpers/database.ts';
 
 const ORIGIN = 'https://archivo.example';
-const HEADER = 'id,cid,titulo,descripcion,formato,estado,institucion,categoria,fuente,url_fuente,url_descarga,tamano_bytes,sha256,cartera,creado,actualizado';
+const HEADER = 'id,cid,titulo,descripcion,formato,estado,institucion,categoria,fuente,url_fuente,url_descarga,tamano_bytes,sha256,cartera,creado,actualizado,licencia,url_licencia,palabras_clave';
 
 /** Cells a spreadsheet would run as formulas, and text that must survive the CSV quoting. */
 const FORMULA = '=HYPERLINK("http://malo.example","clic")';
@@ -61,6 +61,9 @@ describe.each(testEngines())('the catalogue exports on %s', (engine) => {
       cartera: record.walletAddress,
       creado: record.createdAt.toISOString(),
       actualizado: record.updatedAt.toISOString(),
+      licencia: record.licenseTitle,
+      url_licencia: record.licenseUrl,
+      palabras_clave: record.keywords.length > 0 ? record.keywords.join('; ') : null,
     }));
   }
 
@@ -92,6 +95,11 @@ describe.each(testEngines())('the catalogue exports on %s', (engine) => {
     await db.update(alexandrias).set({ title: '@SUM(A1:A9)', walletAddress: '0x71c7656ec7ab88b098defb751b7401b5f6d8976f' }).where(eq(alexandrias.id, at));
     await db.update(alexandrias).set({ title: '-10 %', description: '\tcon tabulador' }).where(eq(alexandrias.id, minus));
     await db.update(alexandrias).set({ title: TRICKY, description: `${TRICKY}\n"otra"` }).where(eq(alexandrias.id, tricky));
+    // What a harvested record's catalogue declared: its licence and keywords (the seed's export declares none).
+    await db
+      .update(alexandrias)
+      .set({ licenseTitle: 'Creative Commons Atribución 4.0', licenseUrl: 'https://creativecommons.org/licenses/by/4.0/', keywords: ['presupuesto', 'ejecución mensual'] })
+      .where(eq(alexandrias.id, plus));
     await db.update(alexandrias).set({ status: 'blocked' }).where(eq(alexandrias.id, blocked));
   });
   afterAll(async () => {
@@ -111,6 +119,11 @@ describe.each(testEngines())('the catalogue exports on %s', (engine) => {
     const expected = await expectedRows();
     expect(expected).toHaveLength(1075);
     expect(parsed.data).toEqual(expected.map(asCsvCells));
+    expect(parsed.data.find((row) => row.id === String(ids.plus))).toMatchObject({
+      licencia: 'Creative Commons Atribución 4.0',
+      url_licencia: 'https://creativecommons.org/licenses/by/4.0/',
+      palabras_clave: 'presupuesto; ejecución mensual',
+    });
     expect(parsed.data.some((row) => row.id === String(ids.blocked))).toBe(false);
     // Every record ends its line with CRLF, the line breaks inside the quoted text aside.
     expect(text.endsWith('\r\n')).toBe(true);

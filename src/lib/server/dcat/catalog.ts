@@ -205,7 +205,7 @@ interface DistributedFile {
 }
 
 /** An archived file, served by the archive's gateway. */
-function distributionResource(id: string, file: DistributedFile, iris: CatalogIris): Resource {
+function distributionResource(id: string, file: DistributedFile, iris: CatalogIris, license: NamedNode | Resource | undefined): Resource {
   const url = iri(iris.file(file.cid));
   const mediaType = mediaTypeIri(file.mimeType, file.type);
   const format = fileTypeIri(file.type);
@@ -216,6 +216,7 @@ function distributionResource(id: string, file: DistributedFile, iris: CatalogIr
     [dct.description]: text(file.description),
     [dct.issued]: file.issued ? dateTime(file.issued) : undefined,
     [dct.isVersionOf]: file.versionOf ? iri(file.versionOf) : undefined,
+    [dct.license]: license,
     [dcat.accessURL]: url,
     [dcat.downloadURL]: url,
     [dcat.mediaType]: mediaType ? iri(mediaType) : undefined,
@@ -237,6 +238,7 @@ function distributionResource(id: string, file: DistributedFile, iris: CatalogIr
  * the current file too, so a harvester can tell it from the earlier ones by date as well.
  */
 function distributionResources(record: CatalogRecord & { cid: string }, iris: CatalogIris): Resource[] {
+  const license = licenseValue(record);
   const current = distributionResource(
     iris.distribution(record.id),
     {
@@ -250,6 +252,7 @@ function distributionResources(record: CatalogRecord & { cid: string }, iris: Ca
       issued: record.fileArchivedAt,
     },
     iris,
+    license,
   );
   const older = record.olderVersions.map((version) =>
     distributionResource(
@@ -266,6 +269,7 @@ function distributionResources(record: CatalogRecord & { cid: string }, iris: Ca
         versionOf: iris.dataset(record.id),
       },
       iris,
+      license,
     ),
   );
   return [current, ...older];
@@ -295,6 +299,27 @@ function temporalResource({ temporalStart, temporalEnd, temporalText }: Declared
   });
 }
 
+/**
+ * The licence its catalogue declared: its document's IRI when it gave a web address, else a
+ * licence document named by its title; none when it declared neither. On the dataset and on each
+ * distribution, where DCAT-AP looks for it. An IRI is left unlabelled: datasets share it, and
+ * their catalogues' titles for it differ («CC BY 4.0», «Creative Commons Atribución 4.0»).
+ */
+function licenseValue({ licenseTitle, licenseUrl }: Pick<CatalogueFacts, 'licenseTitle' | 'licenseUrl'>): NamedNode | Resource | undefined {
+  const url = webIri(licenseUrl);
+  if (url) return iri(url);
+  const title = licenseTitle?.trim();
+  return title ? resource(null, [dct.LicenseDocument], { [rdfs.label]: text(title) }) : undefined;
+}
+
+/** Its catalogue's keywords, then its category's title, each once (ignoring case). */
+function keywordsOf(record: CatalogRecord): string[] {
+  const seen = new Set<string>();
+  return [...record.keywords, ...(record.category ? [record.category.title] : [])]
+    .map((keyword) => keyword.trim())
+    .filter((keyword) => keyword !== '' && !seen.has(keyword.toLocaleLowerCase('es')) && seen.add(keyword.toLocaleLowerCase('es')));
+}
+
 /** One published record as a dataset, with its distribution when the archive holds the file. */
 export function datasetResource(record: CatalogRecord, iris: CatalogIris): Resource {
   const cid = record.cid;
@@ -313,7 +338,8 @@ export function datasetResource(record: CatalogRecord, iris: CatalogIris): Resou
     [dcat.landingPage]: landingPage ? iri(landingPage) : undefined,
     [dct.publisher]: record.department ? iri(iris.publisher(record.department.id)) : undefined,
     [dcat.theme]: record.category ? [iri(iris.theme(record.category.id)), euTheme ? iri(euTheme) : undefined] : undefined,
-    [dcat.keyword]: record.category ? text(record.category.title) : undefined,
+    [dcat.keyword]: keywordsOf(record).map(text),
+    [dct.license]: licenseValue(record),
     [dct.language]: iri(SPANISH),
     [dct.spatial]: iri(DOMINICAN_REPUBLIC),
     [dct.accessRights]: iri(PUBLIC_ACCESS),

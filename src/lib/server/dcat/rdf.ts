@@ -60,7 +60,9 @@ export const dct = {
   isVersionOf: `${NS.dct}isVersionOf`,
   accrualPeriodicity: `${NS.dct}accrualPeriodicity`,
   temporal: `${NS.dct}temporal`,
+  license: `${NS.dct}license`,
   RightsStatement: `${NS.dct}RightsStatement`,
+  LicenseDocument: `${NS.dct}LicenseDocument`,
   PeriodOfTime: `${NS.dct}PeriodOfTime`,
   Frequency: `${NS.dct}Frequency`,
 } as const;

@@ -25,7 +25,7 @@ import { catalogFingerprint, catalogRecordPages, type CatalogRecord } from '../q
 import { PUBLIC_DOCUMENT_HEADERS, fingerprintHash, isNotModified, notModified } from './http.ts';
 
 /** Raised whenever the columns or their contents change, so files written before are rebuilt. */
-const EXPORT_VERSION = 1;
+const EXPORT_VERSION = 2;
 
 export const EXPORT_COLUMNS = [
   'id',
@@ -44,6 +44,9 @@ export const EXPORT_COLUMNS = [
   'cartera',
   'creado',
   'actualizado',
+  'licencia',
+  'url_licencia',
+  'palabras_clave',
 ] as const;
 
 export type ExportColumn = (typeof EXPORT_COLUMNS)[number];
@@ -68,6 +71,10 @@ export function exportRow(record: CatalogRecord, origin: string): ExportRow {
     cartera: record.walletAddress,
     creado: record.createdAt.toISOString(),
     actualizado: record.updatedAt.toISOString(),
+    // What its catalogue declared: what a reuser may do with the data, and its tags («; » between them).
+    licencia: record.licenseTitle,
+    url_licencia: record.licenseUrl,
+    palabras_clave: record.keywords.length > 0 ? record.keywords.join('; ') : null,
   };
 }
 
