@@ -365,3 +365,36 @@ test('the HTML, styles and exports arrive compressed; the /ipfs/ gateway sends b
   expect(range.headers()['content-encoding']).toBeUndefined();
   expect((await range.body()).length).toBe(100);
 });
+
+test('at 320 px (a laptop zoomed to 400 %) no page scrolls sideways and the header keeps every control whole', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  for (const path of ['/dashboard', '/buscar?q=salud', '/group/dep', '/registro/1066', '/general/faq']) {
+    await page.goto(path);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(320);
+    const menu = page.locator('header summary').filter({ hasText: 'Menú' });
+    const box = (await menu.boundingBox())!;
+    expect(box.x + box.width, path).toBeLessThanOrEqual(320);
+  }
+});
+
+test("the spec's English labels are marked English, so a screen reader says them as English", async ({ page }) => {
+  await page.goto('/buscar?q=salud');
+  // Status badges of the results and the status filter.
+  const badges = page.locator('[data-status]');
+  expect(await badges.count()).toBeGreaterThan(0);
+  for (const badge of await badges.all()) await expect(badge).toHaveAttribute('lang', 'en');
+  await expect(page.locator('[data-facet="status"] a span[lang="en"]').first()).toBeVisible();
+  // A long institution name in the filters: cut to fit, whole to a pointer and to a screen reader.
+  const long = page.locator('[data-facet="dep"] a').filter({ hasText: 'Ministerio de Salud Pública y Asistencia' });
+  await expect(long).toContainText('…');
+  await expect(long).toHaveAccessibleName(/^Ministerio de Salud Pública y Asistencia Social \(MISPAS\)/);
+  await expect(long.locator('[title]')).toHaveAttribute('title', 'Ministerio de Salud Pública y Asistencia Social (MISPAS)');
+  // The record page: its status, storage, deals and the dataset panel; the history's statuses.
+  await page.goto('/registro/1066');
+  await expect(page.locator('[data-record-status] span[lang="en"]')).toHaveText('online');
+  await expect(page.locator('[data-storage-status]')).toHaveAttribute('lang', 'en');
+  await expect(page.getByRole('heading', { name: 'Dataset' })).toHaveAttribute('lang', 'en');
+  // And nothing else of the page is: it stays Spanish.
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(page.locator('main h1')).not.toHaveAttribute('lang', 'en');
+});

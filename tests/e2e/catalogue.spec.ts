@@ -148,6 +148,9 @@ test('a record of the seed shows its storage, tables and dataset panel', async (
   await expect(panel.getByRole('link', { name: 'Descargar' })).toBeVisible();
   await panel.getByRole('button', { name: 'Copiar CID' }).click();
   await expect(panel.getByRole('button', { name: 'COPIED' })).toBeVisible();
+  // Said in English, as the spec names it, and told to a screen reader from a live region.
+  await expect(panel.getByRole('button', { name: 'COPIED' }).locator('[data-copy-label]')).toHaveAttribute('lang', 'en');
+  await expect(panel.getByRole('status').filter({ hasText: 'COPIED' })).toHaveAttribute('lang', 'en');
   const cid = (await page.locator('[data-cid]').textContent())?.trim();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(cid);
   await expect(panel.getByRole('button', { name: 'Copiar CID' })).toBeVisible({ timeout: 2000 });

@@ -42,6 +42,12 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
   const { signal } = listening;
   const input = root.querySelector<HTMLInputElement>('[data-csv-input]')!;
   const status = root.querySelector<HTMLElement>('[data-csv-status]')!;
+  /** The status line says `text`; `english` for the spec's English labels, said as English (`lang`). */
+  const say = (text: string, english = false) => {
+    status.textContent = text;
+    if (english) status.lang = 'en';
+    else status.removeAttribute('lang');
+  };
   const count = root.querySelector<HTMLElement>('[data-csv-count]')!;
   const table = root.querySelector<HTMLTableElement>('[data-csv-table]')!;
   const previous = root.querySelector<HTMLButtonElement>('[data-csv-previous]')!;
@@ -91,7 +97,7 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
     status.setAttribute('aria-busy', String(state === 'streaming'));
   };
   const showLoading = (loaded: number) => {
-    status.textContent = labels.loadingRows.replace('{count}', formatCount(loaded));
+    say(labels.loadingRows.replace('{count}', formatCount(loaded)));
   };
 
   const search = (text: string, toPage = 1) => {
@@ -193,7 +199,7 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
       setColumns(message.columns);
       render(message.rows, message.total, message.pages);
       if (message.loading) showLoading(message.loaded);
-      else status.textContent = message.total === 0 ? labels.noResults : '';
+      else say(message.total === 0 ? labels.noResults : '', message.total === 0);
       // Each answer's count, once: a search's first page, and again when the whole file is in.
       if (!message.loading || query !== '') {
         const elements = count.textContent ?? '';
@@ -212,11 +218,11 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
     } else if (message.type === 'invalid') {
       // SPEC §8: the search box says so.
       input.placeholder = labels.invalid;
-      status.textContent = labels.invalid;
+      say(labels.invalid, true);
       setState('invalid');
     } else {
       console.error('CSV search:', message.message);
-      status.textContent = labels.error;
+      say(labels.error);
       setState('error');
     }
   });
@@ -227,7 +233,7 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
   }, { signal });
   previous.addEventListener('click', () => search(query, page - 1), { signal });
   next.addEventListener('click', () => search(query, page + 1), { signal });
-  status.textContent = labels.loading;
+  say(labels.loading, true);
   input.value = '';
   setReady(false);
   table.replaceChildren();

@@ -5,6 +5,7 @@
  * full because Tailwind only generates whole words it finds in the source.
  */
 import { ASSET_STATUSES, ASSET_TYPES, type AssetType } from '../../lib/domain/constants.ts';
+import { langOf } from '../../lib/i18n/english.ts';
 
 type Colour = (typeof ASSET_TYPES)[AssetType]['colour'] | (typeof ASSET_STATUSES)[keyof typeof ASSET_STATUSES]['colour'];
 
@@ -27,7 +28,7 @@ export function FormatBadge({ type }: { type: AssetType }) {
 export function StatusBadge({ status, labels }: { status: string; labels: Record<string, string> }) {
   const colour: Colour = status in ASSET_STATUSES ? ASSET_STATUSES[status as keyof typeof ASSET_STATUSES].colour : 'slate';
   return (
-    <span className={`${BASE} ${COLOUR_CLASSES[colour]}`} data-status={status}>
+    <span className={`${BASE} ${COLOUR_CLASSES[colour]}`} data-status={status} lang={status in ASSET_STATUSES ? langOf(ASSET_STATUSES[status as keyof typeof ASSET_STATUSES].labelKey) : undefined}>
       {labels[status] ?? status}
     </span>
   );

@@ -8,6 +8,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type MouseEvent, type SubmitEvent } from 'react';
 import { fetchCategories, fetchLatestUploads, searchAssets, searchDepartments, type FoundGroup } from '../../lib/api/search.ts';
+import { langOf } from '../../lib/i18n/english.ts';
 import { $auth } from '../../lib/stores/auth.ts';
 import { AssetList } from './AssetList.tsx';
 import { CategoryChips, DepartmentList } from './GroupLists.tsx';
@@ -130,6 +131,8 @@ export default function SearchModal({ labels, statusLabels, open, onClose }: Sea
   if (!open) return null;
 
   const searched = search.phase === 'done' ? search.query : '';
+  // 'Loading ...' and 'Results not found' are the spec's English labels, said as English.
+  const statusInEnglish = search.phase === 'loading' || (search.phase !== 'idle' && search.assets?.length === 0);
   const status =
     search.phase === 'idle'
       ? labels['search.hint']
@@ -182,7 +185,7 @@ export default function SearchModal({ labels, statusLabels, open, onClose }: Sea
           <div className="min-w-0 space-y-6">
             <section aria-labelledby="search-records">
               <h3 id="search-records" className={heading}>{labels['search.records']}</h3>
-              <p role="status" className={status ? 'mt-2 text-sm text-slate-600' : 'sr-only'}>{status}</p>
+              <p role="status" className={status ? 'mt-2 text-sm text-slate-600' : 'sr-only'} lang={statusInEnglish ? langOf('search.notFound') : undefined}>{status}</p>
               {search.phase === 'done' && search.assets && search.assets.length > 0 && (
                 <>
                   <AssetList assets={search.assets} statusLabels={statusLabels} noCid={labels['search.noCid']} />
@@ -197,7 +200,7 @@ export default function SearchModal({ labels, statusLabels, open, onClose }: Sea
               <section aria-labelledby="search-departments">
                 <h3 id="search-departments" className={heading}>{labels['search.departments']}</h3>
                 {search.departments.length === 0 ? (
-                  <p className="mt-2 text-sm text-slate-600">{labels['search.notFound']}</p>
+                  <p className="mt-2 text-sm text-slate-600" lang={langOf('search.notFound')}>{labels['search.notFound']}</p>
                 ) : (
                   <DepartmentList departments={search.departments} files={files} />
                 )}
@@ -209,7 +212,7 @@ export default function SearchModal({ labels, statusLabels, open, onClose }: Sea
             {user && (
               <section aria-labelledby="search-latest">
                 <h3 id="search-latest" className={heading}>{labels['search.latest']}</h3>
-                {uploads.phase === 'loading' && <p className="mt-2 text-sm text-slate-600">{labels['search.loading']}</p>}
+                {uploads.phase === 'loading' && <p className="mt-2 text-sm text-slate-600" lang={langOf('search.loading')}>{labels['search.loading']}</p>}
                 {uploads.phase === 'done' &&
                   (uploads.items.length === 0 ? (
                     <p className="mt-2 text-sm text-slate-600">{labels['search.noUploads']}</p>

@@ -6,6 +6,7 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import { searchEntities, type EntityOption } from '../../lib/api/upload.ts';
 import type { NewEntity } from '../../lib/domain/upload.ts';
+import { langOf } from '../../lib/i18n/english.ts';
 import type { UploadLabels } from './labels.ts';
 
 /** SPEC §9: the wizard's source/issuer search shows at most 4. */
@@ -120,10 +121,10 @@ export default function EntityPicker({ kind, legend, value, onChange, errors, la
             className={input}
           />
           <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">{labels['upload.entity.searchHint']}</p>
-          {search.state === 'loading' && <p className="mt-2 text-sm text-slate-500" role="status">{labels['upload.loading']}</p>}
+          {search.state === 'loading' && <p className="mt-2 text-sm text-slate-500" role="status" lang={langOf('upload.loading')}>{labels['upload.loading']}</p>}
           {search.state === 'done' && search.results.length === 0 && (
             <div className="mt-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900" role="status">
-              <p className="font-semibold">{labels['upload.entity.noResult']}</p>
+              <p className="font-semibold" lang={langOf('upload.entity.noResult')}>{labels['upload.entity.noResult']}</p>
               <p>
                 {labels['upload.entity.noResultBody']}{' '}
                 <button type="button" onClick={toggle} className="font-semibold text-indigo-700 underline">

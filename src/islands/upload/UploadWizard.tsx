@@ -23,6 +23,7 @@ import { formatBytes } from '../../lib/format.ts';
 import { NoWalletError } from '../../lib/wallet/signin.ts';
 import { OtherAccountError, sha256OfFile, signConfirmation } from '../../lib/wallet/confirm.ts';
 import { fill, type UploadLabels } from './labels.ts';
+import { langOf } from '../../lib/i18n/english.ts';
 import { DetailsStep, DocumentStep, DoneStep, FilesStep, ReviewStep, SourceStep, IssuerStep } from './steps.tsx';
 import { EMPTY_FORM, toAssetPayload, type WizardForm, type Errors } from './form.ts';
 import { focusables, keepTabInside } from '../dialog/focus-trap.ts';
@@ -192,6 +193,8 @@ export default function UploadWizard(props: UploadWizardProps) {
   }
 
   const stepTitle = (n: Step) => labels[`upload.step.${n}`];
+  /** 'Review' and 'Completed' are the spec's English step names. */
+  const stepLang = (n: Step) => langOf(`upload.step.${n}`);
 
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/60 p-2 sm:p-6">
@@ -205,7 +208,7 @@ export default function UploadWizard(props: UploadWizardProps) {
       >
         <header className="flex items-center justify-between border-b border-slate-200 px-5 py-4">
           <h2 id="upload-title" className="text-lg font-semibold text-slate-900">{labels['upload.title']}</h2>
-          <button type="button" onClick={onClose} disabled={busy} className="rounded-lg px-3 py-1 text-sm text-slate-600 hover:bg-slate-100 disabled:opacity-50">
+          <button type="button" onClick={onClose} disabled={busy} className="rounded-lg px-3 py-1 text-sm text-slate-600 hover:bg-slate-100 disabled:opacity-50" lang={langOf('upload.close')}>
             {labels['upload.close']}
           </button>
         </header>
@@ -218,13 +221,13 @@ export default function UploadWizard(props: UploadWizardProps) {
               className={`flex shrink-0 items-center gap-1.5 rounded-full px-2.5 py-1 ${n === step ? 'bg-indigo-700 text-white' : n < step ? 'bg-indigo-50 text-indigo-800' : 'bg-slate-100 text-slate-500'}`}
             >
               <span className="font-semibold tabular-nums">{n}</span>
-              <span className={n === step ? '' : 'hidden md:inline'}>{stepTitle(n)}</span>
+              <span className={n === step ? '' : 'hidden md:inline'} lang={stepLang(n)}>{stepTitle(n)}</span>
             </li>
           ))}
         </ol>
 
         <div ref={body} className="min-h-0 flex-1 overflow-y-auto px-5 py-5">
-          <h3 className="mb-4 text-base font-semibold text-slate-900">{stepTitle(step)}</h3>
+          <h3 className="mb-4 text-base font-semibold text-slate-900" lang={stepLang(step)}>{stepTitle(step)}</h3>
           {step === 1 && <DocumentStep form={form} update={update} errors={errors} labels={labels} />}
           {step === 2 && <DetailsStep form={form} update={update} errors={errors} labels={labels} categories={props.categories} />}
           {step === 3 && <SourceStep form={form} update={update} errors={errors} labels={labels} />}
@@ -249,7 +252,13 @@ export default function UploadWizard(props: UploadWizardProps) {
             {labels['upload.previous']}
           </button>
           {step < 7 ? (
-            <button type="button" onClick={next} disabled={busy} className="rounded-lg bg-indigo-700 px-5 py-2 text-sm font-semibold text-white hover:bg-indigo-800 disabled:opacity-60">
+            <button
+              type="button"
+              onClick={next}
+              disabled={busy}
+              className="rounded-lg bg-indigo-700 px-5 py-2 text-sm font-semibold text-white hover:bg-indigo-800 disabled:opacity-60"
+              lang={step === 6 ? langOf('upload.submit') : undefined}
+            >
               {step === 6 ? (busy ? labels['upload.loading'] : labels['upload.submit']) : labels['upload.next']}
             </button>
           ) : (

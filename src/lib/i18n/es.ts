@@ -135,7 +135,7 @@ export const es = {
   'record.historyChange': 'Cambio',
   'record.historyReason': 'Motivo',
   'record.historyWho': 'Quién',
-  'record.historySame': 'Sin cambio de estado ({status})',
+  'record.historySame': 'Sin cambio de estado',
   'versions.title': 'Versiones',
   'versions.intro':
     'El archivo vuelve a capturar este documento en su origen. Cada vez que cambia, guarda la nueva versión; las anteriores siguen disponibles por su CID.',
@@ -191,6 +191,8 @@ export const es = {
   'panel.title': 'Dataset',
   'panel.copyCid': 'Copiar CID',
   'panel.copied': 'COPIED',
+  'panel.copyFailed': 'No se pudo copiar',
+  'panel.copyFailedWhy': 'No se pudo copiar: el navegador no dio acceso al portapapeles. Seleccione el texto y cópielo a mano.',
   'panel.openSource': 'Abrir la fuente',
   'panel.openSpreadsheet': 'Abrir en visor de hojas de cálculo',
   'panel.openPdf': 'Abrir PDF',
