@@ -155,6 +155,17 @@ test('the menu, the wallet menu and the notifications close on Escape, give the 
     await page.keyboard.press('Escape');
     await expect(notifications).not.toHaveAttribute('open', '');
     await expect(bell).toBeFocused();
+
+    // A group page's 'Ver todas' menu, from one of its links too.
+    await page.goto('/group/dep');
+    const switcher = page.locator('details[data-group-switcher]');
+    await switcher.locator('summary').focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await expect(switcher.getByRole('link').first()).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(switcher).not.toHaveAttribute('open', '');
+    await expect(switcher.locator('summary')).toBeFocused();
   }
 });
 

@@ -157,6 +157,14 @@ test('a record of the seed shows its storage, tables and dataset panel', async (
 
   const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}');
   expect(jsonLd['@type']).toBe('Dataset');
+  // A shared link previews with the page's own address and the archive's card.
+  const canonical = await page.locator('link[rel="canonical"]').getAttribute('href');
+  await expect(page.locator('meta[property="og:url"]')).toHaveAttribute('content', canonical!);
+  const image = (await page.locator('meta[property="og:image"]').getAttribute('content'))!;
+  expect(image).toMatch(/^https?:\/\/.+\/og-archivo-abierto\.png$/);
+  const card = await page.request.get(new URL(new URL(image).pathname, page.url()).href);
+  expect(card.status()).toBe(200);
+  expect(card.headers()['content-type']).toBe('image/png');
   await page.screenshot({ path: 'test-results/screenshots/record.png', fullPage: true });
 
   // The same record at /{cid}, and the department page without its own column.
