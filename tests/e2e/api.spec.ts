@@ -49,3 +49,23 @@ test('every GraphQL example of /docs answers through the built server, by POST a
   });
   expect((await tooDeep.json()).errors?.[0]?.message).toMatch(/anida/);
 });
+
+test("the DCAT catalogue's own IRIs lead to the documents that describe them (303), a record's to its page", async ({ request }) => {
+  const catalogue = await request.get('/catalog.jsonld');
+  const text = await catalogue.text();
+  const dataset = /"@id":\s*"([^"]+\/catalog\/dataset\/\d+)"/.exec(text)![1]!;
+  const path = new URL(dataset).pathname;
+  const id = path.split('/').pop();
+  for (const iri of [path, `${path}/distribution`, path.replace('/dataset/', '/record/')]) {
+    const answer = await request.get(iri, { maxRedirects: 0 });
+    expect(answer.status(), iri).toBe(303);
+    expect(new URL(answer.headers().location!).pathname, iri).toBe(`/registro/${id}`);
+    expect((await request.get(iri)).status(), iri).toBe(200);
+  }
+  const turtle = await request.get('/catalog', { maxRedirects: 0, headers: { Accept: 'text/turtle' } });
+  expect([turtle.status(), new URL(turtle.headers().location!).pathname]).toEqual([303, '/catalog.ttl']);
+  expect(new URL((await request.get('/catalog', { maxRedirects: 0 })).headers().location!).pathname).toBe('/catalog.jsonld');
+  const nothing = await request.get('/catalog/otra/cosa', { maxRedirects: 0 });
+  expect(nothing.status()).toBe(404);
+  expect(await nothing.text()).toContain('El catálogo no nombra nada');
+});

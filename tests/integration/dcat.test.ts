@@ -11,6 +11,7 @@ import jsonld from 'jsonld';
 import { DataFactory, Parser, Store, Writer, type Quad, type Term } from 'n3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alexandrias, categories, departments, recordVersions } from '../../src/lib/server/db/schema.ts';
+import { catalogIriDocument } from '../../src/lib/server/dcat/catalog.ts';
 import { catalogResponse, type CatalogFormat } from '../../src/lib/server/dcat/response.ts';
 import { webIri } from '../../src/lib/server/dcat/rdf.ts';
 import { frequencyIri } from '../../src/lib/server/harvest/catalogs/frequency.ts';
@@ -227,6 +228,23 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
 
   describe.each(['jsonld', 'turtle'] as const)('read from %s', (format) => {
     const graph = () => documents[format].graph;
+
+    it("leads every IRI on the archive's origin to a document: the catalogue's, a record's page, or a page of the archive", () => {
+      const iris = new Set<string>();
+      for (const quad of graph().getQuads(null, null, null, null)) {
+        for (const term of [quad.subject, quad.object]) if (term.termType === 'NamedNode' && term.value.startsWith(`${ORIGIN}/`)) iris.add(term.value);
+      }
+      const things = [...iris].filter((iri) => new URL(iri).pathname.startsWith('/catalog') && !/\.(jsonld|ttl)$/.test(iri));
+      expect(things.length).toBeGreaterThan(published.length * 2);
+      for (const iri of things) {
+        const { pathname } = new URL(iri);
+        const id = /\/(?:dataset|record)\/(\d+)/.exec(pathname)?.[1];
+        expect(catalogIriDocument(pathname, null), iri).toBe(id ? `/registro/${id}` : '/catalog.jsonld');
+      }
+      expect(catalogIriDocument('/catalog', 'text/turtle, application/ld+json;q=0.9')).toBe('/catalog.ttl');
+      expect(catalogIriDocument('/catalog', 'application/ld+json, text/turtle')).toBe('/catalog.jsonld');
+      for (const nothing of ['/catalog/dataset/x', '/catalog/dataset/0', '/catalog/otra/1', '/catalog/dataset/99999999999', '/catalog/record/1/extra']) expect(catalogIriDocument(nothing, null), nothing).toBeNull();
+    });
 
     it('has one dcat:Catalog with the mandatory and recommended properties', () => {
       const catalogs = graph().getSubjects(namedNode(`${RDF}type`), namedNode(`${DCAT}Catalog`), null);

@@ -58,9 +58,9 @@ const GRAPHQL_METHODS = ['GET', 'POST', 'OPTIONS'] as const;
  * lists, and the open data itself (the gateway's files, the exports, the feeds, the DCAT catalogue
  * and the OpenAPI document). Never the state-changing `/v2/ops/*` nor the per-user `/auth/*`.
  */
-const PUBLIC_READ_PREFIXES = ['/v1/api/', '/v1/services/filecoin/', '/v2/open-data/', '/ipfs/', '/export/', '/feeds/'];
-/** Documents of the whole catalogue and of the API itself. */
-const PUBLIC_READ_DOCUMENTS = ['/catalog.jsonld', '/catalog.ttl', '/openapi.json'];
+const PUBLIC_READ_PREFIXES = ['/v1/api/', '/v1/services/filecoin/', '/v2/open-data/', '/ipfs/', '/export/', '/feeds/', '/catalog/'];
+/** Documents of the whole catalogue (and the catalogue's own IRI) and of the API itself. */
+const PUBLIC_READ_DOCUMENTS = ['/catalog', '/catalog.jsonld', '/catalog.ttl', '/openapi.json'];
 const STRAPI_COLLECTIONS = ['/alexandrias', '/sources', '/departments', '/categories', '/imports'];
 
 /** The methods `path` answers to any origin, or null when it is not a public read. */

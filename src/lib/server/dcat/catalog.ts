@@ -42,7 +42,7 @@
  */
 import { mailtoLink, publishableContact } from '../../domain/contact-point.ts';
 import { t } from '../../i18n/index.ts';
-import { collectionPath, recordPath } from '../../paths.ts';
+import { collectionPath, recordIdPath, recordPath } from '../../paths.ts';
 import type { CatalogueFacts } from '../db/catalogue-facts.ts';
 import type { Db } from '../db/index.ts';
 import { frequencyIri } from '../harvest/catalogs/frequency.ts';
@@ -111,6 +111,35 @@ export function catalogIris(origin: string) {
     recordPage: (record: { cid: string; id: number }) => at(recordPath(record)),
     file: (cid: string) => at(`/ipfs/${encodeURIComponent(cid)}`),
   };
+}
+
+/**
+ * Where an IRI of `catalogIris` that names a thing rather than a document leads (`/catalog`,
+ * `/catalog/dataset/{id}`, its distributions, `/catalog/record/{id}`): the document that describes
+ * it, for a 303 See Other as linked data does. The catalogue is described by its document (Turtle
+ * when the client asks for it before JSON-LD); a dataset, its distributions and its catalogue
+ * record by the record's page. Null for a path that names nothing.
+ */
+export function catalogIriDocument(path: string, accept: string | null): string | null {
+  const rest = path.replace(/^\/catalog\/?/, '');
+  if (rest === '') return prefersTurtle(accept) ? '/catalog.ttl' : '/catalog.jsonld';
+  const match = /^(?:dataset\/(\d{1,10})(?:\/distribution(?:\/v\d{1,6})?)?|record\/(\d{1,10}))\/?$/.exec(rest);
+  const id = Number(match?.[1] ?? match?.[2]);
+  return match && Number.isSafeInteger(id) && id > 0 && id <= 2 ** 31 - 1 ? recordIdPath(id) : null;
+}
+
+/** Whether an Accept header ranks Turtle above JSON-LD (ties go to JSON-LD, the catalogue's first form). */
+function prefersTurtle(accept: string | null): boolean {
+  const weight = (type: string) => {
+    for (const part of (accept ?? '').split(',')) {
+      const [name, ...params] = part.trim().toLowerCase().split(';');
+      if (name?.trim() !== type) continue;
+      const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
+      return q ? Number(q.slice(2)) || 0 : 1;
+    }
+    return 0;
+  };
+  return weight('text/turtle') > Math.max(weight('application/ld+json'), 0);
 }
 
 export type CatalogIris = ReturnType<typeof catalogIris>;
