@@ -9,7 +9,7 @@ import path from 'node:path';
 import { asc, eq, inArray } from 'drizzle-orm';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alexandrias, categories, departments, sources } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, categories, departments, harvestedRecords, sources } from '../../src/lib/server/db/schema.ts';
 import {
   cachedExport,
   EXPORT_COLUMNS,
@@ -19,7 +19,7 @@ import {
 import { createSeededDatabase, testEngines } from '../helpers/database.ts';
 
 const ORIGIN = 'https://archivo.example';
-const HEADER = 'id,cid,titulo,descripcion,formato,estado,institucion,categoria,fuente,url_fuente,url_descarga,tamano_bytes,sha256,cartera,creado,actualizado,licencia,url_licencia,palabras_clave';
+const HEADER = 'id,cid,titulo,descripcion,formato,estado,institucion,categoria,fuente,url_fuente,url_descarga,tamano_bytes,sha256,cartera,creado,actualizado,licencia,url_licencia,palabras_clave,retirado_del_catalogo,desaparecido_en_origen';
 
 /** Cells a spreadsheet would run as formulas, and text that must survive the CSV quoting. */
 const FORMULA = '=HYPERLINK("http://malo.example","clic")';
@@ -37,14 +37,15 @@ describe.each(testEngines())('the catalogue exports on %s', (engine) => {
   /** What the export should say, read from the database on its own terms (not through the export's code). */
   async function expectedRows(): Promise<Row[]> {
     const rows = await seeded.db
-      .select({ record: alexandrias, department: departments.name, category: categories.title, source: sources.name })
+      .select({ record: alexandrias, department: departments.name, category: categories.title, source: sources.name, harvested: harvestedRecords })
       .from(alexandrias)
+      .leftJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
       .leftJoin(departments, eq(departments.id, alexandrias.departmentId))
       .leftJoin(categories, eq(categories.id, alexandrias.categoryId))
       .leftJoin(sources, eq(sources.id, alexandrias.sourceId))
       .where(inArray(alexandrias.status, ['on_line', 'under_review']))
       .orderBy(asc(alexandrias.id));
-    return rows.map(({ record, department, category, source }) => ({
+    return rows.map(({ record, department, category, source, harvested }) => ({
       id: record.id,
       cid: record.cid,
       titulo: record.title,
@@ -64,6 +65,8 @@ describe.each(testEngines())('the catalogue exports on %s', (engine) => {
       licencia: record.licenseTitle,
       url_licencia: record.licenseUrl,
       palabras_clave: record.keywords.length > 0 ? record.keywords.join('; ') : null,
+      retirado_del_catalogo: harvested?.withdrawnAt?.toISOString() ?? null,
+      desaparecido_en_origen: harvested?.goneSince?.toISOString() ?? null,
     }));
   }
 
@@ -180,6 +183,24 @@ describe.each(testEngines())('the catalogue exports on %s', (engine) => {
     const renamed = await cachedExport(options('csv'));
     expect(renamed.built).toBe(true);
     expect((await readCsv(renamed.path)).parsed.data.find((row) => row.id === String(ids.tricky))!.institucion).toBe('Institución renombrada');
+
+    // A harvested record's origin stops serving its file, then another's dataset leaves its catalogue:
+    // each date comes out in a new file (the change counter follows harvested_records' two dates).
+    const [gone, withdrawn] = await seeded.db
+      .select({ id: harvestedRecords.alexandriaId })
+      .from(harvestedRecords)
+      .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
+      .where(inArray(alexandrias.status, ['on_line', 'under_review']))
+      .orderBy(asc(harvestedRecords.alexandriaId))
+      .limit(2);
+    await seeded.db.update(harvestedRecords).set({ goneSince: new Date('2026-10-01T08:00:00Z') }).where(eq(harvestedRecords.alexandriaId, gone!.id));
+    const goneFile = await cachedExport(options('csv'));
+    expect(goneFile.built).toBe(true);
+    expect((await readCsv(goneFile.path)).parsed.data.find((row) => row.id === String(gone!.id))).toMatchObject({ desaparecido_en_origen: '2026-10-01T08:00:00.000Z', retirado_del_catalogo: '' });
+    await seeded.db.update(harvestedRecords).set({ withdrawnAt: new Date('2026-10-02T09:00:00Z') }).where(eq(harvestedRecords.alexandriaId, withdrawn!.id));
+    const withdrawnFile = await cachedExport(options('json'));
+    expect(JSON.parse(await fs.readFile(withdrawnFile.path, 'utf8')).find((row: Row) => row.id === withdrawn!.id)).toMatchObject({ retirado_del_catalogo: '2026-10-02T09:00:00.000Z', desaparecido_en_origen: null });
+    expect((await cachedExport(options('csv'))).built).toBe(true);
 
     // A record deleted: one row fewer.
     await seeded.db.delete(alexandrias).where(eq(alexandrias.id, ids.minus));

@@ -25,7 +25,7 @@ import { catalogFingerprint, catalogRecordPages, type CatalogRecord } from '../q
 import { PUBLIC_DOCUMENT_HEADERS, fingerprintHash, isNotModified, notModified } from './http.ts';
 
 /** Raised whenever the columns or their contents change, so files written before are rebuilt. */
-const EXPORT_VERSION = 2;
+const EXPORT_VERSION = 3;
 
 export const EXPORT_COLUMNS = [
   'id',
@@ -47,6 +47,8 @@ export const EXPORT_COLUMNS = [
   'licencia',
   'url_licencia',
   'palabras_clave',
+  'retirado_del_catalogo',
+  'desaparecido_en_origen',
 ] as const;
 
 export type ExportColumn = (typeof EXPORT_COLUMNS)[number];
@@ -75,6 +77,9 @@ export function exportRow(record: CatalogRecord, origin: string): ExportRow {
     licencia: record.licenseTitle,
     url_licencia: record.licenseUrl,
     palabras_clave: record.keywords.length > 0 ? record.keywords.join('; ') : null,
+    // When its dataset left the catalogue it was harvested from, and since when its origin stopped serving it.
+    retirado_del_catalogo: record.withdrawnFromCatalogAt?.toISOString() ?? null,
+    desaparecido_en_origen: record.goneFromOriginSince?.toISOString() ?? null,
   };
 }
 

@@ -9,7 +9,7 @@ import { and, asc, count, eq, exists, gt, inArray, lte, max, min, sql } from 'dr
 import type { AssetStatus, AssetType } from '../../domain/constants.ts';
 import { catalogueFactColumns, type CatalogueFacts } from '../db/catalogue-facts.ts';
 import type { Db } from '../db/index.ts';
-import { alexandrias, categories, departments, sources } from '../db/schema.ts';
+import { alexandrias, categories, departments, harvestedRecords, sources } from '../db/schema.ts';
 import { versionsOfRecords, type VersionItem } from './versions.ts';
 import { publicDepartment, recordDepartmentJoin, recordSourceJoin } from './visibility.ts';
 
@@ -46,6 +46,10 @@ export interface CatalogRecord extends CatalogueFacts {
   fileArchivedAt: Date | null;
   /** A captured record's earlier files (issue #19), oldest first; its current file is the record's own. */
   olderVersions: VersionItem[];
+  /** When a harvested record's dataset left its catalogue ("retirado del catálogo"); null while it is listed. */
+  withdrawnFromCatalogAt: Date | null;
+  /** Since when its origin no longer serves its file (issue #19, "desaparecido en origen"); null while it does. */
+  goneFromOriginSince: Date | null;
 }
 
 
@@ -71,6 +75,8 @@ async function recordsBetween(db: Db, after: number, upTo: number): Promise<Cata
       walletAddress: alexandrias.walletAddress,
       createdAt: alexandrias.createdAt,
       updatedAt: alexandrias.updatedAt,
+      withdrawnFromCatalogAt: harvestedRecords.withdrawnAt,
+      goneFromOriginSince: harvestedRecords.goneSince,
       ...catalogueFactColumns,
       departmentId: departments.id,
       departmentName: departments.name,
@@ -85,6 +91,7 @@ async function recordsBetween(db: Db, after: number, upTo: number): Promise<Cata
     .leftJoin(departments, recordDepartmentJoin)
     .leftJoin(categories, eq(categories.id, alexandrias.categoryId))
     .leftJoin(sources, recordSourceJoin)
+    .leftJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
     .where(and(published, gt(alexandrias.id, after), lte(alexandrias.id, upTo)))
     .orderBy(asc(alexandrias.id));
   // Earlier versions of the page's files: every version but the one the record holds now.
