@@ -91,3 +91,23 @@ test('a CID pasted in opens its record; a long word never widens the page on a p
   await expect(page.getByText('Results not found')).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
+
+test('filters without a word list every record they keep: all the CSVs, then those of one institution, paged', async ({ page }) => {
+  await page.goto('/buscar?format=csv');
+  const count = page.locator('[data-results-count]');
+  await expect(count).toHaveText(/^[\d,.]+ resultados?$/);
+  const total = Number((await count.textContent())!.replace(/\D/g, ''));
+  expect(total).toBeGreaterThan(100);
+  await expect(page.locator('[data-facet="format"] a[aria-current="true"]')).toContainText('CSV');
+  await expect(page.getByRole('navigation', { name: 'Paginación' })).toBeVisible();
+  // One institution's among them: fewer, and the filter says which.
+  const institution = page.locator('[data-facet="dep"] a').first();
+  const narrowedTo = Number((await institution.locator('span').last().textContent())!.replace(/\D/g, ''));
+  await institution.click();
+  await expect(page).toHaveURL(/format=csv/);
+  await expect(page).toHaveURL(/dep=\d+/);
+  await expect(count).toHaveText(new RegExp(`^${narrowedTo} resultados?$`));
+  // Removing the filters leads back to the box that asks for a word.
+  await page.getByRole('link', { name: 'Quitar filtros' }).click();
+  await expect(page.getByText(/Escriba lo que busca/)).toBeVisible();
+});

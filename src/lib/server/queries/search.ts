@@ -249,7 +249,7 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
   const typed = clean(query);
   const window = pageWindow(options.page, options.pageSize ?? LIMITS.pageSize);
   const empty: SearchResults = { ...toPage([], 0, window), query: typed, corrected: null, facets: { type: [], status: [], department: [], category: [], source: [] } };
-  if (!typed) return empty;
+  if (!typed) return hasFilter(options.filters) ? browse(db, options.filters!, window, options.facets === true) : empty;
 
   let q = typed;
   let corrected: string | null = null;
@@ -386,6 +386,11 @@ async function facetsOf(db: Db, q: string, tiers: Tiers, filters: CountedFilter)
     }
     if (mixedRows) accumulate(totals[dimension], mixedRows.map((row) => ({ key: row[dimension], n: row.n })));
   }
+  return facetValues(db, totals);
+}
+
+/** The ten most frequent values of each facet, institutions, categories and sources by name. */
+async function facetValues(db: Db, totals: Record<FacetDimension, Map<string, number>>): Promise<SearchFacets> {
   const top = (map: Map<string, number>) =>
     [...map.entries()].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10);
   const named = async (entity: GroupEntity): Promise<FacetValue[]> => {
@@ -407,6 +412,36 @@ async function facetsOf(db: Db, q: string, tiers: Tiers, filters: CountedFilter)
     category: await named('cat'),
     source: await named('src'),
   };
+}
+
+/** Whether a search asks for any filter (a format, status, institution, category or source). */
+function hasFilter(filters: CountedFilter | undefined): boolean {
+  return filters !== undefined && Object.values(filters).some((value) => value !== undefined);
+}
+
+/**
+ * A search with filters and no words: every record the filters keep, most recently updated first
+ * (a reader browsing «all the CSVs of an institution», who should not have to guess a word),
+ * counted and faceted from the running counts.
+ */
+async function browse(db: Db, filters: CountedFilter, window: ReturnType<typeof pageWindow>, withFacets: boolean): Promise<SearchResults> {
+  const counted = countsCondition(filters);
+  const [total] = await db.select({ n: sql<number>`coalesce(sum(${recordCounts.n}), 0)::int` }).from(recordCounts).where(counted);
+  const rows = await db
+    .select(rowColumns)
+    .from(alexandrias)
+    .leftJoin(departments, recordDepartmentJoin)
+    .where(recordCondition(filters))
+    .orderBy(desc(alexandrias.updatedAt), desc(alexandrias.id))
+    .limit(window.pageSize)
+    .offset(window.offset);
+  const totals = {} as Record<FacetDimension, Map<string, number>>;
+  for (const [dimension, columns] of Object.entries(FACET_COLUMNS) as Array<[FacetDimension, { record: SQL; counts: SQL }]>) {
+    totals[dimension] = new Map();
+    if (!withFacets) continue;
+    accumulate(totals[dimension], await db.select({ key: sql<string | null>`${columns.counts}`, n: sql<number>`sum(${recordCounts.n})::int` }).from(recordCounts).where(counted).groupBy(columns.counts));
+  }
+  return { ...toPage(rows.map(toRow), total?.n ?? 0, window), query: '', corrected: null, facets: await facetValues(db, totals) };
 }
 
 /** Records matching `query`, best first: the modal's and the REST title search's first results. */
