@@ -212,3 +212,34 @@ test('a signed-in wallet sees its latest uploads, also in the dark theme', async
   await latest.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/screenshots/search-modal-390-signed-in-dark-latest.png' });
 });
+
+test("on a phone, Back closes the search and stays on the page; Back from a result's page comes back to it", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/group/dep');
+  await page.goto('/dashboard');
+  let dialog = await openSearch(page);
+  await searchFor(page, 'salud');
+  await expect(section(page, 'Buscador').getByRole('list').getByRole('link').first()).toBeVisible();
+  await page.goBack();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  // Closed by Back, it still remembers what was typed; closed by Escape, it leaves no entry behind.
+  dialog = await openSearch(page);
+  await expect(dialog.getByRole('searchbox')).toHaveValue('salud');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/group\/dep$/);
+  await page.goForward();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // A result followed replaces the search's entry: Back from the record leads to the dashboard itself.
+  dialog = await openSearch(page);
+  await searchFor(page, 'salud');
+  await section(page, 'Buscador').getByRole('list').getByRole('link').first().click();
+  await page.waitForURL(/\/(single\/src\/[a-z0-9]+\?assetId=\d+|registro\/\d+)$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/group\/dep$/);
+});

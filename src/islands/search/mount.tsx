@@ -3,6 +3,11 @@
  * stay free of React for readers who never search. The modal stays mounted once opened (hidden
  * while closed), so a second opening finds the last search; the rest of the page is inert while
  * it is open, which keeps focus and screen readers inside it.
+ *
+ * Opening it adds an entry to the history, as a page would: the browser's or the phone's Back closes
+ * the full-screen search instead of leaving the page (and what was typed). Closing it otherwise
+ * steps back over that entry, and a link followed from it takes that entry's place, so Back from
+ * the page it leads to comes straight back here.
  */
 import { createRoot, type Root } from 'react-dom/client';
 import SearchModal, { type SearchModalProps } from './SearchModal.tsx';
@@ -14,6 +19,23 @@ let container: HTMLElement | undefined;
 let current: OpenProps | undefined;
 let opener: HTMLElement | null = null;
 let madeInert: HTMLElement[] = [];
+/** The history entry the open modal added is the current one. */
+let inHistory = false;
+
+function onPopState(): void {
+  if (!inHistory) return;
+  inHistory = false;
+  close();
+}
+
+/** A plain click on a link in the modal: the page it leads to replaces the modal's history entry. */
+function onLinkClick(event: MouseEvent): void {
+  const link = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>('a[href]') : null;
+  if (!link || !inHistory || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || link.target) return;
+  event.preventDefault();
+  inHistory = false;
+  location.replace(link.href);
+}
 
 export function openSearchModal(props: OpenProps): void {
   if (!container || !root) {
@@ -21,6 +43,12 @@ export function openSearchModal(props: OpenProps): void {
     container.id = 'search-modal';
     document.body.append(container);
     root = createRoot(container);
+    window.addEventListener('popstate', onPopState);
+    container.addEventListener('click', onLinkClick);
+  }
+  if (!inHistory) {
+    history.pushState({ ...(history.state as object | null), searchModal: true }, '');
+    inHistory = true;
   }
   current = props;
   opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -29,11 +57,17 @@ export function openSearchModal(props: OpenProps): void {
     (element): element is HTMLElement => element instanceof HTMLElement && element !== container && !element.inert,
   );
   for (const element of madeInert) element.inert = true;
-  root.render(<SearchModal {...props} open onClose={close} />);
+  root.render(<SearchModal {...props} open onClose={requestClose} />);
+}
+
+/** Escape or 'Cerrar': back over the modal's history entry, whose popstate closes it. */
+function requestClose(): void {
+  if (!inHistory) return close();
+  history.back();
 }
 
 function close(): void {
-  if (current) root?.render(<SearchModal {...current} open={false} onClose={close} />);
+  if (current) root?.render(<SearchModal {...current} open={false} onClose={requestClose} />);
   for (const element of madeInert) element.inert = false;
   madeInert = [];
   document.documentElement.classList.remove('overflow-hidden');
