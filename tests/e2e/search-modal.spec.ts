@@ -234,7 +234,7 @@ test("on a phone, Back closes the search and stays on the page; Back from a resu
   await expect(page).toHaveURL(/\/dashboard$/);
 
   // A result followed replaces the search's entry: Back from the record leads to the dashboard itself.
-  dialog = await openSearch(page);
+  await openSearch(page);
   await searchFor(page, 'salud');
   await section(page, 'Buscador').getByRole('list').getByRole('link').first().click();
   await page.waitForURL(/\/(single\/src\/[a-z0-9]+\?assetId=\d+|registro\/\d+)$/);
