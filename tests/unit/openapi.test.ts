@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AUTH_PATHS, OPS_PATHS, openApiDocument, REST_PATHS } from '../../src/lib/server/api/openapi.ts';
+import { AUTH_PATHS, OPEN_DATA_PATHS, OPS_PATHS, openApiDocument, REST_PATHS } from '../../src/lib/server/api/openapi.ts';
 import { SIGN_IN_STATEMENT } from '../../src/lib/wallet/signin.ts';
 import { alexandriasGetAllParams, strapiAlexandriasParams } from '../../src/lib/server/api/params.ts';
 
@@ -38,9 +38,16 @@ describe('the OpenAPI document', () => {
   });
 
   it('describes only routes that exist', () => {
-    for (const route of [...Object.keys(REST_PATHS), ...Object.keys(OPS_PATHS)]) {
+    for (const route of [...Object.keys(REST_PATHS), ...Object.keys(OPS_PATHS), ...Object.keys(OPEN_DATA_PATHS)]) {
       const file = route.replace('{entity}', '[entity]').replace('{cid}', '[cid]').replace('{id}', '[id]');
       expect(fs.existsSync(path.join(PAGES, `${file}.ts`)), route).toBe(true);
     }
+  });
+
+  it('describes the open data beyond the lists: files by CID, the catalogue, the exports and the feeds', () => {
+    const document = openApiDocument('https://archivo.test');
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/ipfs/{cid}', '/catalog.jsonld', '/catalog.ttl', '/export/catalogo.csv', '/export/catalogo.json', '/feeds/cambios.atom']));
+    expect(Object.keys(document.paths['/ipfs/{cid}'].get.responses)).toEqual(['200', '206', '304', '400', '404', '416']);
+    expect(document.paths['/catalog.ttl'].get.responses['200'].content).toHaveProperty(['text/turtle']);
   });
 });

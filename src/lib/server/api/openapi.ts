@@ -416,6 +416,53 @@ export const OPS_PATHS = {
   },
 } as const;
 
+/** A document of the open data itself, in `type` (no envelope): what it is, and its conditional answers. */
+const document = (summary: string, description: string, type: string, parameters: Parameter[] = []) => ({
+  get: {
+    summary,
+    description,
+    parameters,
+    responses: {
+      '200': { description: summary, content: { [type]: { schema: { type: 'string' } } } },
+      '304': { description: 'La copia del cliente sigue al día (If-None-Match o If-Modified-Since).' },
+    },
+  },
+});
+
+/** The open data beyond the REST lists: files by CID, the DCAT catalogue, the exports and the change feeds. */
+export const OPEN_DATA_PATHS = {
+  '/ipfs/{cid}': {
+    get: {
+      summary: 'Un archivo por su CID, byte a byte',
+      description:
+        'Los bytes del archivo cuyo CID (CIDv1, como ipfs add --cid-version=1) se pide: ETag "cid" inmutable, rangos (Range, If-Range), ' +
+        '?download=nombre para guardarlo con un nombre, y ?format=car (o Accept: application/vnd.ipld.car) para sus bloques en un CAR. ' +
+        'Legible desde cualquier origen; ETag, Content-Range, Accept-Ranges y Content-Disposition expuestos.',
+      parameters: [
+        { name: 'cid', in: 'path' as const, required: true, description: 'El CID del archivo.', schema: { type: 'string' } },
+        { name: 'download', in: 'query' as const, required: false, description: 'Nombre con el que guardarlo (Content-Disposition: attachment).', schema: { type: 'string' } },
+        { name: 'format', in: 'query' as const, required: false, description: 'car: sus bloques en un archivo CAR.', schema: { type: 'string', enum: ['car'] } },
+      ],
+      responses: {
+        '200': { description: 'El archivo entero.', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+        '206': { description: 'El rango pedido.' },
+        '304': { description: 'La copia del cliente es esta (If-None-Match, comparación débil).' },
+        '400': failure,
+        '404': failure,
+        '416': { description: 'El rango pedido cae fuera del archivo.' },
+      },
+    },
+  },
+  '/catalog.jsonld': document('El catálogo DCAT-AP en JSON-LD', 'Cada registro publicado como dcat:Dataset, con sus distribuciones en /ipfs/, licencia, palabras clave, editor y temas.', 'application/ld+json'),
+  '/catalog.ttl': document('El catálogo DCAT-AP en Turtle', 'El mismo grafo que /catalog.jsonld.', 'text/turtle'),
+  '/export/catalogo.csv': document('Exportación del catálogo en CSV', 'Una fila por registro publicado, columnas en español, UTF-8 con BOM.', 'text/csv'),
+  '/export/catalogo.json': document('Exportación del catálogo en JSON', 'Las mismas filas que el CSV, como una lista JSON.', 'application/json'),
+  '/feeds/cambios.atom': document('Cambios del archivo (Atom)', 'Nuevas versiones de archivos y documentos desaparecidos en origen, lo más reciente primero.', 'application/atom+xml'),
+  '/feeds/instituciones/{id}.atom': document('Cambios de una institución (Atom)', 'Como /feeds/cambios.atom, para los registros de una institución.', 'application/atom+xml', [
+    { name: 'id', in: 'path', required: true, description: 'El id de la institución.', schema: { type: 'integer' } },
+  ]),
+} as const;
+
 export function openApiDocument(origin: string) {
   return {
     openapi: '3.1.0',
@@ -427,7 +474,7 @@ export function openApiDocument(origin: string) {
         'como lo hacía el API original; los estados HTTP son reales y `code` los repite. Para consultas más ricas, use GraphQL en /graphql.',
     },
     servers: [{ url: origin }],
-    paths: { ...REST_PATHS, ...AUTH_PATHS, ...OPS_PATHS, ...HARVEST_OPS_PATHS },
+    paths: { ...REST_PATHS, ...OPEN_DATA_PATHS, ...AUTH_PATHS, ...OPS_PATHS, ...HARVEST_OPS_PATHS },
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'El accessToken que devuelve POST /auth/login (tras GET /auth/nonce y la firma de la cartera).' },
