@@ -223,11 +223,14 @@ test("on a phone, Back closes the search and stays on the page; Back from a resu
   await page.goBack();
   await expect(dialog).toBeHidden();
   await expect(page).toHaveURL(/\/dashboard$/);
-  // Closed by Back, it still remembers what was typed; closed by Escape, it leaves no entry behind.
+  // Closed by Back, it still remembers what was typed; closed by Escape, it leaves no entry behind,
+  // even pressed twice at once (a key held down).
   dialog = await openSearch(page);
   await expect(dialog.getByRole('searchbox')).toHaveValue('salud');
   await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(/\/dashboard$/);
   await page.goBack();
   await expect(page).toHaveURL(/\/group\/dep$/);
   await page.goForward();
@@ -240,6 +243,7 @@ test("on a phone, Back closes the search and stays on the page; Back from a resu
   await page.waitForURL(/\/(single\/src\/[a-z0-9]+\?assetId=\d+|registro\/\d+)$/);
   await page.goBack();
   await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('dialog')).toBeHidden();
   await page.goBack();
   await expect(page).toHaveURL(/\/group\/dep$/);
 });

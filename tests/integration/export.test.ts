@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alexandrias, categories, departments, harvestedRecords, sources } from '../../src/lib/server/db/schema.ts';
@@ -201,6 +201,11 @@ describe.each(testEngines())('the catalogue exports on %s', (engine) => {
     const withdrawnFile = await cachedExport(options('json'));
     expect(JSON.parse(await fs.readFile(withdrawnFile.path, 'utf8')).find((row: Row) => row.id === withdrawn!.id)).toMatchObject({ retirado_del_catalogo: '2026-10-02T09:00:00.000Z', desaparecido_en_origen: null });
     expect((await cachedExport(options('csv'))).built).toBe(true);
+    // A harvest run that finds every dataset still listed, or a check that finds a file still there,
+    // names the dates without changing them: the export stands, and a harvester still gets its 304.
+    await seeded.db.update(harvestedRecords).set({ withdrawnAt: null, goneSince: null }).where(and(isNull(harvestedRecords.withdrawnAt), isNull(harvestedRecords.goneSince)));
+    await seeded.db.update(harvestedRecords).set({ withdrawnAt: new Date('2026-10-02T09:00:00Z') }).where(eq(harvestedRecords.alexandriaId, withdrawn!.id));
+    expect((await cachedExport(options('csv'))).built).toBe(false);
 
     // A record deleted: one row fewer.
     await seeded.db.delete(alexandrias).where(eq(alexandrias.id, ids.minus));

@@ -324,6 +324,11 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
       expect(await retryFailedMany(database.db, queued.map(({ job }) => job.id))).toBe(2);
       await drainQueue();
       expect((await failures()).failed).toBe(2);
+      // A failure noted before failures named their record is this record's too: a retry adds nothing.
+      await db.update(imports).set({ documentsFailed: 1, errors: [{ key: url, message: 'captura: el servidor respondió HTTP 404' }] }).where(eq(imports.id, run!.id));
+      expect(await retryFailedMany(database.db, [queued[0]!.job.id])).toBe(1);
+      await drainQueue();
+      expect((await failures()).failed).toBe(1);
     } finally {
       await db.delete(jobs).where(inArray(jobs.id, queued.map(({ job }) => job.id)));
       await db.delete(captures).where(inArray(captures.alexandriaId, records.map((record) => record.id)));

@@ -12,6 +12,7 @@
  * shown, `done`, `invalid`, `error`) and `data-csv-renders` counts the result tables shown, for
  * tests and the benchmark to wait on.
  */
+import { langOf } from '../../lib/i18n/english.ts';
 import { pickPlural, type PluralForm } from '../../lib/i18n/plural.ts';
 import { CSV_PAGE_SIZE, type FromWorker, type ToWorker } from './protocol.ts';
 
@@ -42,10 +43,10 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
   const { signal } = listening;
   const input = root.querySelector<HTMLInputElement>('[data-csv-input]')!;
   const status = root.querySelector<HTMLElement>('[data-csv-status]')!;
-  /** The status line says `text`; `english` for the spec's English labels, said as English (`lang`). */
-  const say = (text: string, english = false) => {
+  /** The status line says `text`, marked as English when it is one of the spec's English labels (`langOf`). */
+  const say = (text: string, lang?: 'en') => {
     status.textContent = text;
-    if (english) status.lang = 'en';
+    if (lang) status.lang = lang;
     else status.removeAttribute('lang');
   };
   const count = root.querySelector<HTMLElement>('[data-csv-count]')!;
@@ -199,7 +200,7 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
       setColumns(message.columns);
       render(message.rows, message.total, message.pages);
       if (message.loading) showLoading(message.loaded);
-      else say(message.total === 0 ? labels.noResults : '', message.total === 0);
+      else say(message.total === 0 ? labels.noResults : '', message.total === 0 ? langOf('csv.noResults') : undefined);
       // Each answer's count, once: a search's first page, and again when the whole file is in.
       if (!message.loading || query !== '') {
         const elements = count.textContent ?? '';
@@ -218,7 +219,7 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
     } else if (message.type === 'invalid') {
       // SPEC §8: the search box says so.
       input.placeholder = labels.invalid;
-      say(labels.invalid, true);
+      say(labels.invalid, langOf('csv.invalid'));
       setState('invalid');
     } else {
       console.error('CSV search:', message.message);
@@ -233,7 +234,7 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
   }, { signal });
   previous.addEventListener('click', () => search(query, page - 1), { signal });
   next.addEventListener('click', () => search(query, page + 1), { signal });
-  say(labels.loading, true);
+  say(labels.loading, langOf('csv.loading'));
   input.value = '';
   setReady(false);
   table.replaceChildren();

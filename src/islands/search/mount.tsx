@@ -19,12 +19,29 @@ let container: HTMLElement | undefined;
 let current: OpenProps | undefined;
 let opener: HTMLElement | null = null;
 let madeInert: HTMLElement[] = [];
+/** The modal is open. */
+let open = false;
 /** The history entry the open modal added is the current one. */
 let inHistory = false;
 
+/** `requestClose` stepped back over the modal's entry: its popstate is the one that closes it. */
+let closingByHistory = false;
+
 function onPopState(): void {
-  if (!inHistory) return;
+  if (!inHistory && !closingByHistory) return;
   inHistory = false;
+  closingByHistory = false;
+  close();
+}
+
+/**
+ * The page shown again from the browser's back-forward cache, as it was when a result was followed:
+ * the modal is closed, since the history entry it stood on was replaced by the result's page.
+ */
+function onPageShow(event: PageTransitionEvent): void {
+  if (!event.persisted || !open) return;
+  inHistory = false;
+  closingByHistory = false;
   close();
 }
 
@@ -44,6 +61,7 @@ export function openSearchModal(props: OpenProps): void {
     document.body.append(container);
     root = createRoot(container);
     window.addEventListener('popstate', onPopState);
+    window.addEventListener('pageshow', onPageShow);
     container.addEventListener('click', onLinkClick);
   }
   if (!inHistory) {
@@ -57,16 +75,24 @@ export function openSearchModal(props: OpenProps): void {
     (element): element is HTMLElement => element instanceof HTMLElement && element !== container && !element.inert,
   );
   for (const element of madeInert) element.inert = true;
+  open = true;
   root.render(<SearchModal {...props} open onClose={requestClose} />);
 }
 
-/** Escape or 'Cerrar': back over the modal's history entry, whose popstate closes it. */
+/**
+ * Escape or 'Cerrar': back over the modal's history entry, whose popstate closes it. The entry is
+ * given up at once, so a second Escape before that popstate arrives (a key held down, a double tap)
+ * closes nothing more and never steps back past the page.
+ */
 function requestClose(): void {
   if (!inHistory) return close();
+  inHistory = false;
+  closingByHistory = true;
   history.back();
 }
 
 function close(): void {
+  open = false;
   if (current) root?.render(<SearchModal {...current} open={false} onClose={requestClose} />);
   for (const element of madeInert) element.inert = false;
   madeInert = [];

@@ -14,8 +14,6 @@ import type { ChangeEvent } from './changes.ts';
 const ATOM_HEADERS = {
   'Content-Type': 'application/atom+xml; charset=utf-8',
   'Cache-Control': 'public, max-age=300',
-  // Open data: a reader running in a browser, on another site, may fetch it.
-  'Access-Control-Allow-Origin': '*',
 } as const;
 
 /**

@@ -601,7 +601,10 @@ function asJobError(error: unknown): Error {
  */
 async function noteFailure(db: Db, importId: number, alexandriaId: number, url: string, message: string): Promise<void> {
   const entry = JSON.stringify([{ key: url, record: alexandriaId, message: `captura: ${message}` }]);
-  const noted = JSON.stringify([{ key: url, record: alexandriaId }]);
+  // Noted already: this record's failure, or one noted before failures named their record.
+  const noted = sql`exists (
+    select 1 from jsonb_array_elements(${imports.errors}) e
+     where e->>'key' = ${url} and (e->'record' is null or e->'record' = to_jsonb(${alexandriaId}::int)))`;
   await db
     .update(imports)
     .set({
@@ -610,7 +613,7 @@ async function noteFailure(db: Db, importId: number, alexandriaId: number, url: 
       harvestCounts: sql`jsonb_set(coalesce(${imports.harvestCounts}, '{}'::jsonb), '{failed}', to_jsonb(coalesce((${imports.harvestCounts} ->> 'failed')::int, 0) + 1))`,
       updatedAt: sql`now()`,
     })
-    .where(and(eq(imports.id, importId), sql`not (${imports.errors} @> ${noted}::jsonb)`));
+    .where(and(eq(imports.id, importId), sql`not ${noted}`));
 }
 
 /** The validators of the last capture of the record's current file, for a conditional request. */
