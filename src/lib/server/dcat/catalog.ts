@@ -45,6 +45,7 @@ import { t } from '../../i18n/index.ts';
 import { collectionPath, recordIdPath, recordPath } from '../../paths.ts';
 import type { CatalogueFacts } from '../db/catalogue-facts.ts';
 import type { Db } from '../db/index.ts';
+import { acceptWeight } from '../http/accept.ts';
 import { frequencyIri } from '../harvest/catalogs/frequency.ts';
 import {
   catalogPublishers,
@@ -130,16 +131,7 @@ export function catalogIriDocument(path: string, accept: string | null): string 
 
 /** Whether an Accept header ranks Turtle above JSON-LD (ties go to JSON-LD, the catalogue's first form). */
 function prefersTurtle(accept: string | null): boolean {
-  const weight = (type: string) => {
-    for (const part of (accept ?? '').split(',')) {
-      const [name, ...params] = part.trim().toLowerCase().split(';');
-      if (name?.trim() !== type) continue;
-      const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
-      return q ? Number(q.slice(2)) || 0 : 1;
-    }
-    return 0;
-  };
-  return weight('text/turtle') > Math.max(weight('application/ld+json'), 0);
+  return acceptWeight(accept, 'text/turtle') > acceptWeight(accept, 'application/ld+json');
 }
 
 export type CatalogIris = ReturnType<typeof catalogIris>;

@@ -9,6 +9,7 @@
  * map whose bytes are fixed but for the root CID.
  */
 import type { CID } from 'multiformats/cid';
+import { mediaRanges } from '../http/accept.ts';
 import { HttpError } from '../http/errors.ts';
 
 /** The media type of a CAR (IANA `application/vnd.ipld.car`). */
@@ -92,26 +93,6 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(a);
   out.set(b, a.length);
   return out;
-}
-
-interface MediaRange {
-  type: string;
-  params: Map<string, string>;
-  q: number;
-}
-
-/** The media ranges of an `Accept` header, parameters lower-cased, unquoted. */
-function mediaRanges(accept: string): MediaRange[] {
-  return accept.split(',').map((part) => {
-    const [type = '', ...rest] = part.split(';').map((piece) => piece.trim());
-    const params = new Map<string, string>();
-    for (const piece of rest) {
-      const eq = piece.indexOf('=');
-      if (eq > 0) params.set(piece.slice(0, eq).trim().toLowerCase(), piece.slice(eq + 1).trim().replace(/^"|"$/g, '').toLowerCase());
-    }
-    const q = params.has('q') ? Number(params.get('q')) : 1;
-    return { type: type.toLowerCase(), params, q: Number.isFinite(q) ? q : 0 };
-  });
 }
 
 /** Whether the archive can answer CAR parameters: version 1, depth-first (or any) order, `dups` y or n. */

@@ -13,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { aletheias, alexandrias, recordVersions, sheetPreviews } from '../db/schema.ts';
 import { noneMatchHolds } from '../export/http.ts';
+import { acceptWeight } from '../http/accept.ts';
 import { HttpError } from '../http/errors.ts';
 import { ASSET_TYPES } from '../../domain/constants.ts';
 import { recordPath } from '../../paths.ts';
@@ -211,11 +212,7 @@ export function readGatewayRequest(cid: string, request: Request, url: URL): Gat
 export function wantsRawBlock(url: URL, accept: string | null): boolean {
   const format = url.searchParams.get('format');
   if (format !== null) return format === 'raw';
-  return (accept ?? '').split(',').some((range) => {
-    const [type = '', ...params] = range.split(';').map((piece) => piece.trim().toLowerCase());
-    const q = params.find((param) => param.startsWith('q='));
-    return type === RAW_BLOCK_MEDIA_TYPE && (q === undefined || Number(q.slice(2)) > 0);
-  });
+  return acceptWeight(accept, RAW_BLOCK_MEDIA_TYPE) > 0;
 }
 
 /** The stored file's stat, with the store's failures turned into the answers a visitor gets. */

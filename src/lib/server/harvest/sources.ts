@@ -1,6 +1,7 @@
 /** Registering a catalogue to harvest, with the `source` its records are filed under. */
 import { and, eq, like, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
+import { likeLiteral } from '../queries/record-filter.ts';
 import { alexandrias, harvestedRecords, harvestSources, imports, sources, type HarvestSource } from '../db/schema.ts';
 import { catalogIdentity, type CatalogKind } from './catalogs/index.ts';
 import { catalogueNote } from './map.ts';
@@ -34,7 +35,7 @@ export async function registerHarvestSource(db: Db, input: NewHarvestSource): Pr
     // Registrations on one site take turns: two spellings added at the same moment would both find
     // nothing, and a unique URL cannot tell that they are one catalogue.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('harvest-register'), hashtext(${origin}))`);
-    const onSite = await tx.select().from(harvestSources).where(like(harvestSources.url, `${origin.replace(/[\\%_]/g, '\\$&')}/%`));
+    const onSite = await tx.select().from(harvestSources).where(like(harvestSources.url, `${likeLiteral(origin)}/%`));
     const existing = onSite.find((other) => other.url === url || (other.kind === input.kind && catalogIdentity(other.kind, other.url) === identity));
     if (existing) return { harvestSource: existing, created: false };
     await tx.insert(sources).values({ name, url: origin, description: harvestedSourceDescription(url) }).onConflictDoNothing({ target: sources.url });

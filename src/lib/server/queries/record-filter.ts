@@ -34,10 +34,14 @@ export function scopeFilter(scope: RecordScope): RecordFilter {
   return { [DIMENSIONS[scope.entity].filterKey]: scope.id };
 }
 
+/** `text` for a LIKE pattern, matched as written: its `%`, `_` and backslashes escaped. */
+export function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
 /** `column` contains `text`, ignoring case and accents; `%` and `_` in the text are literal. */
 export function containsFolded(column: AnyPgColumn, text: string): SQL {
-  const escaped = text.replace(/[\\%_]/g, (character) => `\\${character}`);
-  return sql`archivo_unaccent(lower(${column})) like '%' || archivo_unaccent(lower(${escaped})) || '%'`;
+  return sql`archivo_unaccent(lower(${column})) like '%' || archivo_unaccent(lower(${likeLiteral(text)})) || '%'`;
 }
 
 /** A condition matching nothing, for ids that cannot exist. */

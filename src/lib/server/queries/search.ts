@@ -244,11 +244,14 @@ export interface SearchOptions {
   facets?: boolean;
 }
 
+/** Facets with no values: a search that asked for none, or found nothing. */
+const noFacets = (): SearchFacets => ({ type: [], status: [], department: [], category: [], source: [] });
+
 /** The archive's search: a page of records matching `query`, best first, with totals and facets. */
 export async function searchArchive(db: Db, query: string, options: SearchOptions = {}): Promise<SearchResults> {
   const typed = clean(query);
   const window = pageWindow(options.page, options.pageSize ?? LIMITS.pageSize);
-  const empty: SearchResults = { ...toPage([], 0, window), query: typed, corrected: null, facets: { type: [], status: [], department: [], category: [], source: [] } };
+  const empty: SearchResults = { ...toPage([], 0, window), query: typed, corrected: null, facets: noFacets() };
   if (!typed) return hasFilter(options.filters) ? browse(db, options.filters!, window, options.facets === true) : empty;
 
   let q = typed;
@@ -371,12 +374,7 @@ async function facetsOf(db: Db, q: string, tiers: Tiers, filters: CountedFilter)
       .groupBy(columns.record);
     accumulate(totals[dimension], direct);
     if (grouped) {
-      const inGroups = await db
-        .select({ key: sql<string | null>`${columns.counts}`, n: sql<number>`sum(${recordCounts.n})::int` })
-        .from(recordCounts)
-        .where(counted)
-        .groupBy(columns.counts);
-      accumulate(totals[dimension], inGroups);
+      accumulate(totals[dimension], await runningCountsBy(db, columns.counts, counted));
       const overlap = await db
         .select({ key: sql<string | null>`${columns.record}`, n: sql<number>`count(*)::int` })
         .from(alexandrias)
@@ -435,13 +433,23 @@ async function browse(db: Db, filters: CountedFilter, window: ReturnType<typeof 
     .orderBy(desc(alexandrias.updatedAt), desc(alexandrias.id))
     .limit(window.pageSize)
     .offset(window.offset);
+  const page = { ...toPage(rows.map(toRow), total?.n ?? 0, window), query: '', corrected: null };
+  if (!withFacets) return { ...page, facets: noFacets() };
   const totals = {} as Record<FacetDimension, Map<string, number>>;
   for (const [dimension, columns] of Object.entries(FACET_COLUMNS) as Array<[FacetDimension, { record: SQL; counts: SQL }]>) {
     totals[dimension] = new Map();
-    if (!withFacets) continue;
-    accumulate(totals[dimension], await db.select({ key: sql<string | null>`${columns.counts}`, n: sql<number>`sum(${recordCounts.n})::int` }).from(recordCounts).where(counted).groupBy(columns.counts));
+    accumulate(totals[dimension], await runningCountsBy(db, columns.counts, counted));
   }
-  return { ...toPage(rows.map(toRow), total?.n ?? 0, window), query: '', corrected: null, facets: await facetValues(db, totals) };
+  return { ...page, facets: await facetValues(db, totals) };
+}
+
+/** The running counts' records matching `where`, summed by the value of `key` (a facet's column there). */
+function runningCountsBy(db: Db, key: SQL, where: SQL | undefined) {
+  return db
+    .select({ key: sql<string | null>`${key}`, n: sql<number>`sum(${recordCounts.n})::int` })
+    .from(recordCounts)
+    .where(where)
+    .groupBy(key);
 }
 
 /** Records matching `query`, best first: the modal's and the REST title search's first results. */
