@@ -22,6 +22,12 @@ function token(text: string): string {
   return names(text.startsWith('"') ? text : `"${text}"`);
 }
 
+/** A JSON value's kind as yoga names it (`typeof`, and `array` and `null`), in Spanish. */
+function jsonType(type: string): string {
+  const kinds: Record<string, string> = { string: 'un texto', number: 'un número', boolean: 'un booleano', object: 'un objeto', array: 'una lista', null: 'null' };
+  return kinds[type] ?? type;
+}
+
 const TRANSLATIONS: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^Cannot query field "([^"]+)" on type "([^"]+)"\.(?: Did you mean (.+)\?)?$/, (field, type, maybe) => `El tipo «${type}» no tiene el campo «${field}».${suggestion(maybe)}`],
   [/^Unknown argument "([^"]+)" on field "([^"]+)"\.(?: Did you mean (.+)\?)?$/, (argument, field, maybe) => `El campo «${field}» no admite el argumento «${argument}».${suggestion(maybe)}`],
@@ -49,7 +55,14 @@ const TRANSLATIONS: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^Too many validation errors, error limit reached\. Validation aborted\.$/, () => 'Demasiados errores en la consulta: se deja de revisarla.'],
   [/^Maximum introspection depth exceeded$/, () => 'La introspección de la consulta anida demasiados niveles.'],
   [/^Batching is not supported\.$/, () => 'No se admiten varias consultas en una misma petición (una lista JSON): envíe una cada vez.'],
-  [/^Expected "query" param to be a string, but given (\w+)\.$/, (type) => `El campo query debe ser un texto, no ${type === 'number' ? 'un número' : type === 'boolean' ? 'un booleano' : type === 'object' ? 'un objeto' : type}.`],
+  [/^Expected "query" param to be a string, but given (\w+)\.$/, (type) => `El campo query debe ser un texto, no ${jsonType(type)}.`],
+  [/^Expected "(variables|extensions)" param to be empty or an object, but given (\w+)\.$/, (field, type) => `El campo ${field} debe ser un objeto JSON, o no estar, no ${jsonType(type)}.`],
+  [/^(?:Expected params to be an object but given|POST body is expected to be object but received) (\w+)\.?$/, (type) => `El cuerpo de la petición debe ser un objeto JSON, como {"query": "…"}, no ${jsonType(type)}.`],
+  [/^Unexpected parameter "([^"]*)" in the request body\.$/, (name) => `La petición lleva el campo «${name}», que no se admite: solo query, variables, operationName y extensions.`],
+  [/^Invalid "params" in the request body$/, () => 'El campo params de la petición no es válido.'],
+  [/^Content-Length header is invalid\.$/, () => 'La cabecera Content-Length no es válida.'],
+  [/^Can only perform a mutation operation from a POST request\.$/, () => 'Una operación «mutation» solo puede enviarse por POST.'],
+  [/^Unexpected error\.$/, () => 'Error inesperado.'],
   [/^Request body too large$/, () => 'El cuerpo de la petición es demasiado grande.'],
   [/^GraphQL only supports GET and POST requests\.$/, () => 'GraphQL solo admite peticiones GET y POST.'],
 ];

@@ -11,6 +11,7 @@
 import os from 'node:os';
 import { and, eq, like, lt, notExists, or, sql } from 'drizzle-orm';
 import { isProcessAlive } from '../process.ts';
+import { likeLiteral } from '../queries/record-filter.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, imports } from '../db/schema.ts';
 
@@ -52,19 +53,20 @@ export async function dropUploadImport(db: Db, importId: number): Promise<void> 
 /**
  * Removes upload imports left `in_progress` by uploads that died with their process: those whose
  * owner on this host is no longer running, those untouched for `STALE_AFTER_MS`, or all of them
- * when `all` (the caller alone owns the database).
+ * when `all` (the caller alone owns the database). `hostname` is this machine's, as owners name
+ * it; matched as written, so that `my_host` does not take `myXhost`'s imports for its own.
  */
-export async function sweepInterruptedUploads(db: Db, { all = false, now = new Date() } = {}): Promise<number> {
+export async function sweepInterruptedUploads(db: Db, { all = false, now = new Date(), hostname = os.hostname() } = {}): Promise<number> {
   const unfinished = and(
     eq(imports.type, 'single'),
     eq(imports.status, 'in_progress'),
     notExists(db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.importId, imports.id))),
   );
-  const host = `${os.hostname()}:`;
+  const host = `${hostname}:`;
   const local = await db
     .select({ id: imports.id, owner: imports.owner })
     .from(imports)
-    .where(and(unfinished, like(imports.owner, `${host}%`)));
+    .where(and(unfinished, like(imports.owner, `${likeLiteral(host)}%`)));
   const deadHere = local.filter((row) => !isProcessAlive(Number(row.owner!.slice(host.length)))).map((row) => row.id);
   const removed = await db
     .delete(imports)
