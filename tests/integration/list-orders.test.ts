@@ -6,6 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupEntity } from '../../src/lib/domain/groups.ts';
 import { alexandrias, departments, sources } from '../../src/lib/server/db/schema.ts';
+import { findGroups, findRecords, MAX_LIMIT } from '../../src/lib/server/queries/find.ts';
 import { listGroup, listRecords, loadCollection, loadGroup } from '../../src/lib/server/queries/index.ts';
 import { createSeededDatabase, testEngines } from '../helpers/database.ts';
 
@@ -120,5 +121,36 @@ describe.each(testEngines())('list orders and filters on %s', (engine) => {
     const recent = await listRecords(db(), scope, 1, undefined, { q: 'presupuesto' });
     const times = recent.items.map((item) => item.updatedAt.getTime());
     expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  it('sorts titles and names in the API as the pages read them A–Z, on either engine', async () => {
+    // Every record by title, both ways, page by page as a client walks them.
+    async function allTitles(direction: 'asc' | 'desc') {
+      const titles: string[] = [];
+      for (let start = 0; ; start += MAX_LIMIT) {
+        const page = await findRecords(db(), {}, { limit: MAX_LIMIT, start, sort: { field: 'title', direction } });
+        titles.push(...page.map((record) => record.title));
+        if (page.length < MAX_LIMIT) return titles;
+      }
+    }
+    const ascending = await allTitles('asc');
+    expect(ascending.length).toBeGreaterThan(1000);
+    expectAlphabetical(ascending);
+    expectAlphabetical((await allTitles('desc')).reverse());
+    // A title that opens with an accent ("Índice…") is read among its letter, not after "Z".
+    const accented = ascending.findIndex((title) => /^[ÁÉÍÓÚ]/.test(title));
+    expect(accented, 'the seeded catalogue has a title that opens with an accent').toBeGreaterThan(-1);
+    expect(accented).toBeLessThan(ascending.length - 1);
+    expect(letters(ascending[accented + 1]!)[0]! >= letters(ascending[accented]!)[0]!).toBe(true);
+
+    const names = (await findGroups(db(), 'dep', {}, { limit: MAX_LIMIT, start: 0, sort: { field: 'name', direction: 'asc' } })).map((item) => item.name);
+    expect(names.length).toBeGreaterThan(50);
+    expectAlphabetical(names);
+    // Ranked by size, ties in the same reading order.
+    const ranked = await findGroups(db(), 'dep', {}, { limit: MAX_LIMIT, start: 0, sort: { field: 'records', direction: 'asc' } });
+    for (let index = 1; index < ranked.length; index += 1) {
+      const [before, after] = [ranked[index - 1]!, ranked[index]!];
+      if (before.records === after.records) expect(letters(before.name) <= letters(after.name), `«${before.name}» before «${after.name}»`).toBe(true);
+    }
   });
 });

@@ -8,7 +8,7 @@ import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias } from '../db/schema.ts';
 import { DIMENSIONS } from './dimensions.ts';
-import { groupCondition, groupItemsByIds, largestGroupsOf, type GroupFilter, type GroupItem } from './groups.ts';
+import { groupCondition, groupItemsByIds, largestGroupsOf, readingOrder, type GroupFilter, type GroupItem } from './groups.ts';
 import { recordCondition, type RecordFilter } from './record-filter.ts';
 import { recordDetails, type RecordDetail } from './records.ts';
 
@@ -19,7 +19,12 @@ export const MAX_LIMIT = 100;
 
 export type SortDirection = 'asc' | 'desc';
 
-export const RECORD_SORT_FIELDS = { createdAt: alexandrias.createdAt, updatedAt: alexandrias.updatedAt, title: alexandrias.title, id: alexandrias.id } as const;
+/**
+ * What each record order sorts by. Titles in the order people read them, as the pages' A–Z
+ * (`readingOrder`): a raw column would follow each server's collation ("Índice" after "Zona"
+ * under `C`, PGlite's), so two engines, and the API and the pages, would disagree.
+ */
+export const RECORD_SORT_FIELDS = { createdAt: alexandrias.createdAt, updatedAt: alexandrias.updatedAt, title: readingOrder(alexandrias.title), id: alexandrias.id } as const;
 export type RecordSortField = keyof typeof RECORD_SORT_FIELDS;
 
 export interface Window<F extends string> {
@@ -72,14 +77,14 @@ export async function findGroups(
   }
   if (sort.field === 'records') {
     // Ranked by size: every matching group (a few hundred at most) with its count, groups
-    // without records included, ties by name; then the window.
-    const rows = await db.select({ id: group.id, name: group.name }).from(group.table).where(where);
+    // without records included, ties in reading order (a stable sort of rows read in it); then the window.
+    const rows = await db.select({ id: group.id }).from(group.table).where(where).orderBy(asc(readingOrder(group.name)), asc(group.id));
     const sizes = new Map((await largestGroupsOf(db, [entity], Number.MAX_SAFE_INTEGER))[entity].map((item) => [item.id, item.records]));
     const sign = sort.direction === 'asc' ? 1 : -1;
-    rows.sort((a, b) => sign * ((sizes.get(a.id) ?? 0) - (sizes.get(b.id) ?? 0)) || a.name.localeCompare(b.name, 'es'));
+    rows.sort((a, b) => sign * ((sizes.get(a.id) ?? 0) - (sizes.get(b.id) ?? 0)));
     return groupItemsByIds(db, entity, rows.slice(window.start, window.start + limit).map((row) => row.id));
   }
-  const column = sort.field === 'name' ? group.name : sort.field === 'id' ? group.id : group.updatedAt;
+  const column = sort.field === 'name' ? readingOrder(group.name) : sort.field === 'id' ? group.id : group.updatedAt;
   const ids = await db
     .select({ id: group.id })
     .from(group.table)

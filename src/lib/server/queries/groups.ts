@@ -242,5 +242,5 @@ export async function categoryChoices(db: Db): Promise<CategoryChoice[]> {
     .select({ id: categories.id, title: categories.title })
     .from(categories)
     .where(eq(categories.enabled, true))
-    .orderBy(asc(categories.title));
+    .orderBy(asc(readingOrder(categories.title)), asc(categories.id));
 }
