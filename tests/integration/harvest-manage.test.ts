@@ -298,6 +298,11 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     await drainQueue();
     const [secondRun] = (await call(runsRoute.GET, { id: sourceId })).body.body as RunDetail[];
     expect(secondRun).toMatchObject({ counts: { failed: 2 } });
+    // Moderators read what it read; the public timeline, what it imported: nothing new or changed.
+    expect(secondRun!.documents).toBe(firstRun.documents);
+    expect(secondRun!.counts).toMatchObject({ new: 0, updated: 0, unchanged: firstRun.documents });
+    const [publicRun] = await db.select({ documents: imports.documents }).from(imports).where(eq(imports.id, secondRun!.id));
+    expect(publicRun!.documents).toBe(0);
     expect(secondRun!.id).not.toBe(firstRun.id);
     const queue = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
     expect(queue.failedTotal).toBe(2);

@@ -235,6 +235,9 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     expect(after!.n).toBe(before!.n);
     const [captured] = await h.db.select({ n: count() }).from(captures);
     expect(captured!.n).toBe(total);
+    // On the timeline it imported nothing ("0 documentos importados"), though it read them all.
+    const [run] = await h.db.select({ documents: imports.documents }).from(imports).where(eq(imports.id, report.importId));
+    expect(run!.documents).toBe(0);
   });
 
   it('updates an edited title and keeps the change in the record history', async () => {
@@ -243,6 +246,8 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     pkg.title = 'Nóminas del personal (título corregido)';
     const report = await runHarvest(h.db, harvestSourceId, { fetchPage });
     expect(report.counts).toEqual({ new: 0, updated: pkg.resources.length, unchanged: total - pkg.resources.length, withdrawn: 0, failed: 0 });
+    const [run] = await h.db.select({ documents: imports.documents }).from(imports).where(eq(imports.id, report.importId));
+    expect(run!.documents, 'the records it changed are what it imported').toBe(pkg.resources.length);
     const rows = (await recordsOf(h.db, harvestSourceId)).filter((row) => row.harvested.datasetIdentifier === pkg.id);
     for (const { record } of rows) {
       expect(record.title.startsWith(pkg.title)).toBe(true);

@@ -257,7 +257,8 @@ async function harvestProblems(client: pg.Client, facts: Record<string, number>)
   for (const row of broken) problems.push(`${row.id}: ${row.problem}`);
 
   // The last finished run of each harvest source against what it wrote: records it created, and,
-  // when no run came after it, the records it saw. Its counts: seen = new + updated + unchanged.
+  // when no run came after it, the records it saw. Its counts: seen = new + updated + unchanged,
+  // and imported (its `documents`) = new + updated.
   const runs = await rows<{
     id: number;
     source: number;
@@ -286,7 +287,7 @@ async function harvestProblems(client: pg.Client, facts: Record<string, number>)
       continue;
     }
     const counted = counts.new + counts.updated + counts.unchanged;
-    if (run.documents !== counted) problems.push(`${name}: documents ${run.documents}, but new + updated + unchanged = ${counted}`);
+    if (run.documents !== counts.new + counts.updated) problems.push(`${name}: documents ${run.documents}, but new + updated = ${counts.new + counts.updated}`);
     if (run.failedDocuments !== counts.failed) problems.push(`${name}: documents_failed ${run.failedDocuments}, harvest_counts.failed ${counts.failed}`);
     if (run.created !== counts.new) problems.push(`${name}: counts ${counts.new} new, but ${run.created} record(s) belong to its import`);
     if (run.latest && run.seen !== counted) problems.push(`${name}: counts ${counted} seen, but ${run.seen} harvested record(s) were last seen by it`);

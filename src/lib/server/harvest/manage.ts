@@ -22,6 +22,7 @@ import { CATALOG_KINDS, type CatalogKind } from './catalogs/index.ts';
 import { CAPTURE_JOB } from './capture-job.ts';
 import { foldLabel } from './map.ts';
 import { activeRunsOf, HARVEST_JOB, queueHarvestRun, refuseSnapshot, type HarvestJobPayload } from './run-job.ts';
+import { documentsRead } from './run.ts';
 import { registerHarvestSource, renameHarvestedCatalogue } from './sources.ts';
 
 /**
@@ -199,7 +200,6 @@ const runColumns = {
   id: imports.id,
   status: imports.status,
   counts: imports.harvestCounts,
-  documents: imports.documents,
   startedAt: imports.createdAt,
   updatedAt: imports.updatedAt,
   harvestSourceId: imports.harvestSourceId,
@@ -211,7 +211,6 @@ interface RunRow {
   id: number;
   status: RunSummary['status'];
   counts: HarvestCounts | null;
-  documents: number;
   startedAt: Date;
   updatedAt: Date;
   requestedBy: string | null;
@@ -219,11 +218,13 @@ interface RunRow {
 }
 
 function toRunSummary(row: RunRow): RunSummary {
+  const counts = { ...emptyCounts(), ...(row.counts ?? {}) };
   return {
     id: row.id,
     status: row.status,
-    counts: { ...emptyCounts(), ...(row.counts ?? {}) },
-    documents: row.documents,
+    counts,
+    // Read, not imported (the import's own `documents`): a run that changed nothing read them all.
+    documents: documentsRead(counts),
     startedAt: row.startedAt,
     updatedAt: row.updatedAt,
     requestedBy: row.requestedBy,

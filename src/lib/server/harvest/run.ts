@@ -119,6 +119,14 @@ async function startRun(db: Db, sourceId: number, harvestSourceId: number, count
   });
 }
 
+/**
+ * The entries a run read and kept (new, updated or unchanged). Its import's `documents` counts
+ * only those it imported (new or updated), as the timeline says it.
+ */
+export function documentsRead(counts: HarvestCounts): number {
+  return counts.new + counts.updated + counts.unchanged;
+}
+
 export async function runHarvest(db: Db, harvestSourceId: number, options: RunHarvestOptions): Promise<HarvestRunReport> {
   const [source] = await db.select().from(harvestSources).where(eq(harvestSources.id, harvestSourceId));
   if (!source) throw new Error(`No existe la fuente de cosecha ${harvestSourceId}.`);
@@ -144,7 +152,9 @@ export async function runHarvest(db: Db, harvestSourceId: number, options: RunHa
       .update(imports)
       .set({
         status,
-        documents: counts.new + counts.updated + counts.unchanged,
+        // What it imported, as the timeline says it ("N documentos importados"): a daily run that
+        // found nothing changed imported nothing, whatever it read (its counts keep that).
+        documents: counts.new + counts.updated,
         documentsFailed: sql`${counts.failed} + ${captureFailures}`,
         harvestCounts: sql`jsonb_set(${JSON.stringify(counts)}::jsonb, '{failed}', to_jsonb(${counts.failed} + ${captureFailures}))`,
         errors: sql`${JSON.stringify(told)}::jsonb || ${captureErrors}`,
