@@ -110,6 +110,30 @@ describe.each(testEngines())('migrations on %s', (engine) => {
     }
   });
 
+  it('count what a harvest run imported, new and updated, in the runs an older version recorded (0031)', async () => {
+    // A database the previous version left: its runs counted every entry read, and 0031 not applied.
+    const [run] = (
+      await database.db.execute(sql`
+        insert into imports (type, status, documents, harvest_counts)
+        values ('harvest', 'done', 1065, '{"new": 3, "updated": 2, "unchanged": 1060, "withdrawn": 0, "failed": 0}'::jsonb)
+        returning id`)
+    ).rows as Array<{ id: number }>;
+    const [upload] = (await database.db.execute(sql`insert into imports (type, status, documents) values ('single', 'done', 1) returning id`)).rows as Array<{ id: number }>;
+    const [last] = (await database.db.execute(sql`select max(created_at)::text as at from drizzle.__drizzle_migrations`)).rows as Array<{ at: string }>;
+    await database.db.execute(sql`delete from drizzle.__drizzle_migrations where created_at = ${last!.at}::bigint`);
+    expect(await pendingMigrations(database.db, MIGRATIONS_DIR)).toBe(1);
+    try {
+      await migrateDatabase(database, MIGRATIONS_DIR);
+      const rows = (await database.db.execute(sql`select id, documents from imports where id in (${run!.id}, ${upload!.id}) order by id`)).rows;
+      expect(rows).toEqual([
+        { id: run!.id, documents: 5 },
+        { id: upload!.id, documents: 1 },
+      ]);
+    } finally {
+      await database.db.execute(sql`delete from imports where id in (${run!.id}, ${upload!.id})`);
+    }
+  });
+
   it('search Spanish text without accents and with stemming', async () => {
     await database.db.execute(sql`insert into categories (title, description) values ('Educación', 'Estadísticas de escuelas públicas')`);
     const result = (await database.db.execute(
