@@ -1,6 +1,6 @@
-import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alexandrias, categories, departments, sources } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, categories, departments, imports, sources } from '../../src/lib/server/db/schema.ts';
 import {
   archiveTotals,
   contributorRanking,
@@ -113,6 +113,24 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
       .orderBy(desc(alexandrias.updatedAt), desc(alexandrias.id))
       .limit(1);
     expect(bulk?.sample?.id).toBe(newest!.id);
+
+    // A scheduled run that found nothing to import stays off the timeline; one under way, or one that brought something, shows.
+    const runs = await db()
+      .insert(imports)
+      .values([
+        { type: 'harvest', status: 'done', documents: 0, documentsFailed: 0, sourceId: harvest!.source!.id },
+        { type: 'harvest', status: 'in_progress', documents: 0, sourceId: harvest!.source!.id },
+        { type: 'harvest', status: 'done', documents: 3, sourceId: harvest!.source!.id },
+      ])
+      .returning({ id: imports.id });
+    try {
+      const shown = (await latestImports(db())).map((item) => item.id);
+      expect(shown.slice(0, 2).sort()).toEqual([runs[1]!.id, runs[2]!.id].sort());
+      expect(shown).not.toContain(runs[0]!.id);
+      expect(shown).toHaveLength(4);
+    } finally {
+      await db().delete(imports).where(inArray(imports.id, runs.map((run) => run.id)));
+    }
   });
 
   it('pages a group by 10, most recently updated first', async () => {

@@ -18,6 +18,8 @@ export interface ImportFilter {
   status?: ImportStatus;
   sourceId?: number;
   wallet?: string;
+  /** Leave out the imports that ended having brought nothing: a harvest run that found no change. */
+  broughtSomething?: boolean;
 }
 
 export const IMPORT_SORT_FIELDS = {
@@ -58,6 +60,7 @@ function importCondition(filter: ImportFilter): SQL | undefined {
     filter.status !== undefined ? eq(imports.status, filter.status) : undefined,
     idEquals(imports.sourceId, filter.sourceId),
     filter.wallet !== undefined ? eq(imports.walletAddress, filter.wallet.toLowerCase()) : undefined,
+    filter.broughtSomething ? sql`not (${imports.status} = 'done' and ${imports.documents} = 0 and ${imports.documentsFailed} = 0)` : undefined,
   );
 }
 
@@ -116,9 +119,13 @@ export interface ImportSummary extends Omit<ImportRow, 'createdAt'> {
   sample: { id: number; cid: string; title: string } | null;
 }
 
-/** The latest imports, newest first. */
+/**
+ * The latest imports, newest first: the dashboard's timeline of what came in. A scheduled harvest
+ * that found nothing new or changed is not news there ("0 documentos importados" every day would
+ * push the uploads off it); the moderators' page and the API keep every run.
+ */
 export async function latestImports(db: Db, limit: number = LIMITS.latestImports): Promise<ImportSummary[]> {
-  const rows = await findImports(db, {}, { limit, start: 0 });
+  const rows = await findImports(db, { broughtSomething: true }, { limit, start: 0 });
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
 
