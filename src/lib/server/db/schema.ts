@@ -6,7 +6,8 @@
  * original API spelled it. The README's glossary maps them to open-data terms.
  *
  * Search columns are generated `tsvector`s in the `archivo_es` text-search configuration (Spanish
- * stemming after `unaccent`, created by the first migration), so "educacion" finds "Educación".
+ * stemming, created by the first migration) of text `archivo_search_text` folded (migration 0032),
+ * so "educacion" finds "Educación" and "exportación" finds "Exportaciones".
  * Trigram indexes on names back typo-tolerant search.
  */
 import { sql, type SQL } from 'drizzle-orm';
@@ -54,9 +55,11 @@ export const harvestKind = pgEnum('harvest_kind', Object.keys(CATALOG_KINDS) as 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 /**
- * A weighted Spanish document from several text columns: A for names, B for descriptions. Numbers
- * joined by a hyphen or a slash («2018-2020», «COVID-19») are split first (`archivo_search_text`,
- * migration 0029), as the queries are, or the parser would keep «-2020» as one negative number.
+ * A weighted Spanish document from several text columns: A for names, B for descriptions. The text
+ * goes through `archivo_search_text` first, as the queries do: accents folded, but a folded
+ * «-cion» given its accent back so that the stemmer files «exportación» with «exportaciones»
+ * (0032); numbers joined by a hyphen or a slash («2018-2020», «COVID-19») split (0029), or the
+ * parser would keep «-2020» as one negative number.
  */
 function searchDocument(weighted: Array<[AnyPgColumn, 'A' | 'B' | 'C']>): SQL {
   const parts = weighted.map(

@@ -2,8 +2,9 @@
  * Search in Spanish (issue #7), one engine for the results page, the search modal's REST calls and
  * GraphQL's text filters:
  *
- * - full text in the `archivo_es` configuration (Spanish stemming after accent folding):
- *   "educacion" finds "Educación", "presupuestos" finds "Presupuesto";
+ * - full text in the `archivo_es` configuration (Spanish stemming of accent-folded text, migration
+ *   0032): "educacion" finds "Educación", "presupuestos" finds "Presupuesto", "exportación" finds
+ *   "Exportaciones"; titles that hold the words as typed first, then the rest by rank;
  * - records whose own words match come first, ranked title before description (weights A, B);
  *   then the records of every source, institution (name or acronym: "MINERD") and category whose
  *   name matches, newest first. Only the name (weight A): a category described as «Presupuesto,
@@ -41,6 +42,14 @@ function clean(query: string): string {
 }
 
 const tsquery = (q: string | SQL) => sql`websearch_to_tsquery('archivo_es', archivo_search_text(${q}))`;
+
+/**
+ * Whether a record's title holds the words as typed (case and accents aside), not only their stem:
+ * the stemmer files «educación» and «educativos» under one lexeme, and a title that says
+ * «Educación» should come before one that says «educativos» for «educacion».
+ */
+const titleHasWordsAsTyped = (q: string) =>
+  sql`to_tsvector('simple', archivo_search_text(${alexandrias.title})) @@ websearch_to_tsquery('simple', archivo_search_text(${q}))`;
 
 /** The sources, institutions and categories whose names match: their records match too. */
 type MatchedGroups = Record<GroupEntity, number[]>;
@@ -273,7 +282,7 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
       .from(alexandrias)
       .leftJoin(departments, recordDepartmentJoin)
       .where(and(match, filters))
-      .orderBy(desc(sql`ts_rank(${alexandrias.search}, ${tsquery(q)})`), desc(alexandrias.updatedAt), desc(alexandrias.id))
+      .orderBy(desc(titleHasWordsAsTyped(q)), desc(sql`ts_rank(${alexandrias.search}, ${tsquery(q)})`), desc(alexandrias.updatedAt), desc(alexandrias.id))
       .limit(window.pageSize)
       .offset(window.offset);
     items.push(...rows.map(toRow));
