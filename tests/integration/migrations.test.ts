@@ -114,20 +114,19 @@ describe.each(testEngines())('migrations on %s', (engine) => {
 
   it('count what a harvest run imported, new and updated, in the runs an older version recorded (0031)', async () => {
     // A database the previous version left: its runs counted every entry read, and 0031 not applied.
-    const [run] = (
-      await database.db.execute(sql`
-        insert into imports (type, status, documents, harvest_counts)
-        values ('harvest', 'done', 1065, '{"new": 3, "updated": 2, "unchanged": 1060, "withdrawn": 0, "failed": 0}'::jsonb)
-        returning id`)
-    ).rows as Array<{ id: number }>;
-    const [upload] = (await database.db.execute(sql`insert into imports (type, status, documents) values ('single', 'done', 1) returning id`)).rows as Array<{ id: number }>;
+    const rowsOf = async <T>(query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+    const [run] = await rowsOf<{ id: number }>(sql`
+      insert into imports (type, status, documents, harvest_counts)
+      values ('harvest', 'done', 1065, '{"new": 3, "updated": 2, "unchanged": 1060, "withdrawn": 0, "failed": 0}'::jsonb)
+      returning id`);
+    const [upload] = await rowsOf<{ id: number }>(sql`insert into imports (type, status, documents) values ('single', 'done', 1) returning id`);
     const journal = JSON.parse(await fs.readFile(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string; when: number }> };
     const from = journal.entries.findIndex((entry) => entry.tag.startsWith('0031_'));
     await database.db.execute(sql`delete from drizzle.__drizzle_migrations where created_at >= ${journal.entries[from]!.when}`);
     expect(await pendingMigrations(database.db, MIGRATIONS_DIR)).toBe(journal.entries.length - from);
     try {
       await migrateDatabase(database, MIGRATIONS_DIR);
-      const rows = (await database.db.execute(sql`select id, documents from imports where id in (${run!.id}, ${upload!.id}) order by id`)).rows;
+      const rows = await rowsOf(sql`select id, documents from imports where id in (${run!.id}, ${upload!.id}) order by id`);
       expect(rows).toEqual([
         { id: run!.id, documents: 5 },
         { id: upload!.id, documents: 1 },
