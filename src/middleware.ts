@@ -15,6 +15,7 @@ import { HttpError, toResponse } from './lib/server/http/errors.ts';
 import { checkHost, clientAddressOf } from './lib/server/http/host.ts';
 import { refuseCrossSiteForm } from './lib/server/http/origin-check.ts';
 import { withSecurityHeaders } from './lib/server/http/security-headers.ts';
+import { withSessionCaching } from './lib/server/http/session-caching.ts';
 import { NUL_MESSAGE } from './lib/server/http/input.ts';
 import { isModerator } from './lib/server/moderation/index.ts';
 
@@ -90,5 +91,6 @@ async function route(context: Context, next: () => Promise<Response>): Promise<R
   context.locals.moderator = isModerator(user, config.moderators);
 
   const redirect = accessRedirect({ method: context.request.method, path: context.url.pathname }, user, config);
-  return redirect ? context.redirect(redirect, 302) : next();
+  if (redirect) return context.redirect(redirect, 302);
+  return withSessionCaching(await next(), { signedIn: user !== null, loginRequired: config.requireLogin });
 }

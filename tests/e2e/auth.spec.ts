@@ -139,8 +139,11 @@ test('with ARCHIVE_REQUIRE_LOGIN, a client signed in with Authorization: Bearer 
   const dashboard = await client.get('/dashboard', { headers: bearer, maxRedirects: 0 });
   expect(dashboard.status()).toBe(200);
   expect(await dashboard.text()).toContain('Archivos Depositados');
+  // Behind a login nothing is for a shared cache, which would hand it to anyone.
+  expect(dashboard.headers()['cache-control']).toBe('private, no-cache');
   const api = await client.get('/v2/open-data/alexandrias/getAll?limit=1', { headers: bearer, maxRedirects: 0 });
   expect(api.status()).toBe(200);
+  expect(api.headers()['cache-control']).toBe('private, max-age=60');
   expect(await api.json()).toMatchObject({ code: 200 });
   const me = await client.get('/auth/get-user', { headers: bearer, maxRedirects: 0 });
   expect(me.status()).toBe(200);

@@ -3,9 +3,12 @@
  * scripts are hashed (never 'unsafe-inline'), no framing, no sniffing, a careful referrer; the
  * session cookie HttpOnly, SameSite and Secure behind HTTPS; and no CSP violation in real use.
  */
+import fs from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
+import { cidOf } from '../../src/lib/server/storage/index.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
 import { signedProof } from '../helpers/siwe.ts';
-import { otherWallet } from '../helpers/wallet.ts';
+import { otherWallet, signInOverApi } from '../helpers/wallet.ts';
 
 const PAGES = ['/dashboard', '/group/dep', '/collection/cat/1', '/buscar?q=salud', '/docs', '/general/faq', '/auth/login', '/contacto', '/no-existe'];
 
@@ -45,6 +48,24 @@ test('the session cookie is HttpOnly and SameSite, and Secure when the archive i
     if (proto === 'https') expect(cookie).toMatch(/Secure/i);
     else expect(cookie).not.toMatch(/Secure/i);
   }
+});
+
+test('a page the same for everyone may be kept a minute by any cache, but not as answered to a signed-in user', async ({ request, baseURL }) => {
+  const anonymous = await request.get('/dashboard');
+  expect(anonymous.headers()['cache-control']).toBe('public, max-age=60');
+  expect(anonymous.headers()['vary'] ?? '').toMatch(/\bCookie\b/);
+  // Not the main test wallet: its sign-ins in the neighbouring specs count against one per-minute limit.
+  const bearer = { Authorization: `Bearer ${await signInOverApi(request, baseURL!, otherWallet)}` };
+  for (const path of ['/dashboard', '/buscar?q=salud', '/group/dep']) {
+    const signedIn = await request.get(path, { headers: bearer });
+    expect(signedIn.status(), path).toBe(200);
+    expect(signedIn.headers()['cache-control'], path).toBe('private, no-cache');
+  }
+  // Files are the same for everyone: still kept for a year, by any cache.
+  const { cid } = await cidOf(await fs.readFile(fixturePath('files/csv/licencias-construccion-mivhed-2022-2025.csv')));
+  const file = await request.get(`/ipfs/${cid}`, { headers: bearer });
+  expect(file.status()).toBe(200);
+  expect(file.headers()['cache-control']).toMatch(/^public, max-age=31536000/);
 });
 
 test('pages with scripts, charts, islands and workers run without a single CSP violation', async ({ page }) => {

@@ -4,6 +4,7 @@
  * Status codes are real (the original answered 200 on errors) and `code` always equals them.
  */
 import { toResponse } from '../http/errors.ts';
+import { withEditedHeaders } from '../http/response-headers.ts';
 
 export { readQuery } from '../http/input.ts';
 
@@ -98,13 +99,7 @@ export function withPublicReadCors(method: string, path: string, response: Respo
     ['Access-Control-Expose-Headers', PUBLIC_READ_EXPOSED_HEADERS],
   ].filter(([name]) => !response.headers.has(name!));
   if (missing.length === 0) return response;
-  try {
-    for (const [name, value] of missing) response.headers.set(name!, value!);
-    return response;
-  } catch {
-    // Immutable headers (a Response passed through as fetched): a copy takes them.
-    const copy = new Response(response.body, response);
-    for (const [name, value] of missing) copy.headers.set(name!, value!);
-    return copy;
-  }
+  return withEditedHeaders(response, (headers) => {
+    for (const [name, value] of missing) headers.set(name!, value!);
+  });
 }

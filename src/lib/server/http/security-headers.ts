@@ -5,6 +5,8 @@
  * Applied by the middleware to rendered responses and, after the build, to prerendered pages
  * (scripts/static-headers.ts), which the server sends without running the middleware.
  */
+import { withEditedHeaders } from './response-headers.ts';
+
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'strict-origin-when-cross-origin',
@@ -14,16 +16,7 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 /** Sets the security headers on `response` without overriding any it chose itself. */
 export function withSecurityHeaders(response: Response): Response {
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
-    if (!response.headers.has(name)) {
-      try {
-        response.headers.set(name, value);
-      } catch {
-        // Immutable headers (a fetched Response passed through): rebuild once, then set.
-        const copy = new Response(response.body, response);
-        return withSecurityHeaders(copy);
-      }
-    }
-  }
-  return response;
+  return withEditedHeaders(response, (headers) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!headers.has(name)) headers.set(name, value);
+  });
 }
