@@ -204,6 +204,59 @@ test('a CSV with a new source and a new issuer is archived; Close resets the wiz
   await page.screenshot({ path: 'test-results/screenshots/profile.png' });
 });
 
+test('Escape never throws away what was typed: a search box clears, the wizard asks first; an empty file is refused at its step', async ({ page }) => {
+  await signInWithWallet(page);
+  let dialog = await openWizard(page);
+  // Nothing typed yet: Escape closes at once.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  dialog = await openWizard(page);
+  const next = () => dialog.getByRole('button', { name: 'Siguiente' }).click();
+  const title = 'Estructura orgánica de ProDominicana 2023';
+  await dialog.getByLabel('Título del documento').fill(title);
+  await dialog.locator('label').filter({ has: page.getByRole('radio', { name: /^PDF/ }) }).click();
+  await next();
+  await dialog.getByLabel('Categoría').selectOption({ index: 1 });
+  await dialog.getByLabel('Descripción').fill(DESCRIPTION);
+  await next();
+
+  // In the source's search box, Escape clears the box and nothing else.
+  await dialog.getByLabel('Dirección (URL) donde se publica el documento').fill('https://prodominicana.gob.do/transparencia');
+  const search = dialog.getByPlaceholder('Buscar');
+  await search.fill('minsterio hacinda');
+  await search.press('Escape');
+  await expect(search).toHaveValue('');
+  await expect(dialog).toBeVisible();
+
+  // With the form started, Escape asks; Escape again, or 'Seguir editando', keeps everything.
+  await search.press('Escape');
+  const question = dialog.getByRole('alertdialog');
+  await expect(question).toContainText('¿Cerrar el formulario? Se perderá lo que ha escrito');
+  await expect(question.getByRole('button', { name: 'Seguir editando' })).toBeFocused();
+  await page.screenshot({ path: 'test-results/screenshots/upload-discard-question.png' });
+  await page.keyboard.press('Escape');
+  await expect(question).toBeHidden();
+  await expect(dialog.getByLabel('Dirección (URL) donde se publica el documento')).toHaveValue('https://prodominicana.gob.do/transparencia');
+  await searchAndPick(page, 'datos');
+  await next();
+  await searchAndPick(page, 'prodominicana');
+  await next();
+
+  // An empty document is refused here, in Spanish, before anyone is asked to sign.
+  await dialog.getByLabel('Documento', { exact: true }).setInputFiles({ name: 'vacío.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(0) });
+  await dialog.getByLabel('Captura de pantalla que prueba el origen').setInputFiles({ name: 'captura.png', mimeType: 'image/png', buffer: await proofScreenshot(page) });
+  await next();
+  await expect(dialog.getByText('El archivo está vacío (0 bytes): elija otro.')).toBeVisible();
+  await expect(dialog.getByRole('heading', { name: 'Archivos' })).toBeVisible();
+
+  // Closing for good: asked, then discarded; the next wizard starts empty.
+  await page.keyboard.press('Escape');
+  await dialog.getByRole('alertdialog').getByRole('button', { name: 'Cerrar y descartar' }).click();
+  await expect(dialog).toBeHidden();
+  dialog = await openWizard(page);
+  await expect(dialog.getByLabel('Título del documento')).toHaveValue('');
+});
+
 test('signed out, /profile leads to the sign-in page', async ({ page }) => {
   await page.goto('/profile');
   await expect(page).toHaveURL(/\/auth\/login$/);

@@ -289,6 +289,22 @@ describe.each(testEngines())('uploads on %s', (engine: Engine) => {
     }
   });
 
+  it('refuses an empty document or proof, saying it is empty, and keeps nothing', async () => {
+    for (const [empty, message] of [
+      ['document', 'El documento está vacío (0 bytes): elija el archivo que quiere archivar.'],
+      ['proof', 'La captura de prueba está vacía (0 bytes): elija la imagen de la página de la fuente.'],
+    ] as const) {
+      const [document, proof] = empty === 'document' ? [Buffer.alloc(0), PROOF] : [PDF, Buffer.alloc(0)];
+      const nonce = (await issueNonce(archive.db, new Date(), { purpose: 'upload', account: ALICE.address })).nonce;
+      const signature = await signUpload(ALICE, document, proof, nonce);
+      const before = await leftovers();
+      const result = await call(uploadRequest(uploadForm({ asset: baseAsset(), document: { name: 'a.pdf', bytes: document }, proof: { name: 'p.png', bytes: proof }, nonce, signature })));
+      expect(result.status, empty).toBe(400);
+      expect(result.body.message, empty).toBe(message);
+      expect(await leftovers()).toEqual(before);
+    }
+  });
+
   it('refuses an oversized document with 413 and keeps nothing of it', async () => {
     const before = await leftovers();
     const result = await upload({ config: { maxDocumentBytes: 100_000 } });

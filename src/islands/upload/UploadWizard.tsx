@@ -81,8 +81,10 @@ function validate(step: Step, form: WizardForm, limits: UploadWizardProps['limit
     case 5: {
       const errors: Errors = {};
       if (!form.fileUploaded) errors.fileUploaded = 'File is required';
+      else if (form.fileUploaded.size === 0) errors.fileUploaded = labels['upload.files.empty'];
       else if (form.fileUploaded.size > limits.document) errors.fileUploaded = fill(labels['upload.files.tooLarge'], { max: formatBytes(limits.document) });
       if (!form.proof) errors.proof = 'File is required';
+      else if (form.proof.size === 0) errors.proof = labels['upload.files.empty'];
       else if (!PROOF_TYPES.has(form.proof.type)) errors.proof = labels['upload.files.notImage'];
       else if (form.proof.size > limits.proof) errors.proof = fill(labels['upload.files.tooLarge'], { max: formatBytes(limits.proof) });
       return errors;
@@ -135,13 +137,30 @@ export default function UploadWizard(props: UploadWizardProps) {
     return () => document.removeEventListener('focusin', onFocus);
   }, []);
 
+  // Escape closes the dialog, but never throws away what was typed without asking: with the form
+  // started it asks first (Escape again keeps editing). In a search box with text, Escape is the
+  // box's own: it clears the box.
+  const started = step < 7 && JSON.stringify(form) !== JSON.stringify(EMPTY_FORM);
+  const [confirmingClose, setConfirmingClose] = useState(false);
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
-      if (event.key === 'Escape' && !busy) onClose();
+      if (event.key !== 'Escape' || busy) return;
+      const target = event.target;
+      if (target instanceof HTMLInputElement && target.type === 'search' && target.value !== '') return;
+      if (confirmingClose) setConfirmingClose(false);
+      else if (started) setConfirmingClose(true);
+      else onClose();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [busy, onClose]);
+  }, [busy, onClose, started, confirmingClose]);
+
+  // The question takes the focus on its safe answer; answered, the focus goes back to the step.
+  const discardBar = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (confirmingClose) discardBar.current?.querySelector<HTMLElement>('button')?.focus();
+    else body.current?.querySelector<HTMLElement>('input, select, textarea, a[href]')?.focus();
+  }, [confirmingClose]);
 
   /** Changing a field takes its error away; the step is checked again on 'Siguiente'. */
   const update = (change: Partial<WizardForm>) => {
@@ -225,6 +244,18 @@ export default function UploadWizard(props: UploadWizardProps) {
             </li>
           ))}
         </ol>
+
+        {confirmingClose && (
+          <div ref={discardBar} role="alertdialog" aria-labelledby="upload-discard" className="flex flex-wrap items-center gap-3 border-b border-amber-200 bg-amber-50 px-5 py-3 text-sm text-amber-900">
+            <p id="upload-discard" className="min-w-0 flex-1">{labels['upload.discard.question']}</p>
+            <button type="button" onClick={() => setConfirmingClose(false)} className="rounded-lg bg-indigo-700 px-3 py-1.5 font-semibold text-white hover:bg-indigo-800">
+              {labels['upload.discard.keep']}
+            </button>
+            <button type="button" onClick={onClose} className="rounded-lg border border-amber-300 px-3 py-1.5 font-medium text-amber-900 hover:bg-amber-100">
+              {labels['upload.discard.confirm']}
+            </button>
+          </div>
+        )}
 
         <div ref={body} className="min-h-0 flex-1 overflow-y-auto px-5 py-5">
           <h3 className="mb-4 text-base font-semibold text-slate-900" lang={stepLang(step)}>{stepTitle(step)}</h3>

@@ -359,6 +359,7 @@ export const es = {
   'upload.files.proof': 'Captura de pantalla que prueba el origen',
   'upload.files.proofHint': 'Imagen PNG, JPEG o WebP de la página de la fuente donde aparece el documento; hasta {max}.',
   'upload.files.tooLarge': 'El archivo pasa del límite de {max}.',
+  'upload.files.empty': 'El archivo está vacío (0 bytes): elija otro.',
   'upload.files.notImage': 'La prueba debe ser una imagen PNG, JPEG o WebP.',
   'upload.review.intro': 'Revise los datos. Al enviar, su cartera le pedirá firmar un mensaje que vincula estos archivos con su dirección; no se envía ninguna transacción.',
   'upload.review.document': 'Documento',
@@ -379,6 +380,9 @@ export const es = {
   'upload.done.body': 'Su documento quedó archivado con este CID y queda en revisión (under review) hasta que un moderador lo publique.',
   'upload.done.view': 'Ver el registro',
   'upload.done.another': 'Subir otro documento',
+  'upload.discard.question': '¿Cerrar el formulario? Se perderá lo que ha escrito y los archivos elegidos.',
+  'upload.discard.keep': 'Seguir editando',
+  'upload.discard.confirm': 'Cerrar y descartar',
 
   'profile.title': 'Mis contribuciones',
   'profile.intro': 'Los documentos que ha subido con la cartera {account}, del más reciente al más antiguo, con su estado de revisión.',

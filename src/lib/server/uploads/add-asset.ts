@@ -233,6 +233,9 @@ async function checkReferences(db: Db, asset: AssetPayload): Promise<void> {
   if (missing.length > 0) throw new ValidationError(missing[0]!.message, missing);
 }
 
+const EMPTY_DOCUMENT = 'El documento está vacío (0 bytes): elija el archivo que quiere archivar.';
+const EMPTY_PROOF = 'La captura de prueba está vacía (0 bytes): elija la imagen de la página de la fuente.';
+
 /** Programs are refused whatever type they are declared as (item 13 of issue #16). */
 const EXECUTABLE_REFUSED =
   'El archivo es un programa (ejecutable, instalador o script), y el archivo solo guarda documentos y datos: súbalo en un formato de documento o de datos.';
@@ -252,7 +255,8 @@ async function receiveDocument(
     tooLargeMessage: `El documento pasa del límite de ${megabytes(maxBytes)}.`,
     checkHead(head) {
       kind = detectContent(head);
-      if (head.length === 0) throw new ValidationError('File is required', [{ field: UPLOAD_FIELDS.document, message: 'File is required' }]);
+      // Chosen but empty: 'File is required' (SPEC, for no file) would tell the contributor nothing.
+      if (head.length === 0) throw new ValidationError(EMPTY_DOCUMENT, [{ field: UPLOAD_FIELDS.document, message: EMPTY_DOCUMENT }]);
       if (kind === 'executable') throw new UnsupportedMediaTypeError(EXECUTABLE_REFUSED);
       if (documentFormat(asset.docType, kind) === null) {
         throw new UnsupportedMediaTypeError(
@@ -290,7 +294,7 @@ async function receiveProof(part: Extract<Part, { kind: 'file' }>, staged: Stage
     tooLargeMessage: `La captura de prueba pasa del límite de ${megabytes(maxBytes)}.`,
     checkHead(head) {
       kind = detectContent(head);
-      if (head.length === 0) throw new ValidationError('File is required', [{ field: UPLOAD_FIELDS.proof, message: 'File is required' }]);
+      if (head.length === 0) throw new ValidationError(EMPTY_PROOF, [{ field: UPLOAD_FIELDS.proof, message: EMPTY_PROOF }]);
       if (!PROOF_KINDS.has(kind)) {
         throw new UnsupportedMediaTypeError('La prueba debe ser una imagen PNG, JPEG o WebP (una captura de pantalla).');
       }
