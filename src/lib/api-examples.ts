@@ -38,7 +38,7 @@ export const GRAPHQL_EXAMPLES: GraphqlExample[] = [
     query: '{ imports(limit: 5, sort: "updatedAt:desc") { id updatedAt documents status source wallet } }',
   },
   {
-    title: 'Una institución con sus primeros 10 archivos',
-    query: '{ department(id: 1) { name desciption website alexandrias(limit: 10) { title type status cid } } }',
+    title: 'Una institución, buscada por sus siglas (MINERD), con sus primeros 10 archivos',
+    query: '{ departments(where: { name_contains: "MINERD" }, limit: 1) { name desciption website alexandrias(limit: 10) { title type status cid } } }',
   },
 ];

@@ -357,6 +357,14 @@ describe.each(testEngines())('the GraphQL API on %s', (engine) => {
       const answer = await gql(example.query);
       expect(answer.errors, example.title).toBeUndefined();
       expect(Object.keys(answer.data ?? {}).length, example.title).toBeGreaterThan(0);
+      // An example shows something: no list in its answer comes back empty.
+      const lists: unknown[][] = [];
+      const walk = (value: unknown): void => {
+        if (Array.isArray(value)) lists.push(value);
+        if (value && typeof value === 'object') Object.values(value).forEach(walk);
+      };
+      walk(answer.data);
+      expect(lists.filter((list) => list.length === 0), example.title).toEqual([]);
     }
   });
 

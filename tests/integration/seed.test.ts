@@ -111,6 +111,22 @@ describe.each(testEngines())('the seed on %s', (engine) => {
     const vivienda = all.filter((department) => /Vivienda, Hábitat y Edificaciones/.test(department.name));
     expect(vivienda).toHaveLength(1);
     expect(vivienda[0]?.legalCategory).toBe('Ministerio');
+    // Bodies the official list names in full and the portal more briefly are one institution each,
+    // under the portal's name, with the official list's legal description.
+    for (const [pattern, name] of [
+      [/Proyectos Estratégicos/, 'Dirección General de Proyectos Estratégicos y Especiales (PROPEEP)'],
+      [/Formación Diplomática/, 'Instituto de Educación Superior en Formación Diplomática y Consular (INESDYC)'],
+      [/Jardín Botánico/, 'Jardín Botánico Nacional (JBN)'],
+      [/Zoológico/, 'Parque Zoológico Nacional'],
+      [/Atención a Emergencias y Seguridad/, 'Sistema Nacional de Atención a Emergencias y Seguridad 911'],
+      [/Instituto de Auxilio/, 'Instituto de Auxilio y Viviendas (INAVI)'],
+      [/Gabinete de (Coordinación de )?Política/, 'Gabinete de Políticas Sociales (GPS)'],
+      [/Tecnificación/, 'Tecnificación Nacional de Riego'],
+    ] as const) {
+      const found = all.filter((department) => pattern.test(department.name));
+      expect(found.map((department) => department.name), String(pattern)).toEqual([name]);
+      expect(found[0]!.legalCategory, name).not.toBeNull();
+    }
   });
 
   it('records the harvest as a run of a paused harvest source, and the files with their pins', async () => {

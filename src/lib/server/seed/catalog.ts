@@ -56,6 +56,17 @@ const FILLER = new Set(['de', 'del', 'la', 'las', 'los', 'el', 'y', 'e', 'en', '
 /** Bodies the lists name too differently for any folding, keyed by `nameKey` of the official list. */
 const ALIASES: Record<string, string> = {
   'oficina defensa civil': 'defensa civil',
+  // The official list's full names of bodies the portal publishes under a shorter one.
+  'direccion general proyecto estrategico especiale presidencia': 'direccion general proyecto estrategico especiale',
+  'instituto educacion superior formacion diplomatica consular dr eduardo latorre rodriguez': 'instituto educacion superior formacion diplomatica consular',
+  'jardin botanico nacional dr rafael m moscoso': 'jardin botanico nacional',
+  'parque zoologico nacional arq manuel valverde podesta': 'parque zoologico nacional',
+  'direccion ejecutiva sistema nacional atencion emergencia seguridad': 'sistema nacional atencion emergencia seguridad',
+  // INAVI, the Instituto de Auxilios y Viviendas; GPS, the Gabinete de Coordinación de Políticas Sociales;
+  // TNR, the Comisión de Fomento a la Tecnificación del Sistema Nacional de Riego.
+  'instituto auxilio': 'instituto auxilio vivienda',
+  'gabinete coordinacion politica social': 'gabinete politica sociale',
+  'comision fomento tecnificacion sistema nacional riego': 'tecnificacion nacional riego',
 };
 
 /**
