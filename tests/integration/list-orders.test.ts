@@ -83,6 +83,14 @@ describe.each(testEngines())('list orders and filters on %s', (engine) => {
     const [one] = all.filter((row) => row.acronym === 'ONE');
     const byAcronym = await everyPage('dep', { q: 'one' });
     expect(byAcronym.items.map((item) => item.id)).toContain(one!.id);
+    // Named exactly what was typed, it leads the first page, whatever the order; the rest keep theirs.
+    for (const order of ['recientes', 'az', 'registros'] as const) {
+      const first = await listGroup(db(), 'dep', 1, { q: 'ONE', order });
+      expect(first.total, order).toBeGreaterThan(10);
+      expect(first.items[0]!.id, order).toBe(one!.id);
+    }
+    const azRest = (await everyPage('dep', { q: 'one', order: 'az' })).items.filter((item) => item.id !== one!.id);
+    expectAlphabetical(azRest.map((item) => item.name));
 
     // `%` and `_` are letters here, not patterns: nothing is named with them.
     expect((await listGroup(db(), 'dep', 1, { q: '%' })).total).toBe(0);

@@ -112,9 +112,22 @@ function nameMatches(entity: GroupEntity, text: string): SQL | undefined {
 }
 
 /**
+ * Whether a group is named exactly `text` (its name, or a department's acronym), case and accents
+ * aside: «ONE» filters fifteen institutions whose names contain it, the ONE among them.
+ */
+function namedExactly(entity: GroupEntity, text: string): SQL {
+  const group = DIMENSIONS[entity];
+  const folded = (value: SQL | AnyPgColumn) => sql`archivo_unaccent(lower(${value}))`;
+  const typed = folded(sql`${text.trim()}::text`);
+  // No acronym is not a match: a null would sort first in a descending order.
+  return sql`coalesce(${folded(group.name)} = ${typed}${group.acronym ? sql` or ${folded(group.acronym)} = ${typed}` : sql``}, false)`;
+}
+
+/**
  * A page of a group's items, 10 a page (SPEC §9): most recently updated first (the spec's order),
- * A–Z by name, or the groups with most records first; only those whose name contains `view.q`.
- * Every order ends on the id, so no item shows on two pages.
+ * A–Z by name, or the groups with most records first; only those whose name contains `view.q`,
+ * the one named exactly that (a name, an acronym) first. Every order ends on the id, so no item
+ * shows on two pages.
  */
 export async function listGroup(
   db: Db,
@@ -140,9 +153,10 @@ export async function listGroup(
     az: [asc(readingOrder(cols.name)), asc(cols.id)],
     registros: [desc(sql`coalesce(${counted.records}, 0)`), asc(readingOrder(cols.name)), asc(cols.id)],
   } satisfies Record<GroupOrder, SQL[]>;
+  const exactFirst = view.q?.trim() ? [desc(namedExactly(entity, view.q))] : [];
   const rows = await query
     .where(where)
-    .orderBy(...orderBy[order])
+    .orderBy(...exactFirst, ...orderBy[order])
     .limit(window.pageSize)
     .offset(window.offset);
   const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(table).where(where);
