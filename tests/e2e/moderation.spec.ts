@@ -117,6 +117,13 @@ test('a moderator blocks a record with a reason; its files are withdrawn and its
   const controls = page.getByRole('region', { name: 'Moderación' });
   await expect(controls).toBeVisible();
 
+  // Nothing is sent before a new status is chosen; the current one is named, not offered.
+  await expect(controls.getByLabel('Nuevo estado')).toHaveValue('');
+  await expect(controls.getByRole('option', { name: 'online (el actual)' })).toBeDisabled();
+  await controls.getByRole('button', { name: 'Cambiar estado' }).click();
+  await expect(controls.getByRole('alert')).toHaveText('Elija el nuevo estado antes de cambiarlo.');
+  await expect(controls.getByLabel('Nuevo estado')).toBeFocused();
+
   // A reason is required to block.
   await controls.getByLabel('Nuevo estado').selectOption('blocked');
   await controls.getByRole('button', { name: 'Cambiar estado' }).click();
