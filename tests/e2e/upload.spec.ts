@@ -257,6 +257,25 @@ test('Escape never throws away what was typed: a search box clears, the wizard a
   await expect(dialog.getByLabel('Título del documento')).toHaveValue('');
 });
 
+test('leaving the page with the wizard started asks first; untouched, it does not', async ({ page }) => {
+  await signInWithWallet(page);
+  const dialog = await openWizard(page);
+  const prompts: string[] = [];
+  page.on('dialog', (prompt) => {
+    prompts.push(prompt.type());
+    void prompt.dismiss();
+  });
+  // Nothing typed: the page goes without a question.
+  await page.reload();
+  expect(prompts).toEqual([]);
+  await openWizard(page);
+  await dialog.getByLabel('Título del documento').fill('Un título que no debe perderse al recargar');
+  // Dismissed, the reload does not happen and what was typed stays.
+  await page.reload({ timeout: 2_000 }).catch(() => {});
+  expect(prompts).toEqual(['beforeunload']);
+  await expect(dialog.getByLabel('Título del documento')).toHaveValue('Un título que no debe perderse al recargar');
+});
+
 test('signed out, /profile leads to the sign-in page', async ({ page }) => {
   await page.goto('/profile');
   await expect(page).toHaveURL(/\/auth\/login$/);

@@ -155,6 +155,15 @@ export default function UploadWizard(props: UploadWizardProps) {
     return () => document.removeEventListener('keydown', onKey);
   }, [busy, onClose, started, confirmingClose]);
 
+  // Leaving the page (a reload, Back, closing the tab) with the form started, or while it sends,
+  // would lose it as surely: the browser asks first.
+  useEffect(() => {
+    if (!started && !busy) return;
+    const onLeave = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', onLeave);
+    return () => window.removeEventListener('beforeunload', onLeave);
+  }, [started, busy]);
+
   // The question takes the focus on its safe answer; answered, the focus goes back to the step.
   const discardBar = useRef<HTMLDivElement>(null);
   useEffect(() => {
