@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupEntity } from '../../src/lib/domain/groups.ts';
 import { alexandrias, departments, sources } from '../../src/lib/server/db/schema.ts';
 import { findGroups, findRecords, MAX_LIMIT } from '../../src/lib/server/queries/find.ts';
+import { readingOrder } from '../../src/lib/server/queries/groups.ts';
 import { listGroup, listRecords, loadCollection, loadGroup } from '../../src/lib/server/queries/index.ts';
 import { createSeededDatabase, testEngines } from '../helpers/database.ts';
 
 /** Case and accents aside, as a reader compares names. */
 const fold = (text: string) => text.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
-/** What A–Z is about: the letters and digits of a name (punctuation such as “quotes” left aside). */
-const letters = (text: string) => fold(text).replace(/[^a-z0-9 ]/g, '');
+/** What A–Z is about: the letters and digits of a name (punctuation such as “quotes” left aside), «ñ» after «n». */
+const letters = (text: string) => fold(text.replaceAll(/ñ/giu, 'n{')).replace(/[^a-z0-9 {]/g, '');
 
 /** Each name comes at or after the one before it, A–Z. */
 function expectAlphabetical(names: string[]) {
@@ -129,6 +130,13 @@ describe.each(testEngines())('list orders and filters on %s', (engine) => {
     const recent = await listRecords(db(), scope, 1, undefined, { q: 'presupuesto' });
     const times = recent.items.map((item) => item.updatedAt.getTime());
     expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  it('reads «ñ» as a letter after «n», as Spanish does: Anuario, Año, Azúcar', async () => {
+    const rows = (await db().execute(sql`
+      select t from (values ('Año de nacimiento'), ('Anuario estadístico'), ('Azúcar'), ('ANZUELOS'), ('Ano'), ('Ñame'), ('Nube'), ('Oro')) as v(t)
+      order by ${readingOrder(sql.raw('t'))}`)) as unknown as { rows: Array<{ t: string }> };
+    expect(rows.rows.map((row) => row.t)).toEqual(['Ano', 'Anuario estadístico', 'ANZUELOS', 'Año de nacimiento', 'Azúcar', 'Nube', 'Ñame', 'Oro']);
   });
 
   it('sorts titles and names in the API as the pages read them A–Z, on either engine', async () => {

@@ -98,10 +98,11 @@ async function withCounts(
  * Names in the order people read them: by their letters and digits, case, accents and punctuation
  * aside ("Ágora" between "Agua" and "Azúcar"; "Balance General, 2016" before "Balance General
  * Mensual"), compared character by character (`C`) so every server, whatever its locale, gives
- * the same order. Accents go first: under a `C` locale `lower()` leaves "Ó" as it is.
+ * the same order. Accents go first: under a `C` locale `lower()` leaves "Ó" as it is. «ñ» is a
+ * letter of its own, after «n» ("Anuario" before "Año"): it becomes «n{», «{» coming after «z».
  */
-export function readingOrder(column: AnyPgColumn): SQL {
-  return sql`regexp_replace(lower(archivo_unaccent(${column})), '[^a-z0-9 ]', '', 'g') collate "C"`;
+export function readingOrder(column: AnyPgColumn | SQL): SQL {
+  return sql`regexp_replace(lower(archivo_unaccent(replace(replace(${column}, 'ñ', 'n{'), 'Ñ', 'n{'))), '[^a-z0-9 {]', '', 'g') collate "C"`;
 }
 
 /** The public groups whose name (or a department's acronym: "MINERD") contains `text`, case and accents aside. */
