@@ -7,13 +7,15 @@
 -- gives a folded «-cion» its accent back, so that the stemmer sees «exportación» however it was
 -- typed; the configuration stems without folding again. The stemmer drops the remaining acute
 -- accents from what it keeps, and ñ was already folded to n, as before.
+-- public.archivo_unaccent, with its schema: pg_restore runs with an empty search_path, and the
+-- search columns are computed again from this function when a backup is restored.
 -- The lookahead names ASCII letters, not [[:alpha:]], for the reason in 0029: after folding the
 -- text is ASCII, and the class's letters beyond it depend on the cluster's locale.
 -- A stored generated column keeps what it computed: each is dropped and added again, as in 0029,
 -- so every row is read with the new rules.
 CREATE OR REPLACE FUNCTION archivo_search_text(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT regexp_replace(
-    regexp_replace(archivo_unaccent($1), '([^[:space:]])[-/](?=[0-9])', '\1 ', 'g'),
+    regexp_replace(public.archivo_unaccent($1), '([^[:space:]])[-/](?=[0-9])', '\1 ', 'g'),
     'cion(?![a-z])', 'ción', 'gi')
 $$;--> statement-breakpoint
 ALTER TEXT SEARCH CONFIGURATION archivo_es ALTER MAPPING FOR hword, hword_part, word WITH spanish_stem;--> statement-breakpoint

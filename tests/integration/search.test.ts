@@ -56,6 +56,23 @@ describe.each(testEngines())('search on %s', (engine: Engine) => {
     expect((await titles('educaciones')).some((title) => title.includes('educacion'))).toBe(true);
   });
 
+  it('puts what holds the words as typed before what only shares their stem: «comunicacion» before «comunidad»', async () => {
+    // The records whose own text matches, by stem: the first tier of the results.
+    const direct = (await db().execute(
+      sql`select id from alexandrias where search @@ websearch_to_tsquery('archivo_es', archivo_search_text(${'comunicacion'}))`,
+    )) as unknown as { rows: Array<{ id: number }> };
+    const ids = new Set(direct.rows.map((row) => row.id));
+    const results = await searchArchive(db(), 'comunicacion', { pageSize: 100 });
+    const first = results.items.slice(0, ids.size);
+    expect(first.every((record) => ids.has(record.id))).toBe(true);
+    // 2: the title says it; 1: the description does; 0: only the stem («comun», as «comunidad»).
+    const word = /\bcomunicacion\b/;
+    const says = first.map((record) => (word.test(folded(record.title)) ? 2 : word.test(folded(record.description ?? '')) ? 1 : 0));
+    expect(says).toContain(1);
+    expect(says).toContain(0);
+    expect(says).toEqual([...says].sort((a, b) => b - a));
+  });
+
   it('forgives a typo when nothing matches: "presupesto"', async () => {
     expect(await correctQuery(db(), 'presupesto')).toBe('presupuesto');
     const results = await searchArchive(db(), 'presupesto');

@@ -4,7 +4,8 @@
  *
  * - full text in the `archivo_es` configuration (Spanish stemming of accent-folded text, migration
  *   0032): "educacion" finds "Educación", "presupuestos" finds "Presupuesto", "exportación" finds
- *   "Exportaciones"; titles that hold the words as typed first, then the rest by rank;
+ *   "Exportaciones"; titles that hold the words as typed first, then titles that share their stem,
+ *   then descriptions that hold them as typed, then the rest by rank;
  * - records whose own words match come first, ranked title before description (weights A, B);
  *   then the records of every source, institution (name or acronym: "MINERD") and category whose
  *   name matches, newest first. Only the name (weight A): a category described as «Presupuesto,
@@ -23,6 +24,7 @@
  * count knows, is counted on the records (its words' index hits and group ids, intersected).
  */
 import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { LIMITS } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
@@ -44,12 +46,13 @@ function clean(query: string): string {
 const tsquery = (q: string | SQL) => sql`websearch_to_tsquery('archivo_es', archivo_search_text(${q}))`;
 
 /**
- * Whether a record's title holds the words as typed (case and accents aside), not only their stem:
- * the stemmer files «educación» and «educativos» under one lexeme, and a title that says
- * «Educación» should come before one that says «educativos» for «educacion».
+ * Whether a record's text holds the words as typed (case and accents aside), not only their stem.
+ * The Spanish stemmer files «educación» with «educativos», and «comunicación» with «comunidad»
+ * (both «comun»). Direct hits come in this order: a title that says what was typed; a title that
+ * shares its stem; a description that says it; the rest by rank.
  */
-const titleHasWordsAsTyped = (q: string) =>
-  sql`to_tsvector('simple', archivo_search_text(${alexandrias.title})) @@ websearch_to_tsquery('simple', archivo_search_text(${q}))`;
+const holdsWordsAsTyped = (column: AnyPgColumn, q: string) =>
+  sql`to_tsvector('simple', archivo_search_text(coalesce(${column}, ''))) @@ websearch_to_tsquery('simple', archivo_search_text(${q}))`;
 
 /** The sources, institutions and categories whose names match: their records match too. */
 type MatchedGroups = Record<GroupEntity, number[]>;
@@ -282,7 +285,15 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
       .from(alexandrias)
       .leftJoin(departments, recordDepartmentJoin)
       .where(and(match, filters))
-      .orderBy(desc(titleHasWordsAsTyped(q)), desc(sql`ts_rank(${alexandrias.search}, ${tsquery(q)})`), desc(alexandrias.updatedAt), desc(alexandrias.id))
+      .orderBy(
+        desc(holdsWordsAsTyped(alexandrias.title, q)),
+        // The title's words (weight A) by stem, before a description that says it as typed.
+        desc(sql`ts_filter(${alexandrias.search}, '{a}') @@ ${tsquery(q)}`),
+        desc(holdsWordsAsTyped(alexandrias.description, q)),
+        desc(sql`ts_rank(${alexandrias.search}, ${tsquery(q)})`),
+        desc(alexandrias.updatedAt),
+        desc(alexandrias.id),
+      )
       .limit(window.pageSize)
       .offset(window.offset);
     items.push(...rows.map(toRow));
