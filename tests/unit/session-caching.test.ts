@@ -16,6 +16,17 @@ describe('caching by session', () => {
     expect(cacheOf(withSessionCaching(file(), { signedIn: false, loginRequired: false }))).toEqual(['public, max-age=31536000, immutable, no-transform', null]);
   });
 
+  it('adds Cookie to the page’s Vary once, beside what it names already', () => {
+    const varied = (vary: string) => {
+      const response = page();
+      response.headers.set('Vary', vary);
+      return withSessionCaching(response, { signedIn: false, loginRequired: false }).headers.get('vary');
+    };
+    expect(varied('Accept-Encoding')).toBe('Accept-Encoding, Cookie');
+    expect(varied('accept-encoding, cookie')).toBe('accept-encoding, cookie');
+    expect(varied('*')).toBe('*');
+  });
+
   it('keeps a signed-in user’s page out of shared caches and asks again each time; files stay public', () => {
     expect(cacheOf(withSessionCaching(page(), { signedIn: true, loginRequired: false }))).toEqual(['private, no-cache', null]);
     expect(cacheOf(withSessionCaching(file(), { signedIn: true, loginRequired: false }))[0]).toBe('public, max-age=31536000, immutable, no-transform');

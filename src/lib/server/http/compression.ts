@@ -17,6 +17,7 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
+import { varyWith } from './response-headers.ts';
 
 export type Encoding = 'br' | 'gzip';
 
@@ -90,13 +91,6 @@ export function compressionFor(facts: CompressionFacts): { vary: boolean; encodi
   return { vary: true, encoding: negotiateEncoding(facts.requestHeaders['accept-encoding']) };
 }
 
-/** `Vary` with `Accept-Encoding` added once (a `*` already covers it). */
-function withVary(existing: string | undefined): string {
-  if (!existing) return 'Accept-Encoding';
-  const names = existing.split(',').map((name) => name.trim().toLowerCase());
-  return names.includes('*') || names.includes('accept-encoding') ? existing : `${existing}, Accept-Encoding`;
-}
-
 function createCompressor(encoding: Encoding, length: number | undefined): zlib.Gzip | zlib.BrotliCompress {
   if (encoding === 'gzip') return zlib.createGzip();
   const params: Record<number, number> = { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY };
@@ -129,7 +123,7 @@ export function compressWhenAccepted(request: IncomingMessage, response: ServerR
       status: response.statusCode,
       responseHeaders: response.getHeaders(),
     });
-    if (vary) response.setHeader('Vary', withVary(response.getHeader('vary')?.toString()));
+    if (vary) response.setHeader('Vary', varyWith(response.getHeader('vary')?.toString(), 'Accept-Encoding'));
     if (!encoding) return;
     const length = response.getHeader('content-length');
     response.removeHeader('Content-Length');

@@ -12,7 +12,7 @@
  * - a public page says `Vary: Cookie`, so that a CDN keeps the anonymous copy apart from a
  *   signed-in visitor's. Files and API reads do not differ by session and are left as they are.
  */
-import { withEditedHeaders } from './response-headers.ts';
+import { varyWith, withEditedHeaders } from './response-headers.ts';
 
 const SHARED = /(^|,)\s*(public|s-maxage=\d+)\s*(?=,|$)/gi;
 
@@ -25,5 +25,5 @@ export function withSessionCaching(response: Response, { signedIn, loginRequired
     const kept = cacheControl.replace(SHARED, '').replace(/^\s*,\s*/, '');
     return withEditedHeaders(response, (headers) => headers.set('Cache-Control', kept ? `private, ${kept}` : 'private'));
   }
-  return page ? withEditedHeaders(response, (headers) => headers.append('Vary', 'Cookie')) : response;
+  return page ? withEditedHeaders(response, (headers) => headers.set('Vary', varyWith(headers.get('vary'), 'Cookie'))) : response;
 }
