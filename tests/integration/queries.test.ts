@@ -121,13 +121,15 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
         { type: 'harvest', status: 'done', documents: 0, documentsFailed: 0, sourceId: harvest!.source!.id },
         { type: 'harvest', status: 'in_progress', documents: 0, sourceId: harvest!.source!.id },
         { type: 'harvest', status: 'done', documents: 3, sourceId: harvest!.source!.id },
+        // Withdrawals are news too.
+        { type: 'harvest', status: 'done', documents: 0, harvestCounts: { new: 0, updated: 0, unchanged: 5, withdrawn: 2, failed: 0 }, sourceId: harvest!.source!.id },
       ])
       .returning({ id: imports.id });
     try {
       const shown = (await latestImports(db())).map((item) => item.id);
-      expect(shown.slice(0, 2).sort()).toEqual([runs[1]!.id, runs[2]!.id].sort());
+      expect(shown.slice(0, 3).sort()).toEqual([runs[1]!.id, runs[2]!.id, runs[3]!.id].sort());
       expect(shown).not.toContain(runs[0]!.id);
-      expect(shown).toHaveLength(4);
+      expect(shown).toHaveLength(5);
     } finally {
       await db().delete(imports).where(inArray(imports.id, runs.map((run) => run.id)));
     }

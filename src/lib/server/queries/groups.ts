@@ -101,8 +101,8 @@ async function withCounts(
  * the same order. Accents go first: under a `C` locale `lower()` leaves "Ó" as it is. «ñ» is a
  * letter of its own, after «n» ("Anuario" before "Año"): it becomes «n{», «{» coming after «z».
  */
-export function readingOrder(column: AnyPgColumn | SQL): SQL {
-  return sql`regexp_replace(lower(archivo_unaccent(replace(replace(${column}, 'ñ', 'n{'), 'Ñ', 'n{'))), '[^a-z0-9 {]', '', 'g') collate "C"`;
+export function readingOrder(column: AnyPgColumn | SQL): SQL<string> {
+  return sql<string>`regexp_replace(lower(archivo_unaccent(replace(replace(${column}, 'ñ', 'n{'), 'Ñ', 'n{'))), '[^a-z0-9 {]', '', 'g') collate "C"`;
 }
 
 /** The public groups whose name (or a department's acronym: "MINERD") contains `text`, case and accents aside. */
@@ -206,8 +206,9 @@ export async function largestGroupsOf<E extends GroupEntity>(
     const { table, cols, visible } = groupColumns(entity);
     // The groups the public may see, read before ranking: one withheld (under review, refused)
     // must leave its place to the next, not an empty slot.
+    // Each with its reading key, so that ties read as every list's A–Z does (`readingOrder`).
     const rows = counts.size && limit > 0
-      ? await db.select(cols).from(table).where(and(inArray(cols.id, [...counts.keys()]), visible))
+      ? await db.select({ ...cols, readingKey: readingOrder(cols.name) }).from(table).where(and(inArray(cols.id, [...counts.keys()]), visible))
       : [];
     const shown = new Set(rows.map((row) => row.id));
     const totals = [...counts]
@@ -217,13 +218,17 @@ export async function largestGroupsOf<E extends GroupEntity>(
     // Keep every group tied with the last place, so ties can be broken by name like the lists are.
     const floor = totals[limit - 1]?.records ?? 0;
     const candidates = limit > 0 ? totals.filter((total) => total.records >= floor) : [];
+    // The keys compared code unit by code unit, as `collate "C"` compares them; then the id.
+    const byReading = (a: { readingKey: string; id: number }, b: { readingKey: string; id: number }) =>
+      a.readingKey < b.readingKey ? -1 : a.readingKey > b.readingKey ? 1 : a.id - b.id;
     answer[entity] = candidates
       .flatMap((total) => {
         const row = rows.find((candidate) => candidate.id === total.id);
-        return row ? [{ entity, ...row, records: total.records, byFormat: total.byFormat }] : [];
+        return row ? [{ ...row, records: total.records, byFormat: total.byFormat }] : [];
       })
-      .sort((a, b) => b.records - a.records || a.name.localeCompare(b.name, 'es'))
-      .slice(0, limit);
+      .sort((a, b) => b.records - a.records || byReading(a, b))
+      .slice(0, limit)
+      .map(({ readingKey: _readingKey, ...row }) => ({ entity, ...row }));
   }
   return answer;
 }

@@ -18,7 +18,7 @@ export interface ImportFilter {
   status?: ImportStatus;
   sourceId?: number;
   wallet?: string;
-  /** Leave out the imports that ended having brought nothing: a harvest run that found no change. */
+  /** Leave out the harvest runs that ended having changed nothing: nothing new, updated, withdrawn or failed. */
   broughtSomething?: boolean;
 }
 
@@ -60,7 +60,10 @@ function importCondition(filter: ImportFilter): SQL | undefined {
     filter.status !== undefined ? eq(imports.status, filter.status) : undefined,
     idEquals(imports.sourceId, filter.sourceId),
     filter.wallet !== undefined ? eq(imports.walletAddress, filter.wallet.toLowerCase()) : undefined,
-    filter.broughtSomething ? sql`not (${imports.status} = 'done' and ${imports.documents} = 0 and ${imports.documentsFailed} = 0)` : undefined,
+    filter.broughtSomething
+      ? sql`not (${imports.type} = 'harvest' and ${imports.status} = 'done' and ${imports.documents} = 0 and ${imports.documentsFailed} = 0
+              and coalesce((${imports.harvestCounts} ->> 'withdrawn')::int, 0) = 0)`
+      : undefined,
   );
 }
 
