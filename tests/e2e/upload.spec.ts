@@ -236,6 +236,8 @@ test('Escape never throws away what was typed: a search box clears, the wizard a
   await page.screenshot({ path: 'test-results/screenshots/upload-discard-question.png' });
   await page.keyboard.press('Escape');
   await expect(question).toBeHidden();
+  // Back where the visitor was, with everything as it was.
+  await expect(search).toBeFocused();
   await expect(dialog.getByLabel('Dirección (URL) donde se publica el documento')).toHaveValue('https://prodominicana.gob.do/transparencia');
   await searchAndPick(page, 'datos');
   await next();

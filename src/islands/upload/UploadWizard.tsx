@@ -148,8 +148,10 @@ export default function UploadWizard(props: UploadWizardProps) {
       const target = event.target;
       if (target instanceof HTMLInputElement && target.type === 'search' && target.value !== '') return;
       if (confirmingClose) setConfirmingClose(false);
-      else if (started) setConfirmingClose(true);
-      else onClose();
+      else if (started) {
+        askedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+        setConfirmingClose(true);
+      } else onClose();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
@@ -164,11 +166,16 @@ export default function UploadWizard(props: UploadWizardProps) {
     return () => window.removeEventListener('beforeunload', onLeave);
   }, [started, busy]);
 
-  // The question takes the focus on its safe answer; answered, the focus goes back to the step.
+  // The question takes the focus on its safe answer; answered, the focus goes back where it was.
   const discardBar = useRef<HTMLDivElement>(null);
+  const askedFrom = useRef<HTMLElement | null>(null);
   useEffect(() => {
-    if (confirmingClose) discardBar.current?.querySelector<HTMLElement>('button')?.focus();
-    else body.current?.querySelector<HTMLElement>('input, select, textarea, a[href]')?.focus();
+    if (confirmingClose) {
+      discardBar.current?.querySelector<HTMLElement>('button')?.focus();
+    } else if (askedFrom.current) {
+      askedFrom.current.focus();
+      askedFrom.current = null;
+    }
   }, [confirmingClose]);
 
   /** Changing a field takes its error away; the step is checked again on 'Siguiente'. */
