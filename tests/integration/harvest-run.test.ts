@@ -33,6 +33,7 @@ import {
   catalogPageFetcher,
   registerHarvestSource,
   runHarvest,
+  WRITE_SLICE,
   type CaptureContext,
 } from '../../src/lib/server/harvest/index.ts';
 import type { CatalogKind } from '../../src/lib/server/harvest/catalogs/index.ts';
@@ -41,7 +42,7 @@ import { recordDetails, withOriginFacts } from '../../src/lib/server/queries/rec
 import { cidOf, createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
 import { drainJobs } from '../helpers/jobs.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
-import { startLocalPortal, type CkanPackage, type LocalPortal } from '../helpers/portal/index.ts';
+import { generatedPackages, startLocalPortal, type CkanPackage, type LocalPortal } from '../helpers/portal/index.ts';
 
 /** Everything a test harvest needs: the database, a store with its staging area, the portal. */
 interface Harness {
@@ -452,6 +453,38 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
       await h.db.execute(sql`drop function rechazar()`);
       h.portal.packages.splice(0, 2);
     }
+  });
+
+  it('writes a page far larger than asked for a slice at a time, each in its own short transaction', async () => {
+    // A catalogue that answers 600 datasets to a request for 100 (rows ignored): one page.
+    const { packages } = generatedPackages(h.portal.origin, 600);
+    const oversized: typeof fetchPage = async () => ({
+      body: JSON.stringify({ success: true, result: { count: packages.length, results: packages } }),
+      contentType: 'application/json',
+    });
+    const { harvestSource } = await registerHarvestSource(h.db, { url: 'http://127.0.0.1:9/api/3/action/package_search', kind: 'ckan', name: 'Portal que ignora rows' });
+    let transactions = 0;
+    const counted = new Proxy(h.db, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (property === 'transaction') {
+          return (...args: unknown[]) => {
+            transactions += 1;
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        }
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    }) as Db;
+    const first = await runHarvest(h.db, harvestSource.id, { fetchPage: oversized });
+    expect(first.status).toBe('done');
+    expect(first.counts.new).toBe(distributionsOf(packages).length);
+    // Again, its publishers known by now: the run's opening, one transaction for every
+    // WRITE_SLICE datasets of the page, and the run's close (withdrawing what it did not see).
+    const again = await runHarvest(counted, harvestSource.id, { fetchPage: oversized });
+    expect(again.counts).toMatchObject({ new: 0, unchanged: first.counts.new, failed: 0 });
+    expect(Math.ceil(packages.length / WRITE_SLICE)).toBeGreaterThan(1);
+    expect(transactions).toBe(1 + Math.ceil(packages.length / WRITE_SLICE) + 1);
   });
 
   it('runs one harvest of a source at a time, and closes a run whose process died', async () => {
