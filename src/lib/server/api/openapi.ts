@@ -143,7 +143,10 @@ const run = {
     id: { type: 'integer', description: 'La importación (Import) de la cosecha.' },
     status: { type: 'string', enum: ['in_progress', 'done', 'failed'] },
     counts,
-    documents: { type: 'integer' },
+    documents: {
+      type: 'integer',
+      description: 'Entradas que la cosecha leyó y guardó: nuevas, actualizadas y sin cambios. La importación pública (`/imports`) cuenta solo las que importó: nuevas y actualizadas.',
+    },
     startedAt: { type: 'string', format: 'date-time' },
     updatedAt: { type: 'string', format: 'date-time' },
     requestedBy: { type: ['string', 'null'], description: '`programada`, la cartera de quien la pidió o `npm run harvest`.' },

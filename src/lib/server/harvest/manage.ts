@@ -108,7 +108,7 @@ export interface RunSummary {
   id: number;
   status: 'in_progress' | 'done' | 'failed';
   counts: HarvestCounts;
-  /** Records the run read so far (new + updated + unchanged). */
+  /** Records the run read so far (new + updated + unchanged): not its import's `documents`, which counts what it imported. */
   documents: number;
   startedAt: Date;
   updatedAt: Date;
