@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import { openDatabase, type DatabaseHandle, type Engine } from '../../src/lib/server/db/index.ts';
+import { sql } from 'drizzle-orm';
+import { migrateDatabase, openDatabase, type DatabaseHandle, type Engine } from '../../src/lib/server/db/index.ts';
 import { createContentStore, createStagingArea, databaseFileGuard, type ContentStore } from '../../src/lib/server/storage/index.ts';
 import { adminQuery, databaseUrl, MIGRATIONS_DIR, type EngineTemplates } from '../setup/database-templates.ts';
 
@@ -114,4 +115,18 @@ export async function nextVersionMigrations(): Promise<{ dir: string; remove(): 
   await fs.writeFile(journalFile, JSON.stringify(journal));
   await fs.writeFile(path.join(dir, '9999_next_version.sql'), 'create table next_version_ran (id integer);\n');
   return { dir, remove: () => fs.rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Applies this checkout's migrations again from the one whose tag starts with `tag` (its number,
+ * "0031"), as on a database the version before it left: for tests of a data migration over rows
+ * a test wrote as that version would have. Returns how many were applied again.
+ */
+export async function reapplyMigrationsFrom(database: DatabaseHandle, tag: string): Promise<number> {
+  const journal = JSON.parse(await fs.readFile(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string; when: number }> };
+  const from = journal.entries.findIndex((entry) => entry.tag.startsWith(`${tag}_`));
+  if (from < 0) throw new Error(`No migration ${tag} in ${MIGRATIONS_DIR}`);
+  await database.db.execute(sql`delete from drizzle.__drizzle_migrations where created_at >= ${journal.entries[from]!.when}`);
+  await migrateDatabase(database, MIGRATIONS_DIR);
+  return journal.entries.length - from;
 }

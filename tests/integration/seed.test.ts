@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aletheias, alexandrias, categories, departments, harvestedRecords, harvestSources, imports, jobs, pins, sources, statusHistory } from '../../src/lib/server/db/schema.ts';
 import { normalizeFormats } from '../../src/lib/domain/formats.ts';
@@ -11,7 +12,7 @@ import { readSeedCatalog } from '../../src/lib/server/seed/catalog.ts';
 import { SEED_FILES } from '../../src/lib/server/seed/files.ts';
 import { exportPages, registerPortalExport } from '../../src/lib/server/seed/portal-harvest.ts';
 import { createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
-import { createSeededDatabase, createTestDatabase, createTestStore, testEngines } from '../helpers/database.ts';
+import { createSeededDatabase, createTestDatabase, createTestStore, MIGRATIONS_DIR, reapplyMigrationsFrom, testEngines } from '../helpers/database.ts';
 import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 
 const catalog = JSON.parse(
@@ -126,6 +127,47 @@ describe.each(testEngines())('the seed on %s', (engine) => {
       const found = all.filter((department) => pattern.test(department.name));
       expect(found.map((department) => department.name), String(pattern)).toEqual([name]);
       expect(found[0]!.legalCategory, name).not.toBeNull();
+    }
+  });
+
+  it('joins the empty twins a database seeded before kept beside eight institutions (migration 0033)', async () => {
+    const { db } = seeded;
+    // The pairs as the migration names them, each twin spelled as the official list spells it.
+    const migration = await fs.readFile(path.join(MIGRATIONS_DIR, '0033_seed_institution_twins.sql'), 'utf8');
+    const pairs = [...migration.matchAll(/^\s*\('((?:[^']|'')+)', '((?:[^']|'')+)'\),?$/gm)].map((match) => ({ twin: match[1]!, kept: match[2]! }));
+    expect(pairs).toHaveLength(8);
+    const official = new Map(
+      Papa.parse<Record<string, string>>(await fs.readFile(path.join(FIXTURES_DIR, 'orgs/entidades-gubernamentales-do.csv'), 'utf8'), { header: true, skipEmptyLines: true }).data.map((row) => [row.nombre!.trim(), row]),
+    );
+    const names = new Set((await db.select({ name: departments.name }).from(departments)).map((row) => row.name));
+    for (const { twin, kept } of pairs) {
+      expect(official.has(twin), twin).toBe(true);
+      expect(names.has(kept), kept).toBe(true);
+      expect(names.has(twin), twin).toBe(false);
+    }
+    // What the seed before wrote: each twin with the official list's description, the institution kept without it.
+    const twins = await db
+      .insert(departments)
+      .values(pairs.map(({ twin }) => ({ name: twin, legalCategory: official.get(twin)!.categoria!.trim(), sector: official.get(twin)!.sector?.trim() || null })))
+      .returning({ id: departments.id, name: departments.name });
+    const keptNames = pairs.map((pair) => pair.kept);
+    const before = await db.select({ id: departments.id, legalCategory: departments.legalCategory, sector: departments.sector }).from(departments).where(inArray(departments.name, keptNames));
+    await db.update(departments).set({ legalCategory: null, sector: null }).where(inArray(departments.name, keptNames));
+    // One twin a contributor's record points at since: kept, as it is.
+    const [busy] = twins;
+    const [record] = await db.select({ id: alexandrias.id, departmentId: alexandrias.departmentId }).from(alexandrias).limit(1);
+    await db.update(alexandrias).set({ departmentId: busy!.id }).where(eq(alexandrias.id, record!.id));
+    try {
+      await reapplyMigrationsFrom(seeded, '0033');
+      const left = await db.select({ id: departments.id }).from(departments).where(inArray(departments.id, twins.map((twin) => twin.id)));
+      expect(left.map((row) => row.id)).toEqual([busy!.id]);
+      const kept = await db.select({ name: departments.name, legalCategory: departments.legalCategory }).from(departments).where(inArray(departments.name, keptNames));
+      const described = kept.filter((row) => row.legalCategory !== null).map((row) => row.name).sort();
+      expect(described).toEqual(pairs.filter((pair) => pair.twin !== busy!.name).map((pair) => pair.kept).sort());
+    } finally {
+      await db.update(alexandrias).set({ departmentId: record!.departmentId }).where(eq(alexandrias.id, record!.id));
+      await db.delete(departments).where(eq(departments.id, busy!.id));
+      for (const row of before) await db.update(departments).set({ legalCategory: row.legalCategory, sector: row.sector }).where(eq(departments.id, row.id));
     }
   });
 
