@@ -50,6 +50,28 @@ export function harvestProgressText(progress: HarvestProgressInput): string {
   }
 }
 
+/**
+ * The source's badge in the list: where its work stands, not only its last run's status. A run
+ * that has read its catalogue is done while its files are still being captured, and «Terminada»
+ * then read as if nothing were left to do. Null before the first run.
+ */
+export function harvestBadge(progress: HarvestProgressInput): { label: string; colour: 'amber' | 'emerald' | 'rose' } | null {
+  switch (harvestPhase(progress)) {
+    case 'idle':
+      return null;
+    case 'queued':
+      return { label: 'En cola', colour: 'amber' };
+    case 'harvesting':
+      return { label: 'En curso', colour: 'amber' };
+    case 'capturing':
+      return { label: 'Capturando archivos', colour: 'amber' };
+    case 'failed':
+      return { label: 'Falló', colour: 'rose' };
+    case 'done':
+      return { label: 'Terminada', colour: 'emerald' };
+  }
+}
+
 /** The source's «Cosechar ahora» button while a run of it is queued or running, and when it is not. */
 export function runButtonLabel(activeRun: HarvestProgressInput['activeRun']): string {
   if (!activeRun) return 'Cosechar ahora';

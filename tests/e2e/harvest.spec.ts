@@ -96,6 +96,8 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await local.getByRole('button', { name: 'Cosechar ahora' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Cosecha en cola' })).toBeVisible();
   await expect(progress).toHaveText(/^(Cosecha en cola|Cosechando|Catálogo leído. Capturando archivos)/);
+  // Its badge says where the work stands, captures included, never «Terminada» before they end.
+  await expect(local.locator('[data-run-badge]')).toHaveText(/^(En cola|En curso|Capturando archivos)$/);
   await expect(progress).toHaveText(/^Última cosecha terminada: \d+ documento\(s\)\.$/, { timeout: 120_000 });
 
   // Done, the page reloaded without the stale "en cola" notice.
@@ -104,6 +106,7 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   const run = page.locator('[data-runs] tr[data-run]');
   await expect(run).toHaveCount(1);
   await expect(run).toContainText('Terminada');
+  await expect(local.locator('[data-run-badge]')).toHaveText('Terminada');
   await expect(page.locator('[data-run-count="new"]')).toHaveText(String(files));
   await expect(page.locator('[data-capture-count="done"]')).toHaveText(String(files));
   await expect(page.locator('[data-capture-count="failed"]')).toHaveText('0');

@@ -4,7 +4,7 @@
  * a whole run once the click had queued it.
  */
 import { describe, expect, it } from 'vitest';
-import { harvestPhase, harvestProgressText, runButtonLabel, type HarvestProgressInput } from '../../src/lib/harvest-progress.ts';
+import { harvestBadge, harvestPhase, harvestProgressText, runButtonLabel, type HarvestProgressInput } from '../../src/lib/harvest-progress.ts';
 
 const noCaptures = { counts: { queued: 0, running: 0, done: 0, failed: 0 } };
 const state = (over: Partial<HarvestProgressInput>): HarvestProgressInput => ({ activeRun: null, lastRun: null, captures: noCaptures, ...over });
@@ -20,6 +20,16 @@ describe('harvest progress', () => {
     expect(harvestProgressText(state({ lastRun: { status: 'failed', documents: 0, counts: { failed: 0 } } }))).toBe(
       'La última cosecha falló tras 0 documento(s): su motivo está en la lista de cosechas.',
     );
+  });
+
+  it('badges a source by where its work stands: a run done while its files are captured is not «Terminada»', () => {
+    const done = { status: 'done' as const, documents: 22, counts: { failed: 0 } };
+    expect(harvestBadge(state({}))).toBeNull();
+    expect(harvestBadge(state({ lastRun: done, activeRun: { status: 'queued' } }))).toEqual({ label: 'En cola', colour: 'amber' });
+    expect(harvestBadge(state({ activeRun: { status: 'running' } }))).toEqual({ label: 'En curso', colour: 'amber' });
+    expect(harvestBadge(state({ lastRun: done, captures: { counts: { queued: 20, running: 2, done: 0, failed: 0 } } }))).toEqual({ label: 'Capturando archivos', colour: 'amber' });
+    expect(harvestBadge(state({ lastRun: done, captures: { counts: { queued: 0, running: 0, done: 20, failed: 2 } } }))).toEqual({ label: 'Terminada', colour: 'emerald' });
+    expect(harvestBadge(state({ lastRun: { ...done, status: 'failed' } }))).toEqual({ label: 'Falló', colour: 'rose' });
   });
 
   it('names the button by what the run is doing', () => {
