@@ -122,6 +122,7 @@ test('a moderator blocks a record with a reason; its files are withdrawn and its
   await expect(controls.getByRole('option', { name: 'online (el actual)' })).toBeDisabled();
   await controls.getByRole('button', { name: 'Cambiar estado' }).click();
   await expect(controls.getByRole('alert')).toHaveText('Elija el nuevo estado antes de cambiarlo.');
+  await controls.screenshot({ path: 'test-results/screenshots/moderation-choose-first.png' });
   await expect(controls.getByLabel('Nuevo estado')).toBeFocused();
 
   // A reason is required to block.

@@ -249,6 +249,7 @@ test('Escape never throws away what was typed: a search box clears, the wizard a
   await dialog.getByLabel('Captura de pantalla que prueba el origen').setInputFiles({ name: 'captura.png', mimeType: 'image/png', buffer: await proofScreenshot(page) });
   await next();
   await expect(dialog.getByText('El archivo está vacío (0 bytes): elija otro.')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/upload-empty-file.png' });
   await expect(dialog.getByRole('heading', { name: 'Archivos' })).toBeVisible();
 
   // Closing for good: asked, then discarded; the next wizard starts empty.
