@@ -23,7 +23,7 @@ import { openArchiveForCommand, parseCommandArgs, withHostDelay } from '../src/l
 import { readConfigOrExit } from '../src/lib/server/config.ts';
 import { imports, jobs, type HarvestCounts } from '../src/lib/server/db/schema.ts';
 import { CATALOG_KINDS, type CatalogKind } from '../src/lib/server/harvest/catalogs/index.ts';
-import { documentsRead, queueHarvestRun, registerHarvestSource, RUN_ERROR_KEY } from '../src/lib/server/harvest/index.ts';
+import { documentsRead, emptyCounts, queueHarvestRun, registerHarvestSource, RUN_ERROR_KEY } from '../src/lib/server/harvest/index.ts';
 import { HttpError } from '../src/lib/server/http/errors.ts';
 
 const USAGE = 'Uso: npm run harvest -- <url del catálogo> [--kind ckan|dcat|datajson] [--source-name "Nombre"] [--timeout minutos] [--host-delay ms]';
@@ -97,8 +97,6 @@ const work = startBackgroundWork(archive, { schedule: false });
 const deadline = Date.now() + timeoutMinutes * 60_000;
 let exitCode = 0;
 
-const NO_COUNTS: HarvestCounts = { new: 0, updated: 0, unchanged: 0, withdrawn: 0, failed: 0 };
-
 const RUN_STATUS: Record<string, string> = { in_progress: 'en curso', done: 'terminada', failed: 'fallida' };
 
 const describeCounts = (counts: HarvestCounts) =>
@@ -112,7 +110,7 @@ async function followRun(): Promise<typeof imports.$inferSelect | undefined> {
     const [job] = await db.select().from(jobs).where(eq(jobs.id, queued.job.id));
     const [run] = await db.select().from(imports).where(eq(imports.jobId, queued.job.id)).orderBy(desc(imports.id)).limit(1);
     const line = run
-      ? `Importación ${run.id}: ${RUN_STATUS[run.status]}, ${documentsRead(run.harvestCounts ?? NO_COUNTS)} documento(s) leído(s).`
+      ? `Importación ${run.id}: ${RUN_STATUS[run.status]}, ${documentsRead(run.harvestCounts ?? emptyCounts())} documento(s) leído(s).`
       : `Cosecha ${job?.status === 'running' ? 'empezando' : 'en cola'}…`;
     if (line !== last) console.log(line);
     last = line;
@@ -132,7 +130,7 @@ try {
     if (!stop.signal.aborted) console.log(`Se agotó el tiempo (${timeoutMinutes} min): la cosecha sigue en la cola.`);
     exitCode = 1;
   } else {
-    const counts = run.harvestCounts ?? NO_COUNTS;
+    const counts = run.harvestCounts ?? emptyCounts();
     console.log(`Cosecha ${run.status === 'done' ? 'terminada' : 'fallida'} (importación ${run.id}): ${describeCounts(counts)}`);
     for (const error of run.errors) console.log(`  · ${error.key === RUN_ERROR_KEY ? 'catálogo' : error.key}: ${error.message}`);
     if (run.status !== 'done') exitCode = 1;

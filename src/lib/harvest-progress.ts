@@ -50,25 +50,37 @@ export function harvestProgressText(progress: HarvestProgressInput): string {
   }
 }
 
+export interface RunBadge {
+  label: string;
+  colour: 'amber' | 'emerald' | 'rose';
+}
+
+/** A run's status as a badge: the runs table's, and the source's once its work is over. */
+export const RUN_BADGES: Readonly<Record<'in_progress' | 'done' | 'failed', RunBadge>> = {
+  in_progress: { label: 'En curso', colour: 'amber' },
+  done: { label: 'Terminada', colour: 'emerald' },
+  failed: { label: 'Falló', colour: 'rose' },
+};
+
 /**
  * The source's badge in the list: where its work stands, not only its last run's status. A run
  * that has read its catalogue is done while its files are still being captured, and «Terminada»
  * then read as if nothing were left to do. Null before the first run.
  */
-export function harvestBadge(progress: HarvestProgressInput): { label: string; colour: 'amber' | 'emerald' | 'rose' } | null {
+export function harvestBadge(progress: HarvestProgressInput): RunBadge | null {
   switch (harvestPhase(progress)) {
     case 'idle':
       return null;
     case 'queued':
       return { label: 'En cola', colour: 'amber' };
     case 'harvesting':
-      return { label: 'En curso', colour: 'amber' };
+      return RUN_BADGES.in_progress;
     case 'capturing':
       return { label: 'Capturando archivos', colour: 'amber' };
     case 'failed':
-      return { label: 'Falló', colour: 'rose' };
+      return RUN_BADGES.failed;
     case 'done':
-      return { label: 'Terminada', colour: 'emerald' };
+      return RUN_BADGES.done;
   }
 }
 

@@ -22,7 +22,7 @@ import { CATALOG_KINDS, type CatalogKind } from './catalogs/index.ts';
 import { CAPTURE_JOB } from './capture-job.ts';
 import { foldLabel } from './map.ts';
 import { activeRunsOf, HARVEST_JOB, queueHarvestRun, refuseSnapshot, type HarvestJobPayload } from './run-job.ts';
-import { documentsRead } from './run.ts';
+import { documentsRead, emptyCounts } from './run.ts';
 import { registerHarvestSource, renameHarvestedCatalogue } from './sources.ts';
 
 /**
@@ -194,7 +194,6 @@ export function intervalLabel(seconds: number): string {
   return count === 1 ? `Cada ${one}` : `Cada ${count.toLocaleString('es')} ${many}`;
 }
 
-const emptyCounts = (): HarvestCounts => ({ new: 0, updated: 0, unchanged: 0, withdrawn: 0, failed: 0 });
 
 const runColumns = {
   id: imports.id,

@@ -73,7 +73,8 @@ const MAX_ERRORS = 500;
 /** The `errors` key of the failure that ended a run. */
 export const RUN_ERROR_KEY = 'catálogo';
 
-const emptyCounts = (): HarvestCounts => ({ new: 0, updated: 0, unchanged: 0, withdrawn: 0, failed: 0 });
+/** A run's counts before it has read anything. */
+export const emptyCounts = (): HarvestCounts => ({ new: 0, updated: 0, unchanged: 0, withdrawn: 0, failed: 0 });
 
 /**
  * Runs one harvest of the source `harvestSourceId`. Never throws for the catalogue's sake: a

@@ -12,7 +12,7 @@ import type { Db } from '../db/index.ts';
 import { categories, recordCounts } from '../db/schema.ts';
 import { DIMENSIONS } from './dimensions.ts';
 import { isRowId, pageWindow, toPage, type Page } from './paging.ts';
-import { containsFolded, idEquals } from './record-filter.ts';
+import { containsFolded, folded, idEquals } from './record-filter.ts';
 
 export interface GroupItem {
   entity: GroupEntity;
@@ -118,7 +118,6 @@ function nameMatches(entity: GroupEntity, text: string): SQL | undefined {
  */
 function namedExactly(entity: GroupEntity, text: string): SQL {
   const group = DIMENSIONS[entity];
-  const folded = (value: SQL | AnyPgColumn) => sql`archivo_unaccent(lower(${value}))`;
   const typed = folded(sql`${text.trim()}::text`);
   // No acronym is not a match: a null would sort first in a descending order.
   return sql`coalesce(${folded(group.name)} = ${typed}${group.acronym ? sql` or ${folded(group.acronym)} = ${typed}` : sql``}, false)`;

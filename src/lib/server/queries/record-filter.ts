@@ -39,9 +39,14 @@ export function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
+/** Text with case and accents aside, as names are compared. */
+export function folded(value: AnyPgColumn | SQL): SQL {
+  return sql`archivo_unaccent(lower(${value}))`;
+}
+
 /** `column` contains `text`, ignoring case and accents; `%` and `_` in the text are literal. */
 export function containsFolded(column: AnyPgColumn, text: string): SQL {
-  return sql`archivo_unaccent(lower(${column})) like '%' || archivo_unaccent(lower(${likeLiteral(text)})) || '%'`;
+  return sql`${folded(column)} like '%' || ${folded(sql`${likeLiteral(text)}`)} || '%'`;
 }
 
 /** A condition matching nothing, for ids that cannot exist. */
