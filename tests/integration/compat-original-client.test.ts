@@ -345,6 +345,11 @@ describe.each(testEngines())('the original front end against the archive on %s',
       ['/alexandrias?_sort=DROP', (r: ApiRequest) => strapiList('alexandrias', r), 400, /_sort no válido/],
       ['/imports?_start=-1', (r: ApiRequest) => strapiList('imports', r), 400, /_start no puede ser negativo/],
       ['/sources?_limit=diez', (r: ApiRequest) => strapiList('sources', r), 400, /_limit debe ser un número entero/],
+      // Only decimal digits are a number: Number() would read these as 16, 10, 1 and 0.
+      ['/sources?_limit=0x10', (r: ApiRequest) => strapiList('sources', r), 400, /_limit debe ser un número entero/],
+      ['/imports?_start=1e1', (r: ApiRequest) => strapiList('imports', r), 400, /_start debe ser un número entero/],
+      ['/imports?_start=0b1', (r: ApiRequest) => strapiList('imports', r), 400, /_start debe ser un número entero/],
+      ['/sources?_limit=', (r: ApiRequest) => strapiList('sources', r), 400, /_limit debe ser un número entero/],
     ] as const) {
       const response = await rest(() => recipe(request(pathAndQuery)));
       expect(response.status, pathAndQuery).toBe(status);

@@ -7,14 +7,22 @@ import { z } from 'zod';
 import { ASSET_STATUS_VALUES, ASSET_TYPE_VALUES } from '../../domain/constants.ts';
 import { MAX_LIMIT } from '../queries/find.ts';
 
+/**
+ * A whole number written in decimal digits, as a query string carries it. `z.coerce.number()` takes
+ * whatever `Number()` does: «0x10», «1e1», «0b1» and an empty value (0) would be read as numbers.
+ */
+const wholeNumber = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (typeof value === 'string' && /^\s*-?\d{1,16}\s*$/.test(value) ? Number(value) : value), schema);
+
 const limit = (fallback: number) =>
-  z.coerce
-    .number({ error: 'limit debe ser un número entero.' })
-    .int('limit debe ser un número entero.')
-    .min(1, 'limit debe ser al menos 1.')
-    .max(MAX_LIMIT, `limit no puede pasar de ${MAX_LIMIT}.`)
-    .default(fallback)
-    .describe(`Cuántos resultados devolver (1 a ${MAX_LIMIT}).`);
+  wholeNumber(
+    z
+      .number({ error: 'limit debe ser un número entero.' })
+      .int('limit debe ser un número entero.')
+      .min(1, 'limit debe ser al menos 1.')
+      .max(MAX_LIMIT, `limit no puede pasar de ${MAX_LIMIT}.`)
+      .default(fallback),
+  ).describe(`Cuántos resultados devolver (1 a ${MAX_LIMIT}).`);
 
 const text = (name: string, description: string) =>
   z.string().trim().min(1, `${name} no puede estar vacío.`).max(200, `${name} es demasiado largo.`).optional().describe(description);
@@ -39,20 +47,23 @@ const signedSort = z
  * "no limit". Unbounded lists are not served: those answer `MAX_LIMIT` rows. A larger number
  * written out is refused, as GraphQL's `limit` is: the client asked for more than it will get.
  */
-export const strapiLimit = z.coerce
-  .number({ error: '_limit debe ser un número entero.' })
-  .int('_limit debe ser un número entero.')
-  .min(-1, '_limit debe ser -1, 0 o un número positivo.')
-  .max(MAX_LIMIT, `_limit no puede pasar de ${MAX_LIMIT}; pida las siguientes con _start.`)
+export const strapiLimit = wholeNumber(
+  z
+    .number({ error: '_limit debe ser un número entero.' })
+    .int('_limit debe ser un número entero.')
+    .min(-1, '_limit debe ser -1, 0 o un número positivo.')
+    .max(MAX_LIMIT, `_limit no puede pasar de ${MAX_LIMIT}; pida las siguientes con _start.`),
+)
   .transform((value) => (value <= 0 ? MAX_LIMIT : value))
   .describe(`Cuántos resultados devolver, hasta ${MAX_LIMIT}. Como en Strapi v3, -1 o 0 piden "sin límite": el archivo devuelve ${MAX_LIMIT}; el resto, por páginas con _start.`);
 
-export const strapiStart = z.coerce
-  .number({ error: '_start debe ser un número entero.' })
-  .int('_start debe ser un número entero.')
-  .min(0, '_start no puede ser negativo.')
-  .max(1_000_000, '_start es demasiado grande.')
-  .describe('Cuántos resultados saltar.');
+export const strapiStart = wholeNumber(
+  z
+    .number({ error: '_start debe ser un número entero.' })
+    .int('_start debe ser un número entero.')
+    .min(0, '_start no puede ser negativo.')
+    .max(1_000_000, '_start es demasiado grande.'),
+).describe('Cuántos resultados saltar.');
 
 export const alexandriasGetAllParams = z.object({
   wallet_address: wallet,
