@@ -55,34 +55,8 @@ test('"Verificar" says it does not match when the stored bytes were altered on d
  * signed-in moderator on `page`: its page shows no proof, and the gateway refuses both files by CID.
  */
 async function blockedContributionIsWithdrawn(page: Page) {
-  // A contribution with its screenshot, through the endpoint the wizard uses (the session is the page's).
   const document = Buffer.from('provincia;matriculados\nSantiago;1204\nLa Vega;877\n', 'latin1');
-  const proof = pngImage(96, 64, 11);
-  // Posted as the page would: from its own origin (Astro refuses cross-site form posts).
-  const headers = { Origin: new URL(page.url()).origin };
-  const { body: nonceBody } = (await (await page.request.post('/v2/ops/assets/nonce', { headers })).json()) as { body: { nonce: string } };
-  const asset = {
-    title: 'Matriculados por provincia, para bloquear en la prueba',
-    docType: 'csv',
-    description: 'Una contribución de prueba con su captura: la moderación la bloquea y el archivo deja de servir sus bytes por CID.',
-    categoryId: await firstId(page.request, '/v2/open-data/categories/getAll?limit=1'),
-    docSource: 'https://www.minerd.gob.do/transparencia/matriculados',
-    sourceId: await firstId(page.request, '/v2/open-data/sources/getAll?limit=1'),
-    issuerId: await firstId(page.request, '/v2/open-data/departments/getAll?limit=1'),
-    owner: wallet.address,
-  };
-  const added = await page.request.post('/v2/ops/assets/add', {
-    headers,
-    multipart: {
-      asset: JSON.stringify(asset),
-      nonce: nonceBody.nonce,
-      signature: await signUpload(wallet, document, proof, nonceBody.nonce),
-      proof: { name: 'captura.png', mimeType: 'image/png', buffer: proof },
-      fileUploaded: { name: 'matriculados.csv', mimeType: 'text/csv', buffer: document },
-    },
-  });
-  expect(added.status(), await added.text()).toBe(200);
-  const { assetCID, assetId } = ((await added.json()) as { body: { assetCID: string; assetId: number } }).body;
+  const { assetCID, assetId } = await contribute(page, { title: 'Matriculados por provincia, para bloquear en la prueba', document, fileName: 'matriculados.csv', proofSeed: 11 });
   await page.goto(`/single/src/${assetCID}?assetId=${assetId}`);
   const proofImage = page.locator('[data-proof] img');
   await expect(proofImage).toBeVisible();
@@ -159,7 +133,59 @@ test('a moderator blocks a record with a reason; its files are withdrawn and its
   // A contribution with a proof, blocked: both its files are withdrawn from the gateway. (In this
   // test, not one of its own: every sign-in of the same wallet counts against its per-minute limit.)
   await blockedContributionIsWithdrawn(page);
+  await queueNamesTheSameFile(page);
 });
+
+/**
+ * A contribution with its screenshot, through the endpoint the wizard uses, by the wallet signed in
+ * on `page` (the session is the page's).
+ */
+async function contribute(page: Page, { title, document, fileName, proofSeed }: { title: string; document: Buffer; fileName: string; proofSeed: number }) {
+  const proof = pngImage(96, 64, proofSeed);
+  // Posted as the page would: from its own origin (Astro refuses cross-site form posts).
+  const headers = { Origin: new URL(page.url()).origin };
+  const { body: nonceBody } = (await (await page.request.post('/v2/ops/assets/nonce', { headers })).json()) as { body: { nonce: string } };
+  const asset = {
+    title,
+    docType: 'csv',
+    description: 'Una contribución de prueba con su captura de pantalla, enviada para que la moderación la revise en su cola y decida qué hacer con ella.',
+    categoryId: await firstId(page.request, '/v2/open-data/categories/getAll?limit=1'),
+    docSource: 'https://www.minerd.gob.do/transparencia/matriculados',
+    sourceId: await firstId(page.request, '/v2/open-data/sources/getAll?limit=1'),
+    issuerId: await firstId(page.request, '/v2/open-data/departments/getAll?limit=1'),
+    owner: wallet.address,
+  };
+  const added = await page.request.post('/v2/ops/assets/add', {
+    headers,
+    multipart: {
+      asset: JSON.stringify(asset),
+      nonce: nonceBody.nonce,
+      signature: await signUpload(wallet, document, proof, nonceBody.nonce),
+      proof: { name: 'captura.png', mimeType: 'image/png', buffer: proof },
+      fileUploaded: { name: fileName, mimeType: 'text/csv', buffer: document },
+    },
+  });
+  expect(added.status(), await added.text()).toBe(200);
+  return ((await added.json()) as { body: { assetCID: string; assetId: number } }).body;
+}
+
+/** A document the archive holds already, sent again: the queue names the record that has it. */
+async function queueNamesTheSameFile(page: Page) {
+  const file = 'csv/empleos-cotizantes-tss-2003-2026.csv';
+  const held = await cidOfFixture(file);
+  const title = 'Empleos cotizantes, enviado otra vez para la prueba';
+  await contribute(page, { title, document: await fs.readFile(path.join(FIXTURES_DIR, 'files', file)), fileName: 'empleos.csv', proofSeed: 12 });
+  await page.goto('/moderacion');
+  const queued = page.locator('[data-queue] > li').filter({ has: page.getByRole('heading', { name: title }) });
+  const sameFile = queued.locator('[data-same-file]');
+  await expect(sameFile).toContainText('El mismo archivo ya está en otro registro:');
+  const link = sameFile.getByRole('link');
+  await expect(link).toHaveAttribute('href', new RegExp(`^/single/src/${held}\\?assetId=\\d+$`));
+  await expect(sameFile.locator('[data-status]')).toHaveAttribute('data-status', 'on_line');
+  await queued.screenshot({ path: 'test-results/screenshots/moderation-queue-same-file.png' });
+  await link.click();
+  await expect(page).toHaveURL(new RegExp(`/single/src/${held}`));
+}
 
 /** The first id a public list answers (`{ code, body: JSON string of items }`). */
 async function firstId(request: APIRequestContext, path: string): Promise<number> {

@@ -20,7 +20,7 @@ import {
   recordStatusChange,
   requireModerator,
 } from '../../src/lib/server/moderation/index.ts';
-import { contributorRanking, recordHistory, reviewQueueIds } from '../../src/lib/server/queries/index.ts';
+import { contributorRanking, recordHistory, reviewQueue, reviewQueueIds } from '../../src/lib/server/queries/index.ts';
 import { createSeededDatabase, testEngines } from '../helpers/database.ts';
 import { ALICE, MALLORY } from '../helpers/siwe.ts';
 
@@ -125,6 +125,29 @@ describe.each(testEngines())('moderation on %s', (engine: Engine) => {
     expect(queue.ids.slice(0, 2)).toEqual(rows.map((row) => row.id));
     // Harvested metadata waiting for a file is not a contribution to review.
     expect(queue.total).toBe(2);
+  });
+
+  it('shows a moderator the other records of a queued file: the same document sent twice, or one the archive holds already', async () => {
+    const [held, again, twice, alone] = await seeded.db
+      .insert(alexandrias)
+      .values([
+        { title: 'Presupuesto capturado del portal', type: 'pdf', status: 'on_line', cid: 'bafkreimismoarchivo', createdAt: new Date('2026-02-15') },
+        { title: 'Presupuesto enviado otra vez', type: 'pdf', status: 'under_review', cid: 'bafkreimismoarchivo', walletAddress: CONTRIBUTOR, createdAt: new Date('2026-03-01') },
+        { title: 'Presupuesto enviado una tercera vez', type: 'pdf', status: 'under_review', cid: 'bafkreimismoarchivo', walletAddress: MALLORY.address, createdAt: new Date('2026-03-02') },
+        { title: 'Un documento que nadie más tiene', type: 'pdf', status: 'under_review', cid: 'bafkreiunicoenelarchivo', walletAddress: CONTRIBUTOR, createdAt: new Date('2026-03-03') },
+      ])
+      .returning({ id: alexandrias.id });
+    const { items } = await reviewQueue(seeded.db, 1);
+    const sameFileOf = (id: number) => items.find((record) => record.id === id)?.sameFile.map(({ id, title, status }) => ({ id, title, status }));
+    expect(sameFileOf(again!.id)).toEqual([
+      { id: held!.id, title: 'Presupuesto capturado del portal', status: 'on_line' },
+      { id: twice!.id, title: 'Presupuesto enviado una tercera vez', status: 'under_review' },
+    ]);
+    expect(sameFileOf(twice!.id)).toEqual([
+      { id: held!.id, title: 'Presupuesto capturado del portal', status: 'on_line' },
+      { id: again!.id, title: 'Presupuesto enviado otra vez', status: 'under_review' },
+    ]);
+    expect(sameFileOf(alone!.id)).toEqual([]);
   });
 
   describe('a blocked record’s files', () => {

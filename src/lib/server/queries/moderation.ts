@@ -49,13 +49,38 @@ export async function reviewQueueIds(db: Db, limit: number, offset: number): Pro
   return { ids: rows.map((row) => row.id), total: counted?.total ?? 0 };
 }
 
+/** Another record of a queued record's file, as the queue links to it. */
+export type SameFileRecord = Pick<RecordDetail, 'id' | 'cid' | 'title' | 'status'>;
+
+/**
+ * A record waiting for review, whole, with the other records of the same file: a document sent
+ * twice, or one the archive already holds (captured from a catalogue, or uploaded before). The
+ * contribution is not refused for it, since a second record may describe the file better or
+ * place it elsewhere; the moderator decides, seeing both.
+ */
+export interface QueuedRecord extends RecordDetail {
+  sameFile: SameFileRecord[];
+}
+
 /** A page of the moderation queue, each record whole (its proofs, source page and issuer). */
-export async function reviewQueue(db: Db, page: number): Promise<Page<RecordDetail>> {
+export async function reviewQueue(db: Db, page: number): Promise<Page<QueuedRecord>> {
   const window = pageWindow(page);
   const queue = await reviewQueueIds(db, window.pageSize, window.offset);
   // Moderators see the name of a source or institution under review, to judge the record with it.
   const found = queue.ids.length ? await recordDetails(db, inArray(alexandrias.id, queue.ids), { forModerators: true }) : [];
-  const records = queue.ids.flatMap((id) => found.filter((record) => record.id === id));
+  const cids = [...new Set(found.flatMap((record) => (record.cid ? [record.cid] : [])))];
+  const sharing = cids.length
+    ? await db
+        .select({ id: alexandrias.id, cid: alexandrias.cid, title: alexandrias.title, status: alexandrias.status })
+        .from(alexandrias)
+        .where(inArray(alexandrias.cid, cids))
+        .orderBy(asc(alexandrias.createdAt), asc(alexandrias.id))
+    : [];
+  const records = queue.ids.flatMap((id) =>
+    found
+      .filter((record) => record.id === id)
+      .map((record) => ({ ...record, sameFile: record.cid ? sharing.filter((other) => other.cid === record.cid && other.id !== record.id) : [] })),
+  );
   return toPage(records, queue.total, window);
 }
 
@@ -92,7 +117,7 @@ export function departmentsUnderReview(db: Db): Promise<EntityUnderReview[]> {
 }
 
 export interface ModerationPage {
-  queue: Page<RecordDetail>;
+  queue: Page<QueuedRecord>;
   sources: EntityUnderReview[];
   departments: EntityUnderReview[];
 }
