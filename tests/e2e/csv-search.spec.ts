@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
+import { Wallet } from 'ethers';
 import { expect, test } from '@playwright/test';
 import { generateLicencesCsv } from '../../bench/csv-search.ts';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
@@ -8,7 +9,10 @@ import { ColumnStore } from '../../src/lib/tabular/columns.ts';
 import { decodeText } from '../../src/lib/tabular/decode.ts';
 import { TableSearch } from '../../src/lib/tabular/search.ts';
 import { parseTable } from '../../src/lib/tabular/table.ts';
+import { contribute } from '../helpers/contribute.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
+import { MAIN, part, workbook } from '../helpers/hostile-spreadsheets.ts';
+import { signInWithWallet } from '../helpers/wallet.ts';
 
 const CSV = fixturePath('files/csv');
 const recordOf = async (name: string) => `/${(await cidOf(await fs.readFile(path.join(CSV, name)))).cid}`;
@@ -205,4 +209,37 @@ test('an ODS record shows its sheet with accents intact', async ({ page }) => {
   const panel = page.getByRole('region', { name: /^Search/ });
   await expect(panel).toHaveAttribute('data-csv-state', 'done');
   await expect(panel.getByRole('searchbox', { name: 'Buscador' })).toHaveAttribute('placeholder', /Buscar en: .*[ÁÉÍÓÚÑáéíóúñ]/);
+});
+
+test('a sheet shows its cells as the spreadsheet had them, though its CSV defuses formula starts for Excel', async ({ page }) => {
+  // A sheet whose cells start like formulas: «-» for "no data", as government tables write it, a
+  // phone number with its «+», a formula written as text, and a text that starts with an apostrophe.
+  const cells = ['-', '+1 809 555 0101', '=SUMA(B2:B3)', "'=citado"];
+  const row = (values: string[]) => `<row>${values.map((value) => `<c t="inlineStr"><is><t>${value.replaceAll('&', '&amp;').replaceAll('<', '&lt;')}</t></is></c>`).join('')}</row>`;
+  const sheet = part('xl/worksheets/sheet1.xml', `<worksheet ${MAIN}><sheetData>${row(['provincia', 'valor'])}${cells.map((cell, index) => row([`Provincia ${index + 1}`, cell])).join('')}</sheetData></worksheet>`);
+  const signer = new Wallet(Wallet.createRandom().privateKey);
+  await signInWithWallet(page, signer);
+  const { assetCID, assetId } = await contribute(page, {
+    title: 'Una hoja con guiones y fórmulas, para la búsqueda en la hoja',
+    document: Buffer.from(workbook(sheet)),
+    fileName: 'guiones.xlsx',
+    docType: 'xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    proofSeed: 21,
+    signer,
+  });
+  // Its sheet's CSV is written in the background, just after the upload.
+  const toggle = page.getByRole('button', { name: 'Buscar en la hoja de cálculo' });
+  await expect(async () => {
+    await page.goto(`/single/src/${assetCID}?assetId=${assetId}`);
+    await expect(toggle).toBeVisible({ timeout: 500 });
+  }).toPass({ timeout: 20_000 });
+  await toggle.click();
+  const panel = page.getByRole('region', { name: /^Search/ });
+  await expect(panel).toHaveAttribute('data-csv-state', 'done');
+  const shown = await panel.getByRole('grid').locator('tbody tr').evaluateAll((rows) => rows.map((tr) => tr.lastElementChild?.textContent));
+  expect(shown).toEqual(cells);
+  // The CSV itself, the file a visitor downloads and opens in a spreadsheet, keeps them defused.
+  const csvUrl = await panel.getAttribute('data-file-url');
+  expect((await (await page.request.get(csvUrl!)).text()).split(/\r?\n/).slice(1, 5)).toEqual(["Provincia 1,'-", "Provincia 2,'+1 809 555 0101", "Provincia 3,'=SUMA(B2:B3)", "Provincia 4,''=citado"]);
 });

@@ -8,11 +8,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { NextToLast } from 'blockstore-fs/sharding';
 import { CID } from 'multiformats/cid';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
 import { FIXTURES_DIR } from '../helpers/fixtures.ts';
-import { pngImage, signUpload } from '../helpers/upload.ts';
+import { contribute } from '../helpers/contribute.ts';
 import { otherWallet, signInWithWallet, wallet } from '../helpers/wallet.ts';
 
 const cidOfFixture = async (file: string) => (await cidOf(await fs.readFile(path.join(FIXTURES_DIR, 'files', file)))).cid;
@@ -136,39 +136,6 @@ test('a moderator blocks a record with a reason; its files are withdrawn and its
   await queueNamesTheSameFile(page);
 });
 
-/**
- * A contribution with its screenshot, through the endpoint the wizard uses, by the wallet signed in
- * on `page` (the session is the page's).
- */
-async function contribute(page: Page, { title, document, fileName, proofSeed }: { title: string; document: Buffer; fileName: string; proofSeed: number }) {
-  const proof = pngImage(96, 64, proofSeed);
-  // Posted as the page would: from its own origin (Astro refuses cross-site form posts).
-  const headers = { Origin: new URL(page.url()).origin };
-  const { body: nonceBody } = (await (await page.request.post('/v2/ops/assets/nonce', { headers })).json()) as { body: { nonce: string } };
-  const asset = {
-    title,
-    docType: 'csv',
-    description: 'Una contribución de prueba con su captura de pantalla, enviada para que la moderación la revise en su cola y decida qué hacer con ella.',
-    categoryId: await firstId(page.request, '/v2/open-data/categories/getAll?limit=1'),
-    docSource: 'https://www.minerd.gob.do/transparencia/matriculados',
-    sourceId: await firstId(page.request, '/v2/open-data/sources/getAll?limit=1'),
-    issuerId: await firstId(page.request, '/v2/open-data/departments/getAll?limit=1'),
-    owner: wallet.address,
-  };
-  const added = await page.request.post('/v2/ops/assets/add', {
-    headers,
-    multipart: {
-      asset: JSON.stringify(asset),
-      nonce: nonceBody.nonce,
-      signature: await signUpload(wallet, document, proof, nonceBody.nonce),
-      proof: { name: 'captura.png', mimeType: 'image/png', buffer: proof },
-      fileUploaded: { name: fileName, mimeType: 'text/csv', buffer: document },
-    },
-  });
-  expect(added.status(), await added.text()).toBe(200);
-  return ((await added.json()) as { body: { assetCID: string; assetId: number } }).body;
-}
-
 /** A document the archive holds already, sent again: the queue names the record that has it. */
 async function queueNamesTheSameFile(page: Page) {
   const file = 'csv/empleos-cotizantes-tss-2003-2026.csv';
@@ -185,12 +152,6 @@ async function queueNamesTheSameFile(page: Page) {
   await queued.screenshot({ path: 'test-results/screenshots/moderation-queue-same-file.png' });
   await link.click();
   await expect(page).toHaveURL(new RegExp(`/single/src/${held}`));
-}
-
-/** The first id a public list answers (`{ code, body: JSON string of items }`). */
-async function firstId(request: APIRequestContext, path: string): Promise<number> {
-  const answer = (await (await request.get(path)).json()) as { body: string };
-  return (JSON.parse(answer.body) as Array<{ id: number }>)[0]!.id;
 }
 
 test('anyone else sees no controls, and the endpoint refuses them', async ({ page }) => {

@@ -239,7 +239,8 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
   setReady(false);
   table.replaceChildren();
   setState('loading');
-  send({ type: 'load', url: fileUrl });
+  // A spreadsheet's sheets are CSVs the archive wrote, their formula starts defused (`csvField`).
+  send({ type: 'load', url: fileUrl, defused: root.dataset.defused !== undefined });
   return () => {
     listening.abort();
     worker.terminate();

@@ -1,5 +1,8 @@
 /** Messages between the CSV search panel and its worker. */
-export type ToWorker = { type: 'load'; url: string } | { type: 'search'; query: string; page: number };
+export type ToWorker =
+  /** `defused`: a CSV the archive wrote (a sheet's preview), whose formula starts it prefixed with «'» (`csvField`). */
+  | { type: 'load'; url: string; defused: boolean }
+  | { type: 'search'; query: string; page: number };
 
 export type FromWorker =
   /** The header and the first rows are known: the panel can show them and take searches. */

@@ -9,6 +9,7 @@
  */
 import { ColumnStore } from '../../lib/tabular/columns.ts';
 import { CsvParser, sniffDialect } from '../../lib/tabular/csv.ts';
+import { undefusedField } from '../../lib/tabular/csv-field.ts';
 import { StreamDecoder } from '../../lib/tabular/decode.ts';
 import { TableSearch } from '../../lib/tabular/search.ts';
 import { TableBuilder } from '../../lib/tabular/table.ts';
@@ -72,13 +73,14 @@ function answer(query: string, page: number): void {
   post({ type: 'results', query, page: current, pages, total, rows, columns: columns.map((column) => names[column]!), loading, loaded });
 }
 
-async function load(url: string): Promise<void> {
+async function load(url: string, defused: boolean): Promise<void> {
   const response = await fetch(url);
   if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
   const decoder = new StreamDecoder();
   let parser: CsvParser | null = null;
   let delimiter = '';
-  const addFields = (fields: string[]) => builder.add(fields);
+  // A sheet's preview shows its cells as the spreadsheet had them: «-», not the «'-» written for Excel.
+  const addFields = defused ? (fields: string[]) => builder.add(fields.map(undefusedField)) : (fields: string[]) => builder.add(fields);
   const feed = (text: string) => {
     if (!text) return;
     if (!parser) {
@@ -140,7 +142,7 @@ async function load(url: string): Promise<void> {
 self.addEventListener('message', (event: MessageEvent<ToWorker>) => {
   const message = event.data;
   if (message.type === 'load') {
-    load(message.url).catch((error: unknown) => post({ type: 'error', message: String(error) }));
+    load(message.url, message.defused).catch((error: unknown) => post({ type: 'error', message: String(error) }));
   } else {
     answer(message.query, message.page);
   }
