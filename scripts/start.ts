@@ -21,7 +21,8 @@
  * methods the archive never answers (TRACE, CONNECT…) get a 405; a Host that is not a plain
  * `host[:port]` the configuration lists, or a request target that is not a path, gets a 400; and
  * whatever the adapter still throws is answered with a 500 instead of stopping the server. What it
- * answers is compressed when the client accepts it (src/lib/server/http/compression.ts).
+ * answers is compressed when the client accepts it (src/lib/server/http/compression.ts), and
+ * produced only as fast as the client reads it (src/lib/server/http/backpressure.ts).
  *
  * SIGTERM or SIGINT shuts it down gracefully (`shutDown`, installed before anything else): requests under way are
  * answered, the job worker hands back its jobs, the server leaves `server_instances`, and the
@@ -34,6 +35,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { readConfigOrExit } from '../src/lib/server/config.ts';
+import { trackWrites } from '../src/lib/server/http/backpressure.ts';
 import { compressWhenAccepted } from '../src/lib/server/http/compression.ts';
 import { checkHost } from '../src/lib/server/http/host.ts';
 import { withNodeRequest } from '../src/lib/server/http/node-request.ts';
@@ -176,6 +178,9 @@ process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 const { handler } = (await import('../dist/server/entry.mjs')) as { handler: http.RequestListener };
 if (stopping()) await never();
 
+/** How long a connection may go with nothing read or written (Node's own default is forever). */
+const IDLE_CONNECTION_MS = 120_000;
+
 /** Every method a route of the archive answers (PATCH: a harvest source's settings); anything else is a 405 here. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'OPTIONS']);
 
@@ -212,14 +217,20 @@ server = http.createServer((request, response) => {
   if (!host.ok) return refuse(response, 400, host.message);
   // Pages, styles, scripts, JSON and exports go out as brotli or gzip when accepted (issue #20).
   compressWhenAccepted(request, response);
+  // After compression: its `write` answers for the zlib stream as well as the socket.
+  const outlet = trackWrites(response);
   try {
-    // The upload endpoint reads a contribution's bytes from the socket itself (see node-request.ts).
-    const served: unknown = withNodeRequest(request, () => handler(request, response));
+    // The upload endpoint reads a contribution's bytes from the socket itself, and the middleware
+    // paces bodies to what the client reads (see node-request.ts, backpressure.ts).
+    const served: unknown = withNodeRequest(request, () => handler(request, response), outlet);
     if (served instanceof Promise) served.catch((error: unknown) => failed(request, response, error));
   } catch (error) {
     failed(request, response, error);
   }
 });
+// A connection with nothing read or written for this long is closed: a client that stopped reading
+// an answer (its socket's buffer full) holds it, and what it pinned, for no longer than this.
+server.timeout = IDLE_CONNECTION_MS;
 server.listen(port, host, () => {
   // A signal came while the host name resolved: shutDown is under way, and nothing is served.
   if (stopping()) return void server!.close();

@@ -11,12 +11,14 @@ import { getArchive } from './lib/server/archive.ts';
 import { accessRedirect } from './lib/server/auth/access.ts';
 import { resolveSession } from './lib/server/auth/sessions.ts';
 import { readConfig } from './lib/server/config.ts';
+import { pacedBody } from './lib/server/http/backpressure.ts';
 import { HttpError, toResponse } from './lib/server/http/errors.ts';
 import { checkHost, clientAddressOf } from './lib/server/http/host.ts';
 import { refuseCrossSiteForm } from './lib/server/http/origin-check.ts';
 import { withSecurityHeaders } from './lib/server/http/security-headers.ts';
 import { withSessionCaching } from './lib/server/http/session-caching.ts';
 import { NUL_MESSAGE } from './lib/server/http/input.ts';
+import { currentOutlet } from './lib/server/http/node-request.ts';
 import { isModerator } from './lib/server/moderation/index.ts';
 
 const config = readConfig();
@@ -55,8 +57,18 @@ function refuseUnfit(context: Context): void {
 
 // Public reads answer any origin, their errors and 404s included (api/rest.ts).
 export const onRequest = defineMiddleware(async (context, next) =>
-  withSecurityHeaders(withPublicReadCors(context.request.method, context.url.pathname, withStatusReason(await route(context, next)))),
+  paced(withSecurityHeaders(withPublicReadCors(context.request.method, context.url.pathname, withStatusReason(await route(context, next))))),
 );
+
+/**
+ * The answer with its body produced only as fast as the client reads it (`backpressure.ts`): the
+ * adapter would otherwise buffer a whole file or catalogue for a client that stopped reading.
+ */
+function paced(response: Response): Response {
+  const outlet = currentOutlet();
+  if (!outlet || !response.body) return response;
+  return new Response(pacedBody(response.body, outlet), { status: response.status, statusText: response.statusText, headers: response.headers });
+}
 
 /** Statuses a `Response` cannot be built with a body for (their reason phrase is left as it is). */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);

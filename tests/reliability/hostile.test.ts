@@ -9,8 +9,10 @@
  * every page that shows it must show it escaped.
  */
 import fs from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { CATALOG_DOCUMENTS_AT_ONCE } from '../../src/lib/server/dcat/response.ts';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
 import { signedProof } from '../helpers/siwe.ts';
 import { farApartCells, gigabyteSheet } from '../helpers/hostile-spreadsheets.ts';
@@ -452,5 +454,44 @@ describe('bomb spreadsheets (issue #16)', () => {
     const [sheet] = await previewsOf(uploaded.assetId!);
     expect(sheet!.columns).toBe(1000);
     expect(sheet!.rows).toBeLessThan(10);
+  });
+});
+
+describe('clients that stop reading', () => {
+  test('cost the server a socket’s buffer each, not the whole answer, and others are served meanwhile', async () => {
+    const CLIENTS = 60;
+    // The Turtle catalogue, about 1.4 MB of the seeded records, read whole once: its caches warm.
+    const whole = await request(server.origin, '/catalog.ttl');
+    expect(whole.status).toBe(200);
+    expect(whole.body.byteLength).toBeGreaterThan(1_000_000);
+    const before = await rssMb(server.pid);
+    const sockets: net.Socket[] = [];
+    try {
+      const statuses = await Promise.all(
+        Array.from({ length: CLIENTS }, async () => {
+          const socket = net.connect(server.port, '127.0.0.1');
+          sockets.push(socket);
+          socket.write(`GET /catalog.ttl HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`);
+          // The first bytes, then nothing more is read.
+          const first = await new Promise<Buffer>((resolve, reject) => socket.once('data', resolve).once('error', reject));
+          socket.pause();
+          return /^HTTP\/1\.1 (\d{3})/.exec(first.toString('latin1'))?.[1];
+        }),
+      );
+      // A few documents are sent at once; the others are told to come back (503, Retry-After).
+      expect(statuses.filter((status) => status === '200')).toHaveLength(CATALOG_DOCUMENTS_AT_ONCE);
+      expect(statuses.filter((status) => status === '503')).toHaveLength(CLIENTS - CATALOG_DOCUMENTS_AT_ONCE);
+      // Time for the server to produce whatever it would for them.
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      expect((await request(server.origin, '/categories/count')).status).toBe(200);
+      const during = await rssMb(server.pid);
+      console.log(`${CLIENTS} lectores detenidos de /catalog.ttl: RSS ${before.toFixed(0)} → ${during.toFixed(0)} MB`);
+      // Before: the adapter wrote each whole catalogue into its socket's buffer, and held a page of
+      // a thousand records, for every client: 600 MB for these. Now eight documents, each a page
+      // of a hundred records, a chunk and the socket's buffer (about 80 MB measured, all told).
+      expect(during - before).toBeLessThan(150);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
   });
 });

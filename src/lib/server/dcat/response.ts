@@ -4,6 +4,7 @@
  */
 import { Turns } from '../concurrency/turns.ts';
 import type { Db } from '../db/index.ts';
+import { HttpError } from '../http/errors.ts';
 import { PUBLIC_DOCUMENT_HEADERS, fingerprintHash, isNotModified, notModified, streamText } from '../export/http.ts';
 import { catalogFingerprint } from '../queries/catalog.ts';
 import { readCatalog, type CatalogGraph } from './catalog.ts';
@@ -25,6 +26,27 @@ const CATALOG_VERSION = 4;
  * held while a chunk is made, never while a client reads it, so a slow reader holds nothing.
  */
 const LANE = new Turns(1);
+
+/**
+ * Catalogue documents being sent at once, in this process; one more is refused with a 503 and a
+ * `Retry-After`. A client that stops reading keeps its document open, and with it a page of
+ * records (`DOCUMENT_PAGE_SIZE`): this bounds what such clients can hold, whatever their number.
+ * Harvesters ask for the catalogue now and then, one at a time.
+ */
+export const CATALOG_DOCUMENTS_AT_ONCE = 8;
+const DOCUMENTS = new Turns(CATALOG_DOCUMENTS_AT_ONCE, {
+  maxWaiting: 0,
+  tooManyWaiting: () =>
+    new HttpError(503, 'Se están enviando demasiadas copias del catálogo a la vez; vuelva a pedirlo en medio minuto.', { 'Retry-After': '30' }),
+});
+
+/**
+ * Records per database page of a catalogue document: what a document being sent holds at most of
+ * them. A thousand (the exports' page, written once to a file) made about 10 MB per document
+ * whose client had stopped reading; a hundred cost the database ten short queries per thousand
+ * records instead of one.
+ */
+const DOCUMENT_PAGE_SIZE = 100;
 
 export const CATALOG_FORMATS = {
   jsonld: { contentType: 'application/ld+json', write: catalogJsonLd },
@@ -49,9 +71,17 @@ export async function catalogResponse(format: CatalogFormat, { db, origin, reque
   const etag = `W/"${fingerprintHash({ version: CATALOG_VERSION, format, origin, data: await catalogFingerprint(db) })}"`;
   const headers = { ...PUBLIC_DOCUMENT_HEADERS, ETag: etag };
   if (isNotModified(request, { etag })) return notModified(headers);
-  const graph = await inTurn(request.signal, () => readCatalog(db, origin, { pageSize }));
-  return new Response(streamText(oneChunkAtATime(write(graph), request.signal)), { headers: { ...headers, 'Content-Type': contentType } });
+  const giveBack = await DOCUMENTS.take('documents', request.signal);
+  try {
+    const graph = await inTurn(request.signal, () => readCatalog(db, origin, { pageSize: pageSize ?? DOCUMENT_PAGE_SIZE }));
+    // The document's turn is given back once it is sent, or its client has gone.
+    return new Response(streamText(oneChunkAtATime(write(graph), request.signal), giveBack), { headers: { ...headers, 'Content-Type': contentType } });
+  } catch (error) {
+    giveBack();
+    throw error;
+  }
 }
+
 
 /** `work` in the catalogue's lane: only one piece of catalogue writing runs at a time in this process. */
 async function inTurn<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {

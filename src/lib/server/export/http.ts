@@ -57,16 +57,25 @@ export function notModified(headers: Record<string, string>): Response {
 /**
  * A response body from text chunks, pulled one at a time: the next chunk is produced only when
  * the client has taken the previous one, so a slow reader holds back the database, not memory.
+ * `finished` is called once, when the body has been read to its end, cancelled (the client went
+ * away, even before the first chunk) or cut short by an error.
  */
-export function streamText(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
+export function streamText(chunks: AsyncIterable<string>, finished: () => void = () => {}): ReadableStream<Uint8Array> {
   const iterator = chunks[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    finished();
+  };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         for (;;) {
           const { value, done } = await iterator.next();
           if (done) {
+            end();
             controller.close();
             return;
           }
@@ -76,12 +85,14 @@ export function streamText(chunks: AsyncIterable<string>): ReadableStream<Uint8A
           }
         }
       } catch (error) {
+        end();
         // Headers are gone already: all that is left is to cut the body short, visibly.
         console.error('Error al generar el documento:', error);
         controller.error(error);
       }
     },
     async cancel() {
+      end();
       await iterator.return?.(undefined);
     },
   });
