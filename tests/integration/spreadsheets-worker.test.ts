@@ -123,7 +123,7 @@ describe.each(testEngines())('extraction in a worker thread on %s', (engine) => 
 
   it('a worker past its time is terminated, even in the middle of one long step: no preview, a warning, nothing thrown', async () => {
     // Without a worker, the deadline was only checked between steps: this one ran for 2 s past it.
-    const limits = { ...DEFAULT_LIMITS, maxRows: 20_000_000, maxCsvBytes: Number.MAX_SAFE_INTEGER, timeoutMs: 300 };
+    const limits = { ...DEFAULT_LIMITS, maxRows: 20_000_000, maxCsvBytes: Number.MAX_SAFE_INTEGER, minCsvBytes: Number.MAX_SAFE_INTEGER, timeoutMs: 300 };
     const source = await recordOf(repeatedRow(), 'fila repetida', limits, 'ods');
     const started = performance.now();
     const { previews, messages } = await warnings(source);

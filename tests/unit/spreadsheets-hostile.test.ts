@@ -108,13 +108,35 @@ describe('hostile spreadsheets', () => {
   });
 
   it('a filled row repeated 1,048,576 times stops at the row limit, marked truncated', async () => {
+    // The CSV's size limit out of the way: this is the row limit's test.
     const [sheet] = await readSheets(
       odsContent(
         '<table:table-row table:number-rows-repeated="1048576"><table:table-cell office:value-type="float" office:value="1" table:number-columns-repeated="3"/></table:table-row>',
       ),
+      { ...DEFAULT_LIMITS, minCsvBytes: DEFAULT_LIMITS.maxCsvBytes },
     );
     expect(sheet).toMatchObject({ rows: DEFAULT_LIMITS.maxRows, columns: 3, truncated: true });
     expect(sheet!.csv.length).toBe(DEFAULT_LIMITS.maxRows * '1,1,1\r\n'.length);
+  });
+
+  it('a small file of long distinct strings is written out as at most twenty times its size, marked truncated', async () => {
+    // Each string differs (the store would keep one copy of repeated ones) and is cited by one
+    // cell: 13 MB of CSV from a file of a few tens of KB, 530 times its size at 3,100 strings.
+    const strings = Array.from({ length: 400 }, (_, index) => `<si><t>${index}-${'x'.repeat(32_700)}</t></si>`).join('');
+    const file = zip([
+      ...xlsxParts(Array.from({ length: 400 }, (_, index) => `<row r="${index + 1}"><c r="A${index + 1}" t="s"><v>${index}</v></c></row>`).join(''), [], true),
+      part('xl/sharedStrings.xml', `<sst ${MAIN}>${strings}</sst>`),
+    ]);
+    expect(file.byteLength).toBeLessThan(100_000);
+    const [sheet] = await readSheets(file);
+    expect(sheet!.truncated).toBe(true);
+    expect(Buffer.byteLength(sheet!.csv)).toBeLessThanOrEqual(DEFAULT_LIMITS.minCsvBytes);
+    expect(sheet!.rows).toBeGreaterThan(50);
+    // A real workbook's CSVs are smaller than its file: the fixtures' are whole.
+    for (const name of ['cnss-recaudos-sfs-2003-2023.xlsx', 'one-primas-netas-seguros-2015-2023.xlsx', 'cnss-recaudos-sfs-2003-2023.ods']) {
+      const sheets = await readSheets(await fs.readFile(fixturePath(`files/spreadsheets/${name}`)), { ...DEFAULT_LIMITS, minCsvBytes: 0 });
+      expect(sheets.some((one) => one.truncated), name).toBe(false);
+    }
   });
 
   it('cells beyond the column limit, and rows far below, cost nothing', async () => {

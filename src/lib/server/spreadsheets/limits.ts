@@ -52,6 +52,14 @@ export interface SpreadsheetLimits {
   /** Bytes of CSV written for the whole workbook (blank rows and padding included). */
   maxCsvBytes: number;
   /**
+   * ...and no more than this many per byte of the file, past `minCsvBytes`: the CSVs are stored
+   * and served like any file, and a 188 KB workbook of long distinct strings, each cited by one
+   * cell, was written out as 100 MB of CSV. Real workbooks' CSVs are a few times their file.
+   */
+  csvBytesPerFileByte: number;
+  /** CSV bytes a workbook may always be given, however small its file. */
+  minCsvBytes: number;
+  /**
    * Wall-clock time for reading one file, in milliseconds, storing its CSVs included. Extractions
    * run one at a time, so this also bounds the CPU time one file takes. In a worker, the reader
    * is stopped (terminated) when it runs out, even in the middle of a step.
@@ -76,9 +84,16 @@ export const DEFAULT_LIMITS: SpreadsheetLimits = {
   maxColumns: 1_000,
   maxCellChars: 32_767,
   maxCsvBytes: 100_000_000,
+  csvBytesPerFileByte: 20,
+  minCsvBytes: 2_000_000,
   timeoutMs: 30_000,
   workerHeapMb: 384,
 };
+
+/** The CSV bytes a workbook of `fileBytes` may be written out as (`maxCsvBytes`, `csvBytesPerFileByte`, `minCsvBytes`). */
+export function csvBytesFor(limits: SpreadsheetLimits, fileBytes: number): number {
+  return Math.min(limits.maxCsvBytes, Math.max(limits.minCsvBytes, fileBytes * limits.csvBytesPerFileByte));
+}
 
 /** A file that is not a readable XLSX or ODS, or that went past a limit. */
 export class SpreadsheetError extends Error {

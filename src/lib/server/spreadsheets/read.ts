@@ -2,7 +2,7 @@
  * A spreadsheet's bytes to one CSV per sheet: which format the zip really holds, then its reader.
  */
 import { ASSET_TYPES } from '../../domain/constants.ts';
-import { Budget, DEFAULT_LIMITS, SpreadsheetError, type SpreadsheetLimits } from './limits.ts';
+import { Budget, csvBytesFor, DEFAULT_LIMITS, SpreadsheetError, type SpreadsheetLimits } from './limits.ts';
 import { readOds } from './ods.ts';
 import { SheetSink, type ExtractedSheet, type SheetHandler } from './sink.ts';
 import { readXlsx } from './xlsx.ts';
@@ -39,7 +39,7 @@ export async function readSpreadsheet(
   const budget = new Budget(limits);
   const zip = openZip(bytes, limits.maxZipEntries);
   const format = await formatOf(zip, budget);
-  const sink = new SheetSink(limits, onSheet);
+  const sink = new SheetSink(limits, csvBytesFor(limits, bytes.byteLength), onSheet);
   await (format === 'ods' ? readOds(zip, budget, sink) : readXlsx(zip, budget, sink));
   await sink.flush();
   return format;

@@ -21,15 +21,18 @@ export class SheetSink {
   private readonly onSheet: SheetHandler;
   private readonly queue: ExtractedSheet[] = [];
   private csvBytes = 0;
+  /** The CSV bytes the whole workbook may be written out as (`csvBytesFor` its file). */
+  private readonly maxCsvBytes: number;
 
-  constructor(limits: SpreadsheetLimits, onSheet: SheetHandler) {
+  constructor(limits: SpreadsheetLimits, maxCsvBytes: number, onSheet: SheetHandler) {
     this.limits = limits;
+    this.maxCsvBytes = maxCsvBytes;
     this.onSheet = onSheet;
   }
 
   /** A table for the next sheet, allowed what is left of the workbook's CSV bytes. */
   table(): SheetTable {
-    return new SheetTable(this.limits, Math.max(0, this.limits.maxCsvBytes - this.csvBytes));
+    return new SheetTable(this.limits, Math.max(0, this.maxCsvBytes - this.csvBytes));
   }
 
   /** A finished sheet; one without rows is left out. Call `flush` to pass it on. */
