@@ -120,6 +120,13 @@ test('a record changed at its origin lists both versions and what changed', asyn
     await expect(second.locator('[data-version-changes]')).toHaveAttribute('data-version-changes', 'done', { timeout: 1_000 });
   }).toPass({ timeout: 60_000 });
 
+  // Its citation names the version and the CID it cites, at the record's permanent address: the
+  // page's own address names the CID, and moves to the next version's when the file changes again.
+  const citation = page.locator('[data-citation]');
+  await expect(citation).toContainText('(Versión 2) [Conjunto de datos]');
+  await expect(citation).toContainText(`CID: ${record!.cid}.`);
+  await expect(citation).toContainText(new RegExp(`en https?://[^ ]+/registro/${record!.id}$`));
+
   // Newest first, each with its date, size, CID and download by CID.
   await expect(section.locator('[data-version]')).toHaveCount(2);
   await expect(section.locator('[data-version]').first()).toHaveAttribute('data-version', '2');

@@ -12,7 +12,9 @@ import { DataFactory, Parser, Store, Writer, type Quad, type Term } from 'n3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alexandrias, categories, departments, recordVersions } from '../../src/lib/server/db/schema.ts';
 import { catalogIriDocument } from '../../src/lib/server/dcat/catalog.ts';
-import { catalogResponse, type CatalogFormat } from '../../src/lib/server/dcat/response.ts';
+import { CATALOG_DOCUMENTS_AT_ONCE, catalogResponse, type CatalogFormat } from '../../src/lib/server/dcat/response.ts';
+import { HttpError } from '../../src/lib/server/http/errors.ts';
+import { calendarDayDate, calendarDayOf, isCalendarDay } from '../../src/lib/domain/calendar-day.ts';
 import { webIri } from '../../src/lib/server/dcat/rdf.ts';
 import { frequencyIri } from '../../src/lib/server/harvest/catalogs/frequency.ts';
 import { readCatalog, type CatalogDataset, type FetchPage } from '../../src/lib/server/harvest/catalogs/index.ts';
@@ -42,7 +44,8 @@ const FREQUENCY = 'http://publications.europa.eu/resource/authority/frequency/';
 const DECLARED_FACTS = {
   // All of them, the frequency as datos.gob.do's publishers type it.
   full: {
-    issued: new Date('2018-06-19T00:00:00.000Z'),
+    // A day, as data.json and DCAT catalogues give it: kept at noon UTC, stated as a day.
+    issued: calendarDayDate('2018-06-19'),
     modified: new Date('2024-02-22T15:05:11.000Z'),
     updateFrequency: 'Mensual',
     contactName: 'Oficina de Acceso a la Información',
@@ -280,11 +283,15 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     it("dates each dataset by its original's catalogue, and the archive's description of it by the archive", () => {
       const dates = (subject: string, predicate: string) =>
         objects(graph(), subject, predicate).map((term) => literal(term, { datatype: `${XSD}dateTime` }));
+      const typedDates = (subject: string, predicate: string) =>
+        objects(graph(), subject, predicate).map((term) => `${term.value}^^${(term as Term & { datatype: { value: string } }).datatype.value}`);
+      // A day the catalogue gave as a day is stated as one (`xsd:date`), an instant as an instant.
+      const declared = (date: Date | null) => (!date ? [] : isCalendarDay(date) ? [`${calendarDayOf(date)}^^${XSD}date`] : [`${date.toISOString()}^^${XSD}dateTime`]);
       for (const record of published) {
         const dataset = datasetIri(record.id);
         // The original's own dates, only when its catalogue declared them (a hand upload has none).
-        expect(dates(dataset, `${DCT}issued`), `${record.id}`).toEqual(record.issued ? [record.issued.toISOString()] : []);
-        expect(dates(dataset, `${DCT}modified`), `${record.id}`).toEqual(record.modified ? [record.modified.toISOString()] : []);
+        expect(typedDates(dataset, `${DCT}issued`), `${record.id}`).toEqual(declared(record.issued));
+        expect(typedDates(dataset, `${DCT}modified`), `${record.id}`).toEqual(declared(record.modified));
         // The archive's: its catalogue record about the dataset, listed by the catalogue.
         const about = graph().getSubjects(namedNode(`${FOAF}primaryTopic`), namedNode(dataset), null).map((term) => term.value);
         expect(about).toEqual([catalogRecordIri(record.id)]);
@@ -297,8 +304,9 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       const { full, open } = special.facts;
       expect(published.filter((record) => record.issued !== null).map((record) => record.id)).toEqual([full, open].sort((a, b) => a - b));
       expect(published.filter((record) => record.modified !== null).map((record) => record.id)).toEqual([full]);
-      expect(dates(datasetIri(full), `${DCT}issued`)).toEqual(['2018-06-19T00:00:00.000Z']);
-      expect(dates(catalogRecordIri(full), `${DCT}issued`)).not.toEqual(['2018-06-19T00:00:00.000Z']);
+      expect(typedDates(datasetIri(full), `${DCT}issued`)).toEqual([`2018-06-19^^${XSD}date`]);
+      expect(typedDates(datasetIri(full), `${DCT}modified`)).toEqual([`2024-02-22T15:05:11.000Z^^${XSD}dateTime`]);
+      expect(dates(catalogRecordIri(full), `${DCT}issued`)).not.toEqual(['2018-06-19T12:00:00.000Z']);
       expect(graph().getSubjects(namedNode(`${RDF}type`), namedNode(`${DCAT}CatalogRecord`), null)).toHaveLength(published.length);
     });
 
@@ -563,6 +571,26 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     expect(one).toBe(two);
     expect(JSON.parse(one!)).toBeTruthy();
     await reader.cancel();
+  }, 60_000);
+
+  it('sends a few documents at once at most: one more is refused with a 503 to retry, and a document read or abandoned gives its turn back', async () => {
+    // Clients that stop reading keep their documents open, and a page of records each.
+    expect(CATALOG_DOCUMENTS_AT_ONCE).toBe(8);
+    const open = await Promise.all(Array.from({ length: CATALOG_DOCUMENTS_AT_ONCE }, (_, index) => fetchCatalog(index % 2 ? 'turtle' : 'jsonld', {}, 50)));
+    const refused = await fetchCatalog('turtle').then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(HttpError);
+    expect(refused).toMatchObject({ status: 503, headers: { 'Retry-After': '30' } });
+    expect((refused as HttpError).message).toBe('Se están enviando demasiadas copias del catálogo a la vez; vuelva a pedirlo en medio minuto.');
+    // One abandoned before its first byte, one read to its end: two turns back.
+    await open[0]!.body!.cancel();
+    expect(await open[1]!.text()).toContain('dcat:Catalog');
+    const [again, andAgain] = await Promise.all([fetchCatalog('jsonld'), fetchCatalog('turtle')]);
+    await expect(fetchCatalog('jsonld')).rejects.toMatchObject({ status: 503 });
+    for (const response of [...open.slice(2), again, andAgain]) await response.body!.cancel();
+    expect((await fetchCatalog('turtle')).status).toBe(200);
   }, 60_000);
 
   it('answers 304 to a harvester whose copy is current, and a full catalogue once the records change', async () => {

@@ -131,6 +131,43 @@ describe.each(testEngines())('migrations on %s', (engine) => {
     }
   });
 
+  it('move the calendar days a DCAT or data.json catalogue gave, kept at midnight UTC by an older version, to noon (0034)', async () => {
+    const rowsOf = async <T>(query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+    const [source] = await rowsOf<{ id: number }>(sql`insert into sources (name, url) values ('Fuente de la migración 0034', 'https://portal.example') returning id`);
+    const catalogues = await rowsOf<{ id: number; kind: string }>(sql`
+      insert into harvest_sources (url, kind, name, source_id)
+      values ('https://portal.example/data.json', 'datajson', 'data.json', ${source!.id}),
+             ('https://portal.example/api/3/action/package_search', 'ckan', 'CKAN', ${source!.id})
+      returning id, kind`);
+    const kindOf = (kind: string) => catalogues.find((catalogue) => catalogue.kind === kind)!.id;
+    const records = await rowsOf<{ id: number; title: string }>(sql`
+      insert into alexandrias (title, type, status, issued, modified) values
+        ('Día de data.json', 'csv', 'under_review', '2021-01-01T00:00:00Z', '2024-03-01T00:00:00Z'),
+        ('Instante de data.json', 'csv', 'under_review', '2021-01-01T10:30:00Z', null),
+        ('Instante de CKAN a medianoche', 'csv', 'under_review', '2021-03-01T00:00:00Z', null)
+      returning id, title`);
+    const [day, instant, ckan] = records.map((record) => record.id);
+    await database.db.execute(sql`
+      insert into harvested_records (alexandria_id, harvest_source_id, dataset_identifier, distribution_key)
+      values (${day}, ${kindOf('datajson')}, 'dia', '0'), (${instant}, ${kindOf('datajson')}, 'instante', '0'), (${ckan}, ${kindOf('ckan')}, 'ckan', '0')`);
+    try {
+      expect(await reapplyMigrationsFrom(database, '0034')).toBeGreaterThan(0);
+      const rows = await rowsOf<{ title: string; issued: Date | string; modified: Date | string | null }>(
+        sql`select title, issued, modified from alexandrias where id in (${day}, ${instant}, ${ckan}) order by id`,
+      );
+      const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+      expect(rows.map((row) => [row.title, iso(row.issued), iso(row.modified)])).toEqual([
+        ['Día de data.json', '2021-01-01T12:00:00.000Z', '2024-03-01T12:00:00.000Z'],
+        ['Instante de data.json', '2021-01-01T10:30:00.000Z', null],
+        ['Instante de CKAN a medianoche', '2021-03-01T00:00:00.000Z', null],
+      ]);
+    } finally {
+      await database.db.execute(sql`delete from alexandrias where id in (${day}, ${instant}, ${ckan})`);
+      await database.db.execute(sql`delete from harvest_sources where source_id = ${source!.id}`);
+      await database.db.execute(sql`delete from sources where id = ${source!.id}`);
+    }
+  });
+
   it('search Spanish text without accents and with stemming', async () => {
     await database.db.execute(sql`insert into categories (title, description) values ('Educación', 'Estadísticas de escuelas públicas')`);
     const result = (await database.db.execute(

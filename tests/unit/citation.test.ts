@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { calendarDayDate } from '../../src/lib/domain/calendar-day.ts';
 import { recordCitation } from '../../src/lib/server/seo/citation.ts';
 
 const CID = 'bafkreifjjcie6lypi6ny7amxnfftagclbuxndqonfipmb64f2km2devei4';
@@ -21,6 +22,18 @@ describe('how to cite a record', () => {
     expect(citation).toBe(
       `Ministerio de Hacienda. (2018). Nómina de empleados fijos [Conjunto de datos]. Archivo Abierto. CID: ${CID}. ` +
         `Consultado el 04/05/2026 en https://archivo.example/single/src/${CID}?assetId=9`,
+    );
+  });
+
+  it('names the version it cites when the record has had more than one file, and the day a catalogue gave as a day keeps its year', () => {
+    // 1 January, kept at noon UTC (calendar-day.ts): at midnight it was 31 December in Santo Domingo, and cited as 2020.
+    const citation = recordCitation(
+      { ...base, cid: CID, issued: calendarDayDate('2021-01-01') },
+      { url: 'https://archivo.example/registro/9', accessed, version: 2 },
+    );
+    expect(citation).toBe(
+      `Ministerio de Hacienda. (2021). Nómina de empleados fijos (Versión 2) [Conjunto de datos]. Archivo Abierto. CID: ${CID}. ` +
+        'Consultado el 04/05/2026 en https://archivo.example/registro/9',
     );
   });
 

@@ -9,6 +9,7 @@ import { packageSearchUrl } from '../../src/lib/server/harvest/catalogs/ckan.ts'
 import { catalogIdentity } from '../../src/lib/server/harvest/catalogs/index.ts';
 import { CatalogReadError, readCatalog, type CatalogKind, type CatalogPage, type FetchPage, type ReadOptions } from '../../src/lib/server/harvest/catalogs/index.ts';
 import { cleanChecksum, cleanDate, cleanUrl } from '../../src/lib/server/harvest/catalogs/values.ts';
+import { formatDate } from '../../src/lib/format.ts';
 import { samplePackages, startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
 
 async function readAll(kind: CatalogKind, url: string, fetchPage: FetchPage, options: ReadOptions = {}): Promise<CatalogPage[]> {
@@ -209,9 +210,12 @@ describe('declared values', () => {
     expect(cleanChecksum('abcdef')).toBeNull();
   });
 
-  it('reads zone-less CKAN times as UTC and keeps declared zones', () => {
+  it('reads zone-less CKAN times as UTC, keeps declared zones, and a calendar day as that day wherever it is read', () => {
     expect(cleanDate('2019-04-11T16:16:40.809422')?.toISOString()).toBe('2019-04-11T16:16:40.809Z');
-    expect(cleanDate('2019-04-11')?.toISOString()).toBe('2019-04-11T00:00:00.000Z');
+    // A day (data.json's, DCAT's `issued`): noon UTC, so Santo Domingo (UTC−4) shows that day, not the one before.
+    expect(cleanDate('2019-04-11')?.toISOString()).toBe('2019-04-11T12:00:00.000Z');
+    expect(formatDate(cleanDate('2021-01-01')!)).toBe('01/01/2021');
+    expect(cleanDate('2021-02-30')).toBeNull();
     expect(cleanDate('2019-04-11T10:00:00-04:00')?.toISOString()).toBe('2019-04-11T14:00:00.000Z');
     expect(cleanDate('ayer')).toBeNull();
   });

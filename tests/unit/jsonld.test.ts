@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { calendarDayDate } from '../../src/lib/domain/calendar-day.ts';
 import { ASSET_TYPES, ASSET_TYPE_VALUES } from '../../src/lib/domain/constants.ts';
 import type { GroupItem } from '../../src/lib/server/queries/groups.ts';
 import type { RecordDetail, RecordRow } from '../../src/lib/server/queries/records.ts';
@@ -171,9 +172,10 @@ describe('the Dataset of a record', () => {
       mainEntityOfPage: { '@type': 'ItemPage', datePublished: '2025-01-02T03:04:05.000Z', dateModified: '2025-06-07T08:09:10.000Z' },
     });
     expect(cited).not.toHaveProperty('dateCreated');
-    // One date declared, the other not: the archive's does not stand in for it.
-    const firstOnly = datasetJsonLd(record({ issued: new Date('2018-06-19T00:00:00.000Z') }), ORIGIN);
-    expect(firstOnly.datePublished).toBe('2018-06-19T00:00:00.000Z');
+    // One date declared, the other not: the archive's does not stand in for it. A day the
+    // catalogue gave as a day is given as one.
+    const firstOnly = datasetJsonLd(record({ issued: calendarDayDate('2018-06-19') }), ORIGIN);
+    expect(firstOnly.datePublished).toBe('2018-06-19');
     expect(firstOnly).not.toHaveProperty('dateModified');
     // A licence named without a usable URL is given by its name; none stated, none claimed.
     expect(datasetJsonLd(record({ licenseTitle: 'Licencia abierta', licenseUrl: 'notaurl' }), ORIGIN).license).toBe('Licencia abierta');

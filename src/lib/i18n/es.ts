@@ -569,6 +569,7 @@ export const es = {
   'cite.title': 'Cómo citar',
   'cite.copy': 'Copiar la cita',
   'cite.kind': 'Conjunto de datos',
+  'cite.version': 'Versión {number}',
   'cite.noDate': 's. f.',
   'cite.accessed': 'Consultado el {date} en {url}',
   // Issue #20, keyboard and words (a11y): the upload link signed out, the sign-in page on a phone,

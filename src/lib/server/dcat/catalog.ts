@@ -64,6 +64,7 @@ import {
   dct,
   foaf,
   iri,
+  originDate,
   plain,
   rdfs,
   resource,
@@ -354,8 +355,8 @@ export function datasetResource(record: CatalogRecord, iris: CatalogIris): Resou
     [dct.title]: text(record.title),
     // DCAT-AP requires a description; the title is the best the record has when it lacks one.
     [dct.description]: text(record.description?.trim() ? record.description : record.title),
-    [dct.issued]: record.issued ? dateTime(record.issued) : undefined,
-    [dct.modified]: record.modified ? dateTime(record.modified) : undefined,
+    [dct.issued]: record.issued ? originDate(record.issued) : undefined,
+    [dct.modified]: record.modified ? originDate(record.modified) : undefined,
     [dcat.landingPage]: landingPage ? iri(landingPage) : undefined,
     [dct.publisher]: record.department ? iri(iris.publisher(record.department.id)) : undefined,
     [dcat.theme]: record.category ? [iri(iris.theme(record.category.id)), euTheme ? iri(euTheme) : undefined] : undefined,

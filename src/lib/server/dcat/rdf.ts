@@ -3,6 +3,8 @@
  * both JSON-LD and Turtle, so the two documents state the same graph by construction.
  */
 
+import { calendarDayOf, isCalendarDay } from '../../domain/calendar-day.ts';
+
 export const NS = {
   rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
   rdfs: 'http://www.w3.org/2000/01/rdf-schema#',
@@ -157,6 +159,11 @@ export function dateTime(value: Date): Literal {
 /** A calendar date (`YYYY-MM-DD`, as the records keep coverage dates): a day, with no zone to shift it. */
 export function date(value: string): Literal {
   return typed(value, xsd.date);
+}
+
+/** A date an original's catalogue declared: a day when it gave a day (`calendar-day.ts`), else the instant. */
+export function originDate(value: Date): Literal {
+  return isCalendarDay(value) ? date(calendarDayOf(value)) : dateTime(value);
 }
 
 type Values<T> = T | ReadonlyArray<T | undefined> | undefined;

@@ -8,8 +8,14 @@ import { t } from '../../i18n/index.ts';
 import type { RecordDetail } from '../queries/records.ts';
 
 export interface CitationContext {
-  /** The record page's absolute canonical URL. */
+  /**
+   * The record's permanent address (`/registro/{id}`). Its page's canonical URL names the current
+   * file's CID, and moves (301) to the next one when the file changes at its origin: a citation
+   * must still lead to the record, the CID and version it names saying which file was consulted.
+   */
   url: string;
+  /** The version of the record's file cited, when it has had more than one (issue #19). */
+  version?: number | null;
   /** When the reader consults it: the page's render time. */
   accessed: Date;
 }
@@ -28,7 +34,7 @@ export function recordCitation(record: Cited, context: CitationContext): string 
   // The URL comes last, with no full stop after it, so a pasted citation still links.
   const parts = [
     author ? `${withStop(author)} (${year}).` : `(${year}).`,
-    `${withoutStop(record.title)} [${t('cite.kind')}].`,
+    `${withoutStop(record.title)}${context.version ? ` (${t('cite.version', { number: context.version })})` : ''} [${t('cite.kind')}].`,
     `${t('site.name')}.`,
     record.cid ? `CID: ${record.cid}.` : null,
     t('cite.accessed', { date: formatDate(context.accessed), url: context.url }),

@@ -3,6 +3,7 @@
  * URLs as absolute http(s) IRIs with spaces and other unsafe characters percent-encoded (CKAN
  * resource URLs are typed by hand and often hold spaces), dates, byte counts and checksums.
  */
+import { calendarDayDate, calendarDayOf } from '../../../domain/calendar-day.ts';
 import { publishableContact, publishableEmail } from '../../../domain/contact-point.ts';
 import { stripControls } from '../../../domain/text.ts';
 import { webIri } from '../../dcat/rdf.ts';
@@ -39,14 +40,17 @@ export function cleanUrl(value: unknown, base?: string): string | null {
   return webIri(text) ?? null;
 }
 
-/** A date as `YYYY-MM-DD` or ISO 8601; a date-time without a zone is UTC (CKAN writes its times so). */
+/**
+ * A date as `YYYY-MM-DD` (a calendar day, kept as `calendarDayDate` keeps one) or ISO 8601; a
+ * date-time without a zone is UTC (CKAN writes its times so).
+ */
 export function cleanDate(value: unknown): Date | null {
   const text = cleanText(value);
   if (!text) return null;
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
   const zoneless = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text);
-  const date = new Date(dateOnly ? `${text}T00:00:00Z` : zoneless ? `${text}Z` : text);
-  return Number.isNaN(date.getTime()) ? null : date;
+  const date = dateOnly ? calendarDayDate(text) : new Date(zoneless ? `${text}Z` : text);
+  return Number.isNaN(date.getTime()) || (dateOnly && calendarDayOf(date) !== text) ? null : date;
 }
 
 /** A whole, non-negative number of bytes from a number or numeric text (`"151040"`, `151040.0`). */
