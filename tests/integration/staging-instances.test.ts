@@ -162,6 +162,42 @@ describe.each(testEngines())('staging per server instance on %s', (engine: Engin
     expect((await database.db.select().from(serverInstances).where(eq(serverInstances.id, lost))).length).toBe(1);
   });
 
+  it('renews its lease again once the database answers after a heartbeat failed, or registers anew when it ran out meanwhile', async () => {
+    // The database out of reach: every write fails while `down`.
+    let down = false;
+    const db = new Proxy(database.db, {
+      get(target, property) {
+        if (down && (property === 'update' || property === 'insert')) {
+          return () => {
+            throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+          };
+        }
+        const value = Reflect.get(target, property, target) as unknown;
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const errors: unknown[] = [];
+    const a = await registerInstance(db, { leaseMs: 60_000, heartbeatMs: 3_600_000, onError: (error) => errors.push(error) });
+    instances.push(a);
+    const first = a.id;
+    down = true;
+    await expect(a.heartbeat()).rejects.toThrow(/ECONNREFUSED/);
+    down = false;
+    // Before, the failed beat failed every later one: the lease ran out and commits were refused for good.
+    await a.heartbeat();
+    expect(a.id).toBe(first);
+    expect(a.leaseLeftMs(a.id)).toBeGreaterThan(30_000);
+    // An outage longer than the lease: the next beat registers the instance again, under a new id.
+    down = true;
+    await expect(a.heartbeat()).rejects.toThrow(/ECONNREFUSED/);
+    await expire(a);
+    down = false;
+    await a.heartbeat();
+    expect(a.id).not.toBe(first);
+    expect(a.leaseLeftMs(a.id)).toBeGreaterThan(30_000);
+    expect(errors.map(String)).toEqual([expect.stringContaining(`La concesión de la instancia ${first} venció`)]);
+  });
+
   it('lets one sweep run at a time across instances, and removes an instance\'s row when it stops', async () => {
     const a = await instance();
     const b = await instance();

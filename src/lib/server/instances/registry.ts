@@ -114,8 +114,11 @@ export async function registerInstance(db: Db, options: InstanceOptions = {}): P
   }
 
   let beating: Promise<void> = Promise.resolve();
+  // One beat at a time, each tried whatever became of the one before: a beat that failed (the
+  // database out of reach a moment) must not fail every later one too, or the lease would never
+  // be renewed again and the server would refuse every commit until restarted.
   const heartbeat = (): Promise<void> => {
-    beating = beating.then(() => (stopped ? undefined : renew()));
+    beating = beating.catch(() => undefined).then(() => (stopped ? undefined : renew()));
     return beating;
   };
 
