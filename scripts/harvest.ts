@@ -11,13 +11,16 @@
  *   database process serves (`db/embedded-address.ts`), where sessions take turns between
  *   transactions (`db/pglite-socket.ts`);
  * - on the embedded database with nothing running: it opens the folder itself.
- * In every case it runs a worker of the queue too (the same handlers as the server's, without the
- * schedule), so the run happens whether or not a server is up; with one up, both share the work
- * and the queue never runs a job twice. It is polite to the portal: `ARCHIVE_CAPTURE_HOST_CONCURRENCY`
+ * With no server up on the database, it runs a worker of the queue itself (the same handlers as the
+ * server's, without the schedule), so the run happens anyway. With servers up, they do the work:
+ * the files a capture keeps go to the block store of whoever captures them, and this process's
+ * settings (a bucket, a folder) need not be theirs, so its captures would land where no server
+ * reads them. `--worker` makes it work beside them, for an operator who gives it their settings;
+ * the queue never runs a job twice. It is polite to the portal: `ARCHIVE_CAPTURE_HOST_CONCURRENCY`
  * requests at once per host, and `--host-delay` ms (1 s) between two of them.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, count, desc, eq, like } from 'drizzle-orm';
+import { and, count, desc, eq, gt, like, sql } from 'drizzle-orm';
 import { startBackgroundWork } from '../src/lib/server/background.ts';
 import { openArchiveForCommand, parseCommandArgs, withHostDelay } from '../src/lib/server/commands.ts';
 import { readConfigOrExit } from '../src/lib/server/config.ts';
@@ -25,6 +28,7 @@ import { imports, jobs, type HarvestCounts } from '../src/lib/server/db/schema.t
 import { CATALOG_KINDS, type CatalogKind } from '../src/lib/server/harvest/catalogs/index.ts';
 import { documentsRead, emptyCounts, queueHarvestRun, registerHarvestSource, RUN_ERROR_KEY } from '../src/lib/server/harvest/index.ts';
 import { HttpError } from '../src/lib/server/http/errors.ts';
+import { serverInstances } from '../src/lib/server/instances/index.ts';
 
 const USAGE = 'Uso: npm run harvest -- <url del catálogo> [--kind ckan|dcat|datajson] [--source-name "Nombre"] [--timeout minutos] [--host-delay ms]';
 const HELP = `${USAGE}
@@ -36,6 +40,9 @@ muestra su avance y el de sus capturas, funcione o no un servidor (npm start) a 
   --source-name   el nombre de la fuente nueva (por omisión, el del servidor).
   --timeout       minutos de espera antes de dejar el resto en la cola (60).
   --host-delay    milisegundos entre dos peticiones a un mismo servidor (ARCHIVE_CAPTURE_HOST_DELAY_MS).
+  --worker        trabajar también desde esta orden aunque haya servidores en marcha sobre la base
+                  (por omisión, ellos cosechan y capturan, cada uno con su almacén de bloques): déle
+                  entonces la misma configuración de almacén que a ellos (ARCHIVE_BLOCKSTORE, ARCHIVE_S3_*).
 Devuelve 0 si la cosecha termina (aunque falle alguna captura: lo dice al final), 1 si falla, se interrumpe o se agota el tiempo, 2 si la orden no es válida.`;
 
 /** The kind a URL most likely is when `--kind` is not given: data.json and DCAT files by name, else CKAN. */
@@ -57,6 +64,7 @@ const { values, positionals } = parseCommandArgs(
     'source-name': { type: 'string' },
     timeout: { type: 'string', default: '60' },
     'host-delay': { type: 'string' },
+    worker: { type: 'boolean', default: false },
   },
   usage,
   HELP,
@@ -93,7 +101,16 @@ const queued = await queueHarvestRun(db, harvestSource.id, 'npm run harvest').ca
 });
 console.log(queued.created ? `Cosecha en cola (trabajo ${queued.job.id}).` : `Ya había una cosecha de esta fuente en cola o en curso (trabajo ${queued.job.id}): se sigue esa.`);
 
-const work = startBackgroundWork(archive, { schedule: false });
+// Itself among them: the instance `openArchive` registered for this process.
+const [{ running = 0 } = {}] = await db.select({ running: count() }).from(serverInstances).where(gt(serverInstances.leaseUntil, sql`now()`));
+const servers = Math.max(0, Number(running) - 1);
+const work = servers === 0 || values.worker ? startBackgroundWork(archive, { schedule: false }) : null;
+if (!work) {
+  console.log(
+    `Hay ${servers} servidor(es) en marcha sobre esta base: ellos cosechan y capturan, con su almacén de bloques. ` +
+      'Si ninguno tiene el trabajador (ARCHIVE_WORKER=false), repita con --worker y la configuración de almacén de los servidores.',
+  );
+}
 const deadline = Date.now() + timeoutMinutes * 60_000;
 let exitCode = 0;
 
@@ -163,7 +180,7 @@ try {
   }
 } finally {
   stop.abort();
-  await work.stop();
+  await work?.stop();
   await archive.close();
 }
 process.exit(exitCode);

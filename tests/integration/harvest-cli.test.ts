@@ -10,7 +10,7 @@ import pg from 'pg';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedDatabaseDir } from '../../src/lib/server/config.ts';
 import { openDatabase } from '../../src/lib/server/db/index.ts';
@@ -234,4 +234,32 @@ describe('npm run harvest', () => {
       portal.packages.pop();
     }
   }, 90_000);
+
+  it('leaves the work to the servers up on the database, whose block store it may not share, unless told --worker', async () => {
+    // A server up on this database: a live instance row, as every running server keeps one.
+    const database = await openDatabase({ dataDir: embeddedDatabaseDir(dataDir) });
+    try {
+      await database.db.execute(sql`insert into server_instances (id, hostname, pid, lease_until) values (gen_random_uuid(), 'otro-servidor', 1, now() + interval '10 minutes')`);
+    } finally {
+      await database.close();
+    }
+    const template = portal.packages[0]!;
+    portal.packages.push({ ...template, id: 'conjunto-del-servidor', name: 'conjunto-del-servidor', title: 'Conjunto que capturan los servidores' });
+    try {
+      // This server has no worker here: nothing does the run, and the command says why before giving up.
+      const waiting = await harvest([portal.urls.ckan, ...FAST, '--timeout', '0.05'], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
+      expect(waiting.output).toContain('Hay 1 servidor(es) en marcha sobre esta base: ellos cosechan y capturan, con su almacén de bloques.');
+      expect(waiting.code).toBe(1);
+      const working = await harvest([portal.urls.ckan, ...FAST, '--worker'], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
+      expect(working.output).not.toContain('servidor(es) en marcha');
+      // The run the first command queued, done by this one: the new dataset among what it found.
+      expect(working.output).toMatch(/Cosecha terminada \(importación \d+\): [1-9]\d* nuevo\(s\)/);
+      expect(working.output).toMatch(/Capturas: [1-9]\d* hecha\(s\), 0 fallida\(s\), 0 en curso, 0 en cola\./);
+      expect(working.code).toBe(0);
+    } finally {
+      portal.packages.pop();
+      const database = await openDatabase({ dataDir: embeddedDatabaseDir(dataDir) });
+      await database.db.execute(sql`delete from server_instances where hostname = 'otro-servidor'`).finally(() => database.close());
+    }
+  }, 120_000);
 });

@@ -40,6 +40,7 @@ describe.each(testEngines())('harvest runs on the job queue, on %s', (engine) =>
       config,
       store: blocks.store,
       staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir, guard: databaseFileGuard(database.db) }),
+      unready: async () => null,
       pinning: [],
     };
     cleanup = async () => {

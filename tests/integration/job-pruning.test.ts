@@ -106,6 +106,7 @@ describe.each(testEngines())('pruning done jobs on %s', (engine) => {
         config,
         store: blocks.store,
         staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir, guard: databaseFileGuard(db) }),
+        unready: async () => null,
         pinning: [],
       };
       cleanup = async () => {

@@ -127,6 +127,7 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
       config: readConfig({ ...process.env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true', ARCHIVE_GONE_AFTER_DAYS: '3' }),
       store: blocks.store,
       staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir, guard: databaseFileGuard(database.db) }),
+      unready: async () => null,
       pinning: [],
     };
     storeDir = blocks.dir;

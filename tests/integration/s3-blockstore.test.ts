@@ -11,6 +11,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
+import { CID } from 'multiformats/cid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toUser } from '../../src/lib/domain/user.ts';
 import { openArchive, type Archive } from '../../src/lib/server/archive.ts';
@@ -67,6 +68,14 @@ function bucketStore(): { blockstore: OpenedBlockstore; store: ContentStore; pre
 }
 
 describe('the S3 blockstore', () => {
+  it('tells the health check a bucket that is not there, which a missing block does not', async () => {
+    await expect(bucketStore().blockstore.probe()).resolves.toBeUndefined();
+    const missing = s3Blockstore({ ...s3.settings('x/'), bucket: 'un-cubo-que-no-existe' });
+    await expect(missing.probe()).rejects.toThrow();
+    // HeadObject answers a missing bucket as it answers a missing block: the probe is what tells them apart.
+    expect(await missing.has(CID.parse((await cidOf(Buffer.from('hola'))).cid))).toBe(false);
+  });
+
   it('gives every file the CID, bytes, blocks, ranges and size it has on disk', async () => {
     const onDisk = createContentStore({ dir: await tempDir() });
     const { store: inBucket, prefix, keys } = bucketStore();
@@ -276,6 +285,8 @@ describe.runIf(testEngines().includes('postgres'))('two archives on one PostgreS
     archives.push(b);
     const instances = await a.db.select().from(serverInstances);
     expect(instances).toHaveLength(2);
+    // Both can work: their database, their leases and the bucket (the health check says so).
+    expect([await a.unready(), await b.unready()]).toEqual([null, null]);
 
     const shared = await a.store.add(pseudoRandom(400 * 1024, 27));
     expect((await collect(b.store.cat(shared.cid))).equals(await collect(pseudoRandom(400 * 1024, 27)))).toBe(true);

@@ -2,6 +2,7 @@
  * The running archive: its configuration, its migrated database and its content store, opened
  * once per process. Pages, endpoints and scripts all reach the data through `getArchive()`.
  */
+import { sql } from 'drizzle-orm';
 import fs from 'node:fs';
 import path from 'node:path';
 import { embeddedDatabaseDir, readConfig, type ArchiveConfig } from './config.ts';
@@ -22,6 +23,12 @@ export interface Archive extends DatabaseHandle {
   staging: StagingArea;
   /** Who keeps the archive's files: the local store, and a remote pinning service if configured. */
   pinning: PinningProvider[];
+  /**
+   * What keeps this server from doing its work now, in Spanish, or null when nothing does: its
+   * database out of reach, its instance's lease run out (no commit is started then), or a block
+   * store it cannot write to (a folder it may not write, a missing bucket). For `/v2/health`.
+   */
+  unready(): Promise<string | null>;
 }
 
 export interface OpenArchiveOptions {
@@ -85,6 +92,24 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
     store,
     staging: stagingArea,
     pinning: pinningProviders(config, store),
+    async unready() {
+      try {
+        await handle.db.execute(sql`select 1`);
+      } catch (error) {
+        console.error('Comprobación de salud, base de datos:', error);
+        return 'El archivo no alcanza su base de datos.';
+      }
+      if (registered.leaseLeftMs(registered.id) === 0) {
+        return 'La concesión de este servidor en la base de datos venció: no confirma subidas ni capturas hasta renovarla.';
+      }
+      try {
+        await blockstore.probe();
+      } catch (error) {
+        console.error('Comprobación de salud, almacén de bloques:', error);
+        return 'El archivo no puede escribir en su almacén de bloques: vea el registro del servidor.';
+      }
+      return null;
+    },
     async close() {
       clearInterval(sweeps);
       // The row goes first: what this instance leaves in staging is anyone's to clear from then on.

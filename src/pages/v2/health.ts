@@ -1,10 +1,10 @@
 /**
- * `GET /v2/health`: whether this server reaches its database, for a load balancer's health check
- * and for `npm start`, which asks it once when it starts listening so that the database is opened
- * and the background work (job queue, harvest schedule) begins without waiting for a visitor.
+ * `GET /v2/health`: whether this server can do its work (it reaches its database, its instance's
+ * lease holds, it can write to its block store: `Archive.unready`), for a load balancer's health
+ * check; and for `npm start`, which asks it once when it starts listening so that the database is
+ * opened and the background work (job queue, harvest schedule) begins without waiting for a visitor.
  */
 import type { APIRoute } from 'astro';
-import { sql } from 'drizzle-orm';
 import { getArchive } from '../../lib/server/archive.ts';
 
 const json = (status: number, body: unknown) =>
@@ -13,7 +13,8 @@ const json = (status: number, body: unknown) =>
 export const GET: APIRoute = async () => {
   try {
     const archive = await getArchive();
-    await archive.db.execute(sql`select 1`);
+    const problem = await archive.unready();
+    if (problem) return json(503, { estado: 'error', message: problem });
     return json(200, { estado: 'ok', trabajador: archive.config.worker.enabled });
   } catch (error) {
     console.error('Comprobación de salud:', error);

@@ -49,8 +49,14 @@ export interface StagingTarget extends Pick<ArchiveBlockstore, 'has' | 'delete'>
   adopt(cid: CID, file: string): Promise<void>;
 }
 
-/** A blockstore as the archive opens it: readable and writable, and a target for staging. */
-export type OpenedBlockstore = ArchiveBlockstore & StagingTarget;
+/** Whether the store can be used now, for the health check (`/v2/health`). */
+export interface ProbedStore {
+  /** Resolves when blocks can be written; throws, saying why, when they cannot (a folder it may not write, a missing bucket). */
+  probe(): Promise<void>;
+}
+
+/** A blockstore as the archive opens it: readable and writable, a target for staging, and probed for health. */
+export type OpenedBlockstore = ArchiveBlockstore & StagingTarget & ProbedStore;
 
 /** A block the store does not have, named as interface-store names that failure. */
 export class BlockNotFoundError extends Error {

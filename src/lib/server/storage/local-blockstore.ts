@@ -59,6 +59,14 @@ export function localBlockstore(dir: string): OpenedBlockstore {
         await fs.rename(file, target);
       }
     },
+    async probe() {
+      await ready();
+      // Written and removed, not asked (`access`): root may write anywhere, and a file where the
+      // folder should be passes for one until something is put in it.
+      const probe = path.join(dir, `.sonda-${process.pid}-${Date.now()}`);
+      await fs.writeFile(probe, '');
+      await fs.rm(probe, { force: true });
+    },
     async close() {
       await blocks.close();
     },

@@ -82,6 +82,11 @@ export function s3Blockstore(options: S3BlockstoreOptions): OpenedBlockstore {
 
   return {
     has: (cid, callOptions) => has(cid, callOptions?.signal),
+    async probe() {
+      // A missing bucket answers HeadObject with a bare 404, as a missing block does: asked here by name.
+      const { HeadBucketCommand } = await loadSdk();
+      await (await client()).send(new HeadBucketCommand({ Bucket }));
+    },
     async *get(cid, callOptions) {
       const { GetObjectCommand } = await loadSdk();
       let answer;
