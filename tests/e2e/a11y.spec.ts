@@ -92,6 +92,32 @@ test('axe finds no WCAG 2.1 A/AA violation on any page, at both widths, in both 
   expect(found, found.join('\n')).toEqual([]);
 });
 
+test("axe finds no WCAG 2.1 A/AA violation on the moderators' pages, nor in the upload wizard open, in both themes", async ({ page }) => {
+  test.setTimeout(180_000);
+  await signInWithWallet(page);
+  const found: string[] = [];
+  const check = async (name: string) => {
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    for (const violation of results.violations) {
+      const targets = violation.nodes.slice(0, 3).map((node) => `${node.target.join(' ')}${node.any[0]?.message ? ` (${node.any[0].message})` : ''}`);
+      found.push(`${name}: ${violation.id} ×${violation.nodes.length}: ${targets.join(' | ')}`);
+    }
+  };
+  for (const theme of THEMES) {
+    await page.emulateMedia({ colorScheme: theme });
+    // The harvest page with its progress panel (the seed's run) and the runs table.
+    for (const path of ['/moderacion', '/moderacion/cosechas']) {
+      await page.goto(path);
+      await check(`${path} ${theme}`);
+    }
+    await page.goto('/dashboard');
+    await page.getByRole('link', { name: 'Subir Archivo' }).click();
+    await expect(page.getByRole('dialog', { name: 'Subir Archivo' })).toBeVisible();
+    await check(`asistente ${theme}`);
+  }
+  expect(found, found.join('\n')).toEqual([]);
+});
+
 test('every link that opens a new tab says so to a screen reader, and cannot reach back into the page', async ({ page }) => {
   await signInWithWallet(page);
   const pages = [...(await pagesToCheck(page)), { name: 'moderacion', path: '/moderacion' }, { name: 'cosechas', path: '/moderacion/cosechas' }];
@@ -379,7 +405,7 @@ test('the HTML, styles and exports arrive compressed; the /ipfs/ gateway sends b
 
 test('at 320 px (a laptop zoomed to 400 %) no page scrolls sideways and the header keeps every control whole', async ({ page }) => {
   await page.setViewportSize({ width: 320, height: 640 });
-  for (const path of ['/dashboard', '/buscar?q=salud', '/group/dep', '/registro/1066', '/general/faq']) {
+  for (const path of ['/dashboard', '/buscar?q=salud', '/group/dep', '/registro/1066', '/general/faq', '/docs']) {
     await page.goto(path);
     expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(320);
     const menu = page.locator('header summary').filter({ hasText: 'Menú' });

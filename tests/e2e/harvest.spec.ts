@@ -78,6 +78,10 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await expect(add.getByRole('alert')).toHaveText(/^La dirección del catálogo debe ser una URL http o https completa/);
   await expect(add.getByRole('alert')).toBeInViewport();
   await expect(add.getByLabel('Dirección del catálogo')).toHaveValue('ftp://datos.gob.do/catalogo');
+  // The focus is on the field, which names the error: an alert already there at load is not read out.
+  await expect(add.getByLabel('Dirección del catálogo')).toBeFocused();
+  await expect(add.getByLabel('Dirección del catálogo')).toHaveAttribute('aria-invalid', 'true');
+  await expect(add.getByLabel('Dirección del catálogo')).toHaveAccessibleDescription(/^La dirección del catálogo debe ser una URL http o https completa/);
   await screenshots(page, 'error');
 
   await add.getByLabel('Dirección del catálogo').fill(portal.urls.ckan);
@@ -95,10 +99,17 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   // "Cosechar ahora": the run is queued, the server's worker runs it, the page follows it.
   await local.getByRole('button', { name: 'Cosechar ahora' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Cosecha en cola' })).toBeVisible();
+  // The moderator starts typing a new source meanwhile (before the panel's first poll, 2 s on).
+  await add.getByLabel('Nombre (opcional)').fill('Escrito mientras se cosecha');
   await expect(progress).toHaveText(/^(Cosecha en cola|Cosechando|Catálogo leído. Capturando archivos)/);
   // Its badge says where the work stands, captures included, never «Terminada» before they end.
   await expect(local.locator('[data-run-badge]')).toHaveText(/^(En cola|En curso|Capturando archivos)$/);
   await expect(progress).toHaveText(/^Última cosecha terminada: \d+ documento\(s\)\.$/, { timeout: 120_000 });
+  // The work ended while they typed: no reload took their text away; the page says how to see the end.
+  const ended = page.locator('[data-work-ended]');
+  await expect(ended).toContainText('El trabajo de esta fuente terminó.');
+  await expect(add.getByLabel('Nombre (opcional)')).toHaveValue('Escrito mientras se cosecha');
+  await ended.getByRole('link', { name: 'Actualizar la página' }).click();
 
   // Done, the page reloaded without the stale "en cola" notice.
   await expect(page.getByRole('status').filter({ hasText: 'Cosecha en cola' })).toHaveCount(0);

@@ -253,7 +253,7 @@ export default function UploadWizard(props: UploadWizardProps) {
             <li
               key={n}
               aria-current={n === step ? 'step' : undefined}
-              className={`flex shrink-0 items-center gap-1.5 rounded-full px-2.5 py-1 ${n === step ? 'bg-indigo-700 text-white' : n < step ? 'bg-indigo-50 text-indigo-800' : 'bg-slate-100 text-slate-500'}`}
+              className={`flex shrink-0 items-center gap-1.5 rounded-full px-2.5 py-1 ${n === step ? 'bg-indigo-700 text-white' : n < step ? 'bg-indigo-50 text-indigo-800' : 'bg-slate-100 text-slate-600'}`}
             >
               <span className="font-semibold tabular-nums">{n}</span>
               <span className={n === step ? '' : 'hidden md:inline'} lang={stepLang(n)}>{stepTitle(n)}</span>

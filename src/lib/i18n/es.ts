@@ -232,6 +232,7 @@ export const es = {
   'docs.gateway': 'Los archivos se leen en /ipfs/{cid}: con rangos (Range), ?download=nombre para descargar y ?format=car (o Accept: application/vnd.ipld.car) para recibir los bloques como CAR y verificarlos sin confiar en el archivo.',
   'docs.catalog': 'Catálogo para otros portales',
   'docs.catalogIntro': 'El catálogo completo en DCAT-AP (JSON-LD y Turtle), listo para que CKAN (ckanext-dcat), uData u otros portales lo cosechen, y los metadatos de todos los registros en CSV y JSON.',
+  'docs.restTable': 'Rutas REST (se desplaza de lado)',
   'docs.path': 'Ruta',
   'docs.what': 'Qué devuelve',
   'docs.parameters': 'Parámetros',
