@@ -258,6 +258,8 @@ test('the upload wizard keeps the focus inside, shows its errors, has one Close 
       await expect(title).toBeFocused();
       await expect(title).toBeInViewport();
       await expect(dialog.getByRole('alert').first()).toHaveText('Title is required');
+      // The spec's English message is said as English.
+      await expect(dialog.getByRole('alert').first()).toHaveAttribute('lang', 'en');
       if (theme === 'light') await page.screenshot({ path: `test-results/screenshots/a11y-upload-errors-${size.name}.png` });
       await title.fill('Estructura orgánica de ProDominicana 2023');
       await dialog.locator('label').filter({ has: page.getByRole('radio', { name: /^PDF/ }) }).click();

@@ -60,6 +60,9 @@ test('searches on Enter only and lists records, ministries and categories', asyn
   const recordLinks = records.getByRole('list').getByRole('link');
   await expect(recordLinks.first()).toBeVisible();
   expect(await recordLinks.count()).toBeLessThanOrEqual(5);
+  // A screen reader hears what came back (the status is not left empty once results are in).
+  await expect(dialog.getByRole('status')).toHaveText(/^[1-5] documentos?, \d+ instituci(ón|ones)$/);
+  await expect(dialog.getByRole('status')).toHaveClass('sr-only');
   // Every result links to its record's page: by CID when it has a file, by id otherwise (issue #20).
   for (const href of await recordLinks.evaluateAll((links) => links.map((link) => link.getAttribute('href')))) {
     expect(href).toMatch(/^(\/single\/src\/[a-z0-9]+\?assetId=\d+|\/registro\/\d+)$/);

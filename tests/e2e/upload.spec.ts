@@ -176,7 +176,13 @@ test('a CSV with a new source and a new issuer is archived; Close resets the wiz
   await next();
   await expect(dialog.getByText('nuevo', { exact: true })).toHaveCount(2);
   await page.screenshot({ path: 'test-results/screenshots/upload-phone-review.png' });
+  // The connection drops on the first send: the failure is said, and the focus is back on Submit
+  // (disabled while sending, it had dropped it to the page), to try again from the keyboard.
+  await page.route('**/v2/ops/assets/add', (route) => route.abort(), { times: 1 });
   await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expect(dialog.locator('[data-upload-failure]')).toBeVisible({ timeout: 30_000 });
+  await expect(dialog.getByRole('button', { name: 'Submit' })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(dialog.getByText('Gracias')).toBeVisible({ timeout: 30_000 });
   const cid = (await dialog.locator('[data-cid]').textContent())!.trim();
 

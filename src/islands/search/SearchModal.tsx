@@ -5,6 +5,7 @@
  * wallet sees its 5 latest uploads. Failed calls are only logged; following any link clears the
  * results 1 s later. The component stays mounted while closed, so reopening finds the last search.
  */
+import { pickPlural } from '../../lib/i18n/plural.ts';
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type MouseEvent, type SubmitEvent } from 'react';
 import { fetchCategories, fetchLatestUploads, searchAssets, searchDepartments, type FoundGroup } from '../../lib/api/search.ts';
@@ -141,6 +142,11 @@ export default function SearchModal({ labels, statusLabels, open, onClose }: Sea
         : search.assets?.length === 0
           ? labels['search.notFound']
           : '';
+  // With results, the status is only for screen readers: what came, as «5 documentos, 2 instituciones».
+  const found = (count: number, key: 'documents' | 'departments') =>
+    pickPlural(count, { one: labels[`search.found.${key}.one`], other: labels[`search.found.${key}.other`] }).replace('{count}', String(count));
+  const announced =
+    status || search.phase !== 'done' ? status : [found(search.assets?.length ?? 0, 'documents'), found(search.departments?.length ?? 0, 'departments')].join(', ');
   const categoryMatch = categories ? matchCategories(categories, searched) : null;
   const files = { one: labels['search.files.one'], other: labels['search.files.other'] };
   const heading = 'text-sm font-semibold text-slate-900';
@@ -185,7 +191,7 @@ export default function SearchModal({ labels, statusLabels, open, onClose }: Sea
           <div className="min-w-0 space-y-6">
             <section aria-labelledby="search-records">
               <h3 id="search-records" className={heading}>{labels['search.records']}</h3>
-              <p role="status" className={status ? 'mt-2 text-sm text-slate-600' : 'sr-only'} lang={statusInEnglish ? langOf('search.notFound') : undefined}>{status}</p>
+              <p role="status" className={status ? 'mt-2 text-sm text-slate-600' : 'sr-only'} lang={statusInEnglish ? langOf('search.notFound') : undefined} data-search-status>{announced}</p>
               {search.phase === 'done' && search.assets && search.assets.length > 0 && (
                 <>
                   <AssetList assets={search.assets} statusLabels={statusLabels} noCid={labels['search.noCid']} />

@@ -5,7 +5,7 @@
  */
 import { useId, useState, type KeyboardEvent } from 'react';
 import { searchEntities, type EntityOption } from '../../lib/api/upload.ts';
-import type { NewEntity } from '../../lib/domain/upload.ts';
+import { isSpecEnglish, type NewEntity } from '../../lib/domain/upload.ts';
 import { langOf } from '../../lib/i18n/english.ts';
 import type { UploadLabels } from './labels.ts';
 
@@ -100,7 +100,7 @@ export default function EntityPicker({ kind, legend, value, onChange, errors, la
               )}
             </div>
           ))}
-          {errors.fresh && <p className="text-sm text-rose-700" role="alert">{errors.fresh}</p>}
+          {errors.fresh && <p className="text-sm text-rose-700" role="alert" lang={isSpecEnglish(errors.fresh) ? 'en' : undefined}>{errors.fresh}</p>}
         </div>
       ) : (
         <div>
@@ -166,7 +166,7 @@ export default function EntityPicker({ kind, legend, value, onChange, errors, la
               {value.picked.name}
             </p>
           )}
-          {errors.picked && <p className="mt-1 text-sm text-rose-700" role="alert">{errors.picked}</p>}
+          {errors.picked && <p className="mt-1 text-sm text-rose-700" role="alert" lang={isSpecEnglish(errors.picked) ? 'en' : undefined}>{errors.picked}</p>}
         </div>
       )}
       <button type="button" onClick={toggle} className="text-sm font-semibold text-indigo-700 hover:underline">

@@ -10,6 +10,7 @@
  * that 'Anterior' and 'Siguiente' stay where they are from one step to the next.
  */
 import { useEffect, useRef, useState } from 'react';
+import { focusIfLost } from '../../lib/focus.ts';
 import { ApiError } from '../../lib/api/auth.ts';
 import { fetchUploadNonce, postUpload } from '../../lib/api/upload.ts';
 import {
@@ -18,6 +19,7 @@ import {
   issuerStep,
   sourceStep,
   stepErrors,
+  isSpecEnglish,
 } from '../../lib/domain/upload.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { NoWalletError } from '../../lib/wallet/signin.ts';
@@ -107,6 +109,14 @@ export default function UploadWizard(props: UploadWizardProps) {
   /** Counts the refused 'Siguiente's: each brings the first error into view. */
   const [refused, setRefused] = useState(0);
   const busy = sending.phase !== 'idle';
+  // The primary button is disabled while sending, which drops the focus: a failed send gives it back
+  // there, to try again (its alert is announced); a finished one has step 7 focus its own button.
+  const primary = useRef<HTMLButtonElement>(null);
+  const wasBusy = useRef(false);
+  useEffect(() => {
+    if (wasBusy.current && !busy) focusIfLost(primary.current);
+    wasBusy.current = busy;
+  }, [busy]);
 
   // Each step starts at its first field, for keyboard and screen-reader users.
   useEffect(() => {
@@ -285,7 +295,7 @@ export default function UploadWizard(props: UploadWizardProps) {
 
           {step === 6 && busy && <Progress sending={sending} labels={labels} />}
           {failure && (
-            <p role="alert" data-upload-failure className="mt-4 rounded-lg bg-rose-50 p-3 text-sm text-rose-800">{failure}</p>
+            <p role="alert" data-upload-failure className="mt-4 rounded-lg bg-rose-50 p-3 text-sm text-rose-800" lang={isSpecEnglish(failure) ? 'en' : undefined}>{failure}</p>
           )}
         </div>
 
@@ -300,6 +310,7 @@ export default function UploadWizard(props: UploadWizardProps) {
           </button>
           {step < 7 ? (
             <button
+              ref={primary}
               type="button"
               onClick={next}
               disabled={busy}

@@ -1,6 +1,6 @@
 /** The wizard's seven steps, each a plain view of the form with its errors under the fields. */
 import { useId, type ReactNode } from 'react';
-import { DOC_TYPES, PROOF_ACCEPT } from '../../lib/domain/upload.ts';
+import { DOC_TYPES, isSpecEnglish, PROOF_ACCEPT } from '../../lib/domain/upload.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { recordPath } from '../../lib/paths.ts';
 import { truncate } from '../../lib/text.ts';
@@ -24,7 +24,7 @@ function Field({ id, label, hint, error, children }: { id: string; label: string
       <label htmlFor={id} className="block text-sm font-medium text-slate-700">{label}</label>
       {children}
       {hint && <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">{hint}</p>}
-      {error && <p id={`${id}-error`} className="mt-1 text-sm text-rose-700" role="alert">{error}</p>}
+      {error && <p id={`${id}-error`} className="mt-1 text-sm text-rose-700" role="alert" lang={isSpecEnglish(error) ? 'en' : undefined}>{error}</p>}
     </div>
   );
 }
@@ -65,7 +65,7 @@ export function DocumentStep({ form, update, errors, labels }: StepProps) {
             </label>
           ))}
         </div>
-        {errors.docType && <p className="mt-1 text-sm text-rose-700" role="alert">{errors.docType}</p>}
+        {errors.docType && <p className="mt-1 text-sm text-rose-700" role="alert" lang={isSpecEnglish(errors.docType) ? 'en' : undefined}>{errors.docType}</p>}
       </fieldset>
     </div>
   );

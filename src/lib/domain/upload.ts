@@ -9,6 +9,22 @@ import { z } from 'zod';
 import { stripControls, visibleLength } from './text.ts';
 
 /**
+ * The messages the spec gives the upload in English ('Title is required', 'This URL is not
+ * valid'…), kept as written; the wizard marks them `lang="en"` (`isSpecEnglish`), so that a screen
+ * reader says them as English (WCAG 3.1.2), as it does the other English labels (`i18n/english.ts`).
+ */
+const SPEC_ENGLISH = new Set<string>();
+const en = (message: string): string => {
+  SPEC_ENGLISH.add(message);
+  return message;
+};
+
+/** Whether `message` is one of the upload's English messages of the spec. */
+export function isSpecEnglish(message: string | null | undefined): boolean {
+  return message != null && SPEC_ENGLISH.has(message);
+}
+
+/**
  * The doc types the wizard offers (SPEC §2: format, name, icon, background, description), with
  * what the file picker accepts. ODS is offered too: the dashboard counts it in its own row.
  */
@@ -118,14 +134,14 @@ export type NewEntity = z.infer<typeof newEntity>;
 
 /** Step 1 'Documento'. */
 export const documentStep = z.object({
-  title: visibleText('Title is required', 20, 'Title must be at least 20 characters', FIELD_MAX.title, true),
-  docType: z.enum(DOC_TYPE_VALUES, { error: 'Document Type is required' }),
+  title: visibleText(en('Title is required'), 20, en('Title must be at least 20 characters'), FIELD_MAX.title, true),
+  docType: z.enum(DOC_TYPE_VALUES, { error: en('Document Type is required') }),
 });
 
 /** Step 2 'Detalles'. */
 export const detailsStep = z.object({
-  categoryId: pickedId.refine((id) => id !== undefined, 'Category is required'),
-  description: visibleText('Description is required', 100, 'Description must be at least 100 characters', FIELD_MAX.description, false),
+  categoryId: pickedId.refine((id) => id !== undefined, en('Category is required')),
+  description: visibleText(en('Description is required'), 100, en('Description must be at least 100 characters'), FIELD_MAX.description, false),
 });
 
 /**
@@ -143,13 +159,13 @@ function checkEntity(
   }
   const { name, description, url } = value.fresh;
   if (!name || !description || !url) {
-    context.addIssue({ code: 'custom', path: [names.newField], message: 'All information is required' });
+    context.addIssue({ code: 'custom', path: [names.newField], message: en('All information is required') });
   } else if (!isWebUrl(url)) {
-    context.addIssue({ code: 'custom', path: [names.newField], message: 'This URL is not valid' });
+    context.addIssue({ code: 'custom', path: [names.newField], message: en('This URL is not valid') });
   }
 }
 
-const docSource = text('Source URL is required')
+const docSource = text(en('Source URL is required'))
   .max(FIELD_MAX.url, tooLong(FIELD_MAX.url))
   .refine(isWebUrl, 'Source is not a valid URL');
 
@@ -165,7 +181,7 @@ export const sourceStep = z
     checkEntity({ id: value.sourceId, fresh: value.newSource }, context, {
       idField: 'sourceId',
       newField: 'newSource',
-      idMessage: 'Source is required',
+      idMessage: en('Source is required'),
       creating: value.creatingSource,
     }),
   );
@@ -181,15 +197,15 @@ export const issuerStep = z
     checkEntity({ id: value.issuerId, fresh: value.newIssuer }, context, {
       idField: 'issuerId',
       newField: 'newIssuer',
-      idMessage: 'issuerId is required',
+      idMessage: en('issuerId is required'),
       creating: value.creatingIssuer,
     }),
   );
 
 /** Step 5 'Archivos': both files chosen (browser only: the server sees the files as parts). */
 export const filesStep = z.object({
-  fileUploaded: z.unknown().refine((file) => file != null, 'File is required'),
-  proof: z.unknown().refine((file) => file != null, 'File is required'),
+  fileUploaded: z.unknown().refine((file) => file != null, en('File is required')),
+  proof: z.unknown().refine((file) => file != null, en('File is required')),
 });
 
 /** An Ethereum address, as the wallet gives it. */
@@ -220,13 +236,13 @@ export const assetPayloadSchema = z
     checkEntity({ id: value.sourceId, fresh: value.newSource }, context, {
       idField: 'sourceId',
       newField: 'newSource',
-      idMessage: 'Source is required',
+      idMessage: en('Source is required'),
       creating: value.sourceId === undefined,
     });
     checkEntity({ id: value.issuerId, fresh: value.newIssuer }, context, {
       idField: 'issuerId',
       newField: 'newIssuer',
-      idMessage: 'issuerId is required',
+      idMessage: en('issuerId is required'),
       creating: value.issuerId === undefined,
     });
   });
