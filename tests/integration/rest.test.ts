@@ -61,6 +61,24 @@ describe.each(testEngines())('the REST API on %s', (engine) => {
     expect(withFile?.file).toMatchObject({ url: `${ORIGIN}/ipfs/${withFile?.cid}` });
   });
 
+  it('tells «ñ» from «n» when names and titles are matched by what they contain, accents aside', async () => {
+    const titles = async (text: string) =>
+      (((await call(strapiAlexandrias, `/alexandrias?title_contains=${encodeURIComponent(text)}&_limit=100`)).json as unknown) as Array<{ title: string }>).map((asset) => asset.title);
+    const withEnye = await titles('año');
+    expect(withEnye.length).toBeGreaterThan(0);
+    for (const title of withEnye) expect(title).toMatch(/añ/i);
+    expect(await titles('AÑO')).toEqual(withEnye);
+    // «ano» is inside «ciudadanos» and «dominicanos», never «año».
+    const keepingEnye = (title: string) => title.toLowerCase().replaceAll('ñ', '\u0001').normalize('NFD').replace(/[\u0300-\u036f]/g, '').replaceAll('\u0001', 'ñ');
+    const withoutEnye = await titles('ano');
+    expect(withoutEnye.length).toBeGreaterThan(0);
+    for (const title of withoutEnye) expect(keepingEnye(title)).toContain('ano');
+    // Accents other than the tilde of «ñ» are still aside: «educacion» finds «Educación».
+    expect((await titles('educacion')).some((title) => /educación/i.test(title))).toBe(true);
+    const names = list((await call((r) => namedGetAll('dep', r), '/v2/open-data/departments/getAll?name=A%C3%B1o&limit=100')).json).map((department) => String(department.name));
+    for (const name of names) expect(name).toMatch(/añ/i);
+  });
+
   it('orders a title search as sort asks: the same best matches, by title or date either way', async () => {
     const ids = async (sort: string) => list((await call(alexandriasGetAll, `/v2/open-data/alexandrias/getAll?title=salud&limit=8&sort=${sort}`)).json);
     const byRelevance = list((await call(alexandriasGetAll, '/v2/open-data/alexandrias/getAll?title=salud&limit=8')).json);

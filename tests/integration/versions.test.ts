@@ -169,6 +169,19 @@ describe.each(testEngines())('a record’s versions on %s', (engine) => {
     expect(await currentRecordOfVersion(seeded.db, record.cid, null)).toEqual({ id: record.id, cid: v2Cid });
     expect(await currentRecordOfVersion(seeded.db, record.cid, other.id)).toBeNull();
     expect(await currentRecordOfVersion(seeded.db, 'bafkqaaa', null)).toBeNull();
+    // Through the API too, as the original client's `where: { cid }` and REST's `?cid=` ask: the
+    // record, with its current file.
+    const yoga = createGraphqlHandler(async () => seeded.db);
+    const response = await yoga.fetch(
+      new Request(`${ORIGIN}/graphql`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ query: 'query ($cid: String) { alexandrias(where: { cid: $cid }) { id cid } alexandriasConnection(where: { cid: $cid }) { aggregate { count } } }', variables: { cid: record.cid } }),
+      }),
+    );
+    const answer = (await response.json()) as { data?: { alexandrias: Array<{ id: string; cid: string }>; alexandriasConnection: { aggregate: { count: number } } }; errors?: unknown };
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data).toEqual({ alexandrias: [{ id: String(record.id), cid: v2Cid }], alexandriasConnection: { aggregate: { count: 1 } } });
   });
 
   it('answers [] for a record never captured, and 404 for one that does not exist', async () => {

@@ -67,13 +67,13 @@ export const strapiStart = wholeNumber(
 
 export const alexandriasGetAllParams = z.object({
   wallet_address: wallet,
-  title: text('title', 'Texto contenido en el título, sin distinguir mayúsculas ni acentos.'),
+  title: text('title', 'Texto contenido en el título, sin distinguir mayúsculas ni acentos (la «ñ» sí se distingue de la «n»).'),
   limit: limit(5),
   sort: signedSort,
 });
 
 export const namedGetAllParams = z.object({
-  name: text('name', 'Texto contenido en el nombre, sin distinguir mayúsculas ni acentos.'),
+  name: text('name', 'Texto contenido en el nombre, sin distinguir mayúsculas ni acentos (la «ñ» sí se distingue de la «n»).'),
   limit: limit(5),
   _limit: strapiLimit.optional().describe('Como limit, al estilo Strapi (la página de grupos del cliente original pide _limit=15); gana sobre limit.'),
   _start: strapiStart.default(0).describe('Cuántos resultados saltar, al estilo Strapi.'),
@@ -101,10 +101,10 @@ const relation = (name: string, description: string) => z.string().regex(/^\d{1,
 /** `GET /alexandrias`, for the OpenAPI document: the window and the record filters. */
 export const strapiAlexandriasParams = strapiWindowParams.extend({
   wallet_address: z.string().trim().max(200, 'wallet_address es demasiado largo.').optional().describe('Dirección de la cartera que contribuyó (sin distinguir mayúsculas).'),
-  cid: z.string().trim().min(1, 'cid no puede estar vacío.').max(120, 'cid es demasiado largo para ser un CID.').optional().describe('CID del archivo.'),
+  cid: z.string().trim().min(1, 'cid no puede estar vacío.').max(120, 'cid es demasiado largo para ser un CID.').optional().describe('CID del archivo: el actual de cada registro, o el de una versión anterior (el registro, con su archivo actual).'),
   status: z.enum(ASSET_STATUS_VALUES, { error: `status debe ser uno de: ${ASSET_STATUS_VALUES.join(', ')}.` }).optional().describe('Estado del registro.'),
   type: z.enum(ASSET_TYPE_VALUES, { error: `type debe ser uno de: ${ASSET_TYPE_VALUES.join(', ')}.` }).optional().describe('Formato del registro.'),
-  title_contains: z.string().max(200, 'title_contains es demasiado largo.').optional().describe('Texto contenido en el título, sin distinguir mayúsculas ni acentos.'),
+  title_contains: z.string().max(200, 'title_contains es demasiado largo.').optional().describe('Texto contenido en el título, sin distinguir mayúsculas ni acentos (la «ñ» sí se distingue de la «n»).'),
   source: relation('source', 'Id de la fuente.'),
   department: relation('department', 'Id de la institución.'),
   category: relation('category', 'Id de la categoría.'),

@@ -7,7 +7,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { AssetStatus, AssetType } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
-import { alexandrias, recordCounts } from '../db/schema.ts';
+import { alexandrias, recordCounts, recordVersions } from '../db/schema.ts';
 import { byDimension, DIMENSIONS } from './dimensions.ts';
 import { isRowId } from './paging.ts';
 
@@ -44,9 +44,25 @@ export function folded(value: AnyPgColumn | SQL): SQL {
   return sql`archivo_unaccent(lower(${value}))`;
 }
 
-/** `column` contains `text`, ignoring case and accents; `%` and `_` in the text are literal. */
+/**
+ * Text folded as `folded` does, but for «ñ»: in Spanish a letter of its own, not an «n» with an
+ * accent («año» is not «ano», nor inside «ciudadanos»). It stands aside as a control character,
+ * which no stored text holds (`domain/text.ts`), while the accents are folded.
+ */
+function foldedKeepingEnye(value: AnyPgColumn | SQL): SQL {
+  return sql`replace(archivo_unaccent(replace(replace(lower(${value}), 'ñ', chr(1)), 'Ñ', chr(1))), chr(1), 'ñ')`;
+}
+
+/**
+ * `column` contains `text`, ignoring case and accents but not «ñ»; `%` and `_` in the text are
+ * literal. The first test is the one the columns' trigram indexes serve; the second, only when an
+ * «n» or «ñ» is typed, tells the two letters apart among what it found.
+ */
 export function containsFolded(column: AnyPgColumn, text: string): SQL {
-  return sql`${folded(column)} like '%' || ${folded(sql`${likeLiteral(text)}`)} || '%'`;
+  const pattern = sql`${likeLiteral(text)}`;
+  const folding = sql`${folded(column)} like '%' || ${folded(pattern)} || '%'`;
+  if (!/[nñ]/i.test(text)) return folding;
+  return sql`(${folding} and ${foldedKeepingEnye(column)} like '%' || ${foldedKeepingEnye(pattern)} || '%')`;
 }
 
 /** A condition matching nothing, for ids that cannot exist. */
@@ -58,11 +74,22 @@ export function idEquals(column: AnyPgColumn, id: number | undefined): SQL | und
   return isRowId(id) ? eq(column, id) : NOTHING;
 }
 
+/**
+ * The records whose file is `cid`, now or in an earlier version (issue #19): a CID cited or shared
+ * before the file changed at its origin finds its record through the API, as through its page.
+ * Each side by its own index.
+ */
+function holdsCid(cid: string): SQL {
+  return sql`${alexandrias.id} in (
+    select ${alexandrias.id} from ${alexandrias} where ${alexandrias.cid} = ${cid}
+    union select ${recordVersions.alexandriaId} from ${recordVersions} where ${recordVersions.cid} = ${cid})`;
+}
+
 /** The records matching `filter`. */
 export function recordCondition(filter: RecordFilter): SQL | undefined {
   return and(
     idEquals(alexandrias.id, filter.id),
-    filter.cid !== undefined ? eq(alexandrias.cid, filter.cid) : undefined,
+    filter.cid !== undefined ? holdsCid(filter.cid) : undefined,
     filter.title ? containsFolded(alexandrias.title, filter.title) : undefined,
     filter.walletAddress !== undefined ? eq(alexandrias.walletAddress, filter.walletAddress.toLowerCase()) : undefined,
     filter.type !== undefined ? eq(alexandrias.type, filter.type) : undefined,
