@@ -145,8 +145,11 @@ export default function SearchModal({ labels, statusLabels, open, onClose }: Sea
   // With results, the status is only for screen readers: what came, as «5 documentos, 2 instituciones».
   const found = (count: number, key: 'documents' | 'departments') =>
     pickPlural(count, { one: labels[`search.found.${key}.one`], other: labels[`search.found.${key}.other`] }).replace('{count}', String(count));
+  // A list whose search failed (null) is not announced: a failed search is only logged (SPEC §7).
   const announced =
-    status || search.phase !== 'done' ? status : [found(search.assets?.length ?? 0, 'documents'), found(search.departments?.length ?? 0, 'departments')].join(', ');
+    status || search.phase !== 'done'
+      ? status
+      : [search.assets && found(search.assets.length, 'documents'), search.departments && found(search.departments.length, 'departments')].filter(Boolean).join(', ');
   const categoryMatch = categories ? matchCategories(categories, searched) : null;
   const files = { one: labels['search.files.one'], other: labels['search.files.other'] };
   const heading = 'text-sm font-semibold text-slate-900';
