@@ -14,6 +14,9 @@ describe('GraphQL errors in Spanish', () => {
     ['Unknown argument "nope" on field "Query.categories".', 'El campo «Query.categories» no admite el argumento «nope».'],
     ['Field "categories" of type "[Category!]!" must have a selection of subfields. Did you mean "categories { ... }"?', 'El campo «categories» (de tipo «[Category!]!») necesita que se pidan sus subcampos, entre llaves: categories { … }.'],
     ['Syntax Error: Expected Name, found <EOF>.', 'Error de sintaxis en la consulta: se esperaba un nombre y llegó el final de la consulta.'],
+    // What an empty query gets ({"query": ""}), and a token where none fits.
+    ['Syntax Error: Unexpected <EOF>.', 'Error de sintaxis en la consulta: está vacía o acaba antes de tiempo.'],
+    ['Syntax Error: Unexpected "}".', 'Error de sintaxis en la consulta: no se esperaba «}».'],
     ['Syntax Error: Expected ":", found "}".', 'Error de sintaxis en la consulta: se esperaba «:» y llegó «}».'],
     ['Syntax Error: Document contains more than 5000 tokens. Parsing aborted.', 'La consulta tiene más de 5000 elementos: no se analiza.'],
     ['Must provide query string.', 'Falta la consulta (el campo query).'],

@@ -37,6 +37,12 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(AUTH_PATHS)).toEqual(['/auth/nonce', '/auth/login']);
   });
 
+  it('promises If-Modified-Since only where a Last-Modified is sent: the exports, not the catalogue or the feeds', () => {
+    const notModified = (path: keyof typeof OPEN_DATA_PATHS) => (OPEN_DATA_PATHS[path] as { get: { responses: Record<string, { description: string }> } }).get.responses['304']!.description;
+    expect(notModified('/export/catalogo.csv')).toContain('If-Modified-Since');
+    for (const path of ['/catalog.jsonld', '/catalog.ttl', '/feeds/cambios.atom'] as const) expect(notModified(path)).not.toContain('If-Modified-Since');
+  });
+
   it('describes only routes that exist', () => {
     for (const route of [...Object.keys(REST_PATHS), ...Object.keys(OPS_PATHS), ...Object.keys(OPEN_DATA_PATHS)]) {
       const file = route.replace('{entity}', '[entity]').replace('{cid}', '[cid]').replace('{id}', '[id]');

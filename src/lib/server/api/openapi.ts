@@ -419,15 +419,19 @@ export const OPS_PATHS = {
   },
 } as const;
 
-/** A document of the open data itself, in `type` (no envelope): what it is, and its conditional answers. */
-const document = (summary: string, description: string, type: string, parameters: Parameter[] = []) => ({
+/**
+ * A document of the open data itself, in `type` (no envelope): what it is, and its conditional
+ * answers: by `ETag` always, and by `Last-Modified` for the exports, written to a file, which alone
+ * send one (the catalogue and the feeds are written as they are read).
+ */
+const document = (summary: string, description: string, type: string, parameters: Parameter[] = [], { lastModified = false } = {}) => ({
   get: {
     summary,
     description,
     parameters,
     responses: {
       '200': { description: summary, content: { [type]: { schema: { type: 'string' } } } },
-      '304': { description: 'La copia del cliente sigue al día (If-None-Match o If-Modified-Since).' },
+      '304': { description: lastModified ? 'La copia del cliente sigue al día (If-None-Match o If-Modified-Since).' : 'La copia del cliente sigue al día (If-None-Match con el ETag recibido).' },
     },
   },
 });
@@ -462,8 +466,8 @@ export const OPEN_DATA_PATHS = {
   },
   '/catalog.jsonld': document('El catálogo DCAT-AP en JSON-LD', 'Cada registro publicado como dcat:Dataset, con sus distribuciones en /ipfs/, licencia, palabras clave, editor y temas.', 'application/ld+json'),
   '/catalog.ttl': document('El catálogo DCAT-AP en Turtle', 'El mismo grafo que /catalog.jsonld.', 'text/turtle'),
-  '/export/catalogo.csv': document('Exportación del catálogo en CSV', 'Una fila por registro publicado, columnas en español, UTF-8 con BOM.', 'text/csv'),
-  '/export/catalogo.json': document('Exportación del catálogo en JSON', 'Las mismas filas que el CSV, como una lista JSON.', 'application/json'),
+  '/export/catalogo.csv': document('Exportación del catálogo en CSV', 'Una fila por registro publicado, columnas en español, UTF-8 con BOM.', 'text/csv', [], { lastModified: true }),
+  '/export/catalogo.json': document('Exportación del catálogo en JSON', 'Las mismas filas que el CSV, como una lista JSON.', 'application/json', [], { lastModified: true }),
   '/feeds/cambios.atom': document('Cambios del archivo (Atom)', 'Nuevas versiones de archivos y documentos desaparecidos en origen, lo más reciente primero.', 'application/atom+xml'),
   '/feeds/instituciones/{id}.atom': document('Cambios de una institución (Atom)', 'Como /feeds/cambios.atom, para los registros de una institución.', 'application/atom+xml', [
     { name: 'id', in: 'path', required: true, description: 'El id de la institución.', schema: { type: 'integer' } },

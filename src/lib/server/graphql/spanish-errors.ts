@@ -35,6 +35,7 @@ const TRANSLATIONS: Array<[RegExp, (...groups: string[]) => string]> = [
   // graphql-js writes «more that»: either spelling, should it be corrected.
   [/^Syntax Error: Document contains more th(?:an|at) (\d+) tokens\. Parsing aborted\.$/, (tokens) => `La consulta tiene más de ${tokens} elementos: no se analiza.`],
   [/^Syntax Error: Expected (.+), found (.+)\.$/, (expected, found) => `Error de sintaxis en la consulta: se esperaba ${token(expected)} y llegó ${token(found)}.`],
+  [/^Syntax Error: Unexpected (.+)\.$/, (found) => `Error de sintaxis en la consulta: ${found === '<EOF>' ? 'está vacía o acaba antes de tiempo' : `no se esperaba ${token(found)}`}.`],
   [/^Syntax Error: (.+)$/, (detail) => `Error de sintaxis en la consulta (${detail})`],
   [/^Must provide query string\.$/, () => 'Falta la consulta (el campo query).'],
   [/^POST body sent invalid JSON\.$/, () => 'El cuerpo de la petición no es JSON válido.'],
