@@ -231,6 +231,34 @@ server = http.createServer((request, response) => {
 // A connection with nothing read or written for this long is closed: a client that stopped reading
 // an answer (its socket's buffer full) holds it, and what it pinned, for no longer than this.
 server.timeout = IDLE_CONNECTION_MS;
+// A port already taken, or a HOST that is not this machine's: said in Spanish, and the process ends
+// (letting go of the embedded database), rather than an unhandled 'error' event's stack trace.
+server.once('error', (error: NodeJS.ErrnoException) => {
+  if (server?.listening || stopping()) return;
+  console.error(`No se pudo abrir el servidor en ${host}:${port}: ${listenFailure(error)}`);
+  shutdownBeganAt = performance.now();
+  void runShutdownHooks()
+    .then(letGoOfEmbeddedDatabase)
+    .finally(() => process.exit(1));
+});
+
+/** Why the server could not listen, in words an operator acts on. */
+function listenFailure(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return 'el puerto ya está en uso (¿otro servidor en marcha?). Elija otro con PORT.';
+    case 'EACCES':
+      return 'no hay permiso para escuchar en ese puerto (los menores de 1024 piden privilegios). Elija otro con PORT.';
+    case 'EADDRNOTAVAIL':
+      return 'esa dirección no es de esta máquina. Corrija HOST.';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'el nombre de HOST no corresponde a ninguna dirección. Corríjalo (por ejemplo 127.0.0.1 o 0.0.0.0).';
+    default:
+      return error.message;
+  }
+}
+
 server.listen(port, host, () => {
   // A signal came while the host name resolved: shutDown is under way, and nothing is served.
   if (stopping()) return void server!.close();

@@ -12,9 +12,12 @@
  *    process alone: both processes end, PGlite closed cleanly, its folder free for the next start
  *    and the instance deregistered.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { SERVER_NODE_FLAGS } from '../../scripts/node-flags.ts';
 import { embeddedDatabaseDir } from '../../src/lib/server/config.ts';
 import { openDatabase } from '../../src/lib/server/db/index.ts';
 import { queueHarvestRun, registerHarvestSource } from '../../src/lib/server/harvest/index.ts';
@@ -183,3 +186,35 @@ test('on the embedded database, a signal to either process stops both in order: 
   expect(isRunning(embedded!)).toBe(false);
   await leftClean(dataDir);
 });
+
+test('a port already taken ends the start with a Spanish line and code 1, the embedded database let go, no stack trace', async () => {
+  const holder = net.createServer();
+  await new Promise<void>((resolve) => holder.listen(PORTS.taken, '127.0.0.1', () => resolve()));
+  const dataDir = path.join(WORK_DIR, 'taken-port-data');
+  await fs.rm(dataDir, { recursive: true, force: true });
+  try {
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/start.ts'], {
+      env: { ...process.env, PORT: String(PORTS.taken), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, DATABASE_URL: '', ARCHIVE_SEED_ON_EMPTY: 'false', ARCHIVE_PUBLIC_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+      child.once('exit', (exitCode) => {
+        clearTimeout(timer);
+        resolve(exitCode);
+      });
+    });
+    expect(code, output).toBe(1);
+    expect(output).toContain(`No se pudo abrir el servidor en 127.0.0.1:${PORTS.taken}: el puerto ya está en uso`);
+    expect(output).not.toMatch(/Unhandled 'error' event|EADDRINUSE/);
+    // The embedded database's process ended with it, its folder free for the next start.
+    const reopened = await openDatabase({ dataDir: embeddedDatabaseDir(dataDir), lockWaitMs: 5_000 });
+    await reopened.close();
+  } finally {
+    await new Promise<void>((resolve) => holder.close(() => resolve()));
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}, 180_000);
