@@ -60,6 +60,10 @@ test('a PDF goes through the seven steps, with every step validated, and lands o
   await next.click();
   await expect(dialog.getByText('Title is required')).toBeVisible();
   await expect(dialog.getByText('Document Type is required')).toBeVisible();
+  // The group of types says it is in error, and why; the focus is on its first choice.
+  await expect(dialog.getByRole('radiogroup')).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByRole('radiogroup')).toHaveAccessibleDescription('Document Type is required');
+  await expect(dialog.getByRole('radio').first()).toBeFocused();
   await dialog.getByLabel('Título del documento').fill('Estructura orgánica');
   await next.click();
   await expect(dialog.getByText('Title must be at least 20 characters')).toBeVisible();
@@ -161,6 +165,11 @@ test('a CSV with a new source and a new issuer is archived; Close resets the wiz
   await dialog.getByLabel('Sitio web (URL)').fill('cnzfe.gob.do');
   await next();
   await expect(dialog.getByText('This URL is not valid')).toBeVisible();
+  // Only the website is in error, and it has the focus, described by the message.
+  await expect(dialog.getByLabel('Sitio web (URL)')).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByLabel('Sitio web (URL)')).toBeFocused();
+  await expect(dialog.getByLabel('Sitio web (URL)')).toHaveAccessibleDescription('This URL is not valid');
+  await expect(dialog.getByLabel('Nombre')).not.toHaveAttribute('aria-invalid');
   await dialog.getByLabel('Sitio web (URL)').fill('https://cnzfe.gob.do');
   await next();
 

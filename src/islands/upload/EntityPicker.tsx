@@ -5,7 +5,7 @@
  */
 import { useId, useState, type KeyboardEvent } from 'react';
 import { searchEntities, type EntityOption } from '../../lib/api/upload.ts';
-import { isSpecEnglish, type NewEntity } from '../../lib/domain/upload.ts';
+import { isSpecEnglish, URL_NOT_VALID, type NewEntity } from '../../lib/domain/upload.ts';
 import { langOf } from '../../lib/i18n/english.ts';
 import type { UploadLabels } from './labels.ts';
 
@@ -68,6 +68,9 @@ export default function EntityPicker({ kind, legend, value, onChange, errors, la
 
   const setFresh = (field: keyof NewEntity, text: string) =>
     onChange({ ...value, picked: undefined, fresh: { ...value.fresh, [field]: text } });
+  /** The fields the new entity's error is about: its website when that is what is wrong, else those left empty. */
+  const freshInvalid = (field: keyof NewEntity) =>
+    Boolean(errors.fresh) && (errors.fresh === URL_NOT_VALID ? field === 'url' : value.fresh[field].trim() === '');
 
   return (
     <fieldset className="space-y-3">
@@ -83,7 +86,8 @@ export default function EntityPicker({ kind, legend, value, onChange, errors, la
                   rows={2}
                   value={value.fresh[field]}
                   onChange={(event) => setFresh(field, event.target.value)}
-                  aria-invalid={errors.fresh ? true : undefined}
+                  aria-invalid={freshInvalid(field) ? true : undefined}
+                  aria-describedby={freshInvalid(field) ? `${id}-fresh-error` : undefined}
                   className={input}
                 />
               ) : (
@@ -94,13 +98,14 @@ export default function EntityPicker({ kind, legend, value, onChange, errors, la
                   placeholder={field === 'url' ? 'https://' : undefined}
                   value={value.fresh[field]}
                   onChange={(event) => setFresh(field, event.target.value)}
-                  aria-invalid={errors.fresh ? true : undefined}
+                  aria-invalid={freshInvalid(field) ? true : undefined}
+                  aria-describedby={freshInvalid(field) ? `${id}-fresh-error` : undefined}
                   className={input}
                 />
               )}
             </div>
           ))}
-          {errors.fresh && <p className="text-sm text-rose-700" role="alert" lang={isSpecEnglish(errors.fresh) ? 'en' : undefined}>{errors.fresh}</p>}
+          {errors.fresh && <p id={`${id}-fresh-error`} className="text-sm text-rose-700" role="alert" lang={isSpecEnglish(errors.fresh) ? 'en' : undefined}>{errors.fresh}</p>}
         </div>
       ) : (
         <div>
@@ -116,7 +121,7 @@ export default function EntityPicker({ kind, legend, value, onChange, errors, la
               if (value.picked) onChange({ ...value, ...clearPick });
             }}
             onKeyDown={onKeyDown}
-            aria-describedby={`${id}-hint`}
+            aria-describedby={errors.picked ? `${id}-hint ${id}-picked-error` : `${id}-hint`}
             aria-invalid={errors.picked ? true : undefined}
             className={input}
           />
@@ -166,7 +171,7 @@ export default function EntityPicker({ kind, legend, value, onChange, errors, la
               {value.picked.name}
             </p>
           )}
-          {errors.picked && <p className="mt-1 text-sm text-rose-700" role="alert" lang={isSpecEnglish(errors.picked) ? 'en' : undefined}>{errors.picked}</p>}
+          {errors.picked && <p id={`${id}-picked-error`} className="mt-1 text-sm text-rose-700" role="alert" lang={isSpecEnglish(errors.picked) ? 'en' : undefined}>{errors.picked}</p>}
         </div>
       )}
       <button type="button" onClick={toggle} className="text-sm font-semibold text-indigo-700 hover:underline">

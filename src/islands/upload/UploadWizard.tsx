@@ -130,6 +130,8 @@ export default function UploadWizard(props: UploadWizardProps) {
     if (!first) return;
     first.scrollIntoView({ block: 'center' });
     if (first.matches('input, select, textarea')) first.focus({ preventScroll: true });
+    // A group of choices in error (the document's type): its first choice, which the group describes.
+    else if (first.getAttribute('role') === 'radiogroup') first.querySelector<HTMLElement>('input')?.focus({ preventScroll: true });
   }, [refused]);
 
   // A failed upload's message, below the review, into view.

@@ -43,7 +43,14 @@ export function DocumentStep({ form, update, errors, labels }: StepProps) {
       </Field>
       <fieldset>
         <legend className="text-sm font-medium text-slate-700">{labels['upload.doc.type']}</legend>
-        <div className="mt-2 grid gap-2 sm:grid-cols-2">
+        {/* The group itself says it is in error, and why: its radios are hidden behind their cards. */}
+        <div
+          role="radiogroup"
+          aria-label={labels['upload.doc.type']}
+          aria-invalid={errors.docType ? true : undefined}
+          aria-describedby={errors.docType ? `${id}-docType-error` : undefined}
+          className="mt-2 grid gap-2 sm:grid-cols-2"
+        >
           {DOC_TYPES.map((type) => (
             <label
               key={type.format}
@@ -65,7 +72,7 @@ export function DocumentStep({ form, update, errors, labels }: StepProps) {
             </label>
           ))}
         </div>
-        {errors.docType && <p className="mt-1 text-sm text-rose-700" role="alert" lang={isSpecEnglish(errors.docType) ? 'en' : undefined}>{errors.docType}</p>}
+        {errors.docType && <p id={`${id}-docType-error`} className="mt-1 text-sm text-rose-700" role="alert" lang={isSpecEnglish(errors.docType) ? 'en' : undefined}>{errors.docType}</p>}
       </fieldset>
     </div>
   );

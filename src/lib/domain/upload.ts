@@ -19,6 +19,9 @@ const en = (message: string): string => {
   return message;
 };
 
+/** A new source's or issuer's website that is not a URL: the one message of theirs about one field. */
+export const URL_NOT_VALID = en('This URL is not valid');
+
 /** Whether `message` is one of the upload's English messages of the spec. */
 export function isSpecEnglish(message: string | null | undefined): boolean {
   return message != null && SPEC_ENGLISH.has(message);
@@ -161,7 +164,7 @@ function checkEntity(
   if (!name || !description || !url) {
     context.addIssue({ code: 'custom', path: [names.newField], message: en('All information is required') });
   } else if (!isWebUrl(url)) {
-    context.addIssue({ code: 'custom', path: [names.newField], message: en('This URL is not valid') });
+    context.addIssue({ code: 'custom', path: [names.newField], message: URL_NOT_VALID });
   }
 }
 
