@@ -33,6 +33,11 @@ describe('readConfig', () => {
     expect(readConfig({ HOST: '' })).toMatchObject({ host: '', publicUrl: 'http://localhost:4321' });
   });
 
+  it('takes the Host values ARCHIVE_ALLOWED_HOSTS lists, names and addresses with their ports, in any case', () => {
+    const { allowedHosts } = readConfig({ ARCHIVE_PUBLIC_URL: 'https://archivo.gob.do', ARCHIVE_ALLOWED_HOSTS: 'Datos.Example.org:8443, 10.0.0.5, [::1]:4321' });
+    expect(allowedHosts).toEqual(['archivo.gob.do', 'datos.example.org:8443', '10.0.0.5', '[::1]:4321']);
+  });
+
   it('takes what is set: numbers, words for yes and no, wallets in any case', () => {
     const config = readConfig({
       PORT: '8080',
@@ -70,6 +75,8 @@ describe('readConfig', () => {
       [{ ARCHIVE_CHAIN_IDS: '1,mainnet' }, 'ARCHIVE_CHAIN_IDS admite números enteros de red (chain id) separados por comas, no «mainnet».'],
       [{ ARCHIVE_CHAIN_IDS: ',' }, 'ARCHIVE_CHAIN_IDS necesita al menos una red (chain id).'],
       [{ HOST: 'local host' }, 'HOST debe ser un nombre o una dirección IP donde escuchar, no «local host».'],
+      // A URL where a Host value goes matched no request, and every one got a 400.
+      [{ ARCHIVE_ALLOWED_HOSTS: 'archivo.gob.do,http://x.org/' }, 'ARCHIVE_ALLOWED_HOSTS admite nombres de servidor con su puerto si lo lleva, separados por comas (archivo.gob.do, datos.example.org:8443), no «http://x.org/».'],
       [{ ARCHIVE_PINNING_SERVICE_URL: 'pinata' }, 'ARCHIVE_PINNING_SERVICE_URL no es una URL válida: «pinata».'],
       [{ ARCHIVE_FORM_MAILER_KEY: 'k', ARCHIVE_FORM_MAILER_URL: 'ftp://correo.example.org' }, 'ARCHIVE_FORM_MAILER_URL debe ser una URL http(s) sin credenciales, no «ftp://correo.example.org».'],
     ];

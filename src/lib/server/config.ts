@@ -304,10 +304,23 @@ function originOf(value: string | undefined, name: string): string | undefined {
 
 const WILDCARD_HOSTS = new Set(['', '0.0.0.0', '::', '[::]']);
 
+/** A Host header's value: a name or an address, with its port if it has one (`[::1]:4321` for IPv6). */
+const HOST_VALUE = /^(?:[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/** `ARCHIVE_ALLOWED_HOSTS`, each as a request's Host carries it; a URL or a path in it would never match one. */
+function allowedHostsOf(env: NodeJS.ProcessEnv): string[] {
+  const hosts = list(env.ARCHIVE_ALLOWED_HOSTS);
+  const wrong = hosts.filter((host) => !HOST_VALUE.test(host));
+  if (wrong.length > 0) {
+    throw new Error(`ARCHIVE_ALLOWED_HOSTS admite nombres de servidor con su puerto si lo lleva, separados por comas (archivo.gob.do, datos.example.org:8443), no «${wrong.join('», «')}».`);
+  }
+  return hosts.map((host) => host.toLowerCase());
+}
+
 /** The public origin and the Host values a request may carry (see `ArchiveConfig.allowedHosts`). */
 function publicAddress(env: NodeJS.ProcessEnv, host: string, port: number): { publicUrl: string; allowedHosts: string[] } {
   const configured = originOf(env.ARCHIVE_PUBLIC_URL, 'ARCHIVE_PUBLIC_URL');
-  const extra = list(env.ARCHIVE_ALLOWED_HOSTS);
+  const extra = allowedHostsOf(env);
   if (configured) return { publicUrl: configured, allowedHosts: [...new Set([new URL(configured).host, ...extra])] };
   const bound = host.toLowerCase();
   const name = WILDCARD_HOSTS.has(bound) ? 'localhost' : bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound;
