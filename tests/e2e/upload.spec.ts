@@ -60,9 +60,13 @@ test('a PDF goes through the seven steps, with every step validated, and lands o
   await next.click();
   await expect(dialog.getByText('Title is required')).toBeVisible();
   await expect(dialog.getByText('Document Type is required')).toBeVisible();
-  // The group of types says it is in error, and why; the focus is on its first choice.
+  // The group of types says it is in error, and why; the focus is on the first field in error, the title.
   await expect(dialog.getByRole('radiogroup')).toHaveAttribute('aria-invalid', 'true');
   await expect(dialog.getByRole('radiogroup')).toHaveAccessibleDescription('Document Type is required');
+  await expect(dialog.getByLabel('Título del documento')).toBeFocused();
+  // The title right and no type yet: the focus goes to the group's first choice.
+  await dialog.getByLabel('Título del documento').fill('Estructura orgánica de ProDominicana 2023');
+  await next.click();
   await expect(dialog.getByRole('radio').first()).toBeFocused();
   await dialog.getByLabel('Título del documento').fill('Estructura orgánica');
   await next.click();
