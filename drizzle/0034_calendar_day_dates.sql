@@ -3,7 +3,9 @@
 -- and was cited as (2020). Harvests now keep such a day at noon UTC (domain/calendar-day.ts), and
 -- the records harvested before are moved there, so that the next run finds their dates unchanged.
 -- Only records of those two kinds of catalogue, and only dates at midnight UTC to the microsecond:
--- CKAN writes instants, with their time.
+-- CKAN writes instants, with their time. A DCAT or data.json catalogue that gave an instant at
+-- exactly midnight UTC (rare) has it moved too: its next harvest moves it back, and says so once in
+-- the record's history («fechas de publicación cambiadas»).
 UPDATE alexandrias a
    SET issued = CASE WHEN a.issued = date_trunc('day', a.issued AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' THEN a.issued + interval '12 hours' ELSE a.issued END,
        modified = CASE WHEN a.modified = date_trunc('day', a.modified AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' THEN a.modified + interval '12 hours' ELSE a.modified END

@@ -41,7 +41,7 @@ muestra su avance y el de sus capturas, funcione o no un servidor (npm start) a 
   --timeout       minutos de espera antes de dejar el resto en la cola (60).
   --host-delay    milisegundos entre dos peticiones a un mismo servidor (ARCHIVE_CAPTURE_HOST_DELAY_MS).
   --worker        trabajar también desde esta orden aunque haya servidores en marcha sobre la base
-                  (por omisión, ellos cosechan y capturan, cada uno con su almacén de bloques): déle
+                  (por omisión, ellos cosechan y capturan, cada uno con su almacén de bloques): dele
                   entonces la misma configuración de almacén que a ellos (ARCHIVE_BLOCKSTORE, ARCHIVE_S3_*).
 Devuelve 0 si la cosecha termina (aunque falle alguna captura: lo dice al final), 1 si falla, se interrumpe o se agota el tiempo, 2 si la orden no es válida.`;
 
@@ -114,6 +114,9 @@ if (!work) {
 const deadline = Date.now() + timeoutMinutes * 60_000;
 let exitCode = 0;
 
+/** How long a run left to the servers may wait, untaken, before the command says why that may be. */
+const UNCLAIMED_HINT_MS = 30_000;
+
 const RUN_STATUS: Record<string, string> = { in_progress: 'en curso', done: 'terminada', failed: 'fallida' };
 
 const describeCounts = (counts: HarvestCounts) =>
@@ -123,6 +126,8 @@ const describeCounts = (counts: HarvestCounts) =>
 /** Follows the run: its Import's progress until the job ends. Returns the last Import, if any. */
 async function followRun(): Promise<typeof imports.$inferSelect | undefined> {
   let last = '';
+  const hintAt = Date.now() + UNCLAIMED_HINT_MS;
+  let hinted = false;
   for (;;) {
     const [job] = await db.select().from(jobs).where(eq(jobs.id, queued.job.id));
     const [run] = await db.select().from(imports).where(eq(imports.jobId, queued.job.id)).orderBy(desc(imports.id)).limit(1);
@@ -137,6 +142,11 @@ async function followRun(): Promise<typeof imports.$inferSelect | undefined> {
       return run;
     }
     if (stop.signal.aborted || Date.now() > deadline) return undefined;
+    // Left to the servers, and none has taken it: perhaps none runs the worker.
+    if (!work && !hinted && job?.status === 'queued' && Date.now() > hintAt) {
+      hinted = true;
+      console.log('Ningún servidor ha tomado la cosecha todavía: si ninguno tiene el trabajador (ARCHIVE_WORKER=false), interrumpa y repita con --worker.');
+    }
     await sleep(500);
   }
 }

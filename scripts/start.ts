@@ -178,9 +178,6 @@ process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 const { handler } = (await import('../dist/server/entry.mjs')) as { handler: http.RequestListener };
 if (stopping()) await never();
 
-/** How long a connection may go with nothing read or written (Node's own default is forever). */
-const IDLE_CONNECTION_MS = 120_000;
-
 /** Every method a route of the archive answers (PATCH: a harvest source's settings); anything else is a 405 here. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'OPTIONS']);
 
@@ -228,13 +225,12 @@ server = http.createServer((request, response) => {
     failed(request, response, error);
   }
 });
-// A connection with nothing read or written for this long is closed: a client that stopped reading
-// an answer (its socket's buffer full) holds it, and what it pinned, for no longer than this.
-server.timeout = IDLE_CONNECTION_MS;
 // A port already taken, or a HOST that is not this machine's: said in Spanish, and the process ends
-// (letting go of the embedded database), rather than an unhandled 'error' event's stack trace.
-server.once('error', (error: NodeJS.ErrnoException) => {
-  if (server?.listening || stopping()) return;
+// (letting go of the embedded database), rather than an unhandled 'error' event's stack trace. Once
+// listening, an error of the server (a failed accept, out of file descriptors) is logged, not fatal.
+server.on('error', (error: NodeJS.ErrnoException) => {
+  if (server?.listening) return void console.error('Error del servidor web:', error);
+  if (stopping()) return;
   console.error(`No se pudo abrir el servidor en ${host}:${port}: ${listenFailure(error)}`);
   shutdownBeganAt = performance.now();
   void runShutdownHooks()

@@ -35,8 +35,8 @@ describe('the health check', () => {
     expect(await archive.unready()).toBeNull();
   }, 60_000);
 
-  it('says why when the block store cannot be written', async () => {
+  it('says why when the block store is not there to be used', async () => {
     const archive = await archiveIn((dataDir) => fs.writeFile(path.join(dataDir, 'blocks'), 'no es una carpeta'));
-    expect(await archive.unready()).toBe('El archivo no puede escribir en su almacén de bloques: vea el registro del servidor.');
+    expect(await archive.unready()).toBe('El archivo no puede usar su almacén de bloques: vea el registro del servidor.');
   }, 60_000);
 });

@@ -148,6 +148,7 @@ describe.each(testEngines())('moderation on %s', (engine: Engine) => {
       { id: again!.id, title: 'Presupuesto enviado otra vez', status: 'under_review' },
     ]);
     expect(sameFileOf(alone!.id)).toEqual([]);
+    expect(items.find((record) => record.id === again!.id)?.sameFileTotal).toBe(2);
   });
 
   describe('a blocked record’s files', () => {

@@ -55,11 +55,11 @@ afterEach(async () => {
 });
 
 /** A server answering each request with a fresh `source()` as start.ts and the middleware would (`paced`), or unpaced. */
-async function serve(paced: boolean): Promise<{ port: number; sources: Source[] }> {
+async function serve(paced: boolean, stalledMs?: number): Promise<{ port: number; sources: Source[] }> {
   const sources: Source[] = [];
   server = http.createServer((request, response) => {
     compressWhenAccepted(request, response);
-    const outlet = trackWrites(response);
+    const outlet = trackWrites(response, stalledMs);
     const made = source();
     sources.push(made);
     const body = paced ? pacedBody(made.body, outlet) : made.body;
@@ -99,6 +99,15 @@ describe('a body paced to its reader', () => {
       // The client gone, the route's stream is cancelled: nothing more is read from it.
       await expect.poll(() => made.cancelled(), { timeout: 5_000 }).toBe(true);
     }
+  });
+
+  it('is closed when its client takes nothing more for a while, and the route stops producing', async () => {
+    const { port, sources } = await serve(true, 500);
+    const socket = await stallOn(port, () => sources[0]);
+    // The client reads nothing more: half a second on, the server ends the response, and with it the
+    // route's stream (the client's socket, paused, does not see it until it reads again).
+    await expect.poll(() => sources[0]!.cancelled(), { timeout: 5_000 }).toBe(true);
+    socket.destroy();
   });
 
   it('reaches a client that reads every byte, in order', async () => {

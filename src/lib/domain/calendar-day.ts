@@ -25,3 +25,8 @@ export function isCalendarDay(date: Date): boolean {
 export function calendarDayOf(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
+
+/** A date a catalogue declared, as it declared it: the day (`YYYY-MM-DD`) when it gave a day, else the instant. */
+export function declaredDate(date: Date): string | Date {
+  return isCalendarDay(date) ? calendarDayOf(date) : date;
+}

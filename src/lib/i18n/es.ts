@@ -186,7 +186,7 @@ export const es = {
   'moderation.queueCount.other': '{count} contribuciones en revisión',
   'moderation.review': 'Revisar',
   'moderation.sameFile.one': 'El mismo archivo ya está en otro registro:',
-  'moderation.sameFile.other': 'El mismo archivo ya está en {count} registros más:',
+  'moderation.sameFile.other': 'El mismo archivo ya está en otros {count} registros:',
   'moderation.sameFileMore.one': 'y {count} más',
   'moderation.sameFileMore.other': 'y {count} más',
   'moderation.sources': 'Fuentes nuevas en revisión',

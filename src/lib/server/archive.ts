@@ -26,7 +26,7 @@ export interface Archive extends DatabaseHandle {
   /**
    * What keeps this server from doing its work now, in Spanish, or null when nothing does: its
    * database out of reach, its instance's lease run out (no commit is started then), or a block
-   * store it cannot write to (a folder it may not write, a missing bucket). For `/v2/health`.
+   * store that is not there to be used (a folder it may not write, a missing bucket). For `/v2/health`.
    */
   unready(): Promise<string | null>;
 }
@@ -106,7 +106,7 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
         await blockstore.probe();
       } catch (error) {
         console.error('Comprobación de salud, almacén de bloques:', error);
-        return 'El archivo no puede escribir en su almacén de bloques: vea el registro del servidor.';
+        return 'El archivo no puede usar su almacén de bloques: vea el registro del servidor.';
       }
       return null;
     },

@@ -3,7 +3,7 @@
  * both JSON-LD and Turtle, so the two documents state the same graph by construction.
  */
 
-import { calendarDayOf, isCalendarDay } from '../../domain/calendar-day.ts';
+import { declaredDate } from '../../domain/calendar-day.ts';
 
 export const NS = {
   rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
@@ -163,7 +163,8 @@ export function date(value: string): Literal {
 
 /** A date an original's catalogue declared: a day when it gave a day (`calendar-day.ts`), else the instant. */
 export function originDate(value: Date): Literal {
-  return isCalendarDay(value) ? date(calendarDayOf(value)) : dateTime(value);
+  const declared = declaredDate(value);
+  return typeof declared === 'string' ? date(declared) : dateTime(declared);
 }
 
 type Values<T> = T | ReadonlyArray<T | undefined> | undefined;

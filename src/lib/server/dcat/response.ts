@@ -15,9 +15,10 @@ import { catalogTurtle } from './turtle.ts';
  * Raised whenever what the documents say for the same data changes, so older tags stop matching
  * (2: the catalogue facts of #18/#20; 3: the original's dates on datasets, the archive's on
  * catalogue records, frequencies outside the EU table as labelled `dct:Frequency` nodes; 4: the
- * current file's distribution issued when the archive got it, as earlier versions' are).
+ * current file's distribution issued when the archive got it, as earlier versions' are; 5: a
+ * day the original's catalogue gave as a day stated as `xsd:date`).
  */
-const CATALOG_VERSION = 4;
+const CATALOG_VERSION = 5;
 
 /**
  * The lane catalogue documents are written in: one chunk at a time in this process, whoever asks.
@@ -71,6 +72,10 @@ export async function catalogResponse(format: CatalogFormat, { db, origin, reque
   const etag = `W/"${fingerprintHash({ version: CATALOG_VERSION, format, origin, data: await catalogFingerprint(db) })}"`;
   const headers = { ...PUBLIC_DOCUMENT_HEADERS, ETag: etag };
   if (isNotModified(request, { etag })) return notModified(headers);
+  // A HEAD is answered with the headers alone: Astro answers it with a GET's headers and throws the
+  // body away unread, and with it the turn below, which nothing would give back (eight HEADs from
+  // an uptime monitor left the catalogue answering 503 for good).
+  if (request.method === 'HEAD') return new Response(null, { headers: { ...headers, 'Content-Type': contentType } });
   const giveBack = await DOCUMENTS.take('documents', request.signal);
   try {
     const graph = await inTurn(request.signal, () => readCatalog(db, origin, { pageSize: pageSize ?? DOCUMENT_PAGE_SIZE }));

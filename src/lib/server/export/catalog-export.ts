@@ -260,8 +260,11 @@ export async function exportResponse(options: ExportOptions & { request: Request
     await file.handle.close();
     return notModified(headers);
   }
-  const body = Readable.toWeb(file.handle.createReadStream()) as ReadableStream<Uint8Array>;
-  return new Response(body, {
-    headers: { ...headers, 'Content-Type': contentType, 'Content-Length': String(file.size), 'Content-Disposition': disposition },
-  });
+  const answer = { ...headers, 'Content-Type': contentType, 'Content-Length': String(file.size), 'Content-Disposition': disposition };
+  // A HEAD's body would be thrown away unread (Astro answers HEAD with GET's headers): no file kept open for it.
+  if (options.request.method === 'HEAD') {
+    await file.handle.close();
+    return new Response(null, { headers: answer });
+  }
+  return new Response(Readable.toWeb(file.handle.createReadStream()) as ReadableStream<Uint8Array>, { headers: answer });
 }

@@ -9,7 +9,9 @@
  * and their database queries ran to the end for nobody. The body is therefore handed to the
  * adapter paced (`pacedBody`, in the middleware): a chunk is read from the route's stream only once
  * the Node response took the last one, its `write` having returned true or `drain` having come.
- * Each stalled client then costs the socket's buffer and one chunk.
+ * Each stalled client then costs the socket's buffer and one chunk, and no longer than
+ * `STALLED_MS`: a response whose client takes nothing for that long is closed. (A server-wide idle
+ * timeout would also cut answers that are slow to begin, a large export being written.)
  *
  * `scripts/start.ts` tracks each response's writes (`trackWrites`), after the compression wrapper,
  * whose `write` answers for its zlib stream too; the middleware finds the outlet of the request it
@@ -24,18 +26,32 @@ export interface Outlet {
   ready(): Promise<void>;
 }
 
-/** Remembers whether `response`'s last `write` asked its writer to wait. Call before anything is written. */
-export function trackWrites(response: ServerResponse): Outlet {
+/** How long a response may wait for its client to take anything more before it is closed. */
+export const STALLED_MS = 120_000;
+
+/**
+ * Remembers whether `response`'s last `write` asked its writer to wait, and closes the response
+ * when its client then takes nothing for `stalledMs`. Call before anything is written.
+ */
+export function trackWrites(response: ServerResponse, stalledMs = STALLED_MS): Outlet {
   let full = false;
+  let stalled: NodeJS.Timeout | undefined;
   const write = response.write as (this: ServerResponse, ...args: unknown[]) => boolean;
   response.write = function (this: ServerResponse, ...args: unknown[]) {
     const taken = write.apply(this, args);
-    if (!taken) full = true;
+    if (!taken && !full) {
+      full = true;
+      stalled = setTimeout(() => response.destroy(), stalledMs);
+      stalled.unref();
+    }
     return taken;
   } as ServerResponse['write'];
-  response.on('drain', () => {
+  const unstalled = () => {
     full = false;
-  });
+    clearTimeout(stalled);
+  };
+  response.on('drain', unstalled);
+  response.on('close', unstalled);
   return {
     ready() {
       if (!full || response.destroyed || response.writableEnded) return Promise.resolve();

@@ -59,8 +59,14 @@ export type SameFileRecord = Pick<RecordDetail, 'id' | 'cid' | 'title' | 'status
  * place it elsewhere; the moderator decides, seeing both.
  */
 export interface QueuedRecord extends RecordDetail {
+  /** The first `SAME_FILE_NAMED` of them, oldest first. */
   sameFile: SameFileRecord[];
+  /** How many other records the file has. */
+  sameFileTotal: number;
 }
+
+/** Other records of a queued file named at most: a file in many datasets would bury the queue. */
+export const SAME_FILE_NAMED = 5;
 
 /** A page of the moderation queue, each record whole (its proofs, source page and issuer). */
 export async function reviewQueue(db: Db, page: number): Promise<Page<QueuedRecord>> {
@@ -69,6 +75,7 @@ export async function reviewQueue(db: Db, page: number): Promise<Page<QueuedReco
   // Moderators see the name of a source or institution under review, to judge the record with it.
   const found = queue.ids.length ? await recordDetails(db, inArray(alexandrias.id, queue.ids), { forModerators: true }) : [];
   const cids = [...new Set(found.flatMap((record) => (record.cid ? [record.cid] : [])))];
+  // Every record of those files: a page of the queue's files, each in a few datasets at most.
   const sharing = cids.length
     ? await db
         .select({ id: alexandrias.id, cid: alexandrias.cid, title: alexandrias.title, status: alexandrias.status })
@@ -79,7 +86,10 @@ export async function reviewQueue(db: Db, page: number): Promise<Page<QueuedReco
   const records = queue.ids.flatMap((id) =>
     found
       .filter((record) => record.id === id)
-      .map((record) => ({ ...record, sameFile: record.cid ? sharing.filter((other) => other.cid === record.cid && other.id !== record.id) : [] })),
+      .map((record) => {
+        const others = record.cid ? sharing.filter((other) => other.cid === record.cid && other.id !== record.id) : [];
+        return { ...record, sameFile: others.slice(0, SAME_FILE_NAMED), sameFileTotal: others.length };
+      }),
   );
   return toPage(records, queue.total, window);
 }

@@ -15,7 +15,7 @@
  * hand upload); when the archive listed the record and last changed its description are the
  * record page's, the `ItemPage` the Dataset is the main entity of (DCAT's catalogue record).
  */
-import { calendarDayOf, isCalendarDay } from '../../domain/calendar-day.ts';
+import { declaredDate } from '../../domain/calendar-day.ts';
 import { ASSET_TYPES, LIMITS } from '../../domain/constants.ts';
 import { publishableContact } from '../../domain/contact-point.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
@@ -111,8 +111,8 @@ export function datasetJsonLd(record: RecordDetail, origin: string): JsonLd {
     description: record.description ?? record.title,
     url: canonical,
     identifier: record.cid ? [record.cid, { '@type': 'PropertyValue', propertyID: 'CID', value: record.cid }] : undefined,
-    datePublished: record.issued && originDay(record.issued),
-    dateModified: record.modified && originDay(record.modified),
+    datePublished: record.issued && declaredDate(record.issued),
+    dateModified: record.modified && declaredDate(record.modified),
     // A node of its own, without the page's IRI: the Dataset already has it as its `@id`.
     mainEntityOfPage: { '@type': 'ItemPage', url: canonical, datePublished: record.createdAt, dateModified: record.updatedAt },
     license: licenseOf(record),
@@ -187,9 +187,4 @@ export function collectionJsonLd(item: GroupItem, records: RecordRow[], origin: 
       })),
     },
   });
-}
-
-/** A date an original's catalogue declared, as schema.org takes it: the day when it gave a day (`calendar-day.ts`). */
-function originDay(date: Date): Date | string {
-  return isCalendarDay(date) ? calendarDayOf(date) : date;
 }

@@ -51,7 +51,7 @@ export interface StagingTarget extends Pick<ArchiveBlockstore, 'has' | 'delete'>
 
 /** Whether the store can be used now, for the health check (`/v2/health`). */
 export interface ProbedStore {
-  /** Resolves when blocks can be written; throws, saying why, when they cannot (a folder it may not write, a missing bucket). */
+  /** Resolves when the store is there to be used; throws, saying why, when it is not (a folder it may not write, a missing bucket). */
   probe(): Promise<void>;
 }
 

@@ -61,11 +61,10 @@ export function localBlockstore(dir: string): OpenedBlockstore {
     },
     async probe() {
       await ready();
-      // Written and removed, not asked (`access`): root may write anywhere, and a file where the
-      // folder should be passes for one until something is put in it.
-      const probe = path.join(dir, `.sonda-${process.pid}-${Date.now()}`);
-      await fs.writeFile(probe, '');
-      await fs.rm(probe, { force: true });
+      // Asked, not tried: a file written there would be in the way of a backup copying the folder.
+      // A file where the folder should be passes `access`; a read-only disk fails it, root or not.
+      if (!(await fs.stat(dir)).isDirectory()) throw new Error(`${dir} no es una carpeta`);
+      await fs.access(dir, fs.constants.W_OK);
     },
     async close() {
       await blocks.close();
