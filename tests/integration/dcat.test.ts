@@ -12,7 +12,7 @@ import { DataFactory, Parser, Store, Writer, type Quad, type Term } from 'n3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alexandrias, categories, departments, recordVersions } from '../../src/lib/server/db/schema.ts';
 import { catalogIriDocument } from '../../src/lib/server/dcat/catalog.ts';
-import { CATALOG_DOCUMENTS_AT_ONCE, catalogResponse, type CatalogFormat } from '../../src/lib/server/dcat/response.ts';
+import { CATALOG_DOCUMENTS_AT_ONCE, CATALOG_DOCUMENTS_WAITING, catalogResponse, type CatalogFormat } from '../../src/lib/server/dcat/response.ts';
 import { HttpError } from '../../src/lib/server/http/errors.ts';
 import { calendarDayDate, calendarDayOf, isCalendarDay } from '../../src/lib/domain/calendar-day.ts';
 import { webIri } from '../../src/lib/server/dcat/rdf.ts';
@@ -573,9 +573,9 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     await reader.cancel();
   }, 60_000);
 
-  it('sends a few documents at once at most: one more is refused with a 503 to retry, and a document read or abandoned gives its turn back', async () => {
+  it('sends a few documents at once at most: the next wait their turn, in line, and past a full line are refused with a 503 to retry', async () => {
     // Clients that stop reading keep their documents open, and a page of records each.
-    expect(CATALOG_DOCUMENTS_AT_ONCE).toBe(8);
+    expect([CATALOG_DOCUMENTS_AT_ONCE, CATALOG_DOCUMENTS_WAITING]).toEqual([8, 64]);
     // HEADs (an uptime monitor's) hold no turn: their body, which Astro throws away unread, is none.
     for (let n = 0; n < CATALOG_DOCUMENTS_AT_ONCE + 2; n += 1) {
       const head = await fetchCatalog('turtle', { method: 'HEAD' });
@@ -584,6 +584,10 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       expect(head.headers.get('content-type')).toBe('text/turtle; charset=utf-8');
     }
     const open = await Promise.all(Array.from({ length: CATALOG_DOCUMENTS_AT_ONCE }, (_, index) => fetchCatalog(index % 2 ? 'turtle' : 'jsonld', {}, 50)));
+    // The line: each waits, holding nothing, until a document is done with.
+    const waiting = Array.from({ length: CATALOG_DOCUMENTS_WAITING }, () => fetchCatalog('turtle'));
+    let served = 0;
+    const done = waiting.map((answer) => answer.then((response) => (served += 1, response)));
     const refused = await fetchCatalog('turtle').then(
       () => null,
       (error: unknown) => error,
@@ -591,12 +595,16 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     expect(refused).toBeInstanceOf(HttpError);
     expect(refused).toMatchObject({ status: 503, headers: { 'Retry-After': '30' } });
     expect((refused as HttpError).message).toBe('Se están enviando demasiadas copias del catálogo a la vez; vuelva a pedirlo en medio minuto.');
-    // One abandoned before its first byte, one read to its end: two turns back.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(served).toBe(0);
+    // One abandoned before its first byte, one read to its end: two of the line served, in turn.
     await open[0]!.body!.cancel();
     expect(await open[1]!.text()).toContain('dcat:Catalog');
-    const [again, andAgain] = await Promise.all([fetchCatalog('jsonld'), fetchCatalog('turtle')]);
-    await expect(fetchCatalog('jsonld')).rejects.toMatchObject({ status: 503 });
-    for (const response of [...open.slice(2), again, andAgain]) await response.body!.cancel();
+    await expect.poll(() => served).toBe(2);
+    // Every turn given back, the whole line is served, each answer given back in its turn.
+    for (const response of open.slice(2)) await response.body!.cancel();
+    for (const answer of done) await (await answer).body!.cancel();
+    expect(served).toBe(CATALOG_DOCUMENTS_WAITING);
     const last = await fetchCatalog('turtle');
     expect(last.status).toBe(200);
     // Given back too: the turns are this module's, and the other engine's tests run after these.

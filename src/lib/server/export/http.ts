@@ -69,11 +69,14 @@ export function streamText(chunks: AsyncIterable<string>, finished: () => void =
     ended = true;
     finished();
   };
+  /** The client went away while a chunk was being made: that chunk goes nowhere. */
+  let cancelled = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         for (;;) {
           const { value, done } = await iterator.next();
+          if (cancelled) return;
           if (done) {
             end();
             controller.close();
@@ -86,12 +89,14 @@ export function streamText(chunks: AsyncIterable<string>, finished: () => void =
         }
       } catch (error) {
         end();
+        if (cancelled) return;
         // Headers are gone already: all that is left is to cut the body short, visibly.
         console.error('Error al generar el documento:', error);
         controller.error(error);
       }
     },
     async cancel() {
+      cancelled = true;
       end();
       await iterator.return?.(undefined);
     },
