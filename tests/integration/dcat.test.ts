@@ -12,7 +12,7 @@ import { DataFactory, Parser, Store, Writer, type Quad, type Term } from 'n3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alexandrias, categories, departments, recordVersions } from '../../src/lib/server/db/schema.ts';
 import { catalogIriDocument } from '../../src/lib/server/dcat/catalog.ts';
-import { CATALOG_DOCUMENTS_AT_ONCE, CATALOG_DOCUMENTS_WAITING, catalogResponse, type CatalogFormat } from '../../src/lib/server/dcat/response.ts';
+import { CATALOG_DOCUMENTS_AT_ONCE, CATALOG_DOCUMENTS_WAITING, catalogDocumentsWaiting, catalogResponse, type CatalogFormat } from '../../src/lib/server/dcat/response.ts';
 import { HttpError } from '../../src/lib/server/http/errors.ts';
 import { calendarDayDate, calendarDayOf, isCalendarDay } from '../../src/lib/domain/calendar-day.ts';
 import { webIri } from '../../src/lib/server/dcat/rdf.ts';
@@ -584,10 +584,18 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       expect(head.headers.get('content-type')).toBe('text/turtle; charset=utf-8');
     }
     const open = await Promise.all(Array.from({ length: CATALOG_DOCUMENTS_AT_ONCE }, (_, index) => fetchCatalog(index % 2 ? 'turtle' : 'jsonld', {}, 50)));
-    // The line: each waits, holding nothing, until a document is done with.
-    const waiting = Array.from({ length: CATALOG_DOCUMENTS_WAITING }, () => fetchCatalog('turtle'));
+    // The line: each waits, holding nothing, until a document is done with (or its client leaves).
+    const leaving = new AbortController();
+    const waiting = Array.from({ length: CATALOG_DOCUMENTS_WAITING }, () => fetchCatalog('turtle', { signal: leaving.signal }));
     let served = 0;
-    const done = waiting.map((answer) => answer.then((response) => (served += 1, response)));
+    const done = waiting.map((answer) =>
+      answer.then(
+        (response) => (served += 1, response),
+        () => null,
+      ),
+    );
+    // Each joins the line once it has the catalogue's tag (a query, slower on PostgreSQL's pool).
+    await expect.poll(catalogDocumentsWaiting, { timeout: 20_000 }).toBe(CATALOG_DOCUMENTS_WAITING);
     const refused = await fetchCatalog('turtle').then(
       () => null,
       (error: unknown) => error,
@@ -595,16 +603,17 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     expect(refused).toBeInstanceOf(HttpError);
     expect(refused).toMatchObject({ status: 503, headers: { 'Retry-After': '30' } });
     expect((refused as HttpError).message).toBe('Se están enviando demasiadas copias del catálogo a la vez; vuelva a pedirlo en medio minuto.');
-    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(served).toBe(0);
     // One abandoned before its first byte, one read to its end: two of the line served, in turn.
     await open[0]!.body!.cancel();
     expect(await open[1]!.text()).toContain('dcat:Catalog');
     await expect.poll(() => served).toBe(2);
-    // Every turn given back, the whole line is served, each answer given back in its turn.
+    // The rest of the line leaves (their clients gone): they are let out of it, and every turn comes back.
+    leaving.abort();
+    for (const answer of await Promise.all(done)) await answer?.body!.cancel();
     for (const response of open.slice(2)) await response.body!.cancel();
-    for (const answer of done) await (await answer).body!.cancel();
-    expect(served).toBe(CATALOG_DOCUMENTS_WAITING);
+    expect(served).toBe(2);
+    expect(catalogDocumentsWaiting()).toBe(0);
     const last = await fetchCatalog('turtle');
     expect(last.status).toBe(200);
     // Given back too: the turns are this module's, and the other engine's tests run after these.

@@ -42,6 +42,11 @@ export class Turns {
     return (this.#taken.get(key) ?? 0) < this.#limit;
   }
 
+  /** How many wait for a turn at `key`. */
+  waiting(key: string): number {
+    return this.#waiting.get(key)?.length ?? 0;
+  }
+
   /**
    * Resolves, once a turn at `key` is this caller's, with the function that gives it back (once,
    * however often it is called). Rejects with `signal`'s reason if it aborts first (or had, when

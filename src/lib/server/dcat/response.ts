@@ -44,6 +44,11 @@ const DOCUMENTS = new Turns(CATALOG_DOCUMENTS_AT_ONCE, {
     new HttpError(503, 'Se están enviando demasiadas copias del catálogo a la vez; vuelva a pedirlo en medio minuto.', { 'Retry-After': '30' }),
 });
 
+/** Requests waiting for a catalogue document's turn in this process, now. */
+export function catalogDocumentsWaiting(): number {
+  return DOCUMENTS.waiting('documents');
+}
+
 /**
  * Records per database page of a catalogue document: what a document being sent holds at most of
  * them. A thousand (the exports' page, written once to a file) made about 10 MB per document
