@@ -20,7 +20,7 @@
  * requests at once per host, and `--host-delay` ms (1 s) between two of them.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, count, desc, eq, gt, like, sql } from 'drizzle-orm';
+import { and, count, desc, eq, like } from 'drizzle-orm';
 import { startBackgroundWork } from '../src/lib/server/background.ts';
 import { openArchiveForCommand, parseCommandArgs, withHostDelay } from '../src/lib/server/commands.ts';
 import { readConfigOrExit } from '../src/lib/server/config.ts';
@@ -28,7 +28,7 @@ import { imports, jobs, type HarvestCounts } from '../src/lib/server/db/schema.t
 import { CATALOG_KINDS, type CatalogKind } from '../src/lib/server/harvest/catalogs/index.ts';
 import { documentsRead, emptyCounts, queueHarvestRun, registerHarvestSource, RUN_ERROR_KEY } from '../src/lib/server/harvest/index.ts';
 import { HttpError } from '../src/lib/server/http/errors.ts';
-import { serverInstances } from '../src/lib/server/instances/index.ts';
+import { liveInstanceCount } from '../src/lib/server/instances/index.ts';
 
 const USAGE = 'Uso: npm run harvest -- <url del catálogo> [--kind ckan|dcat|datajson] [--source-name "Nombre"] [--timeout minutos] [--host-delay ms]';
 const HELP = `${USAGE}
@@ -102,8 +102,7 @@ const queued = await queueHarvestRun(db, harvestSource.id, 'npm run harvest').ca
 console.log(queued.created ? `Cosecha en cola (trabajo ${queued.job.id}).` : `Ya había una cosecha de esta fuente en cola o en curso (trabajo ${queued.job.id}): se sigue esa.`);
 
 // Itself among them: the instance `openArchive` registered for this process.
-const [{ running = 0 } = {}] = await db.select({ running: count() }).from(serverInstances).where(gt(serverInstances.leaseUntil, sql`now()`));
-const servers = Math.max(0, Number(running) - 1);
+const servers = Math.max(0, (await liveInstanceCount(db)) - 1);
 const work = servers === 0 || values.worker ? startBackgroundWork(archive, { schedule: false }) : null;
 if (!work) {
   console.log(

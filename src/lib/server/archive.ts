@@ -2,9 +2,9 @@
  * The running archive: its configuration, its migrated database and its content store, opened
  * once per process. Pages, endpoints and scripts all reach the data through `getArchive()`.
  */
-import { sql } from 'drizzle-orm';
 import fs from 'node:fs';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { embeddedDatabaseDir, readConfig, type ArchiveConfig } from './config.ts';
 import { migrateDatabase, openDatabase, pendingMigrations, type DatabaseHandle } from './db/index.ts';
 import { needsSeed, seedArchive } from './seed/index.ts';

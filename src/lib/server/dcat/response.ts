@@ -95,7 +95,6 @@ export async function catalogResponse(format: CatalogFormat, { db, origin, reque
   }
 }
 
-
 /** `work` in the catalogue's lane: only one piece of catalogue writing runs at a time in this process. */
 async function inTurn<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
   const giveBack = await LANE.take('catalogue', signal);

@@ -1,5 +1,6 @@
 /** Server instances and their leases (issue #21): see `registry.ts`. */
 export {
+  liveInstanceCount,
   registerInstance,
   serverInstances,
   waitForOlderInstances,

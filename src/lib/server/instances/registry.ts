@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { tableExists, type Db } from '../db/index.ts';
 import { milliseconds } from '../jobs/time.ts';
@@ -33,6 +33,15 @@ export const serverInstances = pgTable(
   },
   (t) => [index('server_instances_lease_idx').on(t.leaseUntil)],
 );
+
+/** An instance whose lease holds: a process at work on the database, as far as its row says. */
+const LEASE_HOLDS = gt(serverInstances.leaseUntil, sql`now()`);
+
+/** How many processes (servers, and commands such as `npm run harvest`) hold a lease on the database now. */
+export async function liveInstanceCount(db: Db): Promise<number> {
+  const [{ live = 0 } = {}] = await db.select({ live: count() }).from(serverInstances).where(LEASE_HOLDS);
+  return Number(live);
+}
 
 /** How another instance stands, as its row says: its lease holds, has run out, or no row names it. */
 export type InstanceStanding = 'alive' | 'dead' | 'unknown';
@@ -98,7 +107,7 @@ export async function registerInstance(db: Db, options: InstanceOptions = {}): P
     const renewed = await db
       .update(serverInstances)
       .set({ heartbeatAt: sql`now()`, leaseUntil: lease })
-      .where(and(eq(serverInstances.id, id), gt(serverInstances.leaseUntil, sql`now()`)))
+      .where(and(eq(serverInstances.id, id), LEASE_HOLDS))
       .returning({ id: serverInstances.id });
     if (renewed.length > 0) {
       validUntil = sentAt + leaseMs;
@@ -197,7 +206,7 @@ export async function waitForOlderInstances(db: Db, { maxWaitMs = 5 * 60_000, po
         leftMs: sql<number>`extract(epoch from ${serverInstances.leaseUntil} - now()) * 1000`.mapWith(Number),
       })
       .from(serverInstances)
-      .where(gt(serverInstances.leaseUntil, sql`now()`))
+      .where(LEASE_HOLDS)
       .orderBy(serverInstances.hostname, serverInstances.pid);
   const named = (rows: Array<{ hostname: string; pid: number }>) => `${rows.length}: ${rows.map((row) => `${row.hostname}, pid ${row.pid}`).join('; ')}`;
 
