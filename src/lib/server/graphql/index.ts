@@ -99,6 +99,25 @@ const browserToDocs: Plugin = {
 };
 
 /**
+ * A request that is not a GraphQL request at all (no `query`, unusable params) is answered 400,
+ * as the GraphQL-over-HTTP spec asks of a request that is not well formed. yoga marks these errors
+ * `spec` and then answers them 200 to clients that accept `application/json` (the legacy rule for
+ * a well-formed request whose GraphQL fails, which stays 200). Changed in place: yoga reads the
+ * status from the error objects it made.
+ */
+const malformedRequestIs400: Plugin = {
+  onResultProcess({ result }) {
+    if (Symbol.asyncIterator in result) return;
+    for (const one of Array.isArray(result) ? result : [result]) {
+      for (const error of one.errors ?? []) {
+        const http = error.extensions?.http as { spec?: boolean } | undefined;
+        if (http?.spec && error.extensions?.code === 'BAD_REQUEST') http.spec = false;
+      }
+    }
+  },
+};
+
+/**
  * A yoga server over the database that `getDb` opens (the archive's in the app, a test database
  * in the tests). Call its `fetch(request, { origin, clientAddress })`. Masked errors are logged unless
  * `logging` is false.
@@ -123,6 +142,6 @@ export function createGraphqlHandler(
     // A document's cost depends on the archive's sizes, which change: its validation is not cached
     // (parsing still is). Validating costs a fraction of a millisecond next to any query.
     parserAndValidationCache: { validationCache: false },
-    plugins: [browserToDocs, limits(sizes), expensiveQueryRateLimit(sizes.current), spanishErrors],
+    plugins: [browserToDocs, limits(sizes), expensiveQueryRateLimit(sizes.current), malformedRequestIs400, spanishErrors],
   });
 }
