@@ -222,6 +222,15 @@ const FALSE_WORDS = new Set(['0', 'false', 'no', 'off']);
  * Reads typed settings from the environment, noting each wrong one and going on with its default,
  * so that one start names every problem (`readConfig` then throws them together).
  */
+const HOUR_MS = 3_600_000;
+
+/**
+ * A lease's bounds: renewed a few times within it, a lease shorter than half a second would be
+ * lost to any pause of the process (the tests use 800 ms); one longer than a day would leave a
+ * crashed server's work untaken for days.
+ */
+const LEASE_MS = { least: 500, most: 24 * HOUR_MS } as const;
+
 class SettingsReader {
   readonly problems: string[] = [];
   readonly #env: NodeJS.ProcessEnv;
@@ -238,6 +247,16 @@ class SettingsReader {
   /** A whole number at least `least` (1 by default). */
   whole(name: string, fallback: number, least = 1): number {
     return this.#number(name, fallback, (n) => Number.isSafeInteger(n) && n >= least, least === 0 ? 'un número entero igual o mayor que cero' : 'un número entero mayor que cero');
+  }
+
+  /**
+   * A duration in milliseconds between `least` and `most`. Timers are why there is a top: Node
+   * runs a timer of more than 2³¹ − 1 ms after 1 ms instead, so a lease of a month would renew in
+   * a busy loop and a host's pause would be no pause.
+   */
+  milliseconds(name: string, fallback: number, least: number, most: number): number {
+    const words = (n: number) => n.toLocaleString('es');
+    return this.#number(name, fallback, (n) => Number.isSafeInteger(n) && n >= least && n <= most, `un número entero de milisegundos entre ${words(least)} y ${words(most)}`);
   }
 
   /** A number of days and the like: fractions allowed (tests use minutes as fractions of a day). */
@@ -414,13 +433,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
     fixity: { periodDays: settings.decimal('ARCHIVE_FIXITY_PERIOD_DAYS', 30) },
     blockstore: settings.checked(() => blockstoreSettings(env, settings), { kind: 'fs' }),
     trustlessGateways: settings.checked(() => trustlessGateways(env.ARCHIVE_TRUSTLESS_GATEWAYS), []),
-    instanceLeaseMs: settings.whole('ARCHIVE_INSTANCE_LEASE_MS', 60_000),
+    instanceLeaseMs: settings.milliseconds('ARCHIVE_INSTANCE_LEASE_MS', 60_000, LEASE_MS.least, LEASE_MS.most),
     worker: {
       enabled: settings.flag('ARCHIVE_WORKER', true),
       concurrency: settings.whole('ARCHIVE_WORKER_CONCURRENCY', 8),
       perHostConcurrency: settings.whole('ARCHIVE_CAPTURE_HOST_CONCURRENCY', 2),
-      perHostDelayMs: settings.whole('ARCHIVE_CAPTURE_HOST_DELAY_MS', 1000, 0),
-      leaseMs: settings.whole('ARCHIVE_JOB_LEASE_MS', 60_000),
+      perHostDelayMs: settings.milliseconds('ARCHIVE_CAPTURE_HOST_DELAY_MS', 1000, 0, HOUR_MS),
+      leaseMs: settings.milliseconds('ARCHIVE_JOB_LEASE_MS', 60_000, LEASE_MS.least, LEASE_MS.most),
       jobRetentionDays: settings.decimal('ARCHIVE_JOB_RETENTION_DAYS', 7),
     },
     maxProofBytes: settings.whole('ARCHIVE_MAX_PROOF_BYTES', 10_000_000),
