@@ -28,7 +28,7 @@ import { imports, jobs, type HarvestCounts } from '../src/lib/server/db/schema.t
 import { CATALOG_KINDS, type CatalogKind } from '../src/lib/server/harvest/catalogs/index.ts';
 import { documentsRead, emptyCounts, queueHarvestRun, registerHarvestSource, RUN_ERROR_KEY } from '../src/lib/server/harvest/index.ts';
 import { HttpError } from '../src/lib/server/http/errors.ts';
-import { liveInstanceCount } from '../src/lib/server/instances/index.ts';
+import { liveInstanceCount, liveWorkerCount } from '../src/lib/server/instances/index.ts';
 
 const USAGE = 'Uso: npm run harvest -- <url del catálogo> [--kind ckan|dcat|datajson] [--source-name "Nombre"] [--timeout minutos] [--host-delay ms]';
 const HELP = `${USAGE}
@@ -101,14 +101,18 @@ const queued = await queueHarvestRun(db, harvestSource.id, 'npm run harvest').ca
 });
 console.log(queued.created ? `Cosecha en cola (trabajo ${queued.job.id}).` : `Ya había una cosecha de esta fuente en cola o en curso (trabajo ${queued.job.id}): se sigue esa.`);
 
-// Itself among them: the instance `openArchive` registered for this process.
-const servers = Math.max(0, (await liveInstanceCount(db)) - 1);
-const work = servers === 0 || values.worker ? startBackgroundWork(archive, { schedule: false }) : null;
+// Not itself: this process marks itself a worker only once it starts one, below.
+const workers = await liveWorkerCount(db);
+const work = workers === 0 || values.worker ? startBackgroundWork(archive, { schedule: false }) : null;
 if (!work) {
   console.log(
-    `Hay ${servers} servidor(es) en marcha sobre esta base: ellos cosechan y capturan, con su almacén de bloques. ` +
-      'Si ninguno tiene el trabajador (ARCHIVE_WORKER=false), repita con --worker y la configuración de almacén de los servidores.',
+    `Hay ${workers} servidor(es) con el trabajador en marcha sobre esta base: ellos cosechan y capturan, con su almacén de bloques. ` +
+      'Si están ocupados y quiere ayudarles, repita con --worker y la configuración de almacén de los servidores.',
   );
+} else if (!values.worker && (await liveInstanceCount(db)) > 1) {
+  // Servers up without the worker (ARCHIVE_WORKER=false): the work is this command's, and its
+  // files go where its configuration says, which must be the servers' block store.
+  console.log('Ningún servidor en marcha sobre esta base tiene el trabajador: esta orden cosecha y captura, en el almacén de bloques de su configuración (el mismo que el de los servidores).');
 }
 const deadline = Date.now() + timeoutMinutes * 60_000;
 let exitCode = 0;

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedDatabaseDir } from '../../src/lib/server/config.ts';
 import { openDatabase } from '../../src/lib/server/db/index.ts';
 import { harvestSources } from '../../src/lib/server/db/schema.ts';
+import { liveWorkerCount } from '../../src/lib/server/instances/index.ts';
 import { startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
 
 const SCRIPT = path.resolve('scripts/harvest.ts');
@@ -236,19 +237,21 @@ describe('npm run harvest', () => {
   }, 90_000);
 
   it('leaves the work to the servers up on the database, whose block store it may not share, unless told --worker', async () => {
-    // A server up on this database: a live instance row, as every running server keeps one.
+    // Servers up on this database: live instance rows, as every running server keeps one; one of
+    // them runs the worker (as a server started with ARCHIVE_WORKER=false would not).
     const database = await openDatabase({ dataDir: embeddedDatabaseDir(dataDir) });
     try {
-      await database.db.execute(sql`insert into server_instances (id, hostname, pid, lease_until) values (gen_random_uuid(), 'otro-servidor', 1, now() + interval '10 minutes')`);
+      await database.db.execute(sql`insert into server_instances (id, hostname, pid, lease_until, worker) values (gen_random_uuid(), 'otro-servidor', 1, now() + interval '10 minutes', true)`);
+      await database.db.execute(sql`insert into server_instances (id, hostname, pid, lease_until) values (gen_random_uuid(), 'otro-servidor', 2, now() + interval '10 minutes')`);
     } finally {
       await database.close();
     }
     const template = portal.packages[0]!;
     portal.packages.push({ ...template, id: 'conjunto-del-servidor', name: 'conjunto-del-servidor', title: 'Conjunto que capturan los servidores' });
     try {
-      // This server has no worker here: nothing does the run, and the command says why before giving up.
+      // That server does not really run here: nothing does the run, and the command says why before giving up.
       const waiting = await harvest([portal.urls.ckan, ...FAST, '--timeout', '0.05'], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
-      expect(waiting.output).toContain('Hay 1 servidor(es) en marcha sobre esta base: ellos cosechan y capturan, con su almacén de bloques.');
+      expect(waiting.output).toContain('Hay 1 servidor(es) con el trabajador en marcha sobre esta base: ellos cosechan y capturan, con su almacén de bloques.');
       expect(waiting.code).toBe(1);
       const working = await harvest([portal.urls.ckan, ...FAST, '--worker'], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
       expect(working.output).not.toContain('servidor(es) en marcha');
@@ -256,10 +259,24 @@ describe('npm run harvest', () => {
       expect(working.output).toMatch(/Cosecha terminada \(importación \d+\): [1-9]\d* nuevo\(s\)/);
       expect(working.output).toMatch(/Capturas: [1-9]\d* hecha\(s\), 0 fallida\(s\), 0 en curso, 0 en cola\./);
       expect(working.code).toBe(0);
+      // Of the command that did the work, nothing is left for the next one to count.
+      const after = await openDatabase({ dataDir: embeddedDatabaseDir(dataDir) });
+      try {
+        expect(await liveWorkerCount(after.db)).toBe(1);
+        // Only the server without the worker up: the next command does the work itself, and says so.
+        await after.db.execute(sql`delete from server_instances where hostname = 'otro-servidor' and worker`);
+      } finally {
+        await after.close();
+      }
+      portal.packages.at(-1)!.title = 'Conjunto que captura la propia orden';
+      const alone = await harvest([portal.urls.ckan, ...FAST], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
+      expect(alone.output).toContain('Ningún servidor en marcha sobre esta base tiene el trabajador: esta orden cosecha y captura');
+      expect(alone.output).toMatch(/Cosecha terminada \(importación \d+\): 0 nuevo\(s\), [1-9]\d* actualizado\(s\)/);
+      expect(alone.code).toBe(0);
     } finally {
       portal.packages.pop();
       const database = await openDatabase({ dataDir: embeddedDatabaseDir(dataDir) });
       await database.db.execute(sql`delete from server_instances where hostname = 'otro-servidor'`).finally(() => database.close());
     }
-  }, 120_000);
+  }, 180_000);
 });

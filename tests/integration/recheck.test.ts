@@ -128,6 +128,7 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
       store: blocks.store,
       staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir, guard: databaseFileGuard(database.db) }),
       unready: async () => null,
+      markWorker: async () => {},
       pinning: [],
     };
     storeDir = blocks.dir;

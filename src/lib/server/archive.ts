@@ -29,6 +29,8 @@ export interface Archive extends DatabaseHandle {
    * store that is not there to be used (a folder it may not write, a missing bucket). For `/v2/health`.
    */
   unready(): Promise<string | null>;
+  /** Tells the other processes on the database that this one runs the job queue's worker (`startBackgroundWork`). */
+  markWorker(): Promise<void>;
 }
 
 export interface OpenArchiveOptions {
@@ -110,6 +112,7 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
       }
       return null;
     },
+    markWorker: () => registered.markWorker(),
     async close() {
       clearInterval(sweeps);
       // The row goes first: what this instance leaves in staging is anyone's to clear from then on.

@@ -100,6 +100,8 @@ export function startBackgroundWork(archive: Archive, options: BackgroundOptions
   const { config, db } = archive;
   const onError = options.onError ?? ((error: unknown) => console.error('Trabajo en segundo plano:', error));
   const controller = new AbortController();
+  // Before its first claim: `npm run harvest` counts on it to leave a run to this process.
+  void archive.markWorker().catch(onError);
   const worker = runWorker({
     db,
     handlers: archiveJobHandlers(archive, options),

@@ -1,6 +1,7 @@
 /** Server instances and their leases (issue #21): see `registry.ts`. */
 export {
   liveInstanceCount,
+  liveWorkerCount,
   registerInstance,
   serverInstances,
   waitForOlderInstances,

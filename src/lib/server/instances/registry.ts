@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, count, eq, gt, inArray, lt, sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { tableExists, type Db } from '../db/index.ts';
 import { milliseconds } from '../jobs/time.ts';
 import { shutdownBegun } from '../shutdown.ts';
@@ -30,6 +30,8 @@ export const serverInstances = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }).defaultNow().notNull(),
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).defaultNow().notNull(),
     leaseUntil: timestamp('lease_until', { withTimezone: true }).notNull(),
+    /** It runs the job queue's worker (migration 0035): `ServerInstance.markWorker`. */
+    worker: boolean('worker').default(false).notNull(),
   },
   (t) => [index('server_instances_lease_idx').on(t.leaseUntil)],
 );
@@ -40,6 +42,15 @@ const LEASE_HOLDS = gt(serverInstances.leaseUntil, sql`now()`);
 /** How many processes (servers, and commands such as `npm run harvest`) hold a lease on the database now. */
 export async function liveInstanceCount(db: Db): Promise<number> {
   const [{ live = 0 } = {}] = await db.select({ live: count() }).from(serverInstances).where(LEASE_HOLDS);
+  return Number(live);
+}
+
+/**
+ * How many processes run the job queue's worker on the database now: servers started with
+ * `ARCHIVE_WORKER=false`, and commands that only read or queue, are not counted.
+ */
+export async function liveWorkerCount(db: Db): Promise<number> {
+  const [{ live = 0 } = {}] = await db.select({ live: count() }).from(serverInstances).where(and(LEASE_HOLDS, eq(serverInstances.worker, true)));
   return Number(live);
 }
 
@@ -75,6 +86,8 @@ export interface ServerInstance {
   heartbeat(): Promise<void>;
   /** How each of `ids` stands; this instance is always alive. */
   standing(ids: readonly string[]): Promise<Map<string, InstanceStanding>>;
+  /** Says in its row, for good (a new id included), that this process runs the job queue's worker. */
+  markWorker(): Promise<void>;
   /** Runs `work` under the lease lock `name`, alone among the instances on this database. */
   alone<T>(name: string, work: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }>;
   /** Stops the heartbeat and removes the row: what the instance left is anyone's to clear. */
@@ -93,11 +106,12 @@ export async function registerInstance(db: Db, options: InstanceOptions = {}): P
   /** performance.now() until which the lease surely holds. */
   let validUntil = 0;
   let stopped = false;
+  let worker = false;
 
   async function register(): Promise<void> {
     const fresh = randomUUID();
     const sentAt = performance.now();
-    await db.insert(serverInstances).values({ id: fresh, hostname: os.hostname(), pid: process.pid, leaseUntil: lease });
+    await db.insert(serverInstances).values({ id: fresh, hostname: os.hostname(), pid: process.pid, leaseUntil: lease, worker });
     id = fresh;
     validUntil = sentAt + leaseMs;
   }
@@ -106,7 +120,7 @@ export async function registerInstance(db: Db, options: InstanceOptions = {}): P
     const sentAt = performance.now();
     const renewed = await db
       .update(serverInstances)
-      .set({ heartbeatAt: sql`now()`, leaseUntil: lease })
+      .set({ heartbeatAt: sql`now()`, leaseUntil: lease, worker })
       .where(and(eq(serverInstances.id, id), LEASE_HOLDS))
       .returning({ id: serverInstances.id });
     if (renewed.length > 0) {
@@ -158,6 +172,11 @@ export async function registerInstance(db: Db, options: InstanceOptions = {}): P
         for (const row of rows) verdicts.set(row.id, row.alive ? 'alive' : 'dead');
       }
       return verdicts;
+    },
+    async markWorker() {
+      // Kept for the heartbeats too, which write it again should this update fail.
+      worker = true;
+      await db.update(serverInstances).set({ worker: true }).where(eq(serverInstances.id, id));
     },
     alone: (name, work) => withLeasedLock(db, name, id, work, { holdMs: Math.max(5 * 60_000, leaseMs) }),
     async stop() {
