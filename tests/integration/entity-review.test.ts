@@ -1,7 +1,7 @@
 /**
  * Issue #16, item 6: a contributor's new source and institution stay out of every public read
  * (group lists, search, the upload wizard's lookups, collection pages, record pages, DCAT, the
- * exports, the sitemap, the import timeline, GraphQL's group lists) until a moderator accepts
+ * exports, the sitemap, the import timeline, GraphQL's group lists, groupBy keys and filters) until a moderator accepts
  * them; refused ones never show, even after having been accepted. Driven through a real upload,
  * the real moderation functions and the real institution status endpoint.
  */
@@ -20,7 +20,7 @@ import { catalogResponse } from '../../src/lib/server/dcat/response.ts';
 import { exportResponse } from '../../src/lib/server/export/catalog-export.ts';
 import { toResponse } from '../../src/lib/server/http/errors.ts';
 import { changeDepartmentStatus, changeSourceStatus, isModerator } from '../../src/lib/server/moderation/index.ts';
-import { countGroups } from '../../src/lib/server/queries/connections.ts';
+import { countGroups, countRecordsFast, groupRecords } from '../../src/lib/server/queries/connections.ts';
 import { findGroups } from '../../src/lib/server/queries/find.ts';
 import {
   archiveTotals,
@@ -144,7 +144,18 @@ describe.each(testEngines())('sources and institutions under review on %s', (eng
       sitemapSource: sitemap.includes(collectionPath('src', sourceId)),
       sitemapDepartment: sitemap.includes(collectionPath('dep', departmentId)),
       importNamesSource: uploadImport?.source?.id === sourceId,
+      // GraphQL's groupBy keys and `where: { source | department }`, by the running counts and by the rows.
+      sourceGrouped: await grouped('source', sourceId),
+      departmentGrouped: await grouped('department', departmentId),
+      recordsOfSource: (await countRecordsFast(archive.db, { sourceId })) + (await countRecordsFast(archive.db, { sourceId, title: 'Plan estratégico' })),
+      recordsOfDepartment: (await countRecordsFast(archive.db, { departmentId })) + (await countRecordsFast(archive.db, { departmentId, title: 'Plan estratégico' })),
     };
+  }
+
+  async function grouped(field: 'source' | 'department', id: number): Promise<boolean> {
+    const byCounts = await groupRecords(archive.db, {}, field);
+    const byRows = await groupRecords(archive.db, { title: 'Plan estratégico' }, field);
+    return [...byCounts, ...byRows].some((group) => Number(group.key) === id);
   }
 
   const hidden = {
@@ -166,6 +177,10 @@ describe.each(testEngines())('sources and institutions under review on %s', (eng
     sitemapSource: false,
     sitemapDepartment: false,
     importNamesSource: false,
+    sourceGrouped: false,
+    departmentGrouped: false,
+    recordsOfSource: 0,
+    recordsOfDepartment: 0,
   };
 
   async function etags() {
@@ -234,6 +249,10 @@ describe.each(testEngines())('sources and institutions under review on %s', (eng
       sitemapSource: true,
       sitemapDepartment: true,
       importNamesSource: true,
+      sourceGrouped: true,
+      departmentGrouped: true,
+      recordsOfSource: 2,
+      recordsOfDepartment: 2,
     });
     expect((await getRecord(archive.db, created.recordId))?.underReview).toEqual({ source: false, department: false });
   });

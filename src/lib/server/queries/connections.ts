@@ -12,7 +12,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, deals, recordCounts, walletCounts } from '../db/schema.ts';
-import { byDimension, DIMENSIONS } from './dimensions.ts';
+import { byDimension, DIMENSIONS, namesPublicRow } from './dimensions.ts';
 import { countRecords, MAX_LIMIT, RECORD_SORT_FIELDS, type RecordSortField, type Window } from './find.ts';
 import { groupCondition, type GroupFilter } from './groups.ts';
 import { isRowId } from './paging.ts';
@@ -64,13 +64,15 @@ export async function countRecordsFast(db: Db, filter: RecordFilter): Promise<nu
  * original service.
  */
 export async function groupRecords(db: Db, filter: RecordFilter, field: RecordGroupField): Promise<GroupCountRow[]> {
+  // A withheld source or institution is no group: its records count as having none.
+  const dimension = Object.values(DIMENSIONS).find((one) => one.field === field);
   if (isCounted(filter) && Object.hasOwn(COUNTED_GROUP, field)) {
     const column = COUNTED_GROUP[field as keyof typeof COUNTED_GROUP];
     const count = sql<number>`sum(${recordCounts.n})::int`;
     return db
       .select({ key: sql<string | number>`${column}`, count })
       .from(recordCounts)
-      .where(and(countsCondition(filter), isNotNull(column)))
+      .where(and(countsCondition(filter), isNotNull(column), dimension && namesPublicRow(dimension, column)))
       .groupBy(column)
       .having(sql`sum(${recordCounts.n}) > 0`)
       .orderBy(desc(count), asc(column));
@@ -92,7 +94,7 @@ export async function groupRecords(db: Db, filter: RecordFilter, field: RecordGr
   return db
     .select({ key: sql<string | number>`${column}`, count })
     .from(alexandrias)
-    .where(and(recordCondition(filter), isNotNull(column)))
+    .where(and(recordCondition(filter), isNotNull(column), dimension && namesPublicRow(dimension, column)))
     .groupBy(column)
     .orderBy(desc(count), asc(column));
 }

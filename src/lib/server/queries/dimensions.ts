@@ -5,7 +5,7 @@
  * its facts here instead of switching on the entity, so a fourth dimension, or a renamed column,
  * is one entry to write.
  */
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, AnyPgTable } from 'drizzle-orm/pg-core';
 import { GROUP_ENTITIES, type GroupEntity } from '../../domain/groups.ts';
 import { alexandrias, categories, departments, recordCounts, sources } from '../db/schema.ts';
@@ -109,6 +109,15 @@ type AnyDimension = (typeof DIMENSIONS)[GroupEntity];
 export type DimensionField = AnyDimension['field'];
 /** Their keys in the record filter: `sourceId`, `departmentId`, `categoryId`. */
 export type DimensionFilterKey = AnyDimension['filterKey'];
+
+/**
+ * `column`, a record's or the running counts' key to `dimension`, names one of its public rows: a
+ * withheld source or institution reads as none in a filter and in a grouping too, as it does in a
+ * record's join (`visibility.ts`). Undefined for a dimension whose rows are all public.
+ */
+export function namesPublicRow(dimension: AnyDimension, column: AnyPgColumn): SQL | undefined {
+  return dimension.visible ? sql`${column} in (select ${dimension.id} from ${dimension.table} where ${dimension.visible})` : undefined;
+}
 
 /** The entities in the order the archive lists them (sources, departments, categories). */
 export const GROUP_ENTITY_LIST = Object.keys(GROUP_ENTITIES) as GroupEntity[];

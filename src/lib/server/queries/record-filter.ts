@@ -8,7 +8,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { AssetStatus, AssetType } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import { alexandrias, recordCounts, recordVersions } from '../db/schema.ts';
-import { byDimension, DIMENSIONS } from './dimensions.ts';
+import { byDimension, DIMENSIONS, namesPublicRow } from './dimensions.ts';
 import { isRowId } from './paging.ts';
 
 export interface RecordFilter {
@@ -94,8 +94,14 @@ export function recordCondition(filter: RecordFilter): SQL | undefined {
     filter.walletAddress !== undefined ? eq(alexandrias.walletAddress, filter.walletAddress.toLowerCase()) : undefined,
     filter.type !== undefined ? eq(alexandrias.type, filter.type) : undefined,
     filter.status !== undefined ? eq(alexandrias.status, filter.status) : undefined,
-    ...Object.values(DIMENSIONS).map((dimension) => idEquals(dimension.recordColumn, filter[dimension.filterKey])),
+    ...Object.values(DIMENSIONS).map((dimension) => dimensionEquals(dimension, dimension.recordColumn, filter[dimension.filterKey])),
   );
+}
+
+/** `column` equals `id`, a public row of `dimension`'s: a withheld one matches nothing, as if it were not there. */
+function dimensionEquals(dimension: (typeof DIMENSIONS)[keyof typeof DIMENSIONS], column: AnyPgColumn, id: number | undefined): SQL | undefined {
+  const equals = idEquals(column, id);
+  return equals && and(equals, namesPublicRow(dimension, column));
 }
 
 /** The filter fields the running counts are kept by, with their column there. */
@@ -113,7 +119,7 @@ export function countsCondition(filter: CountedFilter): SQL | undefined {
   return and(
     filter.type !== undefined ? eq(COUNTED_FILTER.type, filter.type) : undefined,
     filter.status !== undefined ? eq(COUNTED_FILTER.status, filter.status) : undefined,
-    ...Object.values(DIMENSIONS).map((dimension) => idEquals(dimension.countsColumn, filter[dimension.filterKey])),
+    ...Object.values(DIMENSIONS).map((dimension) => dimensionEquals(dimension, dimension.countsColumn, filter[dimension.filterKey])),
   );
 }
 
