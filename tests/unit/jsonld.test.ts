@@ -178,7 +178,9 @@ describe('the Dataset of a record', () => {
     expect(firstOnly.datePublished).toBe('2018-06-19');
     expect(firstOnly).not.toHaveProperty('dateModified');
     // A licence named without a usable URL is given by its name; none stated, none claimed.
-    expect(datasetJsonLd(record({ licenseTitle: 'Licencia abierta', licenseUrl: 'notaurl' }), ORIGIN).license).toBe('Licencia abierta');
+    expect(datasetJsonLd(record({ licenseTitle: 'Licencia abierta', licenseUrl: 'notaurl' }), ORIGIN).license).toEqual({ '@type': 'CreativeWork', name: 'Licencia abierta' });
+    // A name is never given where a reader takes a link.
+    expect(datasetJsonLd(record({ licenseTitle: 'javascript:alert(1)', licenseUrl: null }), ORIGIN).license).toEqual({ '@type': 'CreativeWork', name: 'javascript:alert(1)' });
     const bare = datasetJsonLd(record(), ORIGIN);
     expect(bare).not.toHaveProperty('license');
     expect(bare).not.toHaveProperty('datePublished');

@@ -142,10 +142,14 @@ export function datasetJsonLd(record: RecordDetail, origin: string): JsonLd {
   });
 }
 
-/** A licence as schema.org wants it: its URL, else its name; none when the catalogue states none. */
-function licenseOf(record: Pick<RecordDetail, 'licenseTitle' | 'licenseUrl'>): string | undefined {
+/**
+ * A licence as schema.org wants it: its URL, else a CreativeWork named as the catalogue names it
+ * (`license` is read as a link when it is text, and a catalogue's name for it may be anything,
+ * `javascript:` included); none when the catalogue states none.
+ */
+function licenseOf(record: Pick<RecordDetail, 'licenseTitle' | 'licenseUrl'>): string | { '@type': 'CreativeWork'; name: string } | undefined {
   if (record.licenseUrl && /^https?:\/\//.test(record.licenseUrl)) return record.licenseUrl;
-  return record.licenseTitle ?? undefined;
+  return record.licenseTitle ? { '@type': 'CreativeWork', name: record.licenseTitle } : undefined;
 }
 
 /** What a collection page is about: a portal or website, an issuer, or a theme. */
