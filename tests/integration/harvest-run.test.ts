@@ -285,6 +285,68 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     expect(back.counts).toMatchObject({ new: 0, withdrawn: 0, unchanged: total });
     const again = await h.db.select().from(harvestedRecords).where(eq(harvestedRecords.datasetIdentifier, removed.id));
     expect(again.every((row) => row.withdrawnAt === null)).toBe(true);
+    // Its history tells the return too, not only the withdrawal.
+    for (const row of again) {
+      const lines = await h.db.select({ reason: statusHistory.reason }).from(statusHistory).where(eq(statusHistory.alexandriaId, row.alexandriaId));
+      expect(lines.map((line) => line.reason).filter((reason) => reason?.startsWith('De vuelta en el catálogo'))).toHaveLength(1);
+    }
+  });
+
+  it('withdraws nothing on the word of a catalogue that lists nothing, or that changed while it was read', async () => {
+    const listed = async () =>
+      (await h.db.select({ n: count() }).from(harvestedRecords).where(and(eq(harvestedRecords.harvestSourceId, harvestSourceId), isNull(harvestedRecords.withdrawnAt))))[0]!.n;
+    const before = await listed();
+    // The portal's index down: package_search answers success with no package at all.
+    const all = h.portal.packages.splice(0);
+    try {
+      const empty = await runHarvest(h.db, harvestSourceId, { fetchPage });
+      expect(empty.status).toBe('failed');
+      expect(empty.counts.withdrawn).toBe(0);
+      expect(empty.errors.at(-1)!.message).toMatch(/^El catálogo no lista ningún conjunto de datos/);
+      expect(await listed()).toBe(before);
+    } finally {
+      h.portal.packages.push(...all);
+    }
+    // A dataset deleted at the portal after the first page was read: CKAN's count drops, and the
+    // datasets after it move back a place, one of them onto the page already read.
+    const removedMidway = h.portal.packages[0]!;
+    let pagesAsked = 0;
+    const deletingMidway: typeof fetchPage = async (url) => {
+      const page = await fetchPage(url);
+      if (++pagesAsked === 1) h.portal.packages.splice(0, 1);
+      return page;
+    };
+    try {
+      const moved = await runHarvest(h.db, harvestSourceId, { fetchPage: deletingMidway, pageSize: 2 });
+      expect(moved.status).toBe('done');
+      expect(moved.counts.withdrawn).toBe(0);
+      expect(moved.errors.map((error) => error.message)).toContainEqual(expect.stringMatching(/^El catálogo cambió mientras se leía \(de \d+ a \d+ conjuntos\)/));
+      expect(await listed()).toBe(before);
+    } finally {
+      h.portal.packages.unshift(removedMidway);
+    }
+    // Read whole again, the catalogue gives a picture to act on: nothing is missing.
+    expect((await runHarvest(h.db, harvestSourceId, { fetchPage })).counts).toMatchObject({ withdrawn: 0, unchanged: total });
+  });
+
+  it('tells a file the catalogue moved in the history, makes it the record\'s address and checks it at once', async () => {
+    const pkg = h.portal.packages[0]!;
+    const resource = pkg.resources[0]!;
+    const oldUrl = resource.url;
+    resource.url = `${oldUrl}?version=2`;
+    try {
+      const report = await runHarvest(h.db, harvestSourceId, { fetchPage });
+      expect(report.counts).toMatchObject({ updated: 1, unchanged: total - 1, withdrawn: 0 });
+      const [row] = (await recordsOf(h.db, harvestSourceId)).filter((one) => one.harvested.distributionUrl?.endsWith('?version=2'));
+      expect(row!.record.originalUrl).toBe(row!.harvested.distributionUrl);
+      // Captured before: due for a check now, as `npm run recheck` would make it.
+      expect(row!.harvested.nextCheckAt!.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+      const lines = await h.db.select({ reason: statusHistory.reason }).from(statusHistory).where(eq(statusHistory.alexandriaId, row!.record.id));
+      expect(lines.map((line) => line.reason)).toContainEqual(`Actualizado desde el catálogo: dirección de descarga ${row!.harvested.distributionUrl!.replace('?version=2', '')} → ${row!.harvested.distributionUrl}`);
+    } finally {
+      resource.url = oldUrl;
+    }
+    expect((await runHarvest(h.db, harvestSourceId, { fetchPage })).counts).toMatchObject({ updated: 1, withdrawn: 0 });
   });
 
   it('reports a declared checksum that does not match, and fails a 404 capture alone with its reason', async () => {

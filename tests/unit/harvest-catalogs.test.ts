@@ -184,7 +184,13 @@ describe('the CKAN reader on broken answers', () => {
     expect(failed.error.message).toBe('El catálogo CKAN respondió con un error: Acceso denegado.');
     const notJson = await readUntilError('ckan', 'https://portal.example', answering('id;titulo\n1;Nómina', 'text/csv'));
     expect(notJson.error.code).toBe('wrong-kind');
-    expect(notJson.error.message).toMatch(/no es JSON \(.*\), así que no es la respuesta JSON de la API de CKAN/s);
+    // In Spanish, without JSON.parse's English nor the body it quotes.
+    expect(notJson.error.message).toBe('La respuesta de https://portal.example/api/3/action/package_search?rows=100&start=0 no es JSON válido (no se puede leer), así que no es la respuesta JSON de la API de CKAN (package_search).');
+    const broken = await readUntilError('ckan', 'https://portal.example', answering('{"success": true, \u0000}', 'application/json'));
+    expect(broken.error.message).toMatch(/no es JSON válido \(falla en el carácter 19\)/);
+    expect(broken.error.message).not.toContain('\u0000');
+    const cut = await readUntilError('ckan', 'https://portal.example', answering('{"success": true', 'application/json'));
+    expect(cut.error.message).toMatch(/no es JSON válido \(acaba antes de tiempo\)/);
   });
 
   it('skips a package without id or name, and yields a dataset a later page repeats once', async () => {

@@ -11,7 +11,9 @@
  *   waited for, its capture jobs wait too (`deferHost`), when the fetcher has the database.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { text } from 'node:stream/consumers';
+import { buffer } from 'node:stream/consumers';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import { captureFetch, retryAfterMs, RobotsPolicy, type CaptureFetchOptions } from '../capture/index.ts';
 import type { Db } from '../db/index.ts';
 import { DEFAULT_POLITENESS, deferHost } from '../jobs/index.ts';
@@ -113,7 +115,9 @@ export function catalogPageFetcher(options: CatalogPageFetcherOptions = {}): Fet
         accept: 'application/json, application/ld+json, text/turtle;q=0.9, */*;q=0.5',
         ...fetchOptions,
       });
-      if (response.status >= 200 && response.status <= 299) return { body: await text(response.body), contentType: response.contentType };
+      if (response.status >= 200 && response.status <= 299) {
+        return { body: await pageText(await buffer(response.body), response.contentType, response.contentEncoding), contentType: response.contentType };
+      }
       response.body.destroy();
       const refused = `El catálogo respondió HTTP ${response.status} en ${response.finalUrl}`;
       if (!RETRYABLE_STATUSES.has(response.status)) throw new Error(refused);
@@ -131,6 +135,46 @@ export function catalogPageFetcher(options: CatalogPageFetcherOptions = {}): Fet
       await spaced(waitMs);
     }
   };
+}
+
+const INFLATE = { gzip: promisify(zlib.gunzip), 'x-gzip': promisify(zlib.gunzip), deflate: promisify(zlib.inflate), br: promisify(zlib.brotliDecompress) } as const;
+
+/**
+ * A catalogue page's text from its bytes as sent. Unlike a captured file (kept as published), a
+ * page is read: a portal that compresses it though asked not to (`Accept-Encoding: identity`) is
+ * inflated, never past the page limit (a gzip bomb stops there); and it is decoded by its
+ * byte-order mark (a data.json saved as UTF-16 by a Windows tool), else the charset its
+ * Content-Type names, else as UTF-8.
+ */
+export async function pageText(bytes: Buffer, contentType: string | null, contentEncoding: string | null): Promise<string> {
+  const encoding = contentEncoding?.trim().toLowerCase() || 'identity';
+  let plain = bytes;
+  if (encoding !== 'identity') {
+    if (!Object.hasOwn(INFLATE, encoding)) throw new Error(`El catálogo llegó comprimido como «${encoding}», que el archivo no sabe leer.`);
+    try {
+      plain = await INFLATE[encoding as keyof typeof INFLATE](bytes, { maxOutputLength: MAX_CATALOG_PAGE_BYTES });
+    } catch (error) {
+      if (error instanceof RangeError) throw new Error(`Una página del catálogo, descomprimida, pasa de ${MAX_CATALOG_PAGE_BYTES / 1_000_000} MB.`, { cause: error });
+      throw new Error(`Una página del catálogo llegó comprimida (${encoding}) pero sus bytes no lo están bien.`, { cause: error });
+    }
+  }
+  return new TextDecoder(charsetOf(plain, contentType), { fatal: false }).decode(plain);
+}
+
+/** The text encoding of a page: its byte-order mark first, then a charset the Content-Type names and TextDecoder knows. */
+function charsetOf(bytes: Buffer, contentType: string | null): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  const named = /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? '')?.[1];
+  if (named) {
+    try {
+      return new TextDecoder(named).encoding;
+    } catch {
+      // A charset TextDecoder does not know: read as UTF-8, as JSON is by definition.
+    }
+  }
+  return 'utf-8';
 }
 
 /** A wait as people read it in a reason: whole seconds, rounded up. */

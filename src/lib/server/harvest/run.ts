@@ -19,7 +19,7 @@
  * - A capture job per record with a file to fetch and no CID yet, its dedupe key naming the run,
  *   so re-running a page (or the whole run) never queues the same capture twice.
  */
-import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import {
   alexandrias,
@@ -140,7 +140,7 @@ export async function runHarvest(db: Db, harvestSourceId: number, options: RunHa
   /** Failures kept in full; past `MAX_ERRORS`, only counted (a broken catalogue may fail every entry). */
   let untold = 0;
   const noteError = (key: string, message: string) => {
-    if (errors.length < MAX_ERRORS) errors.push({ key, message });
+    if (errors.length < MAX_ERRORS) errors.push({ key: storableText(key), message: storableText(message) });
     else untold += 1;
   };
   // Captures that fail for good while the run goes on add themselves to its Import (`noteFailure`
@@ -164,9 +164,16 @@ export async function runHarvest(db: Db, harvestSourceId: number, options: RunHa
       .where(eq(imports.id, importId));
   };
 
+  /** The total the catalogue first stated, and whether a later page stated another. */
+  let firstTotal: number | null = null;
+  let moved: string | null = null;
   try {
     const context = await runContext(db, source, importId);
     for await (const page of readCatalog(source.kind, source.url, options.fetchPage, options)) {
+      if (page.total !== null) {
+        firstTotal ??= page.total;
+        if (page.total !== firstTotal) moved ??= `de ${firstTotal.toLocaleString('es')} a ${page.total.toLocaleString('es')} conjuntos`;
+      }
       for (const reason of page.skipped) {
         counts.failed += 1;
         noteError(page.url, reason);
@@ -185,13 +192,24 @@ export async function runHarvest(db: Db, harvestSourceId: number, options: RunHa
       }
     }
     // An entry that could not be read, or a dataset that failed, may still be listed: withdrawing
-    // on an incomplete picture would mark a dataset gone that is not.
-    if (counts.failed === 0) counts.withdrawn = await withdrawUnseen(db, harvestSourceId, importId);
+    // on an incomplete picture would mark a dataset gone that is not. So would a catalogue that
+    // changed while it was read: paged by position (CKAN's `start`), a dataset deleted before the
+    // page being read moves the next ones back, and one of them is never seen.
+    if (moved) {
+      noteError(RUN_ERROR_KEY, `El catálogo cambió mientras se leía (${moved}): esta cosecha no da por retirado ningún conjunto; la próxima lo comprobará.`);
+    } else if (counts.failed === 0) {
+      // A catalogue that lists nothing at all is far more often a portal whose index is down than
+      // one that removed every dataset: nothing is withdrawn on its word alone.
+      if (documentsRead(counts) === 0 && (await listedRecords(db, harvestSourceId)) > 0) {
+        throw new Error('El catálogo no lista ningún conjunto de datos, y antes listaba los que el archivo cosechó: no se da ninguno por retirado. Si el portal está caído o su índice vacío, la próxima cosecha lo comprobará.');
+      }
+      counts.withdrawn = await withdrawUnseen(db, harvestSourceId, importId);
+    }
     await save('done');
     return { importId, status: 'done', counts, errors, capturesQueued };
   } catch (error) {
     // The reason the run ended is always told, whatever the cap.
-    errors.push({ key: RUN_ERROR_KEY, message: error instanceof Error ? error.message : String(error) });
+    errors.push({ key: RUN_ERROR_KEY, message: storableText(error instanceof Error ? error.message : String(error)) });
     await save('failed');
     return { importId, status: 'failed', counts, errors, capturesQueued };
   }
@@ -318,6 +336,8 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
 
   const fresh: Array<{ item: PreparedDataset; record: MappedRecord }> = [];
   const seen: number[] = [];
+  /** The history entries of records withdrawn before that the catalogue lists again. */
+  const returned: Array<typeof statusHistory.$inferInsert> = [];
   const uncaptured: Array<{ alexandriaId: number; url: string }> = [];
   const capture = (alexandriaId: number, url: string | null) => {
     if (!url) return;
@@ -333,11 +353,20 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
         continue;
       }
       const alexandriaId = found.record.id;
-      const changes = describeChanges(found.record, record);
+      const { harvested } = found;
+      const movedFile = harvested.distributionUrl !== record.url;
+      const changes = [...describeChanges(found.record, record), ...describeFileChanges(harvested, record)];
       if (changes.length > 0) {
         await tx
           .update(alexandrias)
-          .set({ title: record.title, description: record.description, ...catalogueFactsOf(record), updatedAt: sql`now()` })
+          .set({
+            title: record.title,
+            description: record.description,
+            ...catalogueFactsOf(record),
+            // Where the catalogue now says the file is, which the next capture fetches.
+            ...(movedFile ? { originalUrl: record.url } : {}),
+            updatedAt: sql`now()`,
+          })
           .where(eq(alexandrias.id, alexandriaId));
         await tx.insert(statusHistory).values({
           alexandriaId,
@@ -349,18 +378,22 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
       } else {
         written.counts.unchanged += 1;
       }
-      const { harvested } = found;
-      if (
-        harvested.distributionUrl !== record.url ||
-        harvested.declaredFormat !== record.declaredFormat ||
-        harvested.declaredSize !== record.declaredSize ||
-        harvested.declaredChecksum !== record.declaredChecksum
-      ) {
+      // The catalogue names another file, or other bytes at the same address: a record with its
+      // file is checked again at once (`watch.ts` queues it on its next turn), not days later.
+      const newFile = movedFile || harvested.declaredSize !== record.declaredSize || harvested.declaredChecksum !== record.declaredChecksum;
+      if (newFile || harvested.declaredFormat !== record.declaredFormat) {
         await tx
           .update(harvestedRecords)
-          .set({ distributionUrl: record.url, declaredFormat: record.declaredFormat, declaredSize: record.declaredSize, declaredChecksum: record.declaredChecksum })
+          .set({
+            distributionUrl: record.url,
+            declaredFormat: record.declaredFormat,
+            declaredSize: record.declaredSize,
+            declaredChecksum: record.declaredChecksum,
+            ...(newFile && found.record.cid !== null && record.url ? { nextCheckAt: sql`now()` } : {}),
+          })
           .where(eq(harvestedRecords.alexandriaId, alexandriaId));
       }
+      if (harvested.withdrawnAt !== null) returned.push({ alexandriaId, fromStatus: found.record.status, toStatus: found.record.status, reason: BACK_IN_CATALOGUE });
       seen.push(alexandriaId);
       if (found.record.cid === null && record.url) uncaptured.push({ alexandriaId, url: record.url });
     }
@@ -384,6 +417,7 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
     for (const entry of uncaptured) if (!busy.has(entry.alexandriaId)) capture(entry.alexandriaId, entry.url);
   }
 
+  if (returned.length > 0) await tx.insert(statusHistory).values(returned);
   // Seen again: one statement for the whole page.
   for (let start = 0; start < seen.length; start += INSERT_BATCH) {
     await tx
@@ -452,6 +486,16 @@ function awaitingCapture(catalogue: string, url: string | null): string {
     : `Cosechado del catálogo «${catalogue}», que no da una dirección de descarga: queda en revisión como descripción, sin documento.`;
 }
 
+const BACK_IN_CATALOGUE = 'De vuelta en el catálogo: la fuente lo lista de nuevo.';
+
+/** What changed in the file the catalogue names for a record: its address, or what it declares of its bytes. */
+function describeFileChanges(harvested: typeof harvestedRecords.$inferSelect, next: MappedRecord): string[] {
+  const changes: string[] = [];
+  if (harvested.distributionUrl !== next.url) changes.push(`dirección de descarga ${harvested.distributionUrl ?? 'ninguna'} → ${next.url ?? 'ninguna'}`);
+  if (harvested.declaredSize !== next.declaredSize || harvested.declaredChecksum !== next.declaredChecksum) changes.push('tamaño o suma de comprobación declarados cambiados');
+  return changes;
+}
+
 /** What a record holds now of what the catalogue says, to tell what changed. */
 type CurrentRecord = Pick<MappedRecord, 'title' | 'description'> & CatalogueFacts;
 
@@ -480,6 +524,26 @@ function describeChanges(current: CurrentRecord, next: MappedRecord): string[] {
     changes.push('cobertura temporal cambiada');
   }
   return changes;
+}
+
+/** How many records of the source its catalogue listed last (not withdrawn). */
+async function listedRecords(db: Db, harvestSourceId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(harvestedRecords)
+    .where(and(eq(harvestedRecords.harvestSourceId, harvestSourceId), isNull(harvestedRecords.withdrawnAt)));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * A catalogue's words as the database can keep them: PostgreSQL's text holds no NUL, which a
+ * reason quoting a broken body (UTF-16 read as UTF-8) may carry, and the save of a failed run
+ * failed with it, leaving the run «en curso». Other control characters go too; long ones are cut.
+ */
+export function storableText(text: string, maxChars = 2_000): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
+  return clean.length > maxChars ? `${clean.slice(0, maxChars - 1)}…` : clean;
 }
 
 /** Marks withdrawn the records of the source that the run `importId` did not see; returns how many. */

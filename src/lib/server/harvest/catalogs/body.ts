@@ -24,12 +24,23 @@ export function parseJsonPage(page: FetchedPage, url: string, expected: string):
   if (looksLikeMarkup(page)) {
     throw new CatalogReadError('wrong-kind', url, `${url} devolvió una página HTML, no ${expected}. Revise la dirección y el tipo del catálogo.`);
   }
+  const text = bodyText(page);
   try {
-    return JSON.parse(bodyText(page));
+    return JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new CatalogReadError('wrong-kind', url, `La respuesta de ${url} no es JSON (${reason}), así que no es ${expected}.`, { cause: error });
+    throw new CatalogReadError('wrong-kind', url, `La respuesta de ${url} no es JSON válido (${whereJsonBreaks(error, text)}), así que no es ${expected}.`, { cause: error });
   }
+}
+
+/**
+ * Where JSON.parse stopped, in Spanish. Its own message is English and quotes the body, which may
+ * be anything (binary, NUL characters): neither goes into a reason a moderator reads.
+ */
+function whereJsonBreaks(error: unknown, text: string): string {
+  const message = error instanceof Error ? error.message : '';
+  const position = /position (\d+)/.exec(message)?.[1];
+  if (/end of JSON input/i.test(message) || (position !== undefined && Number(position) >= text.trimEnd().length)) return 'acaba antes de tiempo';
+  return position ? `falla en el carácter ${(Number(position) + 1).toLocaleString('es')}` : 'no se puede leer';
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

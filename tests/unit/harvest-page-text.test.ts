@@ -1,0 +1,84 @@
+/**
+ * A catalogue page's bytes as the readers get them (`pageText`): compressed though asked not to,
+ * saved as UTF-16 by a Windows tool, or in the charset its Content-Type names; and a catalogue's
+ * words made storable (`storableText`) before a run's reason is saved.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { catalogPageFetcher, MAX_CATALOG_PAGE_BYTES, pageText } from '../../src/lib/server/harvest/fetch-page.ts';
+import { storableText } from '../../src/lib/server/harvest/run.ts';
+
+const JSON_TEXT = '{"success": true, "result": {"count": 1, "results": [{"id": "año-2024", "title": "Nómina"}]}}';
+
+describe('pageText', () => {
+  it('reads UTF-8, with or without its byte-order mark', async () => {
+    expect(await pageText(Buffer.from(JSON_TEXT), 'application/json', null)).toBe(JSON_TEXT);
+    expect(await pageText(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON_TEXT)]), 'application/json', null)).toBe(JSON_TEXT);
+  });
+
+  it('reads UTF-16 by its byte-order mark, whatever the Content-Type says', async () => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON_TEXT, 'utf16le')]);
+    expect(await pageText(le, 'application/json; charset=utf-8', null)).toBe(JSON_TEXT);
+    const be = Buffer.from(le);
+    be.swap16();
+    expect(await pageText(be, 'application/json', null)).toBe(JSON_TEXT);
+  });
+
+  it('reads the charset the Content-Type names, and UTF-8 for one it does not know', async () => {
+    const latin = Buffer.from('{"title": "Nómina de año"}', 'latin1');
+    expect(await pageText(latin, 'application/json; charset="windows-1252"', null)).toBe('{"title": "Nómina de año"}');
+    expect(await pageText(Buffer.from(JSON_TEXT), 'application/json; charset=no-existe', null)).toBe(JSON_TEXT);
+  });
+
+  it('inflates a page sent compressed anyway (gzip, deflate, br), and names an encoding it cannot read', async () => {
+    expect(await pageText(await promisify(zlib.gzip)(JSON_TEXT), 'application/json', 'gzip')).toBe(JSON_TEXT);
+    expect(await pageText(await promisify(zlib.deflate)(JSON_TEXT), 'application/json', 'deflate')).toBe(JSON_TEXT);
+    expect(await pageText(await promisify(zlib.brotliCompress)(JSON_TEXT), 'application/json', 'br')).toBe(JSON_TEXT);
+    await expect(pageText(Buffer.from(JSON_TEXT), 'application/json', 'zstd')).rejects.toThrow('El catálogo llegó comprimido como «zstd», que el archivo no sabe leer.');
+    await expect(pageText(Buffer.from(JSON_TEXT), 'application/json', 'gzip')).rejects.toThrow(/llegó comprimida \(gzip\) pero sus bytes no lo están bien/);
+  });
+
+  it('stops a gzip bomb at the page limit', async () => {
+    const bomb = await promisify(zlib.gzip)(Buffer.alloc(MAX_CATALOG_PAGE_BYTES + 1, 0x20));
+    expect(bomb.length).toBeLessThan(1_000_000);
+    await expect(pageText(bomb, 'application/json', 'gzip')).rejects.toThrow(`Una página del catálogo, descomprimida, pasa de ${MAX_CATALOG_PAGE_BYTES / 1_000_000} MB.`);
+  });
+});
+
+describe('the catalogue page fetcher', () => {
+  it('gives the readers the text of a page a portal sent gzipped, and of one saved as UTF-16', async () => {
+    const gzipped = await promisify(zlib.gzip)(JSON_TEXT);
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON_TEXT, 'utf16le')]);
+    const server = http.createServer((request, response) => {
+      if (request.url === '/robots.txt') return void response.writeHead(404).end();
+      // Compressed though the fetcher asked for identity, as some portals' proxies do.
+      if (request.url === '/gzip') return void response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }).end(gzipped);
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end(utf16);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const fetchPage = catalogPageFetcher({ allowPrivate: true });
+      expect(JSON.parse((await fetchPage(`${origin}/gzip`)).body)).toEqual(JSON.parse(JSON_TEXT));
+      expect(JSON.parse((await fetchPage(`${origin}/data.json`)).body)).toEqual(JSON.parse(JSON_TEXT));
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('storableText', () => {
+  it('drops the NUL and other control characters PostgreSQL text refuses or nobody reads, and keeps lines', () => {
+    expect(storableText('\u0000{\u0000"a\u0007": 1}\nsegunda\tlínea')).toBe('{"a": 1}\nsegunda\tlínea');
+  });
+
+  it('cuts a long reason', () => {
+    const cut = storableText('x'.repeat(5000), 100);
+    expect(cut).toHaveLength(100);
+    expect(cut.endsWith('…')).toBe(true);
+  });
+});
