@@ -541,7 +541,6 @@ async function listedRecords(db: Db, harvestSourceId: number): Promise<number> {
  * failed with it, leaving the run «en curso». Other control characters go too; long ones are cut.
  */
 export function storableText(text: string, maxChars = 2_000): string {
-  // eslint-disable-next-line no-control-regex
   const clean = text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
   return clean.length > maxChars ? `${clean.slice(0, maxChars - 1)}…` : clean;
 }
