@@ -193,6 +193,15 @@ describe('the CKAN reader on broken answers', () => {
     expect(cut.error.message).toMatch(/no es JSON válido \(acaba antes de tiempo\)/);
   });
 
+  it("resolves a resource given by its path on the portal, as CKAN gives an uploaded file's", async () => {
+    const body = JSON.stringify({
+      success: true,
+      result: { count: 1, results: [{ id: 'p', title: 'P', resources: [{ id: 'r', url: '/dataset/p/resource/r/download/nomina.xlsx', format: '.XLSX' }] }] },
+    });
+    const [page] = await readAll('ckan', 'https://datos.example.org/portal/', answering(body, 'application/json'));
+    expect(page!.datasets[0]!.distributions[0]!.url).toBe('https://datos.example.org/dataset/p/resource/r/download/nomina.xlsx');
+  });
+
   it('skips a package without id or name, and yields a dataset a later page repeats once', async () => {
     const answer = (results: unknown[]) => JSON.stringify({ success: true, result: { count: 3, results } });
     const bodies = [answer([{ id: 'a', title: 'A' }, { title: 'sin identidad' }]), answer([{ id: 'a', title: 'A' }, { id: 'b', title: 'B' }])];

@@ -167,6 +167,21 @@ describe('mapDataset', () => {
     ]);
   });
 
+  it('reads a format written as a media type, a known media type over an unknown label, and else the URL\'s extension', () => {
+    const typeOf = (overrides: Partial<CatalogDistribution>) => mapDataset(dataset([distribution({ url: 'https://x.org/descarga', ...overrides })]))[0]!.type;
+    // A CKAN publisher's `format: "text/csv"`.
+    expect(typeOf({ format: 'text/csv' })).toBe('csv');
+    expect(typeOf({ format: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' })).toBe('xlsx');
+    expect(typeOf({ format: 'Datos', mediaType: 'application/vnd.oasis.opendocument.spreadsheet' })).toBe('ods');
+    // A DCAT distribution without dct:format.
+    expect(typeOf({ url: 'https://x.org/nomina.csv?descarga=1' })).toBe('csv');
+    // What it declares wins over the extension.
+    expect(typeOf({ url: 'https://x.org/nomina.csv', format: 'PDF' })).toBe('pdf');
+    expect(typeOf({ format: 'API' })).toBe('other');
+    // What was declared is kept as declared.
+    expect(mapDataset(dataset([distribution({ url: 'https://x.org/a', format: 'text/csv' })]))[0]!.declaredFormat).toBe('text/csv');
+  });
+
   it('makes one record of a dataset without a file to fetch, with every format it declares, keyed as its first distribution', () => {
     const [record, ...rest] = mapDataset(
       dataset([

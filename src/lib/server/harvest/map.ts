@@ -78,7 +78,7 @@ export function mapDataset(dataset: CatalogDataset): MappedRecord[] {
   if (!unique.some(({ distribution }) => distribution.url !== null)) return [describedOnly(dataset)];
   const names = siblingNames(dataset, unique);
   return unique.map(({ distribution, key }, position) => {
-    const type = normalizeFormat(distribution.format ?? formatOfMediaType(distribution.mediaType));
+    const type = normalizeFormat(formatLabel(distribution));
     return {
       ...datasetFacts(dataset),
       distributionKey: key,
@@ -100,7 +100,7 @@ function distributionKey(distribution: CatalogDistribution, index: number): stri
 /** The one record of a dataset that offers no file to fetch: what the catalogue says of it. */
 function describedOnly(dataset: CatalogDataset): MappedRecord {
   const labels = dataset.distributions.flatMap((distribution) => {
-    const label = distribution.format ?? formatOfMediaType(distribution.mediaType);
+    const label = formatLabel(distribution);
     return label ? [label] : [];
   });
   const first = dataset.distributions[0];
@@ -158,6 +158,27 @@ function siblingNames(dataset: CatalogDataset, siblings: ReadonlyArray<{ distrib
   });
   const counts = countOf(withFormat);
   return withFormat.map((name, position) => (counts.get(name)! > 1 ? `${name} (${siblings[position]!.index + 1})` : name));
+}
+
+/**
+ * The label a distribution's format is read from: the first that names a format the archive
+ * knows of its declared format (`CSV`, or a media type written there, `text/csv`, as some CKAN
+ * publishers do), its media type, and its URL's extension (a DCAT distribution without
+ * `dct:format`); else what it declares, if anything.
+ */
+function formatLabel(distribution: Pick<CatalogDistribution, 'format' | 'mediaType' | 'url'>): string | null {
+  const candidates = [
+    distribution.format?.includes('/') ? formatOfMediaType(distribution.format) : distribution.format,
+    formatOfMediaType(distribution.mediaType),
+    distribution.url ? extensionOf(distribution.url) : null,
+  ];
+  return candidates.find((label) => label && normalizeFormat(label) !== 'other') ?? distribution.format ?? formatOfMediaType(distribution.mediaType);
+}
+
+/** The extension of a URL's last path segment (`…/nomina.csv?x=1` → `csv`), if it has one. */
+function extensionOf(url: string): string | null {
+  const segment = URL.canParse(url) ? new URL(url).pathname.split('/').pop() ?? '' : '';
+  return /\.([A-Za-z0-9]{2,5})$/.exec(segment)?.[1] ?? null;
 }
 
 /** `text/csv` → `csv`: a label `normalizeFormat` reads, for a distribution that declares only a media type. */

@@ -130,7 +130,8 @@ function ckanDataset(item: Record<string, unknown>, portal: string): CatalogData
     }),
     distributions: arrayOf(item.resources).filter(isObject).map((resource) => ({
       identifier: cleanText(resource.id),
-      url: cleanUrl(resource.url),
+      // A resource uploaded to the portal may be given by its path alone (`/dataset/…/download/x.csv`).
+      url: cleanUrl(resource.url, portal),
       accessUrl: null,
       title: cleanText(resource.name),
       format: cleanText(resource.format),
