@@ -233,6 +233,23 @@ describe('declared values', () => {
     expect(cleanDate('2021-02-30')).toBeNull();
     expect(cleanDate('2019-04-11T10:00:00-04:00')?.toISOString()).toBe('2019-04-11T14:00:00.000Z');
     expect(cleanDate('ayer')).toBeNull();
+    expect(cleanDate('2019-04-11 10:00:00')?.toISOString()).toBe('2019-04-11T10:00:00.000Z');
+    expect(cleanDate('2019-04-11T10:00:00-0400')?.toISOString()).toBe('2019-04-11T14:00:00.000Z');
+  });
+
+  it('reads a day written day first as Spanish writes it, a year or a month as its first day, and guesses nothing else', () => {
+    // 5 March, not 3 May as JavaScript's own parser reads it; 13/03 is the 13th of March, not refused.
+    expect(cleanDate('05/03/2021')?.toISOString()).toBe('2021-03-05T12:00:00.000Z');
+    expect(cleanDate('13/03/2021')?.toISOString()).toBe('2021-03-13T12:00:00.000Z');
+    expect(cleanDate('5-3-2021')?.toISOString()).toBe('2021-03-05T12:00:00.000Z');
+    expect(cleanDate('31/02/2021')).toBeNull();
+    expect(cleanDate('2021')?.toISOString()).toBe('2021-01-01T12:00:00.000Z');
+    expect(cleanDate('2021-07')?.toISOString()).toBe('2021-07-01T12:00:00.000Z');
+    // JavaScript's parser makes 2001 of these.
+    expect(cleanDate('1')).toBeNull();
+    expect(cleanDate('12')).toBeNull();
+    expect(cleanDate('R/P1D')).toBeNull();
+    expect(cleanDate('Tue Mar 05 2021')).toBeNull();
   });
 
   it('keeps only http(s) URLs, encoded, resolving relative ones against the page', () => {

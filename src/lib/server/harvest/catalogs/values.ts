@@ -41,16 +41,43 @@ export function cleanUrl(value: unknown, base?: string): string | null {
 }
 
 /**
- * A date as `YYYY-MM-DD` (a calendar day, kept as `calendarDayDate` keeps one) or ISO 8601; a
- * date-time without a zone is UTC (CKAN writes its times so).
+ * A date a catalogue declares: a calendar day (`calendarDayText`, kept as `calendarDayDate` keeps
+ * one) or an ISO 8601 date-time; a date-time without a zone is UTC (CKAN writes its times so).
+ * Anything else is no date rather than a wrong one.
  */
 export function cleanDate(value: unknown): Date | null {
   const text = cleanText(value);
   if (!text) return null;
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
-  const zoneless = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text);
-  const date = dateOnly ? calendarDayDate(text) : new Date(zoneless ? `${text}Z` : text);
-  return Number.isNaN(date.getTime()) || (dateOnly && calendarDayOf(date) !== text) ? null : date;
+  const day = calendarDayText(text);
+  if (day) {
+    const date = calendarDayDate(day);
+    return Number.isNaN(date.getTime()) || calendarDayOf(date) !== day ? null : date;
+  }
+  const instant = ISO_INSTANT.exec(text);
+  if (!instant) return null;
+  // Zone-less: UTC, as CKAN writes its times. A zone without its colon (`-0400`) gets one.
+  const zone = instant[2] ? instant[2].replace(/^([+-]\d{2})(\d{2})$/, '$1:$2') : 'Z';
+  const date = new Date(`${instant[1]!.replace(' ', 'T')}${zone}`);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** An ISO 8601 date-time (`T` or a space between), its zone apart. */
+const ISO_INSTANT = /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * The `YYYY-MM-DD` a text gives as a calendar day: ISO's, a year or a month alone (its first
+ * day), or the day first as Spanish writes it (`5/3/2021`, `05-03-2021`: 5 March). Nothing else
+ * is guessed: JavaScript's own parser reads `05/03/2021` as 3 May and `"12"` as 2001.
+ */
+function calendarDayText(text: string): string | null {
+  const pad = (n: string) => n.padStart(2, '0');
+  let match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (match) return text;
+  match = /^(\d{4})(?:-(\d{2}))?$/.exec(text);
+  if (match) return `${match[1]}-${match[2] ?? '01'}-01`;
+  match = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text);
+  if (match) return `${match[3]}-${pad(match[2]!)}-${pad(match[1]!)}`;
+  return null;
 }
 
 /** A whole, non-negative number of bytes from a number or numeric text (`"151040"`, `151040.0`). */
