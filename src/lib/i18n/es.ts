@@ -421,6 +421,8 @@ export const es = {
   'results.clearFilters': 'Quitar filtros',
   'results.activeFilters.one': '{count} activo',
   'results.activeFilters.other': '{count} activos',
+  'results.activeFiltersLabel': 'Filtros aplicados',
+  'results.removeFilter': 'Quitar el filtro {facet}: {value}',
   'results.facet.type': 'Formato',
   'results.facet.status': 'Estatus',
   'results.facet.department': 'Ministerios o instituciones',
