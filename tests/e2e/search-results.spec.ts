@@ -48,6 +48,9 @@ test('a typo is corrected, and a query that matches nothing says so', async ({ p
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
 });
 
+/** What the format facet is called (`results.facet.type`). */
+const FORMAT_FACET = 'Formato';
+
 test('on a phone the count and the first results come before the filters, which fold; wide, they stay open beside', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/buscar?q=salud&format=csv');
@@ -64,6 +67,12 @@ test('on a phone the count and the first results come before the filters, which 
   expect(firstResult.y).toBeLessThan(summaryBox.y);
   expect(firstResult.y + firstResult.height).toBeLessThan(844);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // The filter applied is named beside the count, not only in the folded list below the results.
+  const applied = page.locator('[data-applied-filters]');
+  const chip = applied.getByRole('link', { name: `Quitar el filtro ${FORMAT_FACET}: CSV` });
+  await expect(chip).toBeVisible();
+  expect((await chip.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  expect((await applied.boundingBox())!.y).toBeLessThan(firstResult.y);
   await page.screenshot({ path: 'test-results/screenshots/search-results-phone.png', fullPage: true });
   // Opened by keyboard, the filters work as on a wide screen.
   await page.locator('[data-filters-summary]').focus();
@@ -75,6 +84,14 @@ test('on a phone the count and the first results come before the filters, which 
   await expect(page.locator('[data-filters-summary]')).toBeHidden();
   const facetBox = (await page.locator('[data-facet="format"]').boundingBox())!;
   expect(facetBox.x).toBeLessThan((await count.boundingBox())!.x);
+  // Wide, the open sidebar says it: no second list.
+  await expect(applied).toBeHidden();
+
+  // One tap on a phone removes the filter.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await chip.click();
+  await expect(page).toHaveURL(/\/buscar\?q=salud$/);
+  await expect(page.locator('[data-applied-filters]')).toHaveCount(0);
 });
 
 test('a CID pasted in opens its record; a long word never widens the page on a phone', async ({ page }) => {
