@@ -55,8 +55,13 @@ describe('the group dimensions', () => {
   it.each(entities)('%s: its filter key narrows records and running counts by its column', (entity) => {
     const dimension = DIMENSIONS[entity];
     const filter = { [dimension.filterKey]: 5 };
-    expect(render(recordCondition(filter))).toBe(`"alexandrias"."${dimension.recordColumn.name}" = $1`);
-    expect(render(countsCondition(filter))).toBe(`"record_counts"."${dimension.countsColumn.name}" = $1`);
+    const table = getTableConfig(dimension.table).name;
+    // A source or institution under review reads as none: a filter by it matches nothing public.
+    const publicOnly = (column: string) => (dimension.visible ? ` and ${column} in (select "${table}"."id" from "${table}" where "${table}"."review_status" = $2)` : '');
+    const byRecord = `"alexandrias"."${dimension.recordColumn.name}"`;
+    const byCounts = `"record_counts"."${dimension.countsColumn.name}"`;
+    expect(render(recordCondition(filter))).toBe(dimension.visible ? `(${byRecord} = $1${publicOnly(byRecord)})` : `${byRecord} = $1`);
+    expect(render(countsCondition(filter))).toBe(dimension.visible ? `(${byCounts} = $1${publicOnly(byCounts)})` : `${byCounts} = $1`);
   });
 
   it.each(entities)('%s: rows contributors can create have a public condition on their own review status', (entity) => {
