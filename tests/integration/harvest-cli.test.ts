@@ -196,6 +196,8 @@ describe('npm run harvest', () => {
       { run: () => harvest([portal.urls.ckan, '--kind', '--source-name', 'Portal'], env), says: 'Falta el valor de «--kind».' },
       { run: () => harvest([portal.urls.ckan, '--kinds', 'ckan'], env), says: 'Opción desconocida: «--kinds».' },
       { run: () => harvest(['--timeout'], env, 30_000, RECHECK), says: 'Falta el valor de «--timeout».' },
+      // Past 2³¹ − 1 ms a Node timer fires at once: such a pause would be none.
+      { run: () => harvest([portal.urls.ckan, '--host-delay', '3000000000'], env), says: '--host-delay debe ser un número entero de milisegundos entre 0 y 3.600.000.' },
     ];
     for (const { run, says } of cases) {
       const { code, output } = await run();
@@ -254,7 +256,7 @@ describe('npm run harvest', () => {
       expect(waiting.output).toContain('Hay 1 servidor(es) con el trabajador en marcha sobre esta base: ellos cosechan y capturan, con su almacén de bloques.');
       expect(waiting.code).toBe(1);
       const working = await harvest([portal.urls.ckan, ...FAST, '--worker'], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
-      expect(working.output).not.toContain('servidor(es) en marcha');
+      expect(working.output).not.toContain('servidor(es) con el trabajador en marcha');
       // The run the first command queued, done by this one: the new dataset among what it found.
       expect(working.output).toMatch(/Cosecha terminada \(importación \d+\): [1-9]\d* nuevo\(s\)/);
       expect(working.output).toMatch(/Capturas: [1-9]\d* hecha\(s\), 0 fallida\(s\), 0 en curso, 0 en cola\./);

@@ -252,6 +252,15 @@ describe('declared values', () => {
     expect(cleanDate('Tue Mar 05 2021')).toBeNull();
   });
 
+  it('keeps the other forms catalogues write: a dated day with a zone or slashes, short zones, HTTP dates; and checks the day of a date-time', () => {
+    expect(cleanDate('2021-03-05Z')?.toISOString()).toBe('2021-03-05T12:00:00.000Z');
+    expect(cleanDate('2021-03-05-04:00')?.toISOString()).toBe('2021-03-05T12:00:00.000Z');
+    expect(cleanDate('2021/03/05')?.toISOString()).toBe('2021-03-05T12:00:00.000Z');
+    expect(cleanDate('2021-03-05 12:34:56+00')?.toISOString()).toBe('2021-03-05T12:34:56.000Z');
+    expect(cleanDate('Fri, 05 Mar 2021 12:00:00 GMT')?.toISOString()).toBe('2021-03-05T12:00:00.000Z');
+    expect(cleanDate('2021-02-30T10:00:00Z')).toBeNull();
+  });
+
   it('keeps only http(s) URLs, encoded, resolving relative ones against the page', () => {
     expect(cleanUrl(' http://x.gob.do/Nomina Empleados 2018.csv ')).toBe('http://x.gob.do/Nomina%20Empleados%202018.csv');
     expect(cleanUrl('javascript:alert(1)')).toBeNull();

@@ -7,7 +7,7 @@
  */
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { openArchive, type Archive } from './archive.ts';
-import type { ArchiveConfig } from './config.ts';
+import { MAX_HOST_DELAY_MS, type ArchiveConfig } from './config.ts';
 import { readEmbeddedAddress } from './db/embedded-address.ts';
 import { messageOf, unreachableDatabase } from './db/unreachable.ts';
 
@@ -77,7 +77,10 @@ function argumentProblem(error: unknown): string {
 export function withHostDelay(config: ArchiveConfig, value: string | undefined, usage: (message: string) => never): ArchiveConfig {
   if (value === undefined) return config;
   const hostDelayMs = Number(value);
-  if (!Number.isSafeInteger(hostDelayMs) || hostDelayMs < 0) usage('--host-delay debe ser un número entero de milisegundos.');
+  // The configuration's bound: past 2³¹ − 1 ms a Node timer fires after 1 ms, and the pause would be none.
+  if (!Number.isSafeInteger(hostDelayMs) || hostDelayMs < 0 || hostDelayMs > MAX_HOST_DELAY_MS) {
+    usage(`--host-delay debe ser un número entero de milisegundos entre 0 y ${MAX_HOST_DELAY_MS.toLocaleString('es')}.`);
+  }
   config.worker.perHostDelayMs = hostDelayMs;
   return config;
 }

@@ -218,10 +218,6 @@ export class ConfigError extends Error {
 const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on', 'si', 'sí']);
 const FALSE_WORDS = new Set(['0', 'false', 'no', 'off']);
 
-/**
- * Reads typed settings from the environment, noting each wrong one and going on with its default,
- * so that one start names every problem (`readConfig` then throws them together).
- */
 const HOUR_MS = 3_600_000;
 
 /**
@@ -231,6 +227,13 @@ const HOUR_MS = 3_600_000;
  */
 const LEASE_MS = { least: 500, most: 24 * HOUR_MS } as const;
 
+/** The longest pause between two requests to one host (`ARCHIVE_CAPTURE_HOST_DELAY_MS`, `--host-delay`): an hour. */
+export const MAX_HOST_DELAY_MS = HOUR_MS;
+
+/**
+ * Reads typed settings from the environment, noting each wrong one and going on with its default,
+ * so that one start names every problem (`readConfig` then throws them together).
+ */
 class SettingsReader {
   readonly problems: string[] = [];
   readonly #env: NodeJS.ProcessEnv;
@@ -438,7 +441,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
       enabled: settings.flag('ARCHIVE_WORKER', true),
       concurrency: settings.whole('ARCHIVE_WORKER_CONCURRENCY', 8),
       perHostConcurrency: settings.whole('ARCHIVE_CAPTURE_HOST_CONCURRENCY', 2),
-      perHostDelayMs: settings.milliseconds('ARCHIVE_CAPTURE_HOST_DELAY_MS', 1000, 0, HOUR_MS),
+      perHostDelayMs: settings.milliseconds('ARCHIVE_CAPTURE_HOST_DELAY_MS', 1000, 0, MAX_HOST_DELAY_MS),
       leaseMs: settings.milliseconds('ARCHIVE_JOB_LEASE_MS', 60_000, LEASE_MS.least, LEASE_MS.most),
       jobRetentionDays: settings.decimal('ARCHIVE_JOB_RETENTION_DAYS', 7),
     },

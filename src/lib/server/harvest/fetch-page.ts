@@ -138,40 +138,58 @@ export function catalogPageFetcher(options: CatalogPageFetcherOptions = {}): Fet
 }
 
 const INFLATE = { gzip: promisify(zlib.gunzip), 'x-gzip': promisify(zlib.gunzip), deflate: promisify(zlib.inflate), br: promisify(zlib.brotliDecompress) } as const;
+const INFLATE_RAW = promisify(zlib.inflateRaw);
 
 /**
  * A catalogue page's text from its bytes as sent. Unlike a captured file (kept as published), a
  * page is read: a portal that compresses it though asked not to (`Accept-Encoding: identity`) is
- * inflated, never past the page limit (a gzip bomb stops there); and it is decoded by its
- * byte-order mark (a data.json saved as UTF-16 by a Windows tool), else the charset its
- * Content-Type names, else as UTF-8.
+ * inflated, never past the page limit (a gzip bomb stops there). A Content-Encoding the bytes
+ * belie (`utf-8`, `none`, gzip on plain bytes, as misconfigured servers send) is no reason to
+ * fail: the bytes are read as they are. The text is decoded by `charsetOf`.
  */
 export async function pageText(bytes: Buffer, contentType: string | null, contentEncoding: string | null): Promise<string> {
-  const encoding = contentEncoding?.trim().toLowerCase() || 'identity';
-  let plain = bytes;
-  if (encoding !== 'identity') {
-    if (!Object.hasOwn(INFLATE, encoding)) throw new Error(`El catálogo llegó comprimido como «${encoding}», que el archivo no sabe leer.`);
-    try {
-      plain = await INFLATE[encoding as keyof typeof INFLATE](bytes, { maxOutputLength: MAX_CATALOG_PAGE_BYTES });
-    } catch (error) {
-      if (error instanceof RangeError) throw new Error(`Una página del catálogo, descomprimida, pasa de ${MAX_CATALOG_PAGE_BYTES / 1_000_000} MB.`, { cause: error });
-      throw new Error(`Una página del catálogo llegó comprimida (${encoding}) pero sus bytes no lo están bien.`, { cause: error });
-    }
-  }
-  return new TextDecoder(charsetOf(plain, contentType), { fatal: false }).decode(plain);
+  const plain = await inflated(bytes, contentEncoding?.trim().toLowerCase() ?? '');
+  return new TextDecoder(charsetOf(plain, contentType)).decode(plain);
 }
 
-/** The text encoding of a page: its byte-order mark first, then a charset the Content-Type names and TextDecoder knows. */
+async function inflated(bytes: Buffer, encoding: string): Promise<Buffer> {
+  if (!Object.hasOwn(INFLATE, encoding)) return bytes;
+  // gzip's own magic bytes, or it is not gzip whatever the header says.
+  if ((encoding === 'gzip' || encoding === 'x-gzip') && !(bytes[0] === 0x1f && bytes[1] === 0x8b)) return bytes;
+  const options = { maxOutputLength: MAX_CATALOG_PAGE_BYTES };
+  const attempts = encoding === 'deflate' ? [INFLATE.deflate, INFLATE_RAW] : [INFLATE[encoding as keyof typeof INFLATE]];
+  for (const inflate of attempts) {
+    try {
+      return await inflate(bytes, options);
+    } catch (error) {
+      if (error instanceof RangeError) throw new Error(`Una página del catálogo, descomprimida, pasa de ${MAX_CATALOG_PAGE_BYTES / 1_000_000} MB.`, { cause: error });
+      // Not so compressed (raw deflate, as IIS sends it, is tried next): as sent.
+    }
+  }
+  return bytes;
+}
+
+/**
+ * The text encoding of a page: its byte-order mark (a data.json saved as UTF-16 by a Windows
+ * tool); else UTF-8, which JSON, JSON-LD and Turtle are by definition, whatever charset a server
+ * adds (Apache's default ISO-8859-1 on a UTF-8 file); only bytes that are not UTF-8 are read in
+ * the charset the Content-Type names, if TextDecoder knows it.
+ */
 function charsetOf(bytes: Buffer, contentType: string | null): string {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return 'utf-8';
+  } catch {
+    // Not UTF-8: the charset named, if any.
+  }
   const named = /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? '')?.[1];
   if (named) {
     try {
       return new TextDecoder(named).encoding;
     } catch {
-      // A charset TextDecoder does not know: read as UTF-8, as JSON is by definition.
+      // A charset TextDecoder does not know: UTF-8, its wrong bytes replaced.
     }
   }
   return 'utf-8';

@@ -364,7 +364,8 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
             description: record.description,
             ...catalogueFactsOf(record),
             // Where the catalogue now says the file is, which the next capture fetches.
-            ...(movedFile ? { originalUrl: record.url } : {}),
+            // A file the catalogue no longer gives an address for keeps the one it came from.
+            ...(movedFile && record.url ? { originalUrl: record.url } : {}),
             updatedAt: sql`now()`,
           })
           .where(eq(alexandrias.id, alexandriaId));
@@ -537,12 +538,16 @@ async function listedRecords(db: Db, harvestSourceId: number): Promise<number> {
 
 /**
  * A catalogue's words as the database can keep them: PostgreSQL's text holds no NUL, which a
- * reason quoting a broken body (UTF-16 read as UTF-8) may carry, and the save of a failed run
- * failed with it, leaving the run «en curso». Other control characters go too; long ones are cut.
+ * reason quoting a broken body (UTF-16 read as UTF-8) may carry, nor jsonb a lone surrogate, and
+ * the save of a failed run failed with either, leaving the run «en curso». Other control
+ * characters go too; long ones are cut (at `maxChars` characters, or a little more UTF-16 units).
  */
 export function storableText(text: string, maxChars = 2_000): string {
-  const clean = text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
-  return clean.length > maxChars ? `${clean.slice(0, maxChars - 1)}…` : clean;
+  // A lone surrogate (a DCAT literal's, or half an emoji) is JSON that jsonb refuses too.
+  const clean = text.toWellFormed().replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
+  if (clean.length <= maxChars) return clean;
+  // Cut between characters, never inside a surrogate pair.
+  return `${Array.from(clean).slice(0, maxChars - 1).join('')}…`;
 }
 
 /** Marks withdrawn the records of the source that the run `importId` did not see; returns how many. */

@@ -173,10 +173,16 @@ export async function registerInstance(db: Db, options: InstanceOptions = {}): P
       }
       return verdicts;
     },
-    async markWorker() {
-      // Kept for the heartbeats too, which write it again should this update fail.
+    markWorker() {
+      // Kept for the heartbeats too, which write it again should this update fail; in their line,
+      // so that a beat sent before it cannot write the old value after it.
       worker = true;
-      await db.update(serverInstances).set({ worker: true }).where(eq(serverInstances.id, id));
+      beating = beating
+        .catch(() => undefined)
+        .then(async () => {
+          if (!stopped) await db.update(serverInstances).set({ worker: true }).where(eq(serverInstances.id, id));
+        });
+      return beating;
     },
     alone: (name, work) => withLeasedLock(db, name, id, work, { holdMs: Math.max(5 * 60_000, leaseMs) }),
     async stop() {

@@ -49,30 +49,43 @@ export function cleanDate(value: unknown): Date | null {
   const text = cleanText(value);
   if (!text) return null;
   const day = calendarDayText(text);
-  if (day) {
-    const date = calendarDayDate(day);
-    return Number.isNaN(date.getTime()) || calendarDayOf(date) !== day ? null : date;
-  }
+  if (day) return validDay(day) ? calendarDayDate(day) : null;
   const instant = ISO_INSTANT.exec(text);
-  if (!instant) return null;
-  // Zone-less: UTC, as CKAN writes its times. A zone without its colon (`-0400`) gets one.
-  const zone = instant[2] ? instant[2].replace(/^([+-]\d{2})(\d{2})$/, '$1:$2') : 'Z';
-  const date = new Date(`${instant[1]!.replace(' ', 'T')}${zone}`);
-  return Number.isNaN(date.getTime()) ? null : date;
+  if (instant) {
+    if (!validDay(instant[1]!)) return null;
+    // Zone-less: UTC, as CKAN writes its times. A zone without its colon (`-0400`, `+00`) gets one.
+    const zone = instant[3] ? instant[3].replace(/^([+-]\d{2})(\d{2})?$/, (_all, hours: string, minutes?: string) => `${hours}:${minutes ?? '00'}`) : 'Z';
+    const date = new Date(`${instant[1]}T${instant[2]}${zone}`);
+    return Number.isNaN(date.getTime()) ? null : date;
+  }
+  // RFC 1123, as HTTP dates and some feeds write them: `Fri, 05 Mar 2021 12:00:00 GMT`.
+  if (HTTP_DATE.test(text)) {
+    const date = new Date(text);
+    return Number.isNaN(date.getTime()) ? null : date;
+  }
+  return null;
 }
 
-/** An ISO 8601 date-time (`T` or a space between), its zone apart. */
-const ISO_INSTANT = /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?$/i;
+/** An ISO 8601 date-time (`T` or a space between): its day, its time and its zone. */
+const ISO_INSTANT = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const HTTP_DATE = /^[A-Z][a-z]{2}, \d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}(?::\d{2})? (?:GMT|UTC|[+-]\d{4})$/;
+
+/** Whether `YYYY-MM-DD` is a day of the calendar (not 30 February). */
+function validDay(day: string): boolean {
+  const date = calendarDayDate(day);
+  return !Number.isNaN(date.getTime()) && calendarDayOf(date) === day;
+}
 
 /**
- * The `YYYY-MM-DD` a text gives as a calendar day: ISO's, a year or a month alone (its first
- * day), or the day first as Spanish writes it (`5/3/2021`, `05-03-2021`: 5 March). Nothing else
- * is guessed: JavaScript's own parser reads `05/03/2021` as 3 May and `"12"` as 2001.
+ * The `YYYY-MM-DD` a text gives as a calendar day: ISO's (with a zone, as `xsd:date` may carry
+ * one, or with slashes), a year or a month alone (its first day), or the day first as Spanish
+ * writes it (`5/3/2021`, `05-03-2021`: 5 March). Nothing else is guessed: JavaScript's own parser
+ * reads `05/03/2021` as 3 May and `"12"` as 2001.
  */
 function calendarDayText(text: string): string | null {
   const pad = (n: string) => n.padStart(2, '0');
-  let match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (match) return text;
+  let match = /^(\d{4})[-/](\d{2})[-/](\d{2})(?:Z|[+-]\d{2}:\d{2})?$/.exec(text);
+  if (match) return `${match[1]}-${match[2]}-${match[3]}`;
   match = /^(\d{4})(?:-(\d{2}))?$/.exec(text);
   if (match) return `${match[1]}-${match[2] ?? '01'}-01`;
   match = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text);
