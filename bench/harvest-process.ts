@@ -79,19 +79,29 @@ function cpuSince(before: NodeJS.CpuUsage): number {
 /**
  * BENCH_HARVEST_CPU_PROFILE=<file>: a CPU profile of the captures alone (b), for Chrome's DevTools
  * or any .cpuprofile reader; `--cpu-prof` would mix in the start and the harvest.
+ * BENCH_HARVEST_HEAP_PROFILE=<file>: a sampling profile of what the captures allocate on V8's heap
+ * (a .heapprofile), to see what keeps the young generation collecting.
  */
 async function startProfile(): Promise<{ stop(): Promise<void> } | null> {
-  const file = process.env.BENCH_HARVEST_CPU_PROFILE;
-  if (!file) return null;
+  const cpuFile = process.env.BENCH_HARVEST_CPU_PROFILE;
+  const heapFile = process.env.BENCH_HARVEST_HEAP_PROFILE;
+  if (!cpuFile && !heapFile) return null;
   const { Session } = await import('node:inspector/promises');
   const session = new Session();
   session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
+  if (cpuFile) {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
+  if (heapFile) {
+    await session.post('HeapProfiler.enable');
+    // Every 16 KB allocated, short-lived objects included: what a scavenge collects is the point.
+    await session.post('HeapProfiler.startSampling', { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  }
   return {
     async stop() {
-      const { profile } = await session.post('Profiler.stop');
-      writeFileSync(file, JSON.stringify(profile));
+      if (cpuFile) writeFileSync(cpuFile, JSON.stringify((await session.post('Profiler.stop')).profile));
+      if (heapFile) writeFileSync(heapFile, JSON.stringify((await session.post('HeapProfiler.stopSampling')).profile));
       session.disconnect();
     },
   };

@@ -20,11 +20,12 @@
  * (`deferHost`, at most an hour, never less than the configured delay).
  */
 import path from 'node:path';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { ASSET_TYPES, type AssetType } from '../../domain/constants.ts';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { ASSET_TYPES, type AssetStatus, type AssetType } from '../../domain/constants.ts';
 import { CaptureError, captureFetch, retryAfterMs, RobotsPolicy, type CaptureFetchOptions, type CaptureResponse } from '../capture/index.ts';
 import { cleanFileName, detectContent, documentFormat, fileExtension, mediaType, type ContentKind } from '../content-type.ts';
 import type { Db } from '../db/index.ts';
+import { jsonList, jsonRecords } from '../db/json-values.ts';
 import { alexandrias, captures, harvestedRecords, harvestSources, imports, statusHistory } from '../db/schema.ts';
 import { PayloadTooLargeError } from '../http/errors.ts';
 import { completeMany, DEFAULT_POLITENESS, deferHost, enqueueMany, HandBackJobError, PermanentJobError, type Job, type JobHandler, type JobLease, type NewJob } from '../jobs/index.ts';
@@ -219,7 +220,7 @@ function declaredLoader(): (db: Db, job: Job, batch: readonly Job[] | undefined)
         .select({ id: alexandrias.id, size: harvestedRecords.declaredSize, checksum: harvestedRecords.declaredChecksum, type: alexandrias.type, cid: alexandrias.cid })
         .from(alexandrias)
         .leftJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
-        .where(inArray(alexandrias.id, ids))
+        .where(sql`${alexandrias.id} in ${jsonList(ids, 'int')}`)
         .then((rows) => new Map(rows.map(({ id, ...declared }) => [id, declared])));
       read.set(batch, facts);
       // A failed read fails the jobs that asked for it; the next attempt reads again.
@@ -381,6 +382,44 @@ interface KeptFile {
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
+ * Inserts the capture rows of `files` (one per record, as `writeKept` leaves them), in one
+ * statement; answers each record's new capture id.
+ */
+async function insertCaptures(tx: Tx, files: readonly KeptFile[]): Promise<Map<number, number>> {
+  const rows = files.map(({ capture }) => ({
+    alexandria_id: capture.alexandriaId,
+    requested_url: capture.requestedUrl,
+    final_url: capture.finalUrl,
+    status: capture.status,
+    content_type: capture.contentType,
+    content_length: capture.contentLength,
+    etag: capture.etag,
+    last_modified: capture.lastModified,
+    cid: capture.cid,
+    sha256: capture.sha256,
+    size: capture.size,
+    duration_ms: capture.durationMs,
+    declared_size: capture.declaredSize,
+    declared_checksum: capture.declaredChecksum,
+    mismatch: capture.mismatch,
+    purpose: capture.purpose ?? 'capture',
+  }));
+  const inserted = (await tx.execute(sql`
+    insert into ${captures} (alexandria_id, requested_url, final_url, status, content_type, content_length, etag, last_modified,
+      cid, sha256, size, duration_ms, declared_size, declared_checksum, mismatch, purpose)
+    select alexandria_id, requested_url, final_url, status, content_type, content_length, etag, last_modified,
+      cid, sha256, size, duration_ms, declared_size, declared_checksum, mismatch, purpose
+      from ${jsonRecords(
+        rows,
+        `c(alexandria_id int, requested_url text, final_url text, status int, content_type text, content_length bigint, etag text,
+          last_modified text, cid text, sha256 text, size bigint, duration_ms int, declared_size bigint, declared_checksum text,
+          mismatch text, purpose text)`,
+      )}
+    returning id, alexandria_id`)) as unknown as { rows: Array<{ id: number; alexandria_id: number }> };
+  return new Map(inserted.rows.map((row) => [Number(row.alexandria_id), Number(row.id)]));
+}
+
+/**
  * Writes kept files in the transaction `tx`, a statement for all of them at each step: their jobs
  * done, their capture rows, their records (file, real type, `on_line` for a record waiting for its
  * file), their versions, the watch of their URLs, their lines of history, the previews of their
@@ -402,20 +441,20 @@ async function writeKept(tx: Tx, context: CaptureContext, claimed: readonly Kept
   });
   if (files.length === 0) return completed;
   const ids = files.map((file) => file.alexandriaId);
-  const inserted = await tx.insert(captures).values(files.map((file) => file.capture)).returning({ id: captures.id });
+  const captureIds = await insertCaptures(tx, files);
   const beforeRows = await tx
     .select({ id: alexandrias.id, status: alexandrias.status, catalogue: { name: harvestSources.name, url: harvestSources.url } })
     .from(alexandrias)
     .leftJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
     .leftJoin(harvestSources, eq(harvestSources.id, harvestedRecords.harvestSourceId))
-    .where(inArray(alexandrias.id, ids));
+    .where(sql`${alexandrias.id} in ${jsonList(ids, 'int')}`);
   const before = new Map(beforeRows.map((row) => [row.id, row]));
-  const records = files.map((file, index) => {
+  const records = files.map((file) => {
     const previous = before.get(file.alexandriaId);
     const catalogue = previous?.catalogue?.name ? (previous.catalogue as { name: string; url: string }) : null;
     return {
       id: file.alexandriaId,
-      capture_id: inserted[index]!.id,
+      capture_id: captureIds.get(file.alexandriaId)!,
       cid: file.cid,
       sha256: file.sha256,
       size: file.size,
@@ -430,9 +469,11 @@ async function writeKept(tx: Tx, context: CaptureContext, claimed: readonly Kept
       provenance_note: catalogue ? catalogueNote(catalogue, 'captured') : null,
     };
   });
-  const rows = sql`jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as v(
-    id int, capture_id int, cid text, sha256 text, size bigint, type asset_type, mime_type text,
-    file_name text, file_extension text, status asset_status, provenance_note text)`;
+  const rows = jsonRecords(
+    records,
+    `v(id int, capture_id int, cid text, sha256 text, size bigint, type asset_type, mime_type text,
+      file_name text, file_extension text, status asset_status, provenance_note text)`,
+  );
   await tx.execute(sql`
     update ${alexandrias} a set cid = v.cid, type = v.type, formats = array[v.type], status = v.status,
       file_name = v.file_name, file_extension = v.file_extension, file_size = v.size, file_sha256 = v.sha256,
@@ -440,7 +481,7 @@ async function writeKept(tx: Tx, context: CaptureContext, claimed: readonly Kept
     from ${rows} where a.id = v.id`);
   const versions = await addVersions(
     tx,
-    files.map((file, index) => ({
+    files.map((file) => ({
       alexandriaId: file.alexandriaId,
       cid: file.cid,
       sha256: file.sha256,
@@ -448,35 +489,40 @@ async function writeKept(tx: Tx, context: CaptureContext, claimed: readonly Kept
       type: file.type,
       mimeType: file.mimeType,
       fileName: file.fileName,
-      captureId: inserted[index]!.id,
+      captureId: captureIds.get(file.alexandriaId)!,
     })),
   );
   await watchAfterCaptures(tx, watch, ids);
-  const history: Array<typeof statusHistory.$inferInsert> = [];
+  const history: Array<{ alexandria_id: number; from_status: AssetStatus | null; to_status: AssetStatus; reason: string }> = [];
   const jobs: NewJob[] = [];
   files.forEach((file, index) => {
     const previous = before.get(file.alexandriaId)?.status ?? null;
     const version = versions[index]!;
     if (version.number > 1) {
       history.push({
-        alexandriaId: file.alexandriaId,
-        fromStatus: previous,
-        toStatus: previous ?? 'under_review',
+        alexandria_id: file.alexandriaId,
+        from_status: previous,
+        to_status: previous ?? 'under_review',
         reason: `Nueva versión (v${version.number}) capturada desde ${file.finalUrl} (HTTP ${file.status}): el archivo cambió en el origen; las versiones anteriores siguen disponibles.`,
       });
     }
     if (records[index]!.status === 'on_line' && previous === 'under_review') {
       history.push({
-        alexandriaId: file.alexandriaId,
-        fromStatus: previous,
-        toStatus: 'on_line',
+        alexandria_id: file.alexandriaId,
+        from_status: previous,
+        to_status: 'on_line',
         reason: `Capturado por el archivo desde ${file.finalUrl} (HTTP ${file.status}).`,
       });
     }
     // A spreadsheet's sheets become searchable previews, by a job committed with the file.
     if (hasSheets(file.type)) jobs.push(sheetPreviewsJob(file.alexandriaId, file.cid));
   });
-  if (history.length > 0) await tx.insert(statusHistory).values(history);
+  if (history.length > 0) {
+    await tx.execute(sql`
+      insert into ${statusHistory} (alexandria_id, from_status, to_status, reason)
+      select alexandria_id, from_status, to_status, reason
+        from ${jsonRecords(history, 'h(alexandria_id int, from_status asset_status, to_status asset_status, reason text)')}`);
+  }
   if (jobs.length > 0) await enqueueMany(tx as unknown as Db, jobs);
   return completed;
 }

@@ -23,7 +23,7 @@
  * (a worker that stalled past its lease could claim the job again with the same count): `reclaims`,
  * which only grows, is part of a lease's identity.
  */
-import { and, eq, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { jobs, type Job } from '../db/schema.ts';
 import { backoffDelay, type BackoffOptions } from './backoff.ts';
@@ -49,6 +49,24 @@ export function stillHeld(lease: JobLease): SQL {
 }
 
 /**
+ * `stillHeld` for many leases at once, as one condition with one bound value (a JSON list) however
+ * many there are: a worker reports, renews and completes its jobs by the hundred, and an `or` of a
+ * hundred five-part conditions cost more to build and to plan than the rows it changed (issue
+ * #18, "Fast"). A lease without a holder matches nothing.
+ */
+export function allStillHeld(leases: readonly JobLease[]): SQL {
+  const rows = JSON.stringify(
+    leases.map((lease) => {
+      if (lease.lockedBy === null) throw new Error(`El trabajo ${lease.id} no tiene concesión.`);
+      return { id: lease.id, locked_by: lease.lockedBy, attempts: lease.attempts, reclaims: lease.reclaims };
+    }),
+  );
+  return sql`${jobs.status} = 'running' and (${jobs.id}, ${jobs.lockedBy}, ${jobs.attempts}, ${jobs.reclaims}) in (
+    select l.id, l.locked_by, l.attempts, l.reclaims
+      from jsonb_to_recordset(${rows}::jsonb) as l(id int, locked_by text, attempts int, reclaims int))`;
+}
+
+/**
  * Extends the leases of `held` jobs to `leaseMs` from now, in one statement. Returns the ids still
  * held; a missing one was lost (expired and taken back), and its work should stop.
  */
@@ -57,7 +75,7 @@ export async function renewLeases(db: Db, held: readonly JobLease[], leaseMs: nu
   const renewed = await db
     .update(jobs)
     .set({ lockedUntil: sql`now() + ${milliseconds(leaseMs)}`, updatedAt: sql`now()` })
-    .where(or(...held.map(stillHeld)))
+    .where(allStillHeld(held))
     .returning({ id: jobs.id });
   return new Set(renewed.map((row) => row.id));
 }
@@ -77,7 +95,7 @@ export async function markBegun(db: Db, begun: readonly JobLease[]): Promise<Set
   const marked = await db
     .update(jobs)
     .set({ workBegan: true })
-    .where(or(...begun.map(stillHeld)))
+    .where(allStillHeld(begun))
     .returning({ id: jobs.id });
   return new Set(marked.map((row) => row.id));
 }

@@ -3,11 +3,11 @@
  * back untried when its worker stops. Each acts only while the worker still holds the lease
  * (`stillHeld`), and says whether it did.
  */
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { jobs, type Job } from '../db/schema.ts';
 import { backoffDelay, type BackoffOptions } from './backoff.ts';
-import { stillHeld, type JobLease } from './lease.ts';
+import { allStillHeld, stillHeld, type JobLease } from './lease.ts';
 
 /** A failure reason longer than this is cut: it is shown to moderators, not a log. */
 const REASON_LIMIT = 2000;
@@ -32,7 +32,7 @@ export async function completeMany(db: Pick<Db, 'update'>, leases: readonly JobL
   const done = await db
     .update(jobs)
     .set({ status: 'done', finishedAt: sql`now()`, lockedBy: null, lockedUntil: null, updatedAt: sql`now()` })
-    .where(or(...leases.map(stillHeld)))
+    .where(allStillHeld(leases))
     .returning({ id: jobs.id });
   return new Set(done.map((row) => row.id));
 }

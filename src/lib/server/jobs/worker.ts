@@ -139,7 +139,12 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   const slots = new Turns(concurrency);
   /** Jobs this worker holds at most, whatever their stage. */
   const held = concurrency * WAITING_PER_SLOT;
-  const countAt = (stage: Running['stage']) => [...running.values()].filter((entry) => entry.stage === stage).length;
+  // Counted in place: it runs after every job, over up to `held` entries.
+  const countAt = (stage: Running['stage']) => {
+    let count = 0;
+    for (const entry of running.values()) if (entry.stage === stage) count += 1;
+    return count;
+  };
   /** Jobs that could start now: slots of `concurrency` neither at work nor promised to a job waiting for one. */
   const freeSlots = () => Math.min(concurrency - countAt('work') - countAt('slot'), held - running.size);
   /** The last claim brought jobs past their host's limit: a host this worker holds alone has a backlog to feed. */

@@ -8,6 +8,7 @@ import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { PinStatus } from '../../domain/constants.ts';
 import type { ArchiveConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
+import { jsonRecords } from '../db/json-values.ts';
 import { pins } from '../db/schema.ts';
 import { parseCid, type ContentStore } from '../storage/index.ts';
 import { gatewayOrigins, remotePinning } from './remote.ts';
@@ -87,7 +88,7 @@ export function pinningProviders(config: Pick<ArchiveConfig, 'pinningService'> &
 /** Statuses of a request a provider is still working on. */
 const UNDER_WAY: PinStatus[] = ['queued', 'pinning'];
 
-type PinDb = Pick<Db, 'insert' | 'select' | 'update'>;
+type PinDb = Pick<Db, 'execute' | 'select' | 'update'>;
 
 /**
  * Pins `cid` with `provider` and records the outcome and the provider's request id; pinning
@@ -139,14 +140,13 @@ export async function pinCids(db: PinDb, provider: PinningProvider, cids: readon
   );
   if (asked.length > 0) {
     // A concurrent pin of the same CID may have won the race: then this one is an update.
-    await db
-      .insert(pins)
-      .values(asked)
-      .onConflictDoUpdate({
-        target: [pins.cid, pins.provider],
-        set: { status: sql`excluded.status`, requestId: sql`excluded.request_id`, updatedAt: sql`now()` },
-        setWhere: sql`(${pins.status}, ${pins.requestId}) is distinct from (excluded.status, excluded.request_id)`,
-      });
+    // One bound value for every pin (a group of captures pins a hundred files at once).
+    const rows = asked.map((pin) => ({ cid: pin.cid, provider: pin.provider, status: pin.status, request_id: pin.requestId }));
+    await db.execute(sql`
+      insert into ${pins} (cid, provider, status, request_id)
+      select cid, provider, status, request_id from ${jsonRecords(rows, 'p(cid text, provider text, status pin_status, request_id text)')}
+      on conflict (cid, provider) do update set status = excluded.status, request_id = excluded.request_id, updated_at = now()
+      where (${pins.status}, ${pins.requestId}) is distinct from (excluded.status, excluded.request_id)`);
   }
   return statuses;
 }

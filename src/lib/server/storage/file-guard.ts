@@ -18,6 +18,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
+import { jsonList } from '../db/json-values.ts';
 import { catalogueFiles } from '../gateway/served-files.ts';
 import type { FileGuard, GuardedTx } from './staging.ts';
 
@@ -28,20 +29,12 @@ import type { FileGuard, GuardedTx } from './staging.ts';
  */
 const UNDO_LOCK_TIMEOUT = '10s';
 
-/** The CIDs as a list of bound values, for `in (…)` or `array[…]`. */
-function cidList(cids: readonly string[]) {
-  return sql.join(
-    [...new Set(cids)].map((cid) => sql`${cid}`),
-    sql`, `,
-  );
-}
-
 /** Takes, in `tx`, the lock of each file in `cids`, in the order of their keys. */
 async function lockFiles(tx: GuardedTx, cids: readonly string[]): Promise<void> {
   if (cids.length === 0) return;
   await tx.execute(sql`
     select pg_advisory_xact_lock(hashtext('stored-file'), key)
-      from (select distinct hashtext(cid) as key from unnest(array[${cidList(cids)}]::text[]) as files(cid) order by key) as keys`);
+      from (select distinct hashtext(cid) as key from ${jsonList([...new Set(cids)], 'text')} as files(cid) order by key) as keys`);
 }
 
 /** The guard over `db`'s records, for `createStagingArea({ guard })`. */
@@ -52,7 +45,7 @@ export function databaseFileGuard(db: Db): FileGuard {
       return db.transaction(async (tx) => {
         await tx.execute(sql.raw(`set local lock_timeout = '${UNDO_LOCK_TIMEOUT}'`));
         await lockFiles(tx, cids);
-        const held = (await tx.execute(sql`select distinct file_cid from (${catalogueFiles}) as files where file_cid in (${cidList(cids)})`)) as unknown as {
+        const held = (await tx.execute(sql`select distinct file_cid from (${catalogueFiles}) as files where file_cid in ${jsonList([...new Set(cids)], 'text')}`)) as unknown as {
           rows: Array<{ file_cid: string }>;
         };
         return undo(new Set(held.rows.map((row) => row.file_cid)));

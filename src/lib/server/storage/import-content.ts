@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
 import { importByteStream, type ImportResult, type WritableStorage } from 'ipfs-unixfs-importer';
+import { CID } from 'multiformats/cid';
+import { create as createDigest } from 'multiformats/hashes/digest';
 import { countedStream, type ByteSource } from './byte-source.ts';
-import { DAG_PB_CODE, importerOptions, RAW_CODE, SHA2_256_CODE } from './profile.ts';
+import { CHUNK_SIZE, DAG_PB_CODE, importerOptions, RAW_CODE, SHA2_256_CODE } from './profile.ts';
 
 /** What adding a file yields: its CID in the archive's profile and its length in bytes. */
 export interface AddResult {
@@ -13,15 +16,45 @@ export interface AddResult {
 /**
  * Runs the importer over `source` with the archive's CID profile, writing blocks to `blocks`.
  * Shared by `cidOf` and the store's `add`, so the two cannot disagree on a CID.
+ *
+ * A file that fits in one chunk (most of a catalogue's files, and every empty one) is, in the
+ * profile, that chunk as one raw block: its CID is the SHA-256 of its bytes. Such a file is hashed
+ * here with node:crypto and written as that block, without the importer's pipeline of async
+ * generators, which cost more than the hash itself for a 50 KB file (issue #18, "Fast"). The first
+ * chunk is read before choosing, as the importer's own chunker reads it; a longer file goes to the
+ * importer whole, its first chunk included, so the two paths cannot disagree on a CID.
  */
 export async function importContent(
   source: ByteSource,
   blocks: WritableStorage,
 ): Promise<AddResult> {
   const content = countedStream(source);
-  const root = await importByteStream(content.stream, blocks, importerOptions());
+  const chunks = content.stream[Symbol.asyncIterator]();
+  const first: Uint8Array[] = [];
+  let firstBytes = 0;
+  // One byte past a chunk tells a file of exactly one chunk from a longer one.
+  while (firstBytes <= CHUNK_SIZE) {
+    const next = await chunks.next();
+    if (next.done) return addSingleBlock(first, firstBytes, blocks);
+    first.push(next.value);
+    firstBytes += next.value.byteLength;
+  }
+  const whole = (async function* () {
+    yield* first.splice(0);
+    // `yield*` hands a stop (a failed write) on to the source, which then lets go of its stream.
+    yield* { [Symbol.asyncIterator]: () => chunks };
+  })();
+  const root = await importByteStream(whole, blocks, importerOptions());
   assertProfile(root);
   return { cid: root.cid.toString(), size: content.bytesRead() };
+}
+
+/** A file of at most one chunk: one raw leaf, CIDv1 of its SHA-256, as the importer would make it. */
+async function addSingleBlock(parts: Uint8Array[], size: number, blocks: WritableStorage): Promise<AddResult> {
+  const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
+  const cid = CID.createV1(RAW_CODE, createDigest(SHA2_256_CODE, createHash('sha256').update(bytes).digest()));
+  await blocks.put(cid, bytes);
+  return { cid: cid.toString(), size };
 }
 
 /** Blocks are hashed and dropped: the importer needs somewhere to put them. */

@@ -1,0 +1,29 @@
+/**
+ * Many values as one bound parameter. A statement that writes or reads a group of rows (a group of
+ * captures writes a hundred at once) sends them as one JSON document that the database unpacks
+ * (`jsonb_to_recordset`, `jsonb_array_elements_text`), rather than as a bound value per cell:
+ * drizzle builds a statement in time and memory that grow faster than its count of values, and
+ * that building, not the database, was most of what a capture's process spent on its statements
+ * (issue #18, "Fast"). The same text then serves every size of group, too.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+
+/** A column type `jsonb_array_elements_text` values are cast to. */
+type ListType = 'int' | 'text';
+
+/**
+ * `(select value::type from …)`: the values of `values` as a one-column subquery, for
+ * `column in ${jsonList(ids, 'int')}` or `= any(array${…})`. An empty list selects nothing.
+ */
+export function jsonList(values: readonly (number | string)[], type: ListType): SQL {
+  return sql`(select value::${sql.raw(type)} from jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+}
+
+/**
+ * `jsonb_to_recordset(…) as alias(columns)`: `rows` as a table in a `from`, each object's keys the
+ * column names of `columns` (an SQL column definition list the caller writes out, e.g.
+ * `v(id int, cid text)`; keys missing from an object are null).
+ */
+export function jsonRecords(rows: readonly object[], columns: string): SQL {
+  return sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as ${sql.raw(columns)}`;
+}
