@@ -21,6 +21,10 @@
  *   and no journal (`keepAll`), once as a capture does and once with the least any keeping can do.
  *   Not a target: it shows how much of the server's rate is left for the database once the bytes
  *   alone are kept.
+ *
+ * Every phase also reports the CPU seconds of each process (the archive's main thread apart from
+ * its file system threads), and (f) sets them against the target: with every core busy, the
+ * captures cannot end before their CPU seconds, all processes together, spread over the cores.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -46,6 +50,8 @@ const PER_HOST_CONCURRENCY = 4;
 const FILE_BYTES = 50_000;
 const SAMPLE_MS = 100;
 const MB = 1_000_000;
+/** The cores every process of the benchmark shares. */
+const CORES = os.availableParallelism();
 
 export interface HarvestOptions {
   config: ArchiveConfig;
@@ -67,12 +73,12 @@ export interface HarvestFigures {
   settings: HarvestProcessFigures['settings'];
   metadata: { seconds: number; datasetsPerSecond: number; records: number; counts: HarvestProcessFigures['harvest']['report']['counts']; errors: number; capturesQueued: number };
   captures: HarvestProcessFigures['captures'] & { perSecond: number; MBps: number };
-  /** The same files fetched by this process from the portal, 4 at once. */
-  server: { seconds: number; perSecond: number; MBps: number };
+  /** The same files fetched by this process from the portal, 4 at once; `cpuSeconds`, this client's. */
+  server: { seconds: number; perSecond: number; MBps: number; cpuSeconds: number };
   /** `captures.perSecond / server.perSecond`. */
   ratio: number;
   /** (e) The same files fetched and kept with no database (`keepAll`), 4 at once, each way: ceilings, not targets. */
-  keepingAlone: Record<KeepingWay, { seconds: number; perSecond: number; ratio: number }>;
+  keepingAlone: Record<KeepingWay, { seconds: number; perSecond: number; ratio: number; cpuSeconds: number }>;
   rss: {
     /** VmHWM of the archive's process at the end: its peak since it started. What the target is about. */
     peakMb: number;
@@ -90,7 +96,7 @@ export interface HarvestFigures {
   /** CPU seconds of each process during each phase: who was busy. */
   cpuSeconds: {
     harvest: { archive: number; database: number | null; portal: number };
-    captures: { archive: number; database: number | null; portal: number };
+    captures: { archive: number; archiveMainThread: number; database: number | null; portal: number };
   };
   over: string[];
 }
@@ -216,13 +222,27 @@ async function fetchEach(urls: string[], concurrency: number, visit: (body: Read
   );
 }
 
-/** Fetches every URL, `concurrency` at once, reading and discarding the bodies; answers the seconds taken. */
-async function fetchAll(urls: string[], concurrency: number): Promise<number> {
+/** Time and this process's CPU, both in seconds. */
+interface Spent {
+  seconds: number;
+  cpuSeconds: number;
+}
+
+async function spending(work: () => Promise<void>): Promise<Spent> {
+  const cpu = process.cpuUsage();
   const started = performance.now();
-  await fetchEach(urls, concurrency, async (body) => {
-    for await (const chunk of body) void chunk;
-  });
-  return (performance.now() - started) / 1000;
+  await work();
+  const used = process.cpuUsage(cpu);
+  return { seconds: (performance.now() - started) / 1000, cpuSeconds: (used.user + used.system) / 1e6 };
+}
+
+/** Fetches every URL, `concurrency` at once, reading and discarding the bodies. */
+function fetchAll(urls: string[], concurrency: number): Promise<Spent> {
+  return spending(() =>
+    fetchEach(urls, concurrency, async (body) => {
+      for await (const chunk of body) void chunk;
+    }),
+  );
 }
 
 /**
@@ -239,7 +259,7 @@ type KeepingWay = 'archive' | 'bare';
  * capture row, no journal and no lock: what is left between this rate and the file server's is all
  * the database and provenance may cost.
  */
-async function keepAll(urls: string[], concurrency: number, dir: string, how: KeepingWay): Promise<number> {
+async function keepAll(urls: string[], concurrency: number, dir: string, how: KeepingWay): Promise<Spent> {
   const store = localBlockstore(path.join(dir, 'store'));
   const staging = path.join(dir, 'staging');
   await fs.mkdir(staging, { recursive: true });
@@ -268,7 +288,7 @@ async function keepAll(urls: string[], concurrency: number, dir: string, how: Ke
     for (const cid of blocks) await store.adopt(cid, stagedFile(cid));
   };
   const keeping: Array<Promise<void>> = [];
-  const started = performance.now();
+  const spent = await spending(async () => {
   await fetchEach(urls, concurrency, async (body) => {
     // As in the archive's worker, the request's turn passes on once its body has come, while
     // its last block is still hashed and written. Files still being kept are not capped here
@@ -290,9 +310,9 @@ async function keepAll(urls: string[], concurrency: number, dir: string, how: Ke
     await Promise.race([bodyEnded, kept]);
   });
   await Promise.all(keeping);
-  const seconds = (performance.now() - started) / 1000;
+  });
   await store.close();
-  return seconds;
+  return spent;
 }
 
 export async function benchHarvest(options: HarvestOptions): Promise<HarvestFigures> {
@@ -384,12 +404,13 @@ export async function benchHarvest(options: HarvestOptions): Promise<HarvestFigu
     if (!child) throw new Error('El proceso del archivo no envió sus cifras.');
 
     // (c) The file server alone, in the same run, with the archive's process gone.
-    const serverSeconds = await fetchAll(ready.fileUrls, PER_HOST_CONCURRENCY);
+    const server = await fetchAll(ready.fileUrls, PER_HOST_CONCURRENCY);
+    const serverSeconds = server.seconds;
     // (e) The bytes alone kept, each way in a store of its own.
     const keeping = async (how: KeepingWay) => {
-      const seconds = await keepAll(ready.fileUrls, PER_HOST_CONCURRENCY, path.join(dataDir, `keeping-${how}`), how);
+      const { seconds, cpuSeconds } = await keepAll(ready.fileUrls, PER_HOST_CONCURRENCY, path.join(dataDir, `keeping-${how}`), how);
       const rate = ready.fileUrls.length / seconds;
-      return { seconds, perSecond: rate, ratio: rate / (ready.fileUrls.length / serverSeconds) };
+      return { seconds, perSecond: rate, ratio: rate / (ready.fileUrls.length / serverSeconds), cpuSeconds };
     };
     // Both ways once over a few files first: whichever ran first paid for compiling the shared code.
     for (const how of ['archive', 'bare'] as const) await keepAll(ready.fileUrls.slice(0, 300), PER_HOST_CONCURRENCY, path.join(dataDir, `warm-${how}`), how);
@@ -416,7 +437,7 @@ export async function benchHarvest(options: HarvestOptions): Promise<HarvestFigu
         perSecond: captureFiles / child.captures.seconds,
         MBps: child.captures.bytes / MB / child.captures.seconds,
       },
-      server: { seconds: serverSeconds, perSecond: ready.fileUrls.length / serverSeconds, MBps: ready.fileBytes / MB / serverSeconds },
+      server: { seconds: serverSeconds, perSecond: ready.fileUrls.length / serverSeconds, MBps: ready.fileBytes / MB / serverSeconds, cpuSeconds: server.cpuSeconds },
       ratio: 0,
       keepingAlone,
       rss: {
@@ -437,6 +458,7 @@ export async function benchHarvest(options: HarvestOptions): Promise<HarvestFigu
         },
         captures: {
           archive: child.cpuSeconds.captures,
+          archiveMainThread: child.cpuSeconds.capturesMainThread,
           database: database ? cpuAtEnd[1]! - cpuAtCaptures[1]! : null,
           portal: cpuAtEnd[2]! - cpuAtCaptures[2]!,
         },
@@ -488,11 +510,13 @@ function printHarvest(figures: HarvestFigures): void {
   );
   for (const { reason, count } of captures.reasons) console.log(`      ${count} × ${reason}`);
   console.log(
-    `      CPU: archivo ${cpuSeconds.captures.archive.toFixed(1)} s${db(cpuSeconds.captures.database)}, portal ${cpuSeconds.captures.portal.toFixed(1)} s`,
+    `      CPU: archivo ${cpuSeconds.captures.archive.toFixed(1)} s (hilo principal ${cpuSeconds.captures.archiveMainThread.toFixed(1)} s)` +
+      `${db(cpuSeconds.captures.database)}, portal ${cpuSeconds.captures.portal.toFixed(1)} s`,
   );
   console.log(
     `  (c) el servidor de archivos solo (fetch, ${PER_HOST_CONCURRENCY} a la vez): ${server.seconds.toFixed(2)} s = ${perSecond(server.perSecond)} archivos/s ` +
-      `(${server.MBps.toFixed(0)} MB/s); capturas / servidor = ${figures.ratio.toFixed(3)} (objetivo >= ${HARVEST_TARGETS.captureToServer})`,
+      `(${server.MBps.toFixed(0)} MB/s; CPU de este cliente ${server.cpuSeconds.toFixed(1)} s); ` +
+      `capturas / servidor = ${figures.ratio.toFixed(3)} (objetivo >= ${HARVEST_TARGETS.captureToServer})`,
   );
   console.log(
     `  (d) RSS del proceso que cosecha y captura: pico ${rss.peakMb.toFixed(0)} MB (VmHWM; objetivo < ${rss.targetMb} MB); ` +
@@ -509,8 +533,17 @@ function printHarvest(figures: HarvestFigures): void {
   console.log(
     `  (e) guardar sin base de datos, ${PER_HOST_CONCURRENCY} a la vez (el techo de capturas / servidor antes de toda base de datos):\n` +
       `      como el archivo (SHA-256, tipo real, CID, bloques a la espera y renombrados al almacén): ` +
-      `${asArchive.seconds.toFixed(2)} s = ${perSecond(asArchive.perSecond)} archivos/s = ${asArchive.ratio.toFixed(3)} del servidor\n` +
-      `      lo mínimo (solo el CID y sus bloques al disco): ${bare.seconds.toFixed(2)} s = ${perSecond(bare.perSecond)} archivos/s = ${bare.ratio.toFixed(3)} del servidor`,
+      `${asArchive.seconds.toFixed(2)} s = ${perSecond(asArchive.perSecond)} archivos/s = ${asArchive.ratio.toFixed(3)} del servidor, CPU ${asArchive.cpuSeconds.toFixed(1)} s\n` +
+      `      lo mínimo (solo el CID y sus bloques al disco): ${bare.seconds.toFixed(2)} s = ${perSecond(bare.perSecond)} archivos/s = ${bare.ratio.toFixed(3)} del servidor, CPU ${bare.cpuSeconds.toFixed(1)} s`,
+  );
+  // What the target leaves to spend: on a machine whose cores are all busy, a phase cannot end
+  // before its CPU seconds, all processes together, spread over every core.
+  const budget = figures.server.seconds / HARVEST_TARGETS.captureToServer;
+  const spent = cpuSeconds.captures.archive + (cpuSeconds.captures.database ?? 0) + cpuSeconds.captures.portal;
+  console.log(
+    `  (f) el objetivo pide capturar en ${budget.toFixed(2)} s: con ${CORES} núcleos, ${(budget * CORES).toFixed(1)} s de CPU entre todos los procesos; ` +
+      `las capturas gastaron ${spent.toFixed(1)} s (archivo, base de datos y portal), y guardar los bytes sin base de datos, ` +
+      `como el archivo, ${asArchive.cpuSeconds.toFixed(1)} s más lo del portal`,
   );
 }
 
