@@ -10,12 +10,29 @@ import { NextToLast } from 'blockstore-fs/sharding';
 import type { CID } from 'multiformats/cid';
 import type { OpenedBlockstore } from './blockstores.ts';
 
-/** blockstore-fs's default layout: where a block lives under the folder. */
-export const blockLayout = new NextToLast();
+/**
+ * blockstore-fs's default layout, where a block lives under the folder, remembered per CID: a
+ * captured file's block is named when it is staged, looked for, and moved, and naming it means a
+ * base32 encoding of its multihash each time.
+ */
+class RememberedLayout extends NextToLast {
+  readonly #names = new WeakMap<CID, { dir: string; file: string }>();
+
+  override encode(cid: CID): { dir: string; file: string } {
+    let name = this.#names.get(cid);
+    if (name === undefined) {
+      name = super.encode(cid);
+      this.#names.set(cid, name);
+    }
+    return name;
+  }
+}
+
+export const blockLayout = new RememberedLayout();
 
 /** The blockstore kept in `dir`. */
 export function localBlockstore(dir: string): OpenedBlockstore {
-  const blocks = new FsBlockstore(dir, { createIfMissing: true });
+  const blocks = new FsBlockstore(dir, { createIfMissing: true, shardingStrategy: blockLayout });
   let opening: Promise<void> | undefined;
   const ready = (): Promise<void> =>
     (opening ??= blocks.open().catch((error: unknown) => {
