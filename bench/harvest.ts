@@ -289,27 +289,27 @@ async function keepAll(urls: string[], concurrency: number, dir: string, how: Ke
   };
   const keeping: Array<Promise<void>> = [];
   const spent = await spending(async () => {
-  await fetchEach(urls, concurrency, async (body) => {
-    // As in the archive's worker, the request's turn passes on once its body has come, while
-    // its last block is still hashed and written. Files still being kept are not capped here
-    // (the worker caps them with its slots): if anything, a generous ceiling.
-    let ended!: () => void;
-    const bodyEnded = new Promise<void>((resolve) => (ended = resolve));
-    const kept = keep(
-      (async function* () {
-        try {
-          yield* body;
-        } finally {
-          ended();
-        }
-      })(),
-    );
-    // Awaited below, with the others; a failure meanwhile is not left unhandled.
-    kept.catch(() => {});
-    keeping.push(kept);
-    await Promise.race([bodyEnded, kept]);
-  });
-  await Promise.all(keeping);
+    await fetchEach(urls, concurrency, async (body) => {
+      // As in the archive's worker, the request's turn passes on once its body has come, while
+      // its last block is still hashed and written. Files still being kept are not capped here
+      // (the worker caps them with its slots): if anything, a generous ceiling.
+      let ended!: () => void;
+      const bodyEnded = new Promise<void>((resolve) => (ended = resolve));
+      const kept = keep(
+        (async function* () {
+          try {
+            yield* body;
+          } finally {
+            ended();
+          }
+        })(),
+      );
+      // Awaited below, with the others; a failure meanwhile is not left unhandled.
+      kept.catch(() => {});
+      keeping.push(kept);
+      await Promise.race([bodyEnded, kept]);
+    });
+    await Promise.all(keeping);
   });
   await store.close();
   return spent;

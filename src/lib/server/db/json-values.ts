@@ -22,7 +22,8 @@ export function jsonList(values: readonly (number | string)[], type: ListType): 
 /**
  * `jsonb_to_recordset(…) as alias(columns)`: `rows` as a table in a `from`, each object's keys the
  * column names of `columns` (an SQL column definition list the caller writes out, e.g.
- * `v(id int, cid text)`; keys missing from an object are null).
+ * `v(id int, cid text)`; keys missing from an object are null). `columns` goes into the statement
+ * as it is: always a constant of the code, never anything that came from outside.
  */
 export function jsonRecords(rows: readonly object[], columns: string): SQL {
   return sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as ${sql.raw(columns)}`;

@@ -6,7 +6,8 @@
  *
  * Every capture that starts streaming joins the open group. The group closes (later captures
  * start the next one) once the writer is free and it holds `GROUP_FILES` files, or its first file
- * has waited `GROUP_WAIT_MS`; it is written as soon as its other members have finished streaming.
+ * has waited `GROUP_WAIT_MS`, or at once when it has `GROUP_MAX_FILES` members; it is written as
+ * soon as its other members have finished streaming.
  * On the embedded database a transaction's fixed cost (a dozen statements, each a round trip over
  * its socket) is most of a small file's: groups of 32 cost a fraction of groups of 4, while the
  * first file waits at most a tenth of a second more. A group one of whose members failed closes
@@ -30,6 +31,15 @@ export const GROUP_FILES = 32;
 
 /** How long a group's first file waits for others, at most, once the writer is free. */
 export const GROUP_WAIT_MS = 100;
+
+/**
+ * Files a group takes at most, streaming or submitted, writer free or not: the next capture opens
+ * the next group. A worker holds up to a thousand captures (`jobs/worker.ts`), and while a group
+ * is written the open one would otherwise take every file that comes in meanwhile; one file that
+ * fails while streaming (a cut connection, an executable) sends its whole group back to be fetched
+ * again, so a group stays a size whose loss is cheap.
+ */
+export const GROUP_MAX_FILES = 256;
 
 /** A member's file, as the group's writer takes it. */
 export interface GroupFile {
@@ -77,8 +87,12 @@ export class CaptureGroups<F extends GroupFile> {
     this.#write = write;
   }
 
-  /** Joins the open group (starting one if none is open). */
+  /** Joins the open group (starting one if none is open, or if the open one is full). */
   join(): GroupMember<F> {
+    if (this.#open && this.#open.members + this.#open.files.length >= GROUP_MAX_FILES) {
+      this.#closed.push(this.#open);
+      this.#open = null;
+    }
     const group = (this.#open ??= { staged: this.#staging.begin(), members: 0, files: [], poisoned: false, firstAt: null });
     group.members += 1;
     let state: 'joined' | 'added' | 'gone' = 'joined';

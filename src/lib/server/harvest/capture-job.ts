@@ -383,7 +383,8 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
  * Inserts the capture rows of `files` (one per record, as `writeKept` leaves them), in one
- * statement; answers each record's new capture id.
+ * statement; answers each record's new capture id. The columns are written out: a column added to
+ * `captures` that a kept file fills must be added here too (`error_reason` is a failure's only).
  */
 async function insertCaptures(tx: Tx, files: readonly KeptFile[]): Promise<Map<number, number>> {
   const rows = files.map(({ capture }) => ({
@@ -416,7 +417,10 @@ async function insertCaptures(tx: Tx, files: readonly KeptFile[]): Promise<Map<n
           mismatch text, purpose text)`,
       )}
     returning id, alexandria_id`)) as unknown as { rows: Array<{ id: number; alexandria_id: number }> };
-  return new Map(inserted.rows.map((row) => [Number(row.alexandria_id), Number(row.id)]));
+  const ids = new Map(inserted.rows.map((row) => [Number(row.alexandria_id), Number(row.id)]));
+  // One file per record (`writeKept` sees to it), so each record names its own capture.
+  if (ids.size !== files.length) throw new Error(`Se insertaron ${ids.size} capturas para ${files.length} archivos.`);
+  return ids;
 }
 
 /**

@@ -23,7 +23,7 @@ export { enqueue, enqueueMany, type Enqueued, type NewJob } from './enqueue.ts';
 export { HandBackJobError, PermanentJobError } from './errors.ts';
 export { deferHost } from './hosts.ts';
 export { heartbeat, markBegun, reclaimExpired, renewLeases, type JobLease } from './lease.ts';
-export { complete, completeMany, fail, release, retryFailed, retryFailedMany, type FailOptions } from './outcomes.ts';
+export { complete, completeMany, fail, release, releaseMany, retryFailed, retryFailedMany, type FailOptions } from './outcomes.ts';
 export { DEFAULT_PRUNE, pruneDoneJobs, type PruneOptions } from './prune.ts';
 export { JOB_STATUSES, type JobStatus } from './statuses.ts';
 export { runWorker, workerId, type JobContext, type JobHandler, type WorkerOptions } from './worker.ts';

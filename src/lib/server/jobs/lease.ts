@@ -2,7 +2,7 @@
  * Leases: a running job belongs to its worker until `locked_until`, which the worker pushes
  * forward while it works. A worker that dies stops doing so, and its jobs are taken back.
  *
- * A worker holds many more jobs than it runs (`worker.ts`: up to 32 per slot, most waiting for
+ * A worker holds many more jobs than it runs (`worker.ts`: up to 128 per slot, most waiting for
  * their host's turn), and a crash (SIGKILL, out of memory) would cost each of them an attempt if
  * the attempt counted at the claim were kept: a few crashes during a large harvest, and files never
  * asked for would fail for good. So the worker reports which of its jobs began their work
@@ -52,7 +52,7 @@ export function stillHeld(lease: JobLease): SQL {
  * `stillHeld` for many leases at once, as one condition with one bound value (a JSON list) however
  * many there are: a worker reports, renews and completes its jobs by the hundred, and an `or` of a
  * hundred five-part conditions cost more to build and to plan than the rows it changed (issue
- * #18, "Fast"). A lease without a holder matches nothing.
+ * #18, "Fast"). A lease without a holder throws, as with `stillHeld`.
  */
 export function allStillHeld(leases: readonly JobLease[]): SQL {
   const rows = JSON.stringify(

@@ -71,6 +71,15 @@ export async function fail(db: Db, lease: JobLease, error: unknown, options: Fai
  * server shuts down) while the job runs. False when the lease had been lost.
  */
 export async function release(db: Db, lease: JobLease): Promise<boolean> {
+  return (await releaseMany(db, [lease])).has(lease.id);
+}
+
+/**
+ * `release` for several jobs in one statement (a worker that stops hands back every job it holds,
+ * up to a thousand); answers the ids whose lease was still held.
+ */
+export async function releaseMany(db: Db, leases: readonly JobLease[]): Promise<Set<number>> {
+  if (leases.length === 0) return new Set();
   const released = await db
     .update(jobs)
     .set({
@@ -81,9 +90,9 @@ export async function release(db: Db, lease: JobLease): Promise<boolean> {
       lockedUntil: null,
       updatedAt: sql`now()`,
     })
-    .where(stillHeld(lease))
+    .where(allStillHeld(leases))
     .returning({ id: jobs.id });
-  return released.length > 0;
+  return new Set(released.map((row) => row.id));
 }
 
 /**

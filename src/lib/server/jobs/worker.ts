@@ -29,7 +29,7 @@ import type { BackoffOptions } from './backoff.ts';
 import { claim, DEFAULT_POLITENESS } from './claim.ts';
 import { HandBackJobError, PermanentJobError } from './errors.ts';
 import { markBegun, reclaimExpired, renewLeases } from './lease.ts';
-import { complete, fail, release } from './outcomes.ts';
+import { complete, fail, releaseMany } from './outcomes.ts';
 
 export interface JobContext {
   db: Db;
@@ -206,6 +206,26 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     }, wait);
   }
 
+  /**
+   * Hands a job back untried, together with the others handed back in the same turn of the event
+   * loop: when the worker stops, every job it holds (up to a thousand) ends at once, and one
+   * statement hands them all back. A failure is reported once; the jobs then wait for their leases
+   * to expire, as after a crash.
+   */
+  let handingBack: { jobs: Job[]; done: Promise<void> } | null = null;
+  function handBack(job: Job): Promise<void> {
+    if (!handingBack) {
+      const batch: { jobs: Job[]; done: Promise<void> } = { jobs: [], done: Promise.resolve() };
+      batch.done = new Promise((resolve) => setImmediate(resolve)).then(async () => {
+        if (handingBack === batch) handingBack = null;
+        await releaseMany(db, batch.jobs).catch(onError);
+      });
+      handingBack = batch;
+    }
+    handingBack.jobs.push(job);
+    return handingBack.done;
+  }
+
   function start(job: Job, batch: readonly Job[]) {
     const controller = new AbortController();
     const stop = () => controller.abort(signal.reason);
@@ -252,7 +272,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
         if (!entry.lost && outcome !== 'completed') await complete(db, job);
       } catch (error) {
         if (entry.lost) return;
-        if (signal.aborted || error instanceof HandBackJobError) await release(db, job);
+        if (signal.aborted || error instanceof HandBackJobError) await handBack(job);
         else await fail(db, job, error, { retry: !(error instanceof PermanentJobError), backoff: options.backoff });
       } finally {
         giveTurnBack();
@@ -301,7 +321,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     });
     feedingAHost = claimed.length > Math.max(free, 0);
     // Stopped while claiming: hand them back rather than start them.
-    if (signal.aborted) await Promise.all(claimed.map((job) => release(db, job)));
+    if (signal.aborted) await releaseMany(db, claimed);
     else for (const job of claimed) start(job, claimed);
     return claimed.length > 0 && claimed.length >= free ? 'full' : claimed.length > 0 ? 'partial' : 'idle';
   }
@@ -348,10 +368,10 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   }
   // Handlers that ignored the abort: their jobs go back to the queue now, and what they record
   // later is ignored (they no longer hold the lease).
-  await Promise.all(
-    [...running.values()].map(async (entry) => {
-      entry.lost = true;
-      await release(db, entry.job).catch(onError);
-    }),
-  );
+  const left = [...running.values()];
+  for (const entry of left) entry.lost = true;
+  await releaseMany(
+    db,
+    left.map((entry) => entry.job),
+  ).catch(onError);
 }

@@ -40,9 +40,16 @@ export async function importContent(
     firstBytes += next.value.byteLength;
   }
   const whole = (async function* () {
-    yield* first.splice(0);
-    // `yield*` hands a stop (a failed write) on to the source, which then lets go of its stream.
-    yield* { [Symbol.asyncIterator]: () => chunks };
+    let finished = false;
+    try {
+      yield* first.splice(0);
+      yield* { [Symbol.asyncIterator]: () => chunks };
+      finished = true;
+    } finally {
+      // Stopped early (a failed write), even while the first chunk was replayed: the source lets
+      // go of its stream.
+      if (!finished) await chunks.return?.();
+    }
   })();
   const root = await importByteStream(whole, blocks, importerOptions());
   assertProfile(root);
