@@ -12,11 +12,22 @@ import { sql, type SQL } from 'drizzle-orm';
 type ListType = 'int' | 'text';
 
 /**
- * `(select value::type from …)`: the values of `values` as a one-column subquery, for
- * `column in ${jsonList(ids, 'int')}` or `= any(array${…})`. An empty list selects nothing.
+ * `(select value::type from …)`: the values of `values` as a one-column subquery, to select from
+ * (`from ${jsonList(cids, 'text')} as files(cid)`). An empty list selects nothing. To filter a
+ * table by the values, `anyOf` keeps its index in use.
  */
 export function jsonList(values: readonly (number | string)[], type: ListType): SQL {
   return sql`(select value::${sql.raw(type)} from jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+}
+
+/**
+ * `any(array(select …))`: for `${column} = ${anyOf(ids, 'int')}`, true when the column holds one of
+ * `values` (none for an empty list). The array is computed once, before the table is read, so the
+ * condition goes to the column's index as a list of bound values would; `column in (subquery)`
+ * left the planner free to read the whole table and join.
+ */
+export function anyOf(values: readonly (number | string)[], type: ListType): SQL {
+  return sql`any(array${jsonList(values, type)})`;
 }
 
 /**

@@ -25,7 +25,7 @@ import { ASSET_TYPES, type AssetStatus, type AssetType } from '../../domain/cons
 import { CaptureError, captureFetch, retryAfterMs, RobotsPolicy, type CaptureFetchOptions, type CaptureResponse } from '../capture/index.ts';
 import { cleanFileName, detectContent, documentFormat, fileExtension, mediaType, type ContentKind } from '../content-type.ts';
 import type { Db } from '../db/index.ts';
-import { jsonList, jsonRecords } from '../db/json-values.ts';
+import { anyOf, jsonRecords } from '../db/json-values.ts';
 import { alexandrias, captures, harvestedRecords, harvestSources, imports, statusHistory } from '../db/schema.ts';
 import { PayloadTooLargeError } from '../http/errors.ts';
 import { completeMany, DEFAULT_POLITENESS, deferHost, enqueueMany, HandBackJobError, PermanentJobError, type Job, type JobHandler, type JobLease, type NewJob } from '../jobs/index.ts';
@@ -220,7 +220,7 @@ function declaredLoader(): (db: Db, job: Job, batch: readonly Job[] | undefined)
         .select({ id: alexandrias.id, size: harvestedRecords.declaredSize, checksum: harvestedRecords.declaredChecksum, type: alexandrias.type, cid: alexandrias.cid })
         .from(alexandrias)
         .leftJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
-        .where(sql`${alexandrias.id} in ${jsonList(ids, 'int')}`)
+        .where(sql`${alexandrias.id} = ${anyOf(ids, 'int')}`)
         .then((rows) => new Map(rows.map(({ id, ...declared }) => [id, declared])));
       read.set(batch, facts);
       // A failed read fails the jobs that asked for it; the next attempt reads again.
@@ -451,7 +451,7 @@ async function writeKept(tx: Tx, context: CaptureContext, claimed: readonly Kept
     .from(alexandrias)
     .leftJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
     .leftJoin(harvestSources, eq(harvestSources.id, harvestedRecords.harvestSourceId))
-    .where(sql`${alexandrias.id} in ${jsonList(ids, 'int')}`);
+    .where(sql`${alexandrias.id} = ${anyOf(ids, 'int')}`);
   const before = new Map(beforeRows.map((row) => [row.id, row]));
   const records = files.map((file) => {
     const previous = before.get(file.alexandriaId);

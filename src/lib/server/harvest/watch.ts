@@ -18,7 +18,7 @@
  */
 import { and, eq, isNotNull, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { jsonList } from '../db/json-values.ts';
+import { anyOf } from '../db/json-values.ts';
 import { alexandrias, captures, harvestedRecords, statusHistory } from '../db/schema.ts';
 import { enqueueMany, type NewJob } from '../jobs/index.ts';
 import { politenessKey } from '../jobs/hosts.ts';
@@ -86,7 +86,7 @@ export async function watchAfterCaptures(tx: Tx, settings: WatchSettings, alexan
   const cleared = (await tx.execute(sql`
     with before as (
       select alexandria_id, gone_since from ${harvestedRecords}
-      where alexandria_id in ${jsonList(alexandriaIds, 'int')} for update
+      where alexandria_id = ${anyOf(alexandriaIds, 'int')} for update
     )
     update ${harvestedRecords} h set
       check_interval = ${days(settings.minIntervalDays)},

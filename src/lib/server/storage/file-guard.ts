@@ -45,7 +45,13 @@ export function databaseFileGuard(db: Db): FileGuard {
       return db.transaction(async (tx) => {
         await tx.execute(sql.raw(`set local lock_timeout = '${UNDO_LOCK_TIMEOUT}'`));
         await lockFiles(tx, cids);
-        const held = (await tx.execute(sql`select distinct file_cid from (${catalogueFiles}) as files where file_cid in ${jsonList([...new Set(cids)], 'text')}`)) as unknown as {
+        // A list of bound values, not one JSON value: only a list (or array) is pushed down into each
+        // branch of the union, to the CID indexes; a subquery made it read every file of the archive.
+        const list = sql.join(
+          [...new Set(cids)].map((cid) => sql`${cid}`),
+          sql`, `,
+        );
+        const held = (await tx.execute(sql`select distinct file_cid from (${catalogueFiles}) as files where file_cid in (${list})`)) as unknown as {
           rows: Array<{ file_cid: string }>;
         };
         return undo(new Set(held.rows.map((row) => row.file_cid)));
