@@ -29,6 +29,17 @@ import type { FileGuard, GuardedTx } from './staging.ts';
  */
 const UNDO_LOCK_TIMEOUT = '10s';
 
+/**
+ * The CIDs as a list of bound values, for `in (…)`: unlike one JSON value, a list is pushed down
+ * into each branch of a union, to the CID indexes.
+ */
+function cidList(cids: readonly string[]) {
+  return sql.join(
+    [...new Set(cids)].map((cid) => sql`${cid}`),
+    sql`, `,
+  );
+}
+
 /** Takes, in `tx`, the lock of each file in `cids`, in the order of their keys. */
 async function lockFiles(tx: GuardedTx, cids: readonly string[]): Promise<void> {
   if (cids.length === 0) return;
@@ -45,13 +56,7 @@ export function databaseFileGuard(db: Db): FileGuard {
       return db.transaction(async (tx) => {
         await tx.execute(sql.raw(`set local lock_timeout = '${UNDO_LOCK_TIMEOUT}'`));
         await lockFiles(tx, cids);
-        // A list of bound values, not one JSON value: only a list (or array) is pushed down into each
-        // branch of the union, to the CID indexes; a subquery made it read every file of the archive.
-        const list = sql.join(
-          [...new Set(cids)].map((cid) => sql`${cid}`),
-          sql`, `,
-        );
-        const held = (await tx.execute(sql`select distinct file_cid from (${catalogueFiles}) as files where file_cid in (${list})`)) as unknown as {
+        const held = (await tx.execute(sql`select distinct file_cid from (${catalogueFiles}) as files where file_cid in (${cidList(cids)})`)) as unknown as {
           rows: Array<{ file_cid: string }>;
         };
         return undo(new Set(held.rows.map((row) => row.file_cid)));
