@@ -105,6 +105,29 @@ describe.each(['fs', 's3'] as const)('the staging area on %s', (backend) => {
     expect(storedWhenRootArrived.get(proof.cid)! >= total - 1).toBe(true);
   });
 
+  it("moves the roots of many one-block files side by side, as a group of captures has them", async () => {
+    let moving = 0;
+    let mostAtOnce = 0;
+    const watched: OpenedBlockstore = {
+      ...target,
+      async adopt(cid, file) {
+        mostAtOnce = Math.max(mostAtOnce, ++moving);
+        try {
+          await target.adopt(cid, file);
+        } finally {
+          moving -= 1;
+        }
+      },
+    };
+    const upload = createStagingArea({ store: watched, dir: stagingDir, guard: guardHolding() }).begin();
+    // Forty small files: each is one block, its own root.
+    for (let index = 0; index < 40; index += 1) await upload.add(randomBytes(1000));
+    await upload.commit(NO_TRANSACTION);
+    expect(await stored()).toHaveLength(40);
+    // One at a time, a group's hundreds of roots waited on each other's round trip to the disk.
+    expect(mostAtOnce).toBeGreaterThan(1);
+  });
+
   it('takes back a commit whose record failed, leaving blocks the store had before', async () => {
     await newStore().add(payload(2));
     const before = await stored();

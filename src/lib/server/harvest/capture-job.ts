@@ -458,7 +458,6 @@ async function writeKept(tx: Tx, context: CaptureContext, claimed: readonly Kept
     const catalogue = previous?.catalogue?.name ? (previous.catalogue as { name: string; url: string }) : null;
     return {
       id: file.alexandriaId,
-      capture_id: captureIds.get(file.alexandriaId)!,
       cid: file.cid,
       sha256: file.sha256,
       size: file.size,
@@ -475,7 +474,7 @@ async function writeKept(tx: Tx, context: CaptureContext, claimed: readonly Kept
   });
   const rows = jsonRecords(
     records,
-    `v(id int, capture_id int, cid text, sha256 text, size bigint, type asset_type, mime_type text,
+    `v(id int, cid text, sha256 text, size bigint, type asset_type, mime_type text,
       file_name text, file_extension text, status asset_status, provenance_note text)`,
   );
   await tx.execute(sql`
