@@ -128,6 +128,48 @@ describe.each(['fs', 's3'] as const)('the staging area on %s', (backend) => {
     expect(mostAtOnce).toBeGreaterThan(1);
   });
 
+  it("moves a root that is also a chunk of another staged file before that file's root", async () => {
+    const tail = randomBytes(1000);
+    const arrived: string[] = [];
+    let small = '';
+    const watched: OpenedBlockstore = {
+      ...target,
+      async adopt(cid, file) {
+        // The shared block takes its time: a root that did not wait for it would land first.
+        if (cid.toString() === small) await new Promise((resolve) => setTimeout(resolve, 50));
+        await target.adopt(cid, file);
+        arrived.push(cid.toString());
+      },
+    };
+    const upload = createStagingArea({ store: watched, dir: stagingDir, guard: guardHolding() }).begin();
+    // A full chunk and a tail, and a small file of the tail's bytes: one block, both a root and a chunk.
+    const large = await upload.add(Buffer.concat([randomBytes(256 * 1024), tail]));
+    small = (await upload.add(tail)).cid;
+    await upload.commit(NO_TRANSACTION);
+    expect(arrived).toContain(small);
+    expect(arrived.indexOf(small)).toBeLessThan(arrived.indexOf(large.cid));
+  });
+
+  it('lets no block land after a failed commit is taken back', async () => {
+    let calls = 0;
+    const watched: OpenedBlockstore = {
+      ...target,
+      async adopt(cid, file) {
+        calls += 1;
+        if (calls === 3) throw new Error('el disco se llenó');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await target.adopt(cid, file);
+      },
+    };
+    const upload = createStagingArea({ store: watched, dir: stagingDir, guard: guardHolding() }).begin();
+    for (let index = 0; index < 40; index += 1) await upload.add(randomBytes(1000));
+    await expect(upload.commit(NO_TRANSACTION)).rejects.toThrow('el disco se llenó');
+    await upload.discard();
+    // Time for any move still under way to land, as it would behind the undo.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await stored()).toEqual([]);
+  });
+
   it('takes back a commit whose record failed, leaving blocks the store had before', async () => {
     await newStore().add(payload(2));
     const before = await stored();

@@ -10,7 +10,8 @@
  * the folder is private to the upload and thrown away whole on failure, so it needs neither the
  * store's atomic temporary-file-and-rename nor its shard folders, and a gigabyte's 4,000 blocks cost
  * a third fewer system calls. A commit moves the blocks several at a time, and each file's root only
- * once all the other blocks are in: a crash half-way through a commit can leave some blocks in the
+ * once all the other blocks are in (the roots side by side, but one that is also a block of another
+ * file before that file's root): a crash half-way through a commit can leave some blocks in the
  * store, but never a root whose blocks are missing.
  *
  * Staging belongs to a server instance (issue #21, `instances/`), not to a process id: each upload's
@@ -239,8 +240,7 @@ export function createStagingArea(options: StagingOptions): StagingArea {
           await writeJournal(journalFile, { files: journalled });
           await eachAtOnce(all.filter((move) => !move.isRoot), (move) => store.adopt(move.cid, move.file));
           assertLease(instance);
-          // Roots after every other block, but side by side: a group of captures has hundreds.
-          await eachAtOnce(all.filter((move) => move.isRoot), (move) => store.adopt(move.cid, move.file));
+          for (const layer of rootLayers(all, staged)) await eachAtOnce(layer, (move) => store.adopt(move.cid, move.file));
         },
         async settle() {
           journalled = [];
@@ -358,18 +358,58 @@ async function undo(store: StagingTarget, guard: FileGuard, files: readonly Jour
   });
 }
 
-/** `work` over every item, `MOVES_AT_ONCE` at a time; the results in the items' order. */
+/**
+ * `work` over every item, `MOVES_AT_ONCE` at a time; the results in the items' order. After a
+ * failure no item is started, and it rejects only once the ones under way have ended: a commit
+ * that failed is then taken back (`discard`) with no move still landing behind the undo.
+ */
 async function eachAtOnce<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    while (next < items.length) {
+    while (next < items.length && !failed) {
       const index = next++;
-      results[index] = await work(items[index]!);
+      try {
+        results[index] = await work(items[index]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(MOVES_AT_ONCE, items.length) }, worker));
+  const outcomes = await Promise.allSettled(Array.from({ length: Math.min(MOVES_AT_ONCE, items.length) }, worker));
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
   return results;
+}
+
+/**
+ * The roots' moves in the order they may land: side by side, since a group of captures has
+ * hundreds, but a root that is also a block of another staged file (a small file equal to one of
+ * a larger one's chunks) in a layer before that file's root, which must find every block in.
+ */
+function rootLayers<M extends { cid: CID; isRoot: boolean }>(moves: readonly M[], staged: ReadonlyArray<{ root: string; blocks: readonly CID[] }>): M[][] {
+  const pending = new Map(moves.filter((move) => move.isRoot).map((move) => [move.cid.toString(), move]));
+  // Each root's other blocks that are themselves roots waiting to move.
+  const below = new Map<string, Set<string>>();
+  for (const file of staged) {
+    const set = below.get(file.root) ?? new Set<string>();
+    for (const block of file.blocks) {
+      const key = block.toString();
+      if (key !== file.root && pending.has(key)) set.add(key);
+    }
+    below.set(file.root, set);
+  }
+  const layers: M[][] = [];
+  while (pending.size > 0) {
+    let layer = [...pending.entries()].filter(([root]) => ![...(below.get(root) ?? [])].some((block) => pending.has(block)));
+    // Content addressing allows no cycle; were one ever found, the rest move together rather than never.
+    if (layer.length === 0) layer = [...pending.entries()];
+    for (const [root] of layer) pending.delete(root);
+    layers.push(layer.map(([, move]) => move));
+  }
+  return layers;
 }
 
 /** Written to a temporary name and renamed: a journal is either whole or absent. */
