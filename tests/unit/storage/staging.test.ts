@@ -151,22 +151,50 @@ describe.each(['fs', 's3'] as const)('the staging area on %s', (backend) => {
   });
 
   it('lets no block land after a failed commit is taken back', async () => {
-    let calls = 0;
+    let started = 0;
+    let ended = 0;
     const watched: OpenedBlockstore = {
       ...target,
       async adopt(cid, file) {
-        calls += 1;
-        if (calls === 3) throw new Error('el disco se llenó');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        await target.adopt(cid, file);
+        started += 1;
+        try {
+          if (started === 3) throw new Error('el disco se llenó');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          await target.adopt(cid, file);
+        } finally {
+          ended += 1;
+        }
       },
     };
     const upload = createStagingArea({ store: watched, dir: stagingDir, guard: guardHolding() }).begin();
     for (let index = 0; index < 40; index += 1) await upload.add(randomBytes(1000));
     await expect(upload.commit(NO_TRANSACTION)).rejects.toThrow('el disco se llenó');
+    // The moves under way had ended, and none of the forty was started after the failure.
+    expect(ended).toBe(started);
+    expect(started).toBeLessThan(40);
+    const startedByThen = started;
     await upload.discard();
-    // Time for any move still under way to land, as it would behind the undo.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(started).toBe(startedByThen);
+    expect(await stored()).toEqual([]);
+  });
+
+  it('takes the roots back before their other blocks when a commit is undone', async () => {
+    const deleted: string[] = [];
+    const watched: OpenedBlockstore = {
+      ...target,
+      async delete(cid, options) {
+        deleted.push(cid.toString());
+        await target.delete(cid, options);
+      },
+    };
+    const upload = createStagingArea({ store: watched, dir: stagingDir, guard: guardHolding() }).begin();
+    // Random bytes: three different leaves and a root.
+    const { cid } = await upload.add(randomBytes(600 * 1024));
+    await upload.commit(NO_TRANSACTION);
+    await upload.discard();
+    expect(deleted).toHaveLength(4);
+    expect(deleted[0]).toBe(cid);
     expect(await stored()).toEqual([]);
   });
 

@@ -350,37 +350,43 @@ async function undo(store: StagingTarget, guard: FileGuard, files: readonly Jour
   await guard.undoing([...new Set(files.map((file) => file.root))], async (held) => {
     const kept = new Set(files.filter((file) => held.has(file.root)).flatMap((file) => file.added));
     const taken = new Set(files.filter((file) => !held.has(file.root)).flatMap((file) => file.added).filter((block) => !kept.has(block)));
-    await eachAtOnce([...taken], async (entry) => {
+    const remove = async (entry: string) => {
       // A journal written before issue #21 names block files of the local store.
       if (path.isAbsolute(entry)) await fs.rm(entry, { force: true });
       else await store.delete(CID.parse(entry));
-    });
+    };
+    // The roots go first, as they came last: an undo cut short (a failed delete stops the rest,
+    // the journal stays for the sweep) leaves stray blocks, never a root whose blocks are gone.
+    const roots = new Set(files.map((file) => file.root));
+    await eachAtOnce([...taken].filter((entry) => roots.has(entry)), remove);
+    await eachAtOnce([...taken].filter((entry) => !roots.has(entry)), remove);
   });
 }
 
 /**
  * `work` over every item, `MOVES_AT_ONCE` at a time; the results in the items' order. After a
- * failure no item is started, and it rejects only once the ones under way have ended: a commit
- * that failed is then taken back (`discard`) with no move still landing behind the undo.
+ * failure no item is started, and it rejects (with the first failure) only once the ones under way
+ * have ended: a commit that failed is then taken back (`discard`) with no rename still landing
+ * behind the undo. (A bucket's PUT whose answer timed out may still complete on its side; the
+ * journal, kept when an undo fails, lets the sweep take such a block back.)
  */
 async function eachAtOnce<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
-  let failed = false;
+  /** The first failure in time, which the others may follow from. */
+  let failure: { error: unknown } | undefined;
   const worker = async () => {
-    while (next < items.length && !failed) {
+    while (next < items.length && !failure) {
       const index = next++;
       try {
         results[index] = await work(items[index]!);
       } catch (error) {
-        failed = true;
-        throw error;
+        failure ??= { error };
       }
     }
   };
-  const outcomes = await Promise.allSettled(Array.from({ length: Math.min(MOVES_AT_ONCE, items.length) }, worker));
-  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
-  if (failure) throw failure.reason;
+  await Promise.all(Array.from({ length: Math.min(MOVES_AT_ONCE, items.length) }, worker));
+  if (failure) throw failure.error;
   return results;
 }
 
