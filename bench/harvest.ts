@@ -31,6 +31,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { SERVER_NODE_FLAGS } from '../scripts/node-flags.ts';
 import type { CID } from 'multiformats/cid';
 import type { ArchiveConfig } from '../src/lib/server/config.ts';
@@ -153,6 +154,23 @@ const children = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of children) child.kill('SIGKILL');
 });
+
+/**
+ * A PostgreSQL database given to the benchmark must be empty: in one that a previous run filled,
+ * the catalogue's records exist already, nothing is captured again, and the counts mix both runs.
+ */
+async function assertEmptyDatabase(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ tables: string }>(`select count(*) as tables from pg_tables where schemaname = 'public'`);
+    if (Number(rows[0]?.tables) > 0) {
+      throw new Error(`BENCH_HARVEST_DATABASE_URL debe nombrar una base de datos vacía (esta tiene ${rows[0]!.tables} tablas): cree una nueva para cada ejecución.`);
+    }
+  } finally {
+    await client.end();
+  }
+}
 
 /** Starts `script` with Node, an IPC channel and `env`; its output goes to ours (stderr) so a failure shows. */
 function startChild(root: string, script: string, env: Record<string, string>, nodeFlags: readonly string[] = []): ChildProcess {
@@ -337,6 +355,7 @@ export async function benchHarvest(options: HarvestOptions): Promise<HarvestFigu
     console.log(`  portal en ${ready.origin} (pid ${portal.pid}): catálogo y archivos generados en ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     // The database as `npm start` prepares and serves it.
+    if (options.databaseUrl) await assertEmptyDatabase(options.databaseUrl);
     started = performance.now();
     const databaseEnv = { ARCHIVE_DATA_DIR: dataDir, DATABASE_URL: options.databaseUrl ?? '', ARCHIVE_SEED_ON_EMPTY: 'true' };
     const prepared = spawnSync(path.join(root, 'node_modules/.bin/node'), ['scripts/db-migrate.ts', '--seed-if-empty'], {

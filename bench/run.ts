@@ -28,7 +28,7 @@
  * server's memory without the embedded database), BENCH_HARVEST_DATASETS (10000) and BENCH_HARVEST_FILES
  * (2000: the generated catalogue's size), BENCH_HARVEST_SECONDS (600: the most the captures may take),
  * BENCH_HARVEST_DATABASE_URL (unset: a fresh embedded PGlite in its own process, as `npm start`
- * serves it; or a disposable PostgreSQL database).
+ * serves it; or a disposable PostgreSQL database, empty: the benchmark refuses one a previous run filled).
  */
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
