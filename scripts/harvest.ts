@@ -117,8 +117,11 @@ if (!work) {
 const deadline = Date.now() + timeoutMinutes * 60_000;
 let exitCode = 0;
 
-/** How long a run left to the servers may wait, untaken, before the command says why that may be. */
-const UNCLAIMED_HINT_MS = 30_000;
+/**
+ * How long a run left to the servers may wait, untaken, before the command says why that may be:
+ * 30 s, or half of `--timeout` when that is shorter, so that the reason comes before the command gives up.
+ */
+const UNCLAIMED_HINT_MS = Math.min(30_000, (timeoutMinutes * 60_000) / 2);
 
 const RUN_STATUS: Record<string, string> = { in_progress: 'en curso', done: 'terminada', failed: 'fallida' };
 
