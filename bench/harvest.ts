@@ -156,16 +156,17 @@ process.once('exit', () => {
 });
 
 /**
- * A PostgreSQL database given to the benchmark must be empty: in one that a previous run filled,
- * the catalogue's records exist already, nothing is captured again, and the counts mix both runs.
+ * A PostgreSQL database given to the harvest benchmark must be empty: in one that a previous run
+ * (or the upload benchmark) filled, the catalogue's records exist already, nothing is captured
+ * again, and the counts mix both runs. `run.ts` asks before any part runs.
  */
-async function assertEmptyDatabase(url: string): Promise<void> {
+export async function assertEmptyDatabase(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     const { rows } = await client.query<{ tables: string }>(`select count(*) as tables from pg_tables where schemaname = 'public'`);
     if (Number(rows[0]?.tables) > 0) {
-      throw new Error(`BENCH_HARVEST_DATABASE_URL debe nombrar una base de datos vacía (esta tiene ${rows[0]!.tables} tablas): cree una nueva para cada ejecución.`);
+      throw new Error(`BENCH_HARVEST_DATABASE_URL debe nombrar una base de datos vacía, y esta ya tiene ${rows[0]!.tables} tabla(s): cree una nueva para cada ejecución.`);
     }
   } finally {
     await client.end();
@@ -355,7 +356,6 @@ export async function benchHarvest(options: HarvestOptions): Promise<HarvestFigu
     console.log(`  portal en ${ready.origin} (pid ${portal.pid}): catálogo y archivos generados en ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     // The database as `npm start` prepares and serves it.
-    if (options.databaseUrl) await assertEmptyDatabase(options.databaseUrl);
     started = performance.now();
     const databaseEnv = { ARCHIVE_DATA_DIR: dataDir, DATABASE_URL: options.databaseUrl ?? '', ARCHIVE_SEED_ON_EMPTY: 'true' };
     const prepared = spawnSync(path.join(root, 'node_modules/.bin/node'), ['scripts/db-migrate.ts', '--seed-if-empty'], {

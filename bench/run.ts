@@ -28,7 +28,8 @@
  * server's memory without the embedded database), BENCH_HARVEST_DATASETS (10000) and BENCH_HARVEST_FILES
  * (2000: the generated catalogue's size), BENCH_HARVEST_SECONDS (600: the most the captures may take),
  * BENCH_HARVEST_DATABASE_URL (unset: a fresh embedded PGlite in its own process, as `npm start`
- * serves it; or a disposable PostgreSQL database, empty: the benchmark refuses one a previous run filled).
+ * serves it; or a disposable PostgreSQL database with no tables yet, checked before any part runs,
+ * and not the one BENCH_UPLOAD_DATABASE_URL names, which the upload part migrates and seeds).
  */
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -44,7 +45,7 @@ import { CHROMIUM_ARGS } from '../tests/helpers/chromium.ts';
 import { ensureBuild, startServer } from './server.ts';
 import { kb, ms, since, table } from './stats.ts';
 import { benchUpload, uploadSummary, type UploadFigures } from './upload.ts';
-import { benchHarvest, harvestSummary, type HarvestFigures } from './harvest.ts';
+import { assertEmptyDatabase, benchHarvest, harvestSummary, type HarvestFigures } from './harvest.ts';
 import { benchWeight, budgetText, visitorPages, type WeightFigure } from './weight.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -104,6 +105,13 @@ const results: Results = {
   },
 };
 const config = readConfigOrExit();
+// Before any part: a filled database would fail the harvest part only at the end of the run.
+if (settings.parts.has('harvest') && settings.harvestDatabaseUrl) {
+  await assertEmptyDatabase(settings.harvestDatabaseUrl).catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });
+}
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 if (settings.parts.has('queries')) results.seededQueries = await benchSeededQueries(config);

@@ -252,9 +252,9 @@ describe('npm run harvest', () => {
     portal.packages.push({ ...template, id: 'conjunto-del-servidor', name: 'conjunto-del-servidor', title: 'Conjunto que capturan los servidores' });
     try {
       // That server does not really run here: nothing does the run, and the command says why before giving up.
-      const waiting = await harvest([portal.urls.ckan, ...FAST, '--timeout', '0.05'], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
+      const waiting = await harvest([portal.urls.ckan, ...FAST, '--timeout', '0.1'], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
       expect(waiting.output).toContain('Hay 1 servidor(es) con el trabajador en marcha sobre esta base: ellos cosechan y capturan, con su almacén de bloques.');
-      // Untaken for half its time (3 s here, 30 s at most), before it gives up: perhaps no server runs the worker.
+      // Untaken for half its time (3 s of these 6, 30 s at most), it says so before giving up: perhaps no server runs the worker.
       expect(waiting.output).toContain('Ningún servidor ha tomado la cosecha todavía: si ninguno tiene el trabajador (ARCHIVE_WORKER=false), interrumpa y repita con --worker.');
       expect(waiting.output.indexOf('Ningún servidor ha tomado')).toBeLessThan(waiting.output.indexOf('Se agotó el tiempo'));
       expect(waiting.code).toBe(1);

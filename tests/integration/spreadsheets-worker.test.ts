@@ -115,10 +115,10 @@ describe.each(testEngines())('extraction in a worker thread on %s', (engine) => 
     } finally {
       clearInterval(ticker);
     }
-    // Reading on this thread (issue #16's fault, put back on purpose to check this bound) measures
-    // 324 to 385 ms here alone, more on a loaded machine. Read in the worker, the worst is 20 to 40
-    // ms alone, and up to 115 ms with the whole suite running beside it: messages pile up while this
-    // thread waits for a core, and on the embedded engine the database runs on this thread too.
+    // Reading on this thread (issue #16), put back there to check this bound, measured 324 to 385
+    // ms alone, more on a loaded machine. Read in the worker, the worst is 20 to 40 ms alone, and
+    // up to 115 ms with the whole suite running beside it: messages pile up while this thread
+    // waits for a core, and on the embedded engine the database runs on this thread too.
     expect(worstLag).toBeLessThan(250);
     expect(worstLag).toBeGreaterThan(0);
     expect(performance.now() - started).toBeLessThan(DEFAULT_LIMITS.timeoutMs);
