@@ -17,6 +17,10 @@ async function openWizard(page: Page) {
   await page.getByRole('link', { name: 'Subir Archivo' }).click();
   const dialog = page.getByRole('dialog', { name: 'Subir Archivo' });
   await expect(dialog).toBeVisible();
+  // Ready for the keyboard once its first field has the focus: the wizard's effects (its Escape
+  // listener among them) have run. Visible alone is too early on a busy machine, where an Escape
+  // pressed at once reached no listener and the dialog stayed open.
+  await expect.poll(() => dialog.evaluate((root) => root.contains(document.activeElement))).toBe(true);
   return dialog;
 }
 
