@@ -31,10 +31,11 @@ import { readFileSync, rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { sql } from 'drizzle-orm';
 import { SERVER_NODE_FLAGS } from '../scripts/node-flags.ts';
 import type { CID } from 'multiformats/cid';
 import type { ArchiveConfig } from '../src/lib/server/config.ts';
+import { openDatabase } from '../src/lib/server/db/index.ts';
 import { detectContent } from '../src/lib/server/content-type.ts';
 import { importContent } from '../src/lib/server/storage/import-content.ts';
 import { blockLayout, localBlockstore } from '../src/lib/server/storage/local-blockstore.ts';
@@ -161,15 +162,14 @@ process.once('exit', () => {
  * again, and the counts mix both runs. `run.ts` asks before any part runs.
  */
 export async function assertEmptyDatabase(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const { db, close } = await openDatabase({ url, poolMax: 1 });
   try {
-    const { rows } = await client.query<{ tables: string }>(`select count(*) as tables from pg_tables where schemaname = 'public'`);
+    const { rows } = (await db.execute(sql`select count(*) as tables from pg_tables where schemaname = 'public'`)) as unknown as { rows: Array<{ tables: string }> };
     if (Number(rows[0]?.tables) > 0) {
       throw new Error(`BENCH_HARVEST_DATABASE_URL debe nombrar una base de datos vacía, y esta ya tiene ${rows[0]!.tables} tabla(s): cree una nueva para cada ejecución.`);
     }
   } finally {
-    await client.end();
+    await close();
   }
 }
 
