@@ -56,6 +56,34 @@ describe.each(testEngines())('search on %s', (engine: Engine) => {
     expect((await titles('educaciones')).some((title) => title.includes('educacion'))).toBe(true);
   });
 
+  it('finds a short word and its plural alike, which the stemmer files apart: «año» and «años», «obra» and «obras», «luz» and «luces»', async () => {
+    const titles = async (query: string) => (await searchArchive(db(), query, { pageSize: 100 })).items.map((record) => folded(record.title));
+    const holds = (word: string) => (title: string) => new RegExp(`(^|[^a-z])${word}([^a-z]|$)`).test(title);
+    // The catalogue's own titles: «... por año», «... de 5 años», «Obras ...», «... luces ...», «... uso ...».
+    for (const [query, other] of [
+      ['año', 'anos'],
+      ['años', 'ano'],
+      ['obra', 'obras'],
+      ['luz', 'luces'],
+      ['usos', 'uso'],
+    ] as const) {
+      expect((await titles(query)).some(holds(other)), `${query} finds ${other}`).toBe(true);
+    }
+    // The widened query itself: either number, also inside a phrase and after a minus; never a
+    // form of two letters («dos» is not «do»), nor a stop word («mes» is not «me»).
+    const widened = async (query: string) => {
+      const result = (await db().execute(sql`select archivo_search_query(${query})::text as q`)) as unknown as { rows: Array<{ q: string }> };
+      return result.rows[0]!.q;
+    };
+    expect(await widened('año')).toBe(`'ano' | 'anos'`);
+    expect(await widened('luces')).toBe(`'luc' | 'luz'`);
+    expect(await widened('"obras públicas" -años')).toBe(`!( 'anos' | 'ano' ) & ( 'obras' | 'obra' ) <-> 'public'`);
+    expect(await widened('dos')).toBe(`'dos'`);
+    expect(await widened('meses')).toBe(`'mes'`);
+    expect(await widened('presupuestos')).toBe(`'presupuest'`);
+    expect(await widened('')).toBe('');
+  });
+
   it('puts what holds the words as typed before what only shares their stem: «comunicacion» before «comunidad»', async () => {
     // The records whose own text matches, by stem: the first tier of the results.
     const direct = (await db().execute(

@@ -43,7 +43,12 @@ function clean(query: string): string {
   return query.replaceAll('\0', ' ').trim().slice(0, MAX_QUERY);
 }
 
-const tsquery = (q: string | SQL) => sql`websearch_to_tsquery('archivo_es', archivo_search_text(${q}))`;
+/**
+ * The full-text query of what was typed (web search syntax: quotes, OR, a minus that leaves out),
+ * each short word widened to its other number, which the Spanish stemmer files apart («año»,
+ * «años»: migration 0036).
+ */
+const tsquery = (q: string | SQL) => sql`archivo_search_query(${q})`;
 
 /**
  * Whether a record's text holds the words as typed (case and accents aside), not only their stem.
@@ -102,16 +107,18 @@ async function wordGroups(db: Db, q: string): Promise<WordGroups | null> {
   if (/["()]|(^|\s)-|\bor\b/i.test(q)) return null;
   const typed = q.split(/\s+/).filter(Boolean);
   if (typed.length < 2 || typed.length > MAX_MIXED_WORDS) return null;
-  const words = sql`(values ${sql.join(
+  // Each word's query computed once (`offset 0` keeps the planner from folding the subquery into
+  // the joins, where it would compute it again for every group it is held against).
+  const words = sql`(select v.i, ${tsquery(sql`v.word`)} as q from (values ${sql.join(
     typed.map((word, index) => sql`(${index}::int, ${word}::text)`),
     sql`, `,
-  )}) as w(i, word)`;
+  )}) as v(i, word) offset 0) as w`;
   // One round trip: which words have a lexeme, and the groups each word names, of every kind.
   const parts = [
-    sql`select w.i, 'lexeme' as kind, 0 as id from ${words} where numnode(${tsquery(sql`w.word`)}) > 0`,
+    sql`select w.i, 'lexeme' as kind, 0 as id from ${words} where numnode(w.q) > 0`,
     ...GROUP_ENTITY_LIST.map((entity) => {
       const group = DIMENSIONS[entity];
-      return sql`select w.i, ${entity}::text as kind, ${group.id} as id from ${words} join ${group.table} on ${groupName(group)} @@ ${tsquery(sql`w.word`)} where ${group.visible ?? sql`true`}`;
+      return sql`select w.i, ${entity}::text as kind, ${group.id} as id from ${words} join ${group.table} on ${groupName(group)} @@ w.q where ${group.visible ?? sql`true`}`;
     }),
   ];
   const found = (await db.execute(sql.join(parts, sql` union all `))) as unknown as { rows: Array<{ i: number; kind: GroupEntity | 'lexeme'; id: number }> };
