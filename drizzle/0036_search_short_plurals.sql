@@ -6,30 +6,38 @@
 -- So the query is widened, not the documents (no search column to compute again): each word of
 -- it that the stemmer files apart from its other number is searched as either form. The other
 -- number is guessed by the regular Spanish rules: a vowel takes -s, -z becomes -ces, and back.
--- A guess that is no word is harmless (it matches nothing, or what the stemmer already joins);
--- a form of two letters is never guessed, so «dos» never looks for «do» (the Dominican domain).
--- IMMUTABLE, as to_tsvector(regconfig, text) is: a query's words are constants, and the planner
--- computes the widened query once per statement.
+-- A guess is searched by its stem, so it may also find what shares that stem: «luz» finds «luces»
+-- and also «lucir» («luc»), «Dios» finds «dio»; a few more results, ranked after those that hold
+-- the word as typed. A form of two letters is never guessed: «dos» never looks for «do» (the
+-- Dominican domain), nor «mes» for «me».
+-- IMMUTABLE, as to_tsvector(regconfig, text) and websearch_to_tsquery(regconfig, text) are: a
+-- query's words are constants, and the planner computes the widened query once per statement.
+-- Names qualified, as in 0032: nothing here may depend on the caller's search_path.
 CREATE OR REPLACE FUNCTION archivo_search_query(text) RETURNS tsquery LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
 DECLARE
-  folded text := archivo_search_text($1);
-  widened tsquery := websearch_to_tsquery('archivo_es', folded);
+  folded text := public.archivo_search_text($1);
+  widened tsquery := websearch_to_tsquery('public.archivo_es', folded);
   word text;
-  stem tsquery;
-  other tsquery;
+  guess text;
+  stem text[];
+  other text[];
 BEGIN
-  -- After archivo_search_text the words are ASCII but for the ó of «-ción», which no rule needs.
-  FOR word IN SELECT DISTINCT w FROM regexp_split_to_table(lower(folded), '[^a-z]+') AS w WHERE length(w) >= 3 LOOP
-    other := plainto_tsquery('archivo_es', CASE
+  -- After archivo_search_text the words are ASCII but for the ó it gives back to «-ción», whose
+  -- words no rule matches. In order, so that the same query is always widened the same way.
+  FOR word IN SELECT DISTINCT w FROM regexp_split_to_table(lower(folded), '[^a-zó]+') AS w WHERE length(w) >= 3 ORDER BY w LOOP
+    guess := CASE
       WHEN word ~ '..ces$' THEN left(word, -3) || 'z'
       WHEN word ~ 'z$' THEN left(word, -1) || 'ces'
       WHEN word ~ '..[aeiou]s$' THEN left(word, -1)
       WHEN word ~ '[aeiou]$' THEN word || 's'
-      ELSE ''
-    END);
-    stem := plainto_tsquery('archivo_es', word);
-    IF numnode(stem) = 1 AND numnode(other) = 1 AND stem <> other THEN
-      widened := ts_rewrite(widened, stem, stem || other);
+    END;
+    CONTINUE WHEN guess IS NULL;
+    -- The lexemes of each form through to_tsvector, which says nothing of a stop word («que»),
+    -- where plainto_tsquery would send the client a notice for each.
+    stem := tsvector_to_array(to_tsvector('public.archivo_es', word));
+    other := tsvector_to_array(to_tsvector('public.archivo_es', guess));
+    IF cardinality(stem) = 1 AND cardinality(other) = 1 AND stem[1] <> other[1] THEN
+      widened := ts_rewrite(widened, quote_literal(stem[1])::tsquery, (quote_literal(stem[1]) || ' | ' || quote_literal(other[1]))::tsquery);
     END IF;
   END LOOP;
   RETURN widened;
