@@ -19,6 +19,9 @@ async function openSearch(page: Page) {
   await launcher(page).click();
   const dialog = page.getByRole('dialog', { name: 'Buscar en el archivo' });
   await expect(dialog).toBeVisible();
+  // The modal is imported and mounted on click (SearchLauncher.astro): the effect that focuses its
+  // text box also starts listening for Escape, so keys are pressed only once the focus is there.
+  await expect(dialog.getByRole('searchbox', { name: 'Buscar' })).toBeFocused();
   return dialog;
 }
 
