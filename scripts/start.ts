@@ -39,6 +39,7 @@ import { trackWrites } from '../src/lib/server/http/backpressure.ts';
 import { compressWhenAccepted } from '../src/lib/server/http/compression.ts';
 import { checkHost } from '../src/lib/server/http/host.ts';
 import { withNodeRequest } from '../src/lib/server/http/node-request.ts';
+import { lingerBeforeClosing } from '../src/lib/server/http/unread-body.ts';
 import { beginShutdown, runShutdownHooks } from '../src/lib/server/shutdown.ts';
 
 const script = (name: string) => fileURLToPath(new URL(name, import.meta.url));
@@ -225,6 +226,9 @@ server = http.createServer((request, response) => {
     failed(request, response, error);
   }
 });
+// A refusal answered before the body was read (a 413 from its Content-Length) is still read by
+// a client that is sending the rest when the connection closes (unread-body.ts).
+lingerBeforeClosing(server);
 // A port already taken, or a HOST that is not this machine's: said in Spanish, and the process ends
 // (letting go of the embedded database), rather than an unhandled 'error' event's stack trace. Once
 // listening, an error of the server (a failed accept, out of file descriptors) is logged, not fatal.

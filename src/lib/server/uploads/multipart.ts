@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { PayloadTooLargeError, ValidationError } from '../http/errors.ts';
 import { nodeRequestOf } from '../http/node-request.ts';
+import { discardRest } from '../http/unread-body.ts';
 
 export type Part =
   | { kind: 'field'; name: string; value: string }
@@ -98,28 +99,12 @@ export async function* readMultipart(request: Request, limits: MultipartLimits):
   try {
     yield* queue;
   } finally {
-    // Finished, failed or abandoned: stop parsing and let go of the parts.
+    // Finished, failed or abandoned: stop parsing and let go of the parts; what the client still
+    // sends is read and dropped, so that it reads the answer (unread-body.ts).
     body.unpipe(parser);
     parser.destroy();
     discardRest(body);
   }
-}
-
-/**
- * What a refused upload has not sent yet is read and dropped rather than cut off: a client still
- * sending when the connection closes sees a reset instead of the answer explaining the refusal.
- * Past `DRAIN_BYTES` the connection is closed after all.
- */
-const DRAIN_BYTES = 64 * 1024 * 1024;
-
-function discardRest(body: Readable): void {
-  if (body.readableEnded || body.destroyed) return;
-  let drained = 0;
-  body.on('data', (chunk: Uint8Array) => {
-    drained += chunk.byteLength;
-    if (drained > DRAIN_BYTES) body.destroy();
-  });
-  body.resume();
 }
 
 /** Parts waiting for the reader, or the reader waiting for parts. */
