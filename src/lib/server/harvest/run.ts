@@ -41,6 +41,7 @@ import { CAPTURE_JOB, type CaptureJobPayload } from './capture-job.ts';
 import { catalogueNote, chooseCategory, foldLabel, mapDataset, type CategoryChoice, type MappedRecord } from './map.ts';
 import { PublisherMatcher } from './publishers.ts';
 import { catalogueFactColumns, catalogueFactsOf, type CatalogueFacts } from '../db/catalogue-facts.ts';
+import { insertRows } from '../db/json-values.ts';
 import { publishableContact } from '../../domain/contact-point.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -418,7 +419,7 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
     for (const entry of uncaptured) if (!busy.has(entry.alexandriaId)) capture(entry.alexandriaId, entry.url);
   }
 
-  if (returned.length > 0) await tx.insert(statusHistory).values(returned);
+  if (returned.length > 0) await tx.execute(insertRows(statusHistory, returned));
   // Seen again: one statement for the whole page.
   for (let start = 0; start < seen.length; start += INSERT_BATCH) {
     await tx
@@ -429,10 +430,11 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
 
   for (let start = 0; start < fresh.length; start += INSERT_BATCH) {
     const batch = fresh.slice(start, start + INSERT_BATCH);
-    // RETURNING gives the new rows in the order of VALUES (PostgreSQL inserts them in turn).
-    const ids = await tx
-      .insert(alexandrias)
-      .values(
+    // Each table's rows as one JSON document (`insertRows`); RETURNING gives the new records in the
+    // order given (PostgreSQL inserts them in turn).
+    const inserted = (await tx.execute(
+      insertRows(
+        alexandrias,
         batch.map(({ item, record }) => ({
           title: record.title,
           description: record.description,
@@ -448,28 +450,36 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
           ...catalogueFactsOf(record),
           provenanceNote: catalogueNote(source, record.url ? 'pending' : 'no-url'),
         })),
-      )
-      .returning({ id: alexandrias.id });
-    await tx.insert(harvestedRecords).values(
-      batch.map(({ item, record }, index) => ({
-        alexandriaId: ids[index]!.id,
-        harvestSourceId: source.id,
-        datasetIdentifier: item.dataset.identifier,
-        distributionKey: record.distributionKey,
-        distributionUrl: record.url,
-        declaredFormat: record.declaredFormat,
-        declaredSize: record.declaredSize,
-        declaredChecksum: record.declaredChecksum,
-        lastSeenImportId: importId,
-      })),
+        ['id'],
+      ),
+    )) as unknown as { rows: Array<{ id: number }> };
+    const ids = inserted.rows.map((row) => ({ id: Number(row.id) }));
+    await tx.execute(
+      insertRows(
+        harvestedRecords,
+        batch.map(({ item, record }, index) => ({
+          alexandriaId: ids[index]!.id,
+          harvestSourceId: source.id,
+          datasetIdentifier: item.dataset.identifier,
+          distributionKey: record.distributionKey,
+          distributionUrl: record.url,
+          declaredFormat: record.declaredFormat,
+          declaredSize: record.declaredSize,
+          declaredChecksum: record.declaredChecksum,
+          lastSeenImportId: importId,
+        })),
+      ),
     );
-    await tx.insert(statusHistory).values(
-      ids.map(({ id }, index) => ({
-        alexandriaId: id,
-        fromStatus: null,
-        toStatus: 'under_review' as const,
-        reason: awaitingCapture(source.name, batch[index]!.record.url),
-      })),
+    await tx.execute(
+      insertRows(
+        statusHistory,
+        ids.map(({ id }, index) => ({
+          alexandriaId: id,
+          fromStatus: null,
+          toStatus: 'under_review' as const,
+          reason: awaitingCapture(source.name, batch[index]!.record.url),
+        })),
+      ),
     );
     batch.forEach(({ record }, index) => capture(ids[index]!.id, record.url));
     written.counts.new += batch.length;

@@ -22,7 +22,9 @@ export const MAX_TEXT_CHARS = 10_000;
 export function cleanText(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const visible = stripControls((value.length > 4 * MAX_TEXT_CHARS ? value.slice(0, 4 * MAX_TEXT_CHARS) : value).toWellFormed());
-  const trimmed = Array.from(visible.trim()).slice(0, MAX_TEXT_CHARS).join('').trim();
+  const whole = visible.trim();
+  // Counted in characters, not UTF-16 units; a text no longer in units is no longer in characters.
+  const trimmed = whole.length <= MAX_TEXT_CHARS ? whole : Array.from(whole).slice(0, MAX_TEXT_CHARS).join('').trim();
   return trimmed === '' ? null : trimmed;
 }
 
