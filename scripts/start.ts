@@ -39,7 +39,7 @@ import { trackWrites } from '../src/lib/server/http/backpressure.ts';
 import { compressWhenAccepted } from '../src/lib/server/http/compression.ts';
 import { checkHost } from '../src/lib/server/http/host.ts';
 import { withNodeRequest } from '../src/lib/server/http/node-request.ts';
-import { lingerBeforeClosing } from '../src/lib/server/http/unread-body.ts';
+import { lingerBeforeClosing, type StopLingering } from '../src/lib/server/http/unread-body.ts';
 import { beginShutdown, runShutdownHooks } from '../src/lib/server/shutdown.ts';
 
 const script = (name: string) => fileURLToPath(new URL(name, import.meta.url));
@@ -49,6 +49,8 @@ let embeddedDatabase: ChildProcess | undefined;
 /** The web server, once it is created; a signal may come before (see shutDown). */
 // eslint-disable-next-line prefer-const -- a const made further down would be unreadable (TDZ) by a shutDown that a signal runs before it.
 let server: http.Server | undefined;
+/** Cuts the connections still lingering after their answer (`unread-body.ts`), at shutdown. */
+let stopLingering: StopLingering = () => {};
 
 /** How long requests under way may take to finish once a signal came; their connections are then closed. */
 const REQUESTS_GRACE_MS = 10_000;
@@ -103,6 +105,8 @@ async function shutDown(signal: NodeJS.Signals): Promise<void> {
 /** Stops taking connections and resolves once the requests under way have been answered, or cut off after the grace. */
 async function stopServing(web: http.Server): Promise<void> {
   const drained = new Promise<void>((resolve) => web.close(() => resolve()));
+  // Clients still sending a refused body already have their answer.
+  stopLingering();
   // Kept-alive connections with no request under way would hold close() open for their keep-alive
   // timeout: those idle now, and those whose request ends meanwhile, are closed as they become so.
   web.closeIdleConnections();
@@ -228,7 +232,7 @@ server = http.createServer((request, response) => {
 });
 // A refusal answered before the body was read (a 413 from its Content-Length) is still read by
 // a client that is sending the rest when the connection closes (unread-body.ts).
-lingerBeforeClosing(server);
+stopLingering = lingerBeforeClosing(server);
 // A port already taken, or a HOST that is not this machine's: said in Spanish, and the process ends
 // (letting go of the embedded database), rather than an unhandled 'error' event's stack trace. Once
 // listening, an error of the server (a failed accept, out of file descriptors) is logged, not fatal.

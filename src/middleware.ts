@@ -27,6 +27,12 @@ const config = readConfig();
 const STREAMED_BODIES = new Set(['/v2/ops/assets/add']);
 const SMALL_BODY_BYTES = 1024 * 1024;
 
+/**
+ * The connection ends with such a refusal: kept alive, Node would read the unread body to its end,
+ * however long; closing, it is read only within the bounds of `http/unread-body.ts`.
+ */
+const CLOSE = { Connection: 'close' };
+
 /** A 411 or 413 for a body that could be too large to hold, before anyone reads it. */
 function refuseLargeBody(request: Request, path: string): void {
   if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
@@ -35,10 +41,10 @@ function refuseLargeBody(request: Request, path: string): void {
   if (length === null) {
     // With neither Content-Length nor Transfer-Encoding, HTTP/1.1 says there is no body (a POST
     // that only asks for something: «ejecutar ahora»), though the adapter still hands one over.
-    if (request.body && request.headers.has('transfer-encoding')) throw new HttpError(411, 'Indique la longitud del cuerpo (Content-Length).');
+    if (request.body && request.headers.has('transfer-encoding')) throw new HttpError(411, 'Indique la longitud del cuerpo (Content-Length).', CLOSE);
     return;
   }
-  if (!(Number(length) <= SMALL_BODY_BYTES)) throw new HttpError(413, 'El cuerpo de la petición es demasiado grande.');
+  if (!(Number(length) <= SMALL_BODY_BYTES)) throw new HttpError(413, 'El cuerpo de la petición es demasiado grande.', CLOSE);
 }
 
 type Context = Parameters<Parameters<typeof defineMiddleware>[0]>[0];

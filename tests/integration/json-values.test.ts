@@ -3,7 +3,7 @@
  * exactly what drizzle's own `values()` stores for the same rows, type by type (text with quotes
  * and emoji, enums, arrays of both, dates and instants, big integers, nulls), in the order given.
  */
-import { inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRows } from '../../src/lib/server/db/json-values.ts';
 import { alexandrias, statusHistory } from '../../src/lib/server/db/schema.ts';
@@ -70,12 +70,30 @@ describe.each(testEngines())('insertRows on %s', (engine) => {
     }
   });
 
+  it('keeps the order of fifty rows, and stores a text cut inside an emoji as a bound value would (U+FFFD)', async () => {
+    const { db } = database;
+    const many = Array.from({ length: 50 }, (_, n) => ({ title: `Orden ${String(n).padStart(2, '0')}`, type: 'csv' as const }));
+    const answer = (await db.execute(insertRows(alexandrias, many, ['id', 'title']))) as unknown as { rows: Array<{ id: number; title: string }> };
+    expect(answer.rows.map((row) => row.title)).toEqual(many.map((row) => row.title));
+    const ids = answer.rows.map((row) => Number(row.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+
+    const cut = `Ingresos ${'📊'.slice(0, 1)}`;
+    expect(cut.isWellFormed()).toBe(false);
+    const [byDrizzle] = await db.insert(alexandrias).values({ title: cut, type: 'pdf', keywords: [cut] }).returning({ title: alexandrias.title, keywords: alexandrias.keywords });
+    const byJson = (await db.execute(insertRows(alexandrias, [{ title: cut, type: 'pdf', keywords: [cut] }], ['title', 'keywords']))) as unknown as { rows: Array<{ title: string; keywords: string[] }> };
+    expect(byJson.rows[0]).toEqual(byDrizzle);
+    expect(byJson.rows[0]!.title).toBe('Ingresos \uFFFD');
+  });
+
   it('leaves the columns it is not given to their defaults, and names an unknown property', async () => {
     const { db } = database;
-    const answer = (await db.execute(insertRows(alexandrias, [{ title: 'Solo título', type: 'other' }], ['id', 'status', 'formats', 'createdAt']))) as unknown as {
-      rows: Array<{ id: number; status: string; formats: unknown; created_at: unknown }>;
+    const answer = (await db.execute(insertRows(alexandrias, [{ title: 'Solo título', type: 'other' }], ['id', 'status', 'createdAt']))) as unknown as {
+      rows: Array<{ id: number; status: string; created_at: unknown }>;
     };
     expect(answer.rows[0]).toMatchObject({ status: 'under_review' });
+    const [stored] = await db.select({ formats: alexandrias.formats, keywords: alexandrias.keywords }).from(alexandrias).where(eq(alexandrias.id, Number(answer.rows[0]!.id)));
+    expect(stored).toEqual({ formats: [], keywords: [] });
     expect(answer.rows[0]!.created_at).not.toBeNull();
     const history = (await db.execute(
       insertRows(statusHistory, [{ alexandriaId: Number(answer.rows[0]!.id), fromStatus: null, toStatus: 'under_review', reason: 'Prueba' }], ['alexandriaId']),
@@ -85,5 +103,8 @@ describe.each(testEngines())('insertRows on %s', (engine) => {
     const n = counted.rows[0]!.n;
     expect(n).toBe(1);
     expect(() => insertRows(alexandrias, [{ title: 'x', type: 'pdf', nope: 1 } as NewRecord])).toThrow(/no tiene la columna «nope»/);
+    // A key only a later row has would be lost for every row: refused instead.
+    expect(() => insertRows(alexandrias, [{ title: 'x', type: 'pdf' }, { title: 'y', type: 'pdf', description: 'z' }])).toThrow(/no tienen todas las mismas columnas/);
+    expect(() => insertRows(alexandrias, [])).toThrow(/No hay filas/);
   });
 });

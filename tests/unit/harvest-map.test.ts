@@ -88,12 +88,14 @@ describe('mapDataset', () => {
       issued,
       modified: null,
       license: { title: 'Open Data Commons Open Database License (ODbL)', url: 'http://www.opendefinition.org/licenses/odc-odbl' },
-      keywords: ['Nómina', 'x'.repeat(500), ...Array.from({ length: 80 }, (_, n) => `etiqueta ${n}`)],
+      keywords: ['Nómina', 'x'.repeat(500), `${'y'.repeat(99)}📊📊`, ...Array.from({ length: 80 }, (_, n) => `etiqueta ${n}`)],
     });
     expect(record).toMatchObject({ issued, licenseTitle: 'Open Data Commons Open Database License (ODbL)', licenseUrl: 'http://www.opendefinition.org/licenses/odc-odbl' });
     expect(record!.keywords).toHaveLength(50);
     expect(record!.keywords[0]).toBe('Nómina');
     expect(record!.keywords[1]).toHaveLength(100);
+    // Cut at 100 characters, not inside the emoji (half of one is text no database stores).
+    expect(record!.keywords[2]).toBe(`${'y'.repeat(99)}📊`);
   });
 
   it('gives every record of a dataset its update frequency, contact and temporal coverage, words bounded', () => {

@@ -22,8 +22,9 @@ afterEach(async () => {
 
 interface Refusing {
   port: number;
-  /** Resolves when the server's side of its first connection is gone. */
-  serverClosed: Promise<void>;
+  /** Resolves when the server's side of its first connection is gone, with the bytes it had read. */
+  serverClosed: Promise<number>;
+  stopLingering: () => void;
 }
 
 /** A server that refuses every request at once, reading none of its body. */
@@ -32,11 +33,11 @@ async function refusingServer(limits?: { ms: number; idleMs: number; bytes: numb
     response.writeHead(413, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' });
     response.end('{"message":"El cuerpo de la petición es demasiado grande."}');
   });
-  if (limits) lingerBeforeClosing(server, limits);
+  const stopLingering = limits ? lingerBeforeClosing(server, limits) : () => {};
   servers.push(server);
-  const serverClosed = new Promise<void>((resolve) => server.once('connection', (socket: net.Socket) => socket.once('close', () => resolve())));
+  const serverClosed = new Promise<number>((resolve) => server.once('connection', (socket: net.Socket) => socket.once('close', () => resolve(socket.bytesRead))));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, serverClosed };
+  return { port: (server.address() as AddressInfo).port, serverClosed, stopLingering };
 }
 
 interface Exchange {
@@ -93,7 +94,10 @@ describe('closing a connection whose body is still arriving', () => {
     const server = await refusingServer({ ms: 60_000, idleMs: 60_000, bytes: 256 * 1024 });
     const exchange = startPost(server, 64 * 1024 * 1024);
     await exchange.answer;
-    await Promise.all([sendMore(exchange.socket, 8 * 1024 * 1024), server.serverClosed]);
+    const [, read] = await Promise.all([sendMore(exchange.socket, 8 * 1024 * 1024), server.serverClosed]);
+    // It did linger (read past the head and first piece), and stopped soon after the limit.
+    expect(read).toBeGreaterThan(64 * 1024 + 256 * 1024);
+    expect(read).toBeLessThan(8 * 1024 * 1024);
     expect(await exchange.closed).toMatchObject({ code: expect.stringMatching(/^(ECONNRESET|EPIPE)$/) });
   });
 
@@ -102,9 +106,11 @@ describe('closing a connection whose body is still arriving', () => {
     const exchange = startPost(server);
     await exchange.answer;
     // A byte every 50 ms: never quiet, never near the byte limit; the total time ends it.
+    const started = performance.now();
     const drip = setInterval(() => exchange.socket.write('x'), 50);
     await server.serverClosed;
     clearInterval(drip);
+    expect(performance.now() - started).toBeGreaterThan(400);
     exchange.socket.destroy();
   });
 
@@ -113,8 +119,24 @@ describe('closing a connection whose body is still arriving', () => {
     const server = await refusingServer({ ms: 60_000, idleMs: 300, bytes: 64 * 1024 * 1024 });
     const exchange = startPost(server);
     await exchange.answer;
+    const started = performance.now();
     await server.serverClosed;
+    expect(performance.now() - started).toBeGreaterThan(250);
     expect(exchange.socket.destroyed).toBe(false);
+    exchange.socket.destroy();
+  });
+
+  it('ends at once when the server shuts down: those clients have their answer', async () => {
+    const server = await refusingServer({ ms: 60_000, idleMs: 60_000, bytes: 64 * 1024 * 1024 });
+    const exchange = startPost(server);
+    await exchange.answer;
+    // Still lingering a moment later (a minute allowed); then the shutdown cuts it.
+    let closed = false;
+    void server.serverClosed.then(() => (closed = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(closed).toBe(false);
+    server.stopLingering();
+    await server.serverClosed;
     exchange.socket.destroy();
   });
 

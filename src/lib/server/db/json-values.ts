@@ -44,25 +44,40 @@ export function jsonRecords(rows: readonly object[], columns: string): SQL {
 /**
  * `insert into table (columns) select … from jsonb_to_recordset(…)`: many rows of `table` inserted
  * from one bound JSON document. Rows are written as drizzle's `values()` takes them (the table's
- * property names, plain values: no SQL expressions); the keys of the first row name the columns,
- * and a key another row lacks is null there, not the column's default. `returning` names the
- * properties whose columns the statement answers, as the database names them (`alexandria_id`);
- * PostgreSQL answers the rows in the order given. Drizzle's own multi-row `values()` writes a bound
- * value or a `default` for every column of every row, which for a table of forty columns was most
- * of a harvest's time (issue #18, "Fast").
+ * property names), with plain values that JSON carries as the column wants them: no SQL
+ * expressions, no `bigint` values, no custom types (their conversion to the driver's form is
+ * drizzle's, bypassed here). Every row has the same keys, which name the columns; the others get
+ * their defaults. `returning` names the properties whose columns the statement answers, as the
+ * database names them (`alexandria_id`), in the order of `rows`. Drizzle's own multi-row
+ * `values()` writes a bound value or a `default` for every column of every row, which for a table
+ * of forty columns was most of a harvest's time (issue #18, "Fast").
  */
 export function insertRows<T extends PgTable>(table: T, rows: readonly Partial<T['$inferInsert']>[], returning: readonly (keyof T['$inferSelect'] & string)[] = []): SQL {
+  if (rows.length === 0) throw new RangeError(`No hay filas que insertar en ${getTableName(table)}.`);
   const columns = getTableColumns(table) as Record<string, PgColumn>;
-  const keys = Object.keys(rows[0] ?? {});
+  const keys = Object.keys(rows[0]!);
   const unknown = keys.find((key) => !columns[key]);
   if (unknown) throw new TypeError(`La tabla ${getTableName(table)} no tiene la columna «${unknown}».`);
+  const odd = rows.find((row) => Object.keys(row).length !== keys.length || keys.some((key) => !(key in row)));
+  if (odd) throw new TypeError(`Las filas para ${getTableName(table)} no tienen todas las mismas columnas (${keys.join(', ')}).`);
   const names = keys.map((key) => columns[key]!.name);
-  const json = JSON.stringify(rows.map((row) => Object.fromEntries(keys.map((key, index) => [names[index], (row as Record<string, unknown>)[key] ?? null]))));
-  const quoted = names.map((name) => sql.identifier(name));
+  const objects = rows.map((row) => Object.fromEntries(keys.map((key, index) => [names[index], (row as Record<string, unknown>)[key] ?? null])));
+  let json = JSON.stringify(objects);
+  // A lone surrogate (a text cut inside an emoji) is JSON that jsonb refuses; a bound text value
+  // would have gone in with U+FFFD in its place, and so does it here. JSON.stringify escapes every
+  // lone surrogate, so a document without escapes has none.
+  if (json.includes('\\u')) json = JSON.stringify(objects, (_key, value: unknown) => (typeof value === 'string' ? value.toWellFormed() : value));
+  const quoted = sql.join(
+    names.map((name) => sql.identifier(name)),
+    sql`, `,
+  );
   const definitions = sql.join(
     keys.map((key, index) => sql`${sql.identifier(names[index]!)} ${sql.raw(columns[key]!.getSQLType())}`),
     sql`, `,
   );
   const answer = returning.length > 0 ? sql` returning ${sql.join(returning.map((key) => sql.identifier(columns[key]!.name)), sql`, `)}` : sql``;
-  return sql`insert into ${table} (${sql.join(quoted, sql`, `)}) select ${sql.join(quoted, sql`, `)} from jsonb_to_recordset(${json}::jsonb) as r(${definitions})${answer}`;
+  // In the order given, said rather than left to how the function happens to yield its rows.
+  return sql`insert into ${table} (${quoted})
+    select ${quoted} from rows from (jsonb_to_recordset(${json}::jsonb) as (${definitions})) with ordinality as r(${quoted}, _position)
+    order by _position${answer}`;
 }

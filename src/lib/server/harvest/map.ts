@@ -60,7 +60,8 @@ const MAX_FACT_LENGTH = 300;
 
 /** `text` cut at `max` characters (whole code points). */
 function bounded(text: string | null, max: number): string | null {
-  if (text === null) return null;
+  // No longer in UTF-16 units than `max`, it is no longer in code points either.
+  if (text === null || text.length <= max) return text;
   const characters = Array.from(text);
   return characters.length > max ? characters.slice(0, max).join('').trim() : text;
 }
@@ -126,7 +127,7 @@ function datasetFacts(dataset: CatalogDataset) {
     modified: dataset.modified,
     licenseTitle: dataset.license?.title ?? null,
     licenseUrl: dataset.license?.url ?? null,
-    keywords: dataset.keywords.slice(0, MAX_KEYWORDS).map((keyword) => keyword.slice(0, MAX_KEYWORD_LENGTH)),
+    keywords: dataset.keywords.slice(0, MAX_KEYWORDS).map((keyword) => bounded(keyword, MAX_KEYWORD_LENGTH) ?? keyword),
     updateFrequency: bounded(dataset.updateFrequency, MAX_FACT_LENGTH),
     contactName: bounded(dataset.contact?.name ?? null, MAX_FACT_LENGTH),
     contactEmail: dataset.contact?.email ?? null,

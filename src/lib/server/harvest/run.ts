@@ -257,7 +257,7 @@ interface Written {
  */
 export const WRITE_SLICE = 250;
 
-/** Rows per multi-row INSERT: well under PostgreSQL's 65,535 parameters at about 20 a record. */
+/** Records per statement: an INSERT's JSON document, or the ids of an UPDATE's list of bound values. */
 const INSERT_BATCH = 500;
 
 /**
@@ -453,6 +453,7 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
         ['id'],
       ),
     )) as unknown as { rows: Array<{ id: number }> };
+    if (inserted.rows.length !== batch.length) throw new Error(`Se insertaron ${inserted.rows.length} registros de ${batch.length}.`);
     const ids = inserted.rows.map((row) => ({ id: Number(row.id) }));
     await tx.execute(
       insertRows(

@@ -40,24 +40,36 @@ export function discardRest(body: Readable): void {
   body.resume();
 }
 
+/** Ends the lingering of a server's connections: those lingering now are cut, later ones close at once. */
+export type StopLingering = () => void;
+
 /**
  * Makes `server` close a connection in stages when it ends one whose last request's body had not
  * all arrived when the answer was done: its own side first (the answer goes out with a FIN), then
  * what the client still sends is read and dropped until the client closes, `limits.bytes` have
  * come, nothing came for `limits.idleMs`, or `limits.ms` have passed. Connections whose requests
- * arrived whole close at once, as before.
+ * arrived whole close at once, as before. Returns what ends the lingering when the server shuts
+ * down: those clients have their answer, and a shutdown need not wait for them.
  *
  * Node's server closes a finished `Connection: close` exchange with `socket.destroySoon()` (and
  * nowhere else), so that is where the connection's end is staged.
  */
-export function lingerBeforeClosing(server: http.Server, limits: { ms: number; idleMs: number; bytes: number } = LINGER_LIMITS): void {
+export function lingerBeforeClosing(server: http.Server, limits: { ms: number; idleMs: number; bytes: number } = LINGER_LIMITS): StopLingering {
   const lastRequest = new WeakMap<net.Socket, http.IncomingMessage>();
-  server.on('request', (request: http.IncomingMessage) => lastRequest.set(request.socket, request));
+  const lingering = new Set<net.Socket>();
+  let stopped = false;
+  server.on('request', (request: http.IncomingMessage) => {
+    lastRequest.set(request.socket, request);
+    // Read whole, it no longer decides anything: let it go with its exchange.
+    request.once('end', () => lastRequest.get(request.socket) === request && lastRequest.delete(request.socket));
+  });
   server.on('connection', (socket: net.Socket) => {
     const closeAtOnce = socket.destroySoon.bind(socket);
     socket.destroySoon = () => {
       const request = lastRequest.get(socket);
-      if (!request || request.complete || socket.destroyed || socket.readableEnded) return closeAtOnce();
+      if (stopped || !request || request.complete || socket.destroyed || socket.readableEnded) return closeAtOnce();
+      if (lingering.has(socket)) return;
+      lingering.add(socket);
       // The exchange is over: what still comes is no longer HTTP for this server, only bytes to
       // drop, so the parser stops hearing it (a body nobody reads cannot stall the socket, and
       // a request sent after this one is not served on a closing connection).
@@ -74,13 +86,20 @@ export function lingerBeforeClosing(server: http.Server, limits: { ms: number; i
         else quiet.refresh();
       });
       socket.once('close', () => {
+        lingering.delete(socket);
         clearTimeout(giveUp);
         clearTimeout(quiet);
       });
-      // The client closed its side too: nothing more can come.
+      // The client closed its side too: nothing more can come. (Node's own listener hears the end
+      // first and, its parser left mid-body, reports a 'clientError' and destroys the socket
+      // itself; nothing listens for that event here, so it is only another way to the same end.)
       socket.once('end', cut);
       socket.end();
       socket.resume();
     };
   });
+  return () => {
+    stopped = true;
+    for (const socket of lingering) socket.destroy();
+  };
 }

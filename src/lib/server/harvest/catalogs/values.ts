@@ -23,7 +23,7 @@ export function cleanText(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const visible = stripControls((value.length > 4 * MAX_TEXT_CHARS ? value.slice(0, 4 * MAX_TEXT_CHARS) : value).toWellFormed());
   const whole = visible.trim();
-  // Counted in characters, not UTF-16 units; a text no longer in units is no longer in characters.
+  // Cut at a count of code points; a text within the limit in UTF-16 units is within it in code points too.
   const trimmed = whole.length <= MAX_TEXT_CHARS ? whole : Array.from(whole).slice(0, MAX_TEXT_CHARS).join('').trim();
   return trimmed === '' ? null : trimmed;
 }
