@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stripControls, visibleLength } from '../../src/lib/domain/text.ts';
+import { firstCharacters, stripControls, visibleLength } from '../../src/lib/domain/text.ts';
 
 describe('visible text (issue #16)', () => {
   it('counts zero-width, format, bidi and control characters as nothing', () => {
@@ -35,5 +35,15 @@ describe('visible text (issue #16)', () => {
     expect(visibleLength(`${family}${coder}${heart}`)).toBe(3);
     // A joiner between letters joins nothing: it goes.
     expect(stripControls('a\u200Db')).toBe('ab');
+  });
+});
+
+describe('firstCharacters', () => {
+  it('cuts at code points, never inside an emoji, and leaves a short text as it is', () => {
+    expect(firstCharacters('📊📊📊', 2)).toBe('📊📊');
+    expect(firstCharacters(`${'y'.repeat(99)}📊📊`, 100)).toBe(`${'y'.repeat(99)}📊`);
+    // Four UTF-16 units, two characters: within a limit of 3.
+    expect(firstCharacters('📊📊', 3)).toBe('📊📊');
+    expect(firstCharacters('año', 10)).toBe('año');
   });
 });

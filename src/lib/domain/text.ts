@@ -46,6 +46,16 @@ export function stripControls(text: string, { singleLine = false }: CleanOptions
   return (singleLine ? visible.replace(/\s+/gu, ' ') : visible).trim();
 }
 
+/**
+ * The first `max` characters of `text`, counted in code points, so a cut never falls inside a
+ * surrogate pair (half an emoji is text no header, JSON document or database column takes).
+ */
+export function firstCharacters(text: string, max: number): string {
+  // No longer in UTF-16 units than `max`, it is no longer in code points either.
+  if (text.length <= max) return text;
+  return Array.from(text).slice(0, max).join('');
+}
+
 const graphemes = typeof Intl !== 'undefined' && 'Segmenter' in Intl ? new Intl.Segmenter('es', { granularity: 'grapheme' }) : null;
 
 /** How many characters of `text` a reader sees: graphemes, runs of white space once, invisibles none. */

@@ -16,6 +16,7 @@ import { noneMatchHolds } from '../export/http.ts';
 import { acceptWeight } from '../http/accept.ts';
 import { HttpError } from '../http/errors.ts';
 import { ASSET_TYPES } from '../../domain/constants.ts';
+import { firstCharacters } from '../../domain/text.ts';
 import { recordPath } from '../../paths.ts';
 import { InvalidCidError, NotInStoreError, parseCid, type ContentStore, type FileStat } from '../storage/index.ts';
 import { RAW_BLOCK_MEDIA_TYPE, ReadThroughError, withoutReadThrough } from '../storage/read-through.ts';
@@ -199,7 +200,7 @@ export function readGatewayRequest(cid: string, request: Request, url: URL): Gat
     ifNoneMatch: request.headers.get('if-none-match'),
     download: download === 'true' || named !== null,
     // Cut by characters, not UTF-16 units: half an emoji would make the header unencodable.
-    fileName: fileName ? Array.from(fileName.toWellFormed()).slice(0, MAX_FILE_NAME).join('') : null,
+    fileName: fileName ? firstCharacters(fileName.toWellFormed(), MAX_FILE_NAME) : null,
     car,
     raw: car === null && wantsRawBlock(url, request.headers.get('accept')),
   };

@@ -23,7 +23,7 @@
  */
 import type { AssetType } from '../../domain/constants.ts';
 import { normalizeFormat, normalizeFormats, primaryFormat } from '../../domain/formats.ts';
-import { foldLabel } from '../../domain/text.ts';
+import { firstCharacters, foldLabel } from '../../domain/text.ts';
 import type { CatalogueFacts } from '../db/catalogue-facts.ts';
 import type { CatalogDataset, CatalogDistribution, CatalogTheme } from './catalogs/index.ts';
 
@@ -60,10 +60,9 @@ const MAX_FACT_LENGTH = 300;
 
 /** `text` cut at `max` characters (whole code points). */
 function bounded(text: string | null, max: number): string | null {
-  // No longer in UTF-16 units than `max`, it is no longer in code points either.
-  if (text === null || text.length <= max) return text;
-  const characters = Array.from(text);
-  return characters.length > max ? characters.slice(0, max).join('').trim() : text;
+  if (text === null) return null;
+  const cut = firstCharacters(text, max);
+  return cut === text ? text : cut.trim();
 }
 
 /** The records of `dataset`: one per distribution with a file, or one for a dataset without any. */

@@ -43,6 +43,7 @@ import { PublisherMatcher } from './publishers.ts';
 import { catalogueFactColumns, catalogueFactsOf, type CatalogueFacts } from '../db/catalogue-facts.ts';
 import { insertRows } from '../db/json-values.ts';
 import { publishableContact } from '../../domain/contact-point.ts';
+import { firstCharacters } from '../../domain/text.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -454,12 +455,12 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
       ),
     )) as unknown as { rows: Array<{ id: number }> };
     if (inserted.rows.length !== batch.length) throw new Error(`Se insertaron ${inserted.rows.length} registros de ${batch.length}.`);
-    const ids = inserted.rows.map((row) => ({ id: Number(row.id) }));
+    const ids = inserted.rows.map((row) => Number(row.id));
     await tx.execute(
       insertRows(
         harvestedRecords,
         batch.map(({ item, record }, index) => ({
-          alexandriaId: ids[index]!.id,
+          alexandriaId: ids[index]!,
           harvestSourceId: source.id,
           datasetIdentifier: item.dataset.identifier,
           distributionKey: record.distributionKey,
@@ -474,7 +475,7 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
     await tx.execute(
       insertRows(
         statusHistory,
-        ids.map(({ id }, index) => ({
+        ids.map((id, index) => ({
           alexandriaId: id,
           fromStatus: null,
           toStatus: 'under_review' as const,
@@ -482,7 +483,7 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
         })),
       ),
     );
-    batch.forEach(({ record }, index) => capture(ids[index]!.id, record.url));
+    batch.forEach(({ record }, index) => capture(ids[index]!, record.url));
     written.counts.new += batch.length;
   }
   return written;
@@ -557,8 +558,7 @@ export function storableText(text: string, maxChars = 2_000): string {
   // A lone surrogate (a DCAT literal's, or half an emoji) is JSON that jsonb refuses too.
   const clean = text.toWellFormed().replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
   if (clean.length <= maxChars) return clean;
-  // Cut between characters, never inside a surrogate pair.
-  return `${Array.from(clean).slice(0, maxChars - 1).join('')}…`;
+  return `${firstCharacters(clean, maxChars - 1)}…`;
 }
 
 /** Marks withdrawn the records of the source that the run `importId` did not see; returns how many. */

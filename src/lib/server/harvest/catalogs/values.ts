@@ -5,7 +5,7 @@
  */
 import { calendarDayDate, calendarDayOf } from '../../../domain/calendar-day.ts';
 import { publishableContact, publishableEmail } from '../../../domain/contact-point.ts';
-import { stripControls } from '../../../domain/text.ts';
+import { firstCharacters, stripControls } from '../../../domain/text.ts';
 import { webIri } from '../../dcat/rdf.ts';
 import type { CatalogChecksum, CatalogContact, CatalogTemporal } from './types.ts';
 
@@ -22,9 +22,7 @@ export const MAX_TEXT_CHARS = 10_000;
 export function cleanText(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const visible = stripControls((value.length > 4 * MAX_TEXT_CHARS ? value.slice(0, 4 * MAX_TEXT_CHARS) : value).toWellFormed());
-  const whole = visible.trim();
-  // Cut at a count of code points; a text within the limit in UTF-16 units is within it in code points too.
-  const trimmed = whole.length <= MAX_TEXT_CHARS ? whole : Array.from(whole).slice(0, MAX_TEXT_CHARS).join('').trim();
+  const trimmed = firstCharacters(visible.trim(), MAX_TEXT_CHARS).trim();
   return trimmed === '' ? null : trimmed;
 }
 
