@@ -22,11 +22,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, count, desc, eq, like } from 'drizzle-orm';
 import { startBackgroundWork } from '../src/lib/server/background.ts';
+import { refusedHost } from '../src/lib/server/capture/index.ts';
 import { openArchiveForCommand, parseCommandArgs, withHostDelay } from '../src/lib/server/commands.ts';
 import { readConfigOrExit } from '../src/lib/server/config.ts';
 import { imports, jobs, type HarvestCounts } from '../src/lib/server/db/schema.ts';
 import { CATALOG_KINDS, type CatalogKind } from '../src/lib/server/harvest/catalogs/index.ts';
 import { documentsRead, emptyCounts, queueHarvestRun, registerHarvestSource, RUN_ERROR_KEY } from '../src/lib/server/harvest/index.ts';
+import { CATALOGUE_CREDENTIALS_MESSAGE, privateCatalogueMessage } from '../src/lib/server/harvest/manage.ts';
 import { HttpError } from '../src/lib/server/http/errors.ts';
 import { liveInstanceCount, liveWorkerCount } from '../src/lib/server/instances/index.ts';
 
@@ -78,6 +80,11 @@ const timeoutMinutes = Number(values.timeout);
 if (!(timeoutMinutes > 0)) usage('--timeout debe ser un número de minutos mayor que cero.');
 
 const config = withHostDelay(readConfigOrExit(), values['host-delay'], usage);
+// The page's and the REST API's refusals (`manage.ts`), before anything is registered.
+const parsedUrl = new URL(url);
+if (parsedUrl.username || parsedUrl.password) usage(CATALOGUE_CREDENTIALS_MESSAGE);
+const refused = refusedHost(parsedUrl, config.captureAllowPrivate);
+if (refused) usage(privateCatalogueMessage(refused));
 const archive = await openArchiveForCommand(config, 'la cosecha');
 const { db } = archive;
 const stop = new AbortController();

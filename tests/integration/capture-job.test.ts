@@ -28,17 +28,19 @@ const digestOf = (algorithm: string) => createHash(algorithm).update(CSV).digest
 interface Site {
   origin: string;
   robots: string;
+  /** What robots.txt answers with instead of its text when not 200 (a 503: the site cannot say). */
+  robotsStatus: number;
   answers: Map<string, { status: number; headers?: Record<string, string>; body?: string }>;
   served: string[];
   close(): Promise<void>;
 }
 
 async function startSite(): Promise<Site> {
-  const site: Omit<Site, 'origin' | 'close'> = { robots: 'User-agent: *\nAllow: /\n', answers: new Map(), served: [] };
+  const site: Omit<Site, 'origin' | 'close'> = { robots: 'User-agent: *\nAllow: /\n', robotsStatus: 200, answers: new Map(), served: [] };
   const server = http.createServer((request, response) => {
     const url = request.url ?? '/';
     site.served.push(url);
-    if (url === '/robots.txt') return void response.writeHead(200, { 'Content-Type': 'text/plain' }).end(site.robots);
+    if (url === '/robots.txt') return void response.writeHead(site.robotsStatus, { 'Content-Type': 'text/plain' }).end(site.robots);
     const answer = site.answers.get(url) ?? { status: 200, headers: { 'Content-Type': 'text/csv' }, body: CSV };
     response.writeHead(answer.status, answer.headers).end(answer.body ?? '');
   });
@@ -85,6 +87,7 @@ describe.each(testEngines())('the capture job on %s', (engine) => {
   beforeEach(async () => {
     await db.execute(sql`truncate jobs, job_hosts cascade`);
     site.robots = 'User-agent: *\nAllow: /\n';
+    site.robotsStatus = 200;
     site.answers.clear();
   });
 
@@ -176,6 +179,20 @@ describe.each(testEngines())('the capture job on %s', (engine) => {
     await expect(run((await recordToCapture('/roto.csv')).job)).rejects.toThrow(/^el servidor respondió HTTP 500$/);
     await expect(run((await recordToCapture('/sin-aviso.csv')).job)).rejects.toThrow(/^el servidor respondió HTTP 429$/);
     expect(await hostHeldFor()).toBeLessThanOrEqual(0);
+  });
+
+  it('tries again later, and holds the host back meanwhile, when robots.txt cannot be read (503): the site did not say no', async () => {
+    site.robotsStatus = 503;
+    const { alexandriaId, job } = await recordToCapture('/datos.csv');
+    const attempt = run(job);
+    await expect(attempt).rejects.toThrow(/^no se pudo leer el robots\.txt del sitio, y sin él no se captura \(robots\.txt inalcanzable \(HTTP 503\)\)$/);
+    await expect(attempt).rejects.not.toBeInstanceOf(PermanentJobError);
+    expect(site.served).not.toContain('/datos.csv');
+    expect((await captureOf(alexandriaId)).errorReason).toMatch(/^no se pudo leer el robots\.txt del sitio/);
+    // Until robots.txt is asked again (10 minutes), the host's other captures wait rather than fail.
+    const held = await hostHeldFor();
+    expect(held).toBeGreaterThan(590);
+    expect(held).toBeLessThanOrEqual(600);
   });
 
   it("paces the host by its robots.txt Crawl-delay for the archive's crawler", async () => {

@@ -93,22 +93,24 @@ describe('RobotsPolicy', () => {
   it('applies the rules of a robots.txt to the archive, and fetches it once per origin', async () => {
     const robots = new RobotsPolicy({ fetch });
     expect(await robots.allowed(at('rules.test', '/datos.csv'))).toBe(true);
-    expect(await robots.check(at('rules.test', '/privado/x.csv'))).toEqual({ allowed: false, reason: 'robots.txt lo prohíbe', crawlDelayMs: null });
+    expect(await robots.check(at('rules.test', '/privado/x.csv'))).toEqual({ allowed: false, reason: 'robots.txt lo prohíbe', crawlDelayMs: null, unreachable: false, siteFailure: null });
     await Promise.all([robots.allowed(at('rules.test', '/a')), robots.allowed(at('rules.test', '/b'))]);
     expect(asked.get('rules.test')).toBe(1);
   });
 
   it('allows everything when robots.txt is missing (404)', async () => {
     const robots = new RobotsPolicy({ fetch });
-    expect(await robots.check(at('missing.test', '/x'))).toEqual({ allowed: true, reason: 'robots.txt no disponible (HTTP 404)', crawlDelayMs: null });
+    expect(await robots.check(at('missing.test', '/x'))).toEqual({ allowed: true, reason: 'robots.txt no disponible (HTTP 404)', crawlDelayMs: null, unreachable: false, siteFailure: null });
   });
 
   it('disallows everything while robots.txt fails (5xx) or never answers', async () => {
     const robots = new RobotsPolicy({ fetch });
-    expect(await robots.check(at('broken.test', '/x'))).toEqual({ allowed: false, reason: 'robots.txt inalcanzable (HTTP 503)', crawlDelayMs: null });
+    expect(await robots.check(at('broken.test', '/x'))).toEqual({ allowed: false, reason: 'robots.txt inalcanzable (HTTP 503)', crawlDelayMs: null, unreachable: true, siteFailure: null });
     const silent = await robots.check(at('silent.test', '/x'));
     expect(silent.allowed).toBe(false);
     expect(silent.reason).toContain('tiempo agotado esperando cabeceras');
+    // The site answered, late: robots.txt is what could not be read, not the site.
+    expect(silent).toMatchObject({ unreachable: true, siteFailure: null });
   });
 
   it('follows a redirect to the robots.txt it names', async () => {
@@ -154,5 +156,15 @@ describe('RobotsPolicy', () => {
     const verdict = await robots.check(`http://127.0.0.1:${port}/x`);
     expect(verdict.allowed).toBe(false);
     expect(verdict.reason).toContain('dirección privada o reservada');
+    // The site itself is refused: callers tell that, not robots.txt.
+    expect(verdict.siteFailure?.reason).toBe('private_address');
+    expect(verdict.siteFailure?.message).toBe('dirección privada o reservada: 127.0.0.1 (bucle local)');
+  });
+
+  it('refuses a cloud metadata address even where private addresses are allowed', async () => {
+    const robots = new RobotsPolicy({ fetch: { allowPrivate: true } });
+    const verdict = await robots.check('http://169.254.169.254/latest/meta-data/');
+    expect(verdict).toMatchObject({ allowed: false, unreachable: true });
+    expect(verdict.siteFailure?.message).toBe('dirección privada o reservada: 169.254.169.254 (servicio de metadatos de la nube)');
   });
 });

@@ -87,7 +87,8 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     blocks = await createTestStore();
     stagingDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'archivo-staging-'));
     portal = await startLocalPortal();
-    running.archive = { db, config: { moderators: [MODERATOR] } };
+    // The local portal is on 127.0.0.1, as ARCHIVE_CAPTURE_ALLOW_PRIVATE=true lets tests reach.
+    running.archive = { db, config: { moderators: [MODERATOR], captureAllowPrivate: true } };
     categoryIds = (await db.select({ id: categories.id }).from(categories).orderBy(categories.id)).map((row) => row.id);
     seededSources = await db.select().from(harvestSources);
     expect(seededSources.map((source) => [source.kind, source.paused, source.snapshotOn])).toEqual([['ckan', true, '2026-09-24']]);
@@ -150,6 +151,36 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     expect(category).toMatchObject({ status: 400, body: { message: 'La categoría 987654 no existe.' } });
     const notJson = await call(sourcesRoute.POST, { method: 'POST', body: '{no es json' });
     expect(notJson).toMatchObject({ status: 400, body: { message: 'El cuerpo de la petición debe ser JSON.' } });
+    expect(await db.select().from(harvestSources)).toEqual(seededSources);
+  });
+
+  it('refuses a catalogue at an address the archive will not read, or with a name and password, with a Spanish 400', async () => {
+    const config = (running.archive as { config: { captureAllowPrivate: boolean } }).config;
+    config.captureAllowPrivate = false;
+    try {
+      for (const [url, where] of [
+        [portal.urls.ckan, '127.0.0.1 (bucle local)'],
+        ['http://localhost:8080/api/3/action/package_search', 'localhost (bucle local)'],
+        ['http://10.0.0.5/catalogo.jsonld', '10.0.0.5 (red privada)'],
+        ['http://169.254.169.254/latest/meta-data/', '169.254.169.254 (servicio de metadatos de la nube)'],
+      ]) {
+        const answer = await call(sourcesRoute.POST, { method: 'POST', body: { url, kind: 'ckan' } });
+        expect(answer, url).toMatchObject({
+          status: 400,
+          body: { message: `La dirección del catálogo apunta a ${where}: el archivo no lee catálogos de direcciones privadas, locales o reservadas.` },
+        });
+      }
+    } finally {
+      config.captureAllowPrivate = true;
+    }
+    // Allowed private addresses are the archive's own network, never a cloud's metadata service.
+    const metadata = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'http://169.254.169.254/', kind: 'ckan' } });
+    expect(metadata.status).toBe(400);
+    const credentials = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'https://usuario:clave@datos.example.org/', kind: 'ckan' } });
+    expect(credentials).toMatchObject({
+      status: 400,
+      body: { message: 'La dirección del catálogo no puede llevar usuario ni contraseña: el archivo solo cosecha catálogos públicos.' },
+    });
     expect(await db.select().from(harvestSources)).toEqual(seededSources);
   });
 

@@ -3,7 +3,7 @@
  * across IPv4, IPv6 and the IPv6 forms that carry an IPv4 address inside.
  */
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, isPublicAddress } from '../../src/lib/server/capture/index.ts';
+import { classifyAddress, isPublicAddress, refusedHost } from '../../src/lib/server/capture/index.ts';
 
 describe('classifyAddress', () => {
   it.each([
@@ -67,5 +67,34 @@ describe('classifyAddress', () => {
     expect(classifyAddress('example.org')).toBeNull();
     expect(classifyAddress('127.0.0.1.nip.io')).toBeNull();
     expect(isPublicAddress('example.org')).toBe(false);
+  });
+});
+
+describe('refusedHost', () => {
+  const refused = (url: string, allowPrivate = false) => refusedHost(new URL(url), allowPrivate);
+
+  it.each([
+    ['http://127.0.0.1:8080/', '127.0.0.1 (bucle local)'],
+    ['http://localhost/api/3/action/package_search', 'localhost (bucle local)'],
+    ['http://portal.localhost./', 'portal.localhost. (bucle local)'],
+    ['https://10.0.0.5/catalogo.jsonld', '10.0.0.5 (red privada)'],
+    ['http://[::1]/', '::1 (bucle local)'],
+    ['http://169.254.169.254/latest/meta-data/', '169.254.169.254 (servicio de metadatos de la nube)'],
+  ])('refuses %s by its host alone', (url, why) => {
+    expect(refused(url)).toBe(why);
+  });
+
+  it('leaves names to the lookup, and lets public addresses through', () => {
+    expect(refused('https://datos.gob.do/api/3/action/package_search')).toBeNull();
+    expect(refused('http://127.0.0.1.nip.io/')).toBeNull();
+    expect(refused('http://93.184.216.34/')).toBeNull();
+  });
+
+  it('lets the archive’s own network through when private addresses are allowed, but never a metadata service', () => {
+    expect(refused('http://127.0.0.1:8080/', true)).toBeNull();
+    expect(refused('http://localhost/', true)).toBeNull();
+    expect(refused('http://10.0.0.5/', true)).toBeNull();
+    expect(refused('http://169.254.169.254/', true)).toBe('169.254.169.254 (servicio de metadatos de la nube)');
+    expect(refused('http://[fd00:ec2::254]/', true)).toBe('fd00:ec2::254 (servicio de metadatos de la nube)');
   });
 });

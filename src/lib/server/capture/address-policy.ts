@@ -141,3 +141,24 @@ export function classifyAddress(address: string): AddressKind | null {
 export function isPublicAddress(address: string): boolean {
   return classifyAddress(address) === 'public';
 }
+
+/**
+ * Whether an address of this kind may be fetched: a public one, and with `allowPrivate` (a portal
+ * on the archive's own network) any other but a cloud's metadata service, which is never a
+ * catalogue and hands out the server's own credentials.
+ */
+export function mayFetchKind(kind: AddressKind, allowPrivate: boolean): boolean {
+  return kind === 'public' || (allowPrivate && kind !== 'metadata');
+}
+
+/**
+ * Why the archive will never fetch `url`, told by its host alone, before any lookup: an IP address
+ * it may not fetch (`mayFetchKind`), or a name that is this very machine (`localhost`, RFC 6761);
+ * as "127.0.0.1 (bucle local)". Null when only resolving the name can tell. Registering a
+ * catalogue refuses such an address at once, rather than let every run fail on it.
+ */
+export function refusedHost(url: URL, allowPrivate: boolean): string | null {
+  const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const kind = classifyAddress(hostname) ?? (/^(.+\.)?localhost\.?$/i.test(hostname) ? 'loopback' : null);
+  return kind !== null && !mayFetchKind(kind, allowPrivate) ? `${hostname} (${ADDRESS_KINDS[kind]})` : null;
+}

@@ -2,7 +2,7 @@
  * Capture: fetching public files the archive did not choose, safely (`safe-fetch.ts`), and politely
  * (`robots-policy.ts`). The job queue and the content store build on these; nothing here writes.
  */
-export { ADDRESS_KINDS, classifyAddress, isPublicAddress, type AddressKind } from './address-policy.ts';
+export { ADDRESS_KINDS, classifyAddress, isPublicAddress, refusedHost, type AddressKind } from './address-policy.ts';
 export type { CaptureBody } from './capture-body.ts';
 export { CAPTURE_FAILURES, CaptureError, type CaptureFailureReason } from './errors.ts';
 export { type AddressCheck, type HostResolver, type ResolvedAddress } from './resolve-host.ts';

@@ -6,7 +6,7 @@
  */
 import { promises as dns } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { ADDRESS_KINDS, classifyAddress, isPublicAddress } from './address-policy.ts';
+import { ADDRESS_KINDS, classifyAddress, isPublicAddress, mayFetchKind } from './address-policy.ts';
 import { CaptureError } from './errors.ts';
 
 export interface ResolvedAddress {
@@ -24,7 +24,7 @@ export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
 export type AddressCheck = (address: string, hostname: string) => boolean;
 
 export interface AddressRules {
-  /** Skip the address check entirely (`ARCHIVE_CAPTURE_ALLOW_PRIVATE=true`: tests, a portal on the same network). */
+  /** Allow private, loopback and reserved addresses (`ARCHIVE_CAPTURE_ALLOW_PRIVATE=true`: tests, a portal on the same network); a cloud's metadata service stays refused. */
   allowPrivate: boolean;
   resolver: HostResolver;
   isAllowedAddress: AddressCheck;
@@ -60,13 +60,12 @@ export async function resolveCheckedAddress(url: URL, rules: AddressRules): Prom
   }
   const [first] = addresses;
   if (!first) throw new CaptureError('dns_failed', `${hostname} no tiene direcciones`, { url: url.href });
-  if (!rules.allowPrivate) {
-    for (const { address } of addresses) {
-      if (rules.isAllowedAddress(address, hostname)) continue;
-      const kind = classifyAddress(address) ?? 'reserved';
-      const shown = literal ? address : `${hostname} → ${address}`;
-      throw new CaptureError('private_address', `${shown} (${ADDRESS_KINDS[kind]})`, { url: url.href });
-    }
+  for (const { address } of addresses) {
+    const kind = classifyAddress(address) ?? 'reserved';
+    // The caller's own check may open more addresses (a test, an internal mirror), never a cloud's metadata service.
+    if (mayFetchKind(kind, rules.allowPrivate) || (kind !== 'metadata' && rules.isAllowedAddress(address, hostname))) continue;
+    const shown = literal ? address : `${hostname} → ${address}`;
+    throw new CaptureError('private_address', `${shown} (${ADDRESS_KINDS[kind]})`, { url: url.href });
   }
   return first;
 }

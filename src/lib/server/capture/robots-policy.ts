@@ -11,7 +11,7 @@
  * also carries the site's `Crawl-delay` for the archive, which the capture job turns into a pause
  * of the host's queue (`deferHost`).
  */
-import { CaptureError } from './errors.ts';
+import { CaptureError, type CaptureFailureReason } from './errors.ts';
 import { crawlDelayFor, isAllowedByRobots, parseRobotsTxt, type RobotsRules } from './robots-txt.ts';
 import { CAPTURE_USER_AGENT_TOKEN, captureFetch, type CaptureFetchOptions } from './safe-fetch.ts';
 
@@ -39,9 +39,26 @@ export interface RobotsVerdict {
   reason: string;
   /** The pause the site asks between two requests (`Crawl-delay`), in milliseconds; null when none. */
   crawlDelayMs: number | null;
+  /**
+   * Disallowed only because robots.txt could not be read (a 5xx, a timeout, no connection): not
+   * the site saying no, and asked again after `failureTtlMs`.
+   */
+  unreachable: boolean;
+  /**
+   * When robots.txt could not be read because the site itself cannot be (`SITE_FAILURES`: an
+   * address the archive refuses, a name that does not resolve, no connection): that failure, which
+   * is the reason to tell, rather than robots.txt.
+   */
+  siteFailure: CaptureError | null;
 }
 
-type OriginPolicy = { kind: 'rules'; rules: RobotsRules } | { kind: 'allow_all'; reason: string } | { kind: 'disallow_all'; reason: string };
+/** Failures of robots.txt's fetch that would fail any request to its site, whatever the path. */
+const SITE_FAILURES: ReadonlySet<CaptureFailureReason> = new Set(['private_address', 'dns_failed', 'connect_failed', 'connect_timeout', 'tls_failed']);
+
+type OriginPolicy =
+  | { kind: 'rules'; rules: RobotsRules }
+  | { kind: 'allow_all'; reason: string }
+  | { kind: 'disallow_all'; reason: string; siteFailure: CaptureError | null };
 
 interface CacheEntry {
   policy: Promise<OriginPolicy>;
@@ -63,6 +80,11 @@ export class RobotsPolicy {
     };
   }
 
+  /** How long an unreachable robots.txt keeps its site disallowed before it is asked again. */
+  get failureTtlMs(): number {
+    return this.#options.failureTtlMs;
+  }
+
   /** Whether `url` may be captured. */
   async allowed(url: string): Promise<boolean> {
     return (await this.check(url)).allowed;
@@ -82,10 +104,11 @@ export class RobotsPolicy {
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new CaptureError('unsupported_scheme', parsed.protocol);
     const policy = await this.#policyFor(parsed.origin);
-    if (policy.kind !== 'rules') return { allowed: policy.kind === 'allow_all', reason: policy.reason, crawlDelayMs: null };
+    if (policy.kind === 'allow_all') return { allowed: true, reason: policy.reason, crawlDelayMs: null, unreachable: false, siteFailure: null };
+    if (policy.kind === 'disallow_all') return { allowed: false, reason: policy.reason, crawlDelayMs: null, unreachable: true, siteFailure: policy.siteFailure };
     const allowed = isAllowedByRobots(policy.rules, this.#options.token, `${parsed.pathname}${parsed.search}`);
     const crawlDelayMs = crawlDelayFor(policy.rules, this.#options.token);
-    return { allowed, reason: allowed ? 'robots.txt lo permite' : 'robots.txt lo prohíbe', crawlDelayMs };
+    return { allowed, reason: allowed ? 'robots.txt lo permite' : 'robots.txt lo prohíbe', crawlDelayMs, unreachable: false, siteFailure: null };
   }
 
   #policyFor(origin: string): Promise<OriginPolicy> {
@@ -119,12 +142,12 @@ export class RobotsPolicy {
       if (error.reason === 'too_many_redirects' || error.reason === 'redirect_loop') {
         return { kind: 'allow_all', reason: `robots.txt no disponible (${error.message})` };
       }
-      return { kind: 'disallow_all', reason: `robots.txt inalcanzable (${error.message})` };
+      return { kind: 'disallow_all', reason: `robots.txt inalcanzable (${error.message})`, siteFailure: SITE_FAILURES.has(error.reason) ? error : null };
     }
     const { status, body } = response;
     if (status >= 500) {
       body.destroy();
-      return { kind: 'disallow_all', reason: `robots.txt inalcanzable (HTTP ${status})` };
+      return { kind: 'disallow_all', reason: `robots.txt inalcanzable (HTTP ${status})`, siteFailure: null };
     }
     if (status < 200 || status >= 300) {
       body.destroy();
@@ -134,7 +157,7 @@ export class RobotsPolicy {
       return { kind: 'rules', rules: parseRobotsTxt(await readPrefix(body, ROBOTS_READ_LIMIT)) };
     } catch (error) {
       if (!(error instanceof CaptureError)) throw error;
-      return { kind: 'disallow_all', reason: `robots.txt inalcanzable (${error.message})` };
+      return { kind: 'disallow_all', reason: `robots.txt inalcanzable (${error.message})`, siteFailure: null };
     }
   }
 }

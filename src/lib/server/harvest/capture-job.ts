@@ -143,7 +143,17 @@ export function captureHandler(context: CaptureContext): JobHandler {
     try {
       // A site that asks crawlers to keep out of a path is obeyed (RFC 9309), and told why in the capture.
       const verdict = await robots.check(payload.url);
-      if (!verdict.allowed) throw new PermanentJobError(`robots.txt del sitio no permite capturar esta dirección (${verdict.reason})`);
+      if (!verdict.allowed) {
+        // The site itself cannot be reached: that failure, retried or not as any capture's would be.
+        if (verdict.siteFailure) throw verdict.siteFailure;
+        // robots.txt could not be read (RFC 9309: keep out for now): not the site saying no. The
+        // site's captures wait until it is asked again, and this one is tried again then.
+        if (verdict.unreachable) {
+          await holdHostBack(robots.failureTtlMs);
+          throw new Error(`no se pudo leer el robots.txt del sitio, y sin él no se captura (${verdict.reason})`);
+        }
+        throw new PermanentJobError(`robots.txt del sitio no permite capturar esta dirección (${verdict.reason})`);
+      }
       // Its Crawl-delay counts from this request: the host's next job waits it out.
       if (verdict.crawlDelayMs !== null) await holdHostBack(verdict.crawlDelayMs);
       response = await captureFetch(payload.url, {

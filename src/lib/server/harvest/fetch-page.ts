@@ -87,8 +87,11 @@ export function catalogPageFetcher(options: CatalogPageFetcherOptions = {}): Fet
     // A site that asks crawlers to keep out of a path is obeyed (RFC 9309), as for its files.
     const verdict = await robots.check(url);
     if (!verdict.allowed) {
+      // The site itself cannot be reached (an address the archive refuses, a name that does not
+      // resolve): that is the reason, whatever the path.
+      if (verdict.siteFailure) throw new Error(`${verdict.siteFailure.message}.`, { cause: verdict.siteFailure });
       // An unreachable robots.txt keeps the crawler out too (RFC 9309), but it is not the site saying no.
-      const why = verdict.reason.startsWith('robots.txt inalcanzable') ? 'no se pudo leer el robots.txt del sitio, y sin él no se lee el catálogo' : 'robots.txt del sitio no permite leer esta página del catálogo';
+      const why = verdict.unreachable ? 'no se pudo leer el robots.txt del sitio, y sin él no se lee el catálogo' : 'robots.txt del sitio no permite leer esta página del catálogo';
       throw new Error(`${why} (${verdict.reason}).`);
     }
     const host = politenessKey(url);

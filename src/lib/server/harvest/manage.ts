@@ -18,6 +18,7 @@ import { alexandrias, captures, categories, harvestedRecords, harvestSources, im
 import { HttpError, ValidationError } from '../http/errors.ts';
 import { retryFailed, retryFailedMany } from '../jobs/index.ts';
 import { JOB_STATUSES, type JobStatus } from '../jobs/statuses.ts';
+import { refusedHost } from '../capture/index.ts';
 import { CATALOG_KINDS, type CatalogKind } from './catalogs/index.ts';
 import { CAPTURE_JOB } from './capture-job.ts';
 import { foldLabel } from './map.ts';
@@ -52,6 +53,9 @@ const RETRY_ALL_LIMIT = 1000;
 // Input: one zod schema per operation; the REST routes parse JSON with them, the page converts
 // its form fields first (`harvestSourceFromForm`).
 
+/** Why a catalogue address with a name and password is refused: it would be kept and shown wherever the source is. */
+export const CATALOGUE_CREDENTIALS_MESSAGE = 'La dirección del catálogo no puede llevar usuario ni contraseña: el archivo solo cosecha catálogos públicos.';
+
 const catalogUrl = z
   .string({ error: 'Indique la dirección del catálogo.' })
   .trim()
@@ -64,7 +68,8 @@ const catalogUrl = z
     } catch {
       return false;
     }
-  }, 'La dirección del catálogo debe ser una URL http o https completa (por ejemplo https://datos.gob.do).');
+  }, 'La dirección del catálogo debe ser una URL http o https completa (por ejemplo https://datos.gob.do).')
+  .refine((value) => !URL.canParse(value) || (new URL(value).username === '' && new URL(value).password === ''), CATALOGUE_CREDENTIALS_MESSAGE);
 
 const name = z.string().trim().min(1, 'Indique un nombre.').max(200, 'El nombre no puede pasar de 200 caracteres.');
 const categoryId = z.number({ error: 'Elija una categoría válida.' }).int('Elija una categoría válida.').positive('Elija una categoría válida.');
@@ -462,7 +467,9 @@ async function requireCategories(db: Db, ids: Array<number | null | undefined>):
  * Registers a harvest source (through `registerHarvestSource`, which files it under our `source`
  * for the catalogue's site). A catalogue already registered is a 409: the moderator edits that one.
  */
-export async function createHarvestSource(db: Db, input: NewHarvestSourceInput): Promise<HarvestSourceDetail> {
+export async function createHarvestSource(db: Db, input: NewHarvestSourceInput, { allowPrivate }: { allowPrivate: boolean }): Promise<HarvestSourceDetail> {
+  const refused = refusedHost(new URL(input.url), allowPrivate);
+  if (refused) throw new ValidationError(privateCatalogueMessage(refused), [{ field: 'url', message: privateCatalogueMessage(refused) }]);
   await requireCategories(db, [input.defaultCategoryId, ...Object.values(input.themeMap ?? {})]);
   const { harvestSource, created } = await registerHarvestSource(db, {
     url: input.url,
@@ -479,6 +486,11 @@ export async function createHarvestSource(db: Db, input: NewHarvestSourceInput):
       .where(eq(harvestSources.id, harvestSource.id));
   }
   return getHarvestSource(db, harvestSource.id);
+}
+
+/** Why a catalogue at a refused address (`refusedHost`) is not registered. */
+export function privateCatalogueMessage(refused: string): string {
+  return `La dirección del catálogo apunta a ${refused}: el archivo no lee catálogos de direcciones privadas, locales o reservadas.`;
 }
 
 /** Changes what `edit` names of a harvest source; the next run reads the new theme map and category. */

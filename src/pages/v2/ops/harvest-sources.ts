@@ -17,7 +17,7 @@ export const GET: APIRoute = ({ locals }) =>
 export const POST: APIRoute = ({ request, locals }) =>
   handle(async () => {
     requireModerator(locals);
-    const { db } = await getArchive();
+    const { db, config } = await getArchive();
     const input = await parseJson(request, newHarvestSourceInput);
-    return json({ code: 201, body: await createHarvestSource(db, input) }, 201);
+    return json({ code: 201, body: await createHarvestSource(db, input, { allowPrivate: config.captureAllowPrivate }) }, 201);
   });
