@@ -1,8 +1,9 @@
 /**
  * `npm run harvest` (scripts/harvest.ts) as a person runs it, on an embedded database of its own:
  * it registers the local portal, harvests it, captures its files and reports in Spanish; a second
- * run finds everything unchanged; with private addresses refused (the default) the run fails and
- * the script exits non-zero; a database held by a running server is named as the reason.
+ * run finds everything unchanged; with private addresses refused (the default) the portal on
+ * 127.0.0.1 is refused before anything is registered, and the script exits non-zero; a database
+ * held by a running server is named as the reason.
  */
 import { fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -91,11 +92,14 @@ describe('npm run harvest', () => {
     expect(unknown.code).toBe(1);
   }, 200_000);
 
-  it('fails, and says why, when private addresses are refused (the default)', async () => {
+  it('refuses, and says why, a catalogue at a private address when those are refused (the default), or with a password in its URL', async () => {
     const refused = await harvest([portal.urls.ckan], env);
-    expect(refused.output).toContain('Cosecha fallida');
-    expect(refused.output).toMatch(/dirección privada/);
-    expect(refused.code).toBe(1);
+    expect(refused.output).toContain('La dirección del catálogo apunta a 127.0.0.1 (bucle local): el archivo no lee catálogos de direcciones privadas, locales o reservadas.');
+    expect(refused.output).not.toContain('Fuente de cosecha registrada');
+    expect(refused.code).toBe(2);
+    const credentials = await harvest(['https://usuario:clave@datos.example.org/'], env);
+    expect(credentials.output).toContain('La dirección del catálogo no puede llevar usuario ni contraseña');
+    expect(credentials.code).toBe(2);
   }, 100_000);
 
   it('goes through the socket of a running server\'s embedded database, and its run is queued in that database', async () => {
