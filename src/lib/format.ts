@@ -32,6 +32,20 @@ export function formatPercent(part: number, whole: number): string {
   return `${share.toFixed(2)}%`;
 }
 
+/**
+ * A URL as people read it, its escaped letters shown as letters («Nómina», not «N%C3%B3mina»), as
+ * a browser's address bar shows it. Escapes of reserved characters stay (`decodeURI`), and so do
+ * those of spaces and of invisible or direction-changing characters, which could make one address
+ * read as another. For text only: a link keeps the URL as it is.
+ */
+export function readableUrl(url: string): string {
+  try {
+    return decodeURI(url).replace(/[\p{Cc}\p{Cf}\p{Z}]/gu, (char) => encodeURIComponent(char));
+  } catch {
+    return url; // an escape that is not UTF-8 (a Latin-1 «%E9»): shown as it came
+  }
+}
+
 /** A long URL cut to 20 characters for tables, without its scheme (the link keeps the whole). */
 export function truncateUrl(url: string): string {
   return truncate(url.replace(/^https?:\/\//, '').replace(/\/$/, ''), TRUNCATE.url);

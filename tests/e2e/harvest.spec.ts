@@ -96,6 +96,9 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   const progress = page.locator('[data-progress-text]');
   await expect(progress).toHaveText('Todavía no se ha cosechado.');
 
+  // Each source's buttons are named with it, so a screen reader's list of buttons tells them apart.
+  await expect(page.getByRole('button', { name: 'Cosechar ahora Portal de datos local', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Pausar Portal de datos local', exact: true })).toBeVisible();
   // "Cosechar ahora": the run is queued, the server's worker runs it, the page follows it.
   await local.getByRole('button', { name: 'Cosechar ahora' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Cosecha en cola' })).toBeVisible();

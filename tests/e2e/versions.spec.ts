@@ -155,9 +155,11 @@ test('a record changed at its origin lists both versions and what changed', asyn
   await expect(changed.locator('del')).toHaveText('9');
   await expect(changed.locator('ins')).toHaveText('90');
 
-  // On a phone the table scrolls sideways, says so, and keeps the row's name and action in view.
+  // On a phone the table scrolls sideways, says so, and keeps the row's name and action in view;
+  // the page itself does not scroll sideways.
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(sample.locator('[data-sample-scroll-hint]')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   const nameCell = changed.locator('td').first();
   await expect(nameCell).toContainText('cambiada');
   const scroller = sample.locator('.overflow-x-auto');

@@ -11,7 +11,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { APIContext } from 'astro';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toUser, type User } from '../../src/lib/domain/user.ts';
 import { HARVEST_OPS_PATHS, openApiDocument } from '../../src/lib/server/api/openapi.ts';
@@ -30,7 +30,7 @@ import {
   type HarvestSourceSummary,
   type RunDetail,
 } from '../../src/lib/server/harvest/manage.ts';
-import { enqueue, enqueueMany, retryFailedMany } from '../../src/lib/server/jobs/index.ts';
+import { claim, enqueue, enqueueMany, markBegun, retryFailedMany } from '../../src/lib/server/jobs/index.ts';
 import { isModerator } from '../../src/lib/server/moderation/index.ts';
 import { createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
 import { drainJobs } from '../helpers/jobs.ts';
@@ -307,6 +307,25 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     const queue = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
     expect(queue.counts).toEqual({ queued: 0, running: 0, done: files - 2, failed: 2 });
     await db.delete(jobs).where(eq(jobs.dedupeKey, `recheck:${watchedRecord!.id}:1`));
+
+    // A capture a worker holds while it waits for its host's turn is still «En cola»; only one
+    // whose work began is «Capturando».
+    const held = await db
+      .select({ id: harvestedRecords.alexandriaId, url: harvestedRecords.distributionUrl })
+      .from(harvestedRecords)
+      .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
+      .where(and(eq(harvestedRecords.harvestSourceId, sourceId), isNotNull(alexandrias.cid)))
+      .limit(3);
+    await enqueueMany(db, held.map((record) => ({ kind: CAPTURE_JOB, payload: { alexandriaId: record.id, url: record.url }, host: 'cola.test', dedupeKey: `capture:espera:${record.id}` })));
+    try {
+      const claimed = await claim(db, { worker: 'prueba', kinds: [CAPTURE_JOB], limit: 2, leaseMs: 60_000, perHostConcurrency: 4, perHostDelayMs: 0 });
+      expect(claimed).toHaveLength(2);
+      await markBegun(db, claimed.slice(0, 1));
+      const waitingTurn = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
+      expect(waitingTurn.counts).toEqual({ queued: 2, running: 1, done: files - 2, failed: 2 });
+    } finally {
+      await db.delete(jobs).where(sql`${jobs.dedupeKey} like 'capture:espera:%'`);
+    }
     expect(queue.failedTotal).toBe(2);
     const missingUrls = [...missing.keys()].map((id) => expect.stringContaining(`/files/${id}/`));
     expect(queue.failed.map((failure) => failure.url)).toEqual(expect.arrayContaining(missingUrls));

@@ -27,6 +27,7 @@ import { auditFile } from '../../src/lib/server/fixity/audit.ts';
 import { AUDIT_REASON_PREFIX } from '../../src/lib/server/fixity/reasons.ts';
 import { CAPTURE_JOB, type CaptureJobPayload } from '../../src/lib/server/harvest/index.ts';
 import { readGatewayRequest, serveFile } from '../../src/lib/server/gateway/index.ts';
+import { getRecord } from '../../src/lib/server/queries/index.ts';
 import { cidOf, createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
 import { drainJobs } from '../helpers/jobs.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
@@ -186,6 +187,10 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
     expect(check).toMatchObject({ status: 304, cid: v1Cid, errorReason: null });
     expect(await versions()).toHaveLength(1);
     expect((await interval()).rows[0]!.s).toBe(2 * 86_400);
+    // The record page's proof stays the capture that brought the file; the check is told after it.
+    const page = await getRecord(database.db, recordId);
+    expect(page?.capture).toMatchObject({ status: 200, cid: v1Cid, errorReason: null });
+    expect(page?.laterCheck).toMatchObject({ status: 304, cid: v1Cid, errorReason: null });
   });
 
   it('keeps different bytes as v2, the record pointing at the newest, v1 still stored, and says what changed', async () => {
@@ -210,6 +215,9 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
     expect(Buffer.compare(Buffer.from(await served.arrayBuffer()), ORIGINAL)).toBe(0);
     // Back to daily after a change.
     expect((await interval()).rows[0]!.s).toBe(86_400);
+    const page = await getRecord(database.db, recordId);
+    expect(page?.capture).toMatchObject({ status: 200, cid: v2Cid });
+    expect(page?.laterCheck).toBeNull();
   });
 
   it('counts 404s towards a disappearance only once they span the threshold, and keeps serving the copy', async () => {
@@ -229,6 +237,10 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
     expect(Buffer.compare(await bytesOf(v2Cid), editedCopy())).toBe(0);
     const failed = await database.db.select().from(captures).where(and(eq(captures.purpose, 'recheck'), eq(captures.status, 404)));
     expect(failed).toHaveLength(2);
+    // Its page still shows where its bytes came from, and then the failed check.
+    const page = await getRecord(database.db, recordId);
+    expect(page?.capture).toMatchObject({ status: 200, cid: v2Cid, errorReason: null });
+    expect(page?.laterCheck).toMatchObject({ status: 404, cid: null, errorReason: 'el servidor respondió HTTP 404' });
   });
 
   it('clears the disappearance at the next success, with history', async () => {

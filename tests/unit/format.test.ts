@@ -4,6 +4,7 @@ import {
   formatBytes,
   formatDate,
   formatPercent,
+  readableUrl,
   shortenWallet,
   truncate,
   truncateUrl,
@@ -76,5 +77,23 @@ describe('sizes', () => {
     expect(formatBytes(708)).toBe('708 B');
     expect(formatBytes(509_003)).toMatch(/^509 KB$/);
     expect(formatBytes(5 * 1024 * 1024)).toMatch(/^5[.,]2 MB$/);
+  });
+});
+
+describe('readableUrl', () => {
+  it('shows escaped letters as letters, as an address bar does', () => {
+    expect(readableUrl('http://127.0.0.1:8080/files/r1/N%C3%B3mina-2018-csv.csv')).toBe('http://127.0.0.1:8080/files/r1/Nómina-2018-csv.csv');
+  });
+
+  it('keeps the escapes of reserved characters, spaces and invisible or direction-changing characters', () => {
+    expect(readableUrl('https://datos.example.org/a%2Fb?x=1%26y%3D2')).toBe('https://datos.example.org/a%2Fb?x=1%26y%3D2');
+    expect(readableUrl('https://datos.example.org/informe%20final.pdf')).toBe('https://datos.example.org/informe%20final.pdf');
+    // U+202E would show «fdp.exe» as «exe.pdf»; U+200B is invisible.
+    expect(readableUrl('https://datos.example.org/%E2%80%AEfdp.exe')).toBe('https://datos.example.org/%E2%80%AEfdp.exe');
+    expect(readableUrl('https://datos.example.org/a%E2%80%8Bb')).toBe('https://datos.example.org/a%E2%80%8Bb');
+  });
+
+  it('leaves an escape that is not UTF-8 as it came', () => {
+    expect(readableUrl('https://datos.example.org/a%E9.csv')).toBe('https://datos.example.org/a%E9.csv');
   });
 });

@@ -159,8 +159,8 @@ const captureQueue = {
     counts: {
       type: 'object',
       properties: {
-        queued: { type: 'integer', description: 'Capturas en cola.' },
-        running: { type: 'integer', description: 'Capturas en curso.' },
+        queued: { type: 'integer', description: 'Capturas en cola, también las que un proceso ya tomó y esperan el turno de su servidor.' },
+        running: { type: 'integer', description: 'Capturas en curso: descargando o guardando su archivo.' },
         done: { type: 'integer', description: 'Registros de la fuente cuyo archivo trajo una captura.' },
         failed: { type: 'integer', description: 'Capturas fallidas cuyo registro sigue sin archivo (como `failedTotal`).' },
       },

@@ -139,7 +139,9 @@ export interface CaptureQueue {
   /**
    * Capture jobs of this source's records, by status, over every run; `done` is rather the records
    * whose file a capture brought ("Capturados"), read from `captures`: done jobs are pruned after a
-   * few days (`jobs/prune.ts`), the count must not drop with them.
+   * few days (`jobs/prune.ts`), the count must not drop with them. `running` counts the captures
+   * under way (`work_began`); a job a worker holds while it waits for its host's turn is `queued`,
+   * as it is for the moderator ("En cola"), or a slow site would show hundreds "Capturando".
    */
   counts: Record<JobStatus, number>;
   /** Failed captures whose record still has no file, newest first (at most `FAILED_CAPTURES_LIMIT`). */
@@ -398,13 +400,14 @@ function capturesOf(harvestSourceId: number) {
  */
 export async function captureQueue(db: Db, harvestSourceId: number): Promise<CaptureQueue> {
   await requireSource(db, harvestSourceId);
+  const waiting = sql<boolean>`${jobs.status} = 'running' and not ${jobs.workBegan}`;
   const grouped = await db
-    .select({ status: jobs.status, total: count() })
+    .select({ status: jobs.status, waiting, total: count() })
     .from(jobs)
     .where(and(capturesOf(harvestSourceId), ne(jobs.status, 'done')))
-    .groupBy(jobs.status);
+    .groupBy(jobs.status, waiting);
   const counts = Object.fromEntries(JOB_STATUSES.map((status) => [status, 0])) as Record<JobStatus, number>;
-  for (const row of grouped) counts[row.status] = Number(row.total);
+  for (const row of grouped) counts[row.waiting ? 'queued' : row.status] += Number(row.total);
   const [captured] = await db
     .select({ total: count() })
     .from(harvestedRecords)

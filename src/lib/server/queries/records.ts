@@ -68,8 +68,14 @@ export interface RecordDetail extends RecordRow, CatalogueFacts {
  * apart from `recordDetails`, which every list and API read calls and which needs none of it.
  */
 export interface OriginFacts {
-  /** The archive's latest capture of the file from its origin (harvested records), or null. */
+  /**
+   * For a record with its file, the capture that brought that file (a 2xx with its CID), the
+   * proof of where its bytes came from, however many checks came after; for one without, the
+   * latest capture tried. Null when none (a file uploaded by hand, a record never captured).
+   */
   capture: CaptureFacts | null;
+  /** A check of the origin after `capture` (the same bytes, a 304, or a failure), the latest. */
+  laterCheck: CaptureFacts | null;
   /** When the record's catalogue stopped listing it ("retirado del catálogo"), or null. */
   withdrawnFromCatalogAt: Date | null;
   /** Since when its source URL is "desaparecido en origen" (`harvest/watch.ts`), or null. */
@@ -272,22 +278,42 @@ export async function recordDetails(db: Db, where: SQL | undefined, options: Det
 export async function withOriginFacts(db: Db, records: RecordDetail[]): Promise<RecordWithOrigin[]> {
   const ids = records.map((record) => record.id);
   if (ids.length === 0) return [];
-  // The newest capture of each record (DISTINCT ON keeps the first row of each id in this order).
-  const captureRows = await db
-    .selectDistinctOn([captures.alexandriaId], {
-      alexandriaId: captures.alexandriaId,
-      finalUrl: captures.finalUrl,
-      requestedUrl: captures.requestedUrl,
-      status: captures.status,
-      capturedAt: captures.capturedAt,
-      cid: captures.cid,
-      mismatch: captures.mismatch,
-      errorReason: captures.errorReason,
-    })
-    .from(captures)
-    .where(inArray(captures.alexandriaId, ids))
-    .orderBy(captures.alexandriaId, desc(captures.capturedAt), desc(captures.id));
-  const captureOf = new Map(captureRows.map(({ alexandriaId, ...capture }) => [alexandriaId, capture]));
+  // The newest capture of each record, and the newest that brought its current file (DISTINCT ON
+  // keeps the first row of each id in this order).
+  const newestCapture = (condition?: SQL) =>
+    db
+      .selectDistinctOn([captures.alexandriaId], {
+        id: captures.id,
+        alexandriaId: captures.alexandriaId,
+        finalUrl: captures.finalUrl,
+        requestedUrl: captures.requestedUrl,
+        status: captures.status,
+        capturedAt: captures.capturedAt,
+        cid: captures.cid,
+        mismatch: captures.mismatch,
+        errorReason: captures.errorReason,
+      })
+      .from(captures)
+      .where(and(inArray(captures.alexandriaId, ids), condition))
+      .orderBy(captures.alexandriaId, desc(captures.capturedAt), desc(captures.id));
+  const byRecord = (rows: Awaited<ReturnType<typeof newestCapture>>) => new Map(rows.map(({ alexandriaId, ...capture }) => [alexandriaId, capture]));
+  const latestOf = byRecord(await newestCapture());
+  const bringingOf = byRecord(
+    await newestCapture(
+      sql`${captures.status} between 200 and 299 and ${captures.cid} = (select a.cid from ${alexandrias} a where a.id = ${captures.alexandriaId})`,
+    ),
+  );
+  const originOf = (record: RecordDetail) => {
+    const latest = latestOf.get(record.id) ?? null;
+    const proof = record.cid ? (bringingOf.get(record.id) ?? null) : latest;
+    const later = latest && latest.id !== proof?.id ? latest : null;
+    const facts = (row: typeof latest) => {
+      if (!row) return null;
+      const { id: _id, ...capture } = row;
+      return capture;
+    };
+    return { capture: facts(proof), laterCheck: facts(later) };
+  };
   const harvested = await db
     .select({ alexandriaId: harvestedRecords.alexandriaId, withdrawnAt: harvestedRecords.withdrawnAt, goneSince: harvestedRecords.goneSince })
     .from(harvestedRecords)
@@ -295,7 +321,7 @@ export async function withOriginFacts(db: Db, records: RecordDetail[]): Promise<
   const harvestedOf = new Map(harvested.map((row) => [row.alexandriaId, row]));
   return records.map((record) => ({
     ...record,
-    capture: captureOf.get(record.id) ?? null,
+    ...originOf(record),
     withdrawnFromCatalogAt: harvestedOf.get(record.id)?.withdrawnAt ?? null,
     goneFromOriginSince: harvestedOf.get(record.id)?.goneSince ?? null,
   }));
