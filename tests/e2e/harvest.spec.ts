@@ -212,6 +212,11 @@ test("on a phone, a failed run's reasons wrap within the screen, below the runs 
   // Nothing waits in the queue for it: the button offers a new run, and no «en cola» notice is left.
   await expect(page.locator('[data-run-button]').filter({ hasText: /En cola|Cosechando/ })).toHaveCount(0);
   await page.screenshot({ path: 'test-results/screenshots/cosechas-fallo-movil.png', fullPage: true });
+  // Had it been added with the form, the page would have said that another source reads the same site.
+  await page.goto(`${page.url()}&aviso=creada`);
+  await expect(page.locator('[data-same-site]')).toHaveText(
+    'Otra fuente de cosecha lee el mismo sitio: «Portal de datos local». Un conjunto de datos que las dos listen será dos registros, uno por fuente; si es el mismo catálogo, pause una de ellas.',
+  );
 });
 
 test('a dataset that left the catalogue is marked on its record, and its history says so in words', async ({ page }) => {

@@ -86,9 +86,10 @@ async function blockedContributionIsWithdrawn(page: Page) {
 test('a moderator blocks a record with a reason; its files are withdrawn and its history says why', async ({ page }) => {
   const cid = await cidOfFixture('csv/zonas-francas-textil-2003-2023.csv');
   await signInWithWallet(page, wallet);
-  // The wallet view links the moderator's queue.
+  // The wallet view links the moderator's queue, messages and harvests.
   await page.locator('[data-account]').click();
   await expect(page.getByRole('link', { name: 'Cola de revisión' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Cosechas de catálogos' })).toHaveAttribute('href', '/moderacion/cosechas');
   await page.goto(`/${cid}`);
   const controls = page.getByRole('region', { name: 'Moderación' });
   await expect(controls).toBeVisible();

@@ -447,6 +447,7 @@ export const es = {
   'contact.failed': 'No se pudo enviar el mensaje. Vuelva a intentarlo.',
   'contact.honeypot': 'No marque esta casilla si es una persona',
   'inbox.title': 'Mensajes recibidos',
+  'harvests.title': 'Cosechas de catálogos',
   'inbox.empty': 'Todavía no ha llegado ningún mensaje.',
   'inbox.anonymous': 'anónimo',
   'inbox.forwarded': 'reenviado por correo',
