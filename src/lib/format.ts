@@ -33,16 +33,28 @@ export function formatPercent(part: number, whole: number): string {
 }
 
 /**
- * A URL as people read it, its escaped letters shown as letters («Nómina», not «N%C3%B3mina»), as
- * a browser's address bar shows it. Escapes of reserved characters stay (`decodeURI`), and so do
- * those of spaces and of invisible or direction-changing characters, which could make one address
- * read as another. For text only: a link keeps the URL as it is.
+ * A URL as people read it, the escaped letters of its path and query shown as letters («Nómina»,
+ * not «N%C3%B3mina»), as a browser's address bar shows them. Only what follows the host is
+ * decoded: a name and password before it stay escaped, or «datos.gob.do%E2%88%95x@otro.example»
+ * would read as an address at datos.gob.do (U+2215 looks like a slash), and the host stays as the
+ * URL parser writes it (punycode). Escapes of reserved characters stay (`decodeURI`), and so do
+ * those of spaces and of invisible or direction-changing characters. For text only: a link keeps
+ * the URL as it is.
  */
 export function readableUrl(url: string): string {
+  let parsed: URL;
   try {
-    return decodeURI(url).replace(/[\p{Cc}\p{Cf}\p{Z}]/gu, (char) => encodeURIComponent(char));
+    parsed = new URL(url);
   } catch {
-    return url; // an escape that is not UTF-8 (a Latin-1 «%E9»): shown as it came
+    return url;
+  }
+  const href = parsed.href;
+  const tail = `${parsed.pathname}${parsed.search}${parsed.hash}`;
+  try {
+    const readable = decodeURI(tail).replace(/[\p{Cc}\p{Cf}\p{Z}\p{Default_Ignorable_Code_Point}]/gu, (char) => encodeURIComponent(char));
+    return `${href.slice(0, href.length - tail.length)}${readable}`;
+  } catch {
+    return href; // an escape that is not UTF-8 (a Latin-1 «%E9»): shown as it came
   }
 }
 

@@ -92,9 +92,9 @@ describe.each(testEngines())('the capture job on %s', (engine) => {
   });
 
   /** A harvested CSV record waiting for its file at `path` of the site, with what its catalogue declared, and its capture job. */
-  async function recordToCapture(filePath: string, declaredChecksum: string | null = null): Promise<{ alexandriaId: number; job: Job }> {
+  async function recordToCapture(filePath: string, declaredChecksum: string | null = null, origin = site.origin): Promise<{ alexandriaId: number; job: Job }> {
     const [record] = await db.insert(alexandrias).values({ title: `Archivo ${filePath}`, type: 'csv' }).returning({ id: alexandrias.id });
-    const url = `${site.origin}${filePath}`;
+    const url = `${origin}${filePath}`;
     await db.insert(harvestedRecords).values({
       alexandriaId: record!.id,
       harvestSourceId,
@@ -112,9 +112,9 @@ describe.each(testEngines())('the capture job on %s', (engine) => {
   const run = (job: Job, options: Partial<CaptureContext> = {}) => captureHandler({ ...context, ...options })(job, { db, signal: new AbortController().signal });
 
   /** Seconds from the database's now until the site's host may be asked again (negative when it may now). */
-  async function hostHeldFor(): Promise<number> {
+  async function hostHeldFor(origin = site.origin): Promise<number> {
     const { rows } = (await db.execute(
-      sql`select extract(epoch from next_allowed_at - now())::float8 as seconds from job_hosts where host = ${politenessKey(site.origin)}`,
+      sql`select extract(epoch from next_allowed_at - now())::float8 as seconds from job_hosts where host = ${politenessKey(origin)}`,
     )) as unknown as { rows: Array<{ seconds: number }> };
     return Number(rows[0]!.seconds);
   }
@@ -191,6 +191,23 @@ describe.each(testEngines())('the capture job on %s', (engine) => {
     expect((await captureOf(alexandriaId)).errorReason).toMatch(/^no se pudo leer el robots\.txt del sitio/);
     // Until robots.txt is asked again (10 minutes), the host's other captures wait rather than fail.
     const held = await hostHeldFor();
+    expect(held).toBeGreaterThan(590);
+    expect(held).toBeLessThanOrEqual(600);
+  });
+
+  it('tries again later, and holds the host back meanwhile, when the site cannot be reached at all (its name does not resolve)', async () => {
+    const origin = `http://sin-nombre.test:${new URL(site.origin).port}`;
+    const { alexandriaId, job } = await recordToCapture('/datos.csv', null, origin);
+    const resolver = async (): Promise<never> => {
+      throw new Error('getaddrinfo ENOTFOUND sin-nombre.test');
+    };
+    const attempt = run(job, { fetchOptions: { ...context.fetchOptions, resolver } });
+    // The reason is the site's, not robots.txt's.
+    await expect(attempt).rejects.toThrow(/^no se pudo resolver el nombre del servidor: sin-nombre\.test$/);
+    await expect(attempt).rejects.not.toBeInstanceOf(PermanentJobError);
+    expect((await captureOf(alexandriaId)).errorReason).toBe('no se pudo resolver el nombre del servidor: sin-nombre.test');
+    // The unreachable verdict is kept 10 minutes: the host's captures wait it out rather than spend their attempts on it.
+    const held = await hostHeldFor(origin);
     expect(held).toBeGreaterThan(590);
     expect(held).toBeLessThanOrEqual(600);
   });

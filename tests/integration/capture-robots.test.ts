@@ -43,6 +43,10 @@ beforeAll(async () => {
       case 'moved.test':
         response.writeHead(301, { Location: `http://rules.test:${port}/robots.txt` }).end();
         return;
+      case 'to-cdn.test':
+        // To a host whose name does not resolve (the test's resolver knows no «.invalid»).
+        response.writeHead(301, { Location: `http://cdn.invalid:${port}/robots.txt` }).end();
+        return;
       case 'silent.test':
         return; // never answers
       case 'huge.test': {
@@ -83,7 +87,10 @@ afterAll(async () => {
 
 const fetch: CaptureFetchOptions = {
   allowPrivate: true,
-  resolver: async () => [{ address: '127.0.0.1', family: 4 }],
+  resolver: async (hostname) => {
+    if (hostname.endsWith('.invalid')) throw new Error(`getaddrinfo ENOTFOUND ${hostname}`);
+    return [{ address: '127.0.0.1', family: 4 }];
+  },
   headersTimeoutMs: 500,
   idleTimeoutMs: 1_000,
 };
@@ -111,6 +118,13 @@ describe('RobotsPolicy', () => {
     expect(silent.reason).toContain('tiempo agotado esperando cabeceras');
     // The site answered, late: robots.txt is what could not be read, not the site.
     expect(silent).toMatchObject({ unreachable: true, siteFailure: null });
+  });
+
+  it('blames robots.txt, not the site, for a failure at another host robots.txt redirected to', async () => {
+    const robots = new RobotsPolicy({ fetch });
+    const verdict = await robots.check(at('to-cdn.test', '/x'));
+    expect(verdict).toMatchObject({ allowed: false, unreachable: true, siteFailure: null });
+    expect(verdict.reason).toBe('robots.txt inalcanzable (no se pudo resolver el nombre del servidor: cdn.invalid)');
   });
 
   it('follows a redirect to the robots.txt it names', async () => {

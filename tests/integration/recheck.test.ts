@@ -295,5 +295,14 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
     expect(await record()).toMatchObject({ status: 'on_line', cid: v2Cid });
     expect((await history()).at(-1)).toMatch(/^Copia reparada: el origen volvió a servir los mismos bytes/);
     expect(await versions()).toHaveLength(2);
+    // The repair got the same bytes with a 200: a check after the capture that brought v2, which
+    // stays the page's proof.
+    const [, second] = await versions();
+    const page = await getRecord(database.db, recordId);
+    expect(page?.capture).toMatchObject({ status: 200, cid: v2Cid });
+    const [brought] = await database.db.select({ capturedAt: captures.capturedAt }).from(captures).where(eq(captures.id, second!.captureId!));
+    expect(page?.capture?.capturedAt).toEqual(brought!.capturedAt);
+    expect(page?.laterCheck).toMatchObject({ status: 200, cid: v2Cid, errorReason: null });
+    expect(page?.laterCheck?.capturedAt.getTime()).toBeGreaterThan(brought!.capturedAt.getTime());
   });
 });

@@ -96,5 +96,16 @@ describe('refusedHost', () => {
     expect(refused('http://10.0.0.5/', true)).toBeNull();
     expect(refused('http://169.254.169.254/', true)).toBe('169.254.169.254 (servicio de metadatos de la nube)');
     expect(refused('http://[fd00:ec2::254]/', true)).toBe('fd00:ec2::254 (servicio de metadatos de la nube)');
+    expect(refused('http://169.254.170.2/v2/credentials', true)).toBe('169.254.170.2 (servicio de metadatos de la nube)');
+    expect(refused('http://169.254.170.23/', true)).toBe('169.254.170.23 (servicio de metadatos de la nube)');
+    // Link-local, where clouds put more such services: no catalogue lives there.
+    expect(refused('http://169.254.1.1/', true)).toBe('169.254.1.1 (enlace local)');
+    expect(refused('http://[fe80::1]/', true)).toBe('fe80::1 (enlace local)');
+  });
+
+  it('refuses the forms the URL parser normalises to a refused address', () => {
+    for (const url of ['http://2130706433/', 'http://0x7f.1/', 'http://0177.0.0.1/', 'http://127.1./', 'http://LOCALHOST./', 'http://[::ffff:127.0.0.1]/', 'http://[0:0:0:0:0:0:0:1]/', 'http://0/']) {
+      expect(refused(url), url).not.toBeNull();
+    }
   });
 });

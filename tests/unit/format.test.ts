@@ -93,6 +93,18 @@ describe('readableUrl', () => {
     expect(readableUrl('https://datos.example.org/a%E2%80%8Bb')).toBe('https://datos.example.org/a%E2%80%8Bb');
   });
 
+  it('decodes only what follows the host: a name and password stay escaped, and cannot pose as another site', () => {
+    // U+2215 looks like a slash: decoded, this would read as an address at datos.gob.do.
+    expect(readableUrl('https://datos.gob.do%E2%88%95x@otro.example/f%C3%B3.csv')).toBe('https://datos.gob.do%E2%88%95x@otro.example/fó.csv');
+    expect(readableUrl('https://datos.gob.do∕x@otro.example/f.csv')).toBe('https://datos.gob.do%E2%88%95x@otro.example/f.csv');
+    // A host in another script is shown as the parser writes it.
+    expect(readableUrl('https://dátos.example/a')).toBe('https://xn--dtos-5na.example/a');
+  });
+
+  it('keeps the escapes of characters that show nothing (Hangul filler, grapheme joiner, variation selector)', () => {
+    for (const escaped of ['%E3%85%A4', '%CD%8F', '%EF%B8%8F']) expect(readableUrl(`https://datos.example.org/a${escaped}b`)).toBe(`https://datos.example.org/a${escaped}b`);
+  });
+
   it('leaves an escape that is not UTF-8 as it came', () => {
     expect(readableUrl('https://datos.example.org/a%E9.csv')).toBe('https://datos.example.org/a%E9.csv');
   });

@@ -114,7 +114,7 @@ export const es = {
   'record.importOf': 'n.º {id}, {date}',
   'record.captured': 'Capturado por el archivo desde {url} el {date} (HTTP {status}).',
   'record.rechecked': 'Comprobado de nuevo desde {url} el {date} (HTTP {status}): el origen sirve el mismo archivo.',
-  'record.recheckFailed': 'La última comprobación del origen, desde {url} el {date}, no pudo: {reason}. La copia capturada sigue aquí.',
+  'record.recheckFailed': 'La última comprobación del origen, desde {url} el {date}, falló: {reason}. La copia capturada sigue aquí.',
   'record.captureMismatch': 'Lo capturado no coincide con lo que declara el catálogo: {mismatch}',
   'record.withdrawnBadge': 'Retirado del catálogo',
   'record.withdrawnFromCatalog': 'Retirado del catálogo el {date}: la fuente ya no lo lista. El archivo conserva el registro y su copia.',
@@ -569,7 +569,7 @@ export const es = {
   'record.notArchived.title': 'Todavía no archivado',
   'record.notArchived.body':
     'El archivo aún no guarda una copia de este documento: lo conoce por el catálogo de su fuente. Puede consultarlo en la fuente mientras tanto.',
-  'record.notArchived.failed': 'El último intento de captura, desde {url} el {date}, no pudo: {reason}',
+  'record.notArchived.failed': 'El último intento de captura, desde {url} el {date}, falló: {reason}',
   'record.declaredFormats': 'Formatos declarados',
   'record.archiveUpdated': 'Último cambio en el archivo',
   'record.institution': 'Institución',

@@ -33,6 +33,8 @@ const IPV4_RANGES: ReadonlyArray<readonly [string, AddressKind]> = [
   ['100.100.100.200/32', 'metadata'], // Alibaba Cloud
   ['168.63.129.16/32', 'metadata'], // Azure WireServer: a public-looking address that is not
   ['192.0.0.192/32', 'metadata'], // Oracle Cloud
+  ['169.254.170.2/32', 'metadata'], // AWS ECS task credentials
+  ['169.254.170.23/32', 'metadata'], // AWS EKS Pod Identity
   ['0.0.0.0/8', 'unspecified'],
   ['10.0.0.0/8', 'private'],
   ['100.64.0.0/10', 'shared'],
@@ -53,6 +55,7 @@ const IPV4_RANGES: ReadonlyArray<readonly [string, AddressKind]> = [
 /** Only global unicast (2000::/3) can be public; these are its exceptions, and the kinds of the rest. */
 const IPV6_RANGES: ReadonlyArray<readonly [string, AddressKind]> = [
   ['fd00:ec2::254/128', 'metadata'], // AWS over IPv6
+  ['fd00:ec2::23/128', 'metadata'], // AWS EKS Pod Identity over IPv6
   ['::/128', 'unspecified'],
   ['::1/128', 'loopback'],
   ['fc00::/7', 'unique_local'],
@@ -145,10 +148,11 @@ export function isPublicAddress(address: string): boolean {
 /**
  * Whether an address of this kind may be fetched: a public one, and with `allowPrivate` (a portal
  * on the archive's own network) any other but a cloud's metadata service, which is never a
- * catalogue and hands out the server's own credentials.
+ * catalogue and hands out the server's own credentials, and a link-local one, where the clouds
+ * put such services beside those listed (169.254.0.0/16) and no catalogue lives.
  */
 export function mayFetchKind(kind: AddressKind, allowPrivate: boolean): boolean {
-  return kind === 'public' || (allowPrivate && kind !== 'metadata');
+  return kind === 'public' || (allowPrivate && kind !== 'metadata' && kind !== 'link_local');
 }
 
 /**

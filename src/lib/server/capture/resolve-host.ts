@@ -24,7 +24,7 @@ export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
 export type AddressCheck = (address: string, hostname: string) => boolean;
 
 export interface AddressRules {
-  /** Allow private, loopback and reserved addresses (`ARCHIVE_CAPTURE_ALLOW_PRIVATE=true`: tests, a portal on the same network); a cloud's metadata service stays refused. */
+  /** Allow private, loopback and reserved addresses (`ARCHIVE_CAPTURE_ALLOW_PRIVATE=true`: tests, a portal on the same network); a cloud's metadata service and link-local addresses stay refused. */
   allowPrivate: boolean;
   resolver: HostResolver;
   isAllowedAddress: AddressCheck;
@@ -62,8 +62,9 @@ export async function resolveCheckedAddress(url: URL, rules: AddressRules): Prom
   if (!first) throw new CaptureError('dns_failed', `${hostname} no tiene direcciones`, { url: url.href });
   for (const { address } of addresses) {
     const kind = classifyAddress(address) ?? 'reserved';
-    // The caller's own check may open more addresses (a test, an internal mirror), never a cloud's metadata service.
-    if (mayFetchKind(kind, rules.allowPrivate) || (kind !== 'metadata' && rules.isAllowedAddress(address, hostname))) continue;
+    // The caller's own check may open more addresses (a test, an internal mirror), never a cloud's
+    // metadata service nor a link-local address (`mayFetchKind`).
+    if (mayFetchKind(kind, rules.allowPrivate) || (mayFetchKind(kind, true) && rules.isAllowedAddress(address, hostname))) continue;
     const shown = literal ? address : `${hostname} → ${address}`;
     throw new CaptureError('private_address', `${shown} (${ADDRESS_KINDS[kind]})`, { url: url.href });
   }

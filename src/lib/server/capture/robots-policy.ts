@@ -142,7 +142,9 @@ export class RobotsPolicy {
       if (error.reason === 'too_many_redirects' || error.reason === 'redirect_loop') {
         return { kind: 'allow_all', reason: `robots.txt no disponible (${error.message})` };
       }
-      return { kind: 'disallow_all', reason: `robots.txt inalcanzable (${error.message})`, siteFailure: SITE_FAILURES.has(error.reason) ? error : null };
+      // The site's own failure only: one at another host robots.txt redirected to (a CDN) says nothing of the site.
+      const atSite = error.url !== undefined && URL.canParse(error.url) && new URL(error.url).origin === origin;
+      return { kind: 'disallow_all', reason: `robots.txt inalcanzable (${error.message})`, siteFailure: atSite && SITE_FAILURES.has(error.reason) ? error : null };
     }
     const { status, body } = response;
     if (status >= 500) {

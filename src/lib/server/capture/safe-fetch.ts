@@ -67,7 +67,7 @@ export interface CaptureFetchOptions {
   signal?: AbortSignal;
   /** Resolves host names; the system resolver by default. Tests make names resolve where they need. */
   resolver?: AddressRules['resolver'];
-  /** Which resolved addresses may be fetched; public ones by default (ignored with `allowPrivate`). */
+  /** Which resolved addresses may be fetched; public ones by default (ignored with `allowPrivate`). A cloud's metadata service and link-local addresses are refused whatever it says. */
   isAllowedAddress?: AddressRules['isAllowedAddress'];
 }
 

@@ -144,14 +144,13 @@ export function captureHandler(context: CaptureContext): JobHandler {
       // A site that asks crawlers to keep out of a path is obeyed (RFC 9309), and told why in the capture.
       const verdict = await robots.check(payload.url);
       if (!verdict.allowed) {
+        // robots.txt could not be read (RFC 9309: keep out for now), which is not the site saying no:
+        // the verdict is kept for a while, so the site's captures wait until it is asked again
+        // rather than spend their attempts on it, unless no retry can help (a refused address).
+        if (verdict.unreachable && verdict.siteFailure?.retryable !== false) await holdHostBack(robots.failureTtlMs);
         // The site itself cannot be reached: that failure, retried or not as any capture's would be.
         if (verdict.siteFailure) throw verdict.siteFailure;
-        // robots.txt could not be read (RFC 9309: keep out for now): not the site saying no. The
-        // site's captures wait until it is asked again, and this one is tried again then.
-        if (verdict.unreachable) {
-          await holdHostBack(robots.failureTtlMs);
-          throw new Error(`no se pudo leer el robots.txt del sitio, y sin él no se captura (${verdict.reason})`);
-        }
+        if (verdict.unreachable) throw new Error(`no se pudo leer el robots.txt del sitio, y sin él no se captura (${verdict.reason})`);
         throw new PermanentJobError(`robots.txt del sitio no permite capturar esta dirección (${verdict.reason})`);
       }
       // Its Crawl-delay counts from this request: the host's next job waits it out.

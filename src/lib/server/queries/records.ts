@@ -4,7 +4,7 @@ import { LIMITS, type AssetStatus, type AssetType } from '../../domain/constants
 import type { CollectionOrder, ListView } from '../../list-view.ts';
 import { catalogueFactsOf, type CatalogueFacts } from '../db/catalogue-facts.ts';
 import type { Db } from '../db/index.ts';
-import { aletheias, alexandrias, captures, categories, deals, departments, harvestedRecords, pins, sources } from '../db/schema.ts';
+import { aletheias, alexandrias, captures, categories, deals, departments, harvestedRecords, pins, recordVersions, sources } from '../db/schema.ts';
 import { readingOrder } from './groups.ts';
 import { isRowId, pageWindow, toPage, type Page } from './paging.ts';
 import { recordCondition, scopeFilter, type RecordScope } from './record-filter.ts';
@@ -278,7 +278,7 @@ export async function recordDetails(db: Db, where: SQL | undefined, options: Det
 export async function withOriginFacts(db: Db, records: RecordDetail[]): Promise<RecordWithOrigin[]> {
   const ids = records.map((record) => record.id);
   if (ids.length === 0) return [];
-  // The newest capture of each record, and the newest that brought its current file (DISTINCT ON
+  // The newest capture of each record, and the one that brought its current file (DISTINCT ON
   // keeps the first row of each id in this order).
   const newestCapture = (condition?: SQL) =>
     db
@@ -298,9 +298,12 @@ export async function withOriginFacts(db: Db, records: RecordDetail[]): Promise<
       .orderBy(captures.alexandriaId, desc(captures.capturedAt), desc(captures.id));
   const byRecord = (rows: Awaited<ReturnType<typeof newestCapture>>) => new Map(rows.map(({ alexandriaId, ...capture }) => [alexandriaId, capture]));
   const latestOf = byRecord(await newestCapture());
+  // The version of the current file names the capture that brought it: a later check that got the
+  // same bytes with a 200 (a server that ignores conditional requests, a repair) is not its proof.
   const bringingOf = byRecord(
     await newestCapture(
-      sql`${captures.status} between 200 and 299 and ${captures.cid} = (select a.cid from ${alexandrias} a where a.id = ${captures.alexandriaId})`,
+      sql`${captures.id} = (select v.capture_id from ${recordVersions} v join ${alexandrias} a on a.id = v.alexandria_id
+        where v.alexandria_id = ${captures.alexandriaId} and v.cid = a.cid order by v.number desc limit 1)`,
     ),
   );
   const originOf = (record: RecordDetail) => {
