@@ -69,9 +69,10 @@ export interface RecordDetail extends RecordRow, CatalogueFacts {
  */
 export interface OriginFacts {
   /**
-   * For a record with its file, the capture that brought that file (a 2xx with its CID), the
-   * proof of where its bytes came from, however many checks came after; for one without, the
-   * latest capture tried. Null when none (a file uploaded by hand, a record never captured).
+   * For a record with its file, the capture that brought that file (the one its current version
+   * names), the proof of where its bytes came from, however many checks came after; for one
+   * without, the latest capture tried. Null when none (a file uploaded by hand, a record never
+   * captured).
    */
   capture: CaptureFacts | null;
   /** A check of the origin after `capture` (the same bytes, a 304, or a failure), the latest. */
