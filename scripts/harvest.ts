@@ -22,14 +22,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, count, desc, eq, like } from 'drizzle-orm';
 import { startBackgroundWork } from '../src/lib/server/background.ts';
-import { refusedHost } from '../src/lib/server/capture/index.ts';
 import { openArchiveForCommand, parseCommandArgs, withHostDelay } from '../src/lib/server/commands.ts';
 import { readConfigOrExit } from '../src/lib/server/config.ts';
 import { imports, jobs, type HarvestCounts } from '../src/lib/server/db/schema.ts';
 import { CATALOG_KINDS, type CatalogKind } from '../src/lib/server/harvest/catalogs/index.ts';
 import { documentsRead, emptyCounts, queueHarvestRun, registerHarvestSource, RUN_ERROR_KEY } from '../src/lib/server/harvest/index.ts';
-import { CATALOGUE_CREDENTIALS_MESSAGE, privateCatalogueMessage } from '../src/lib/server/harvest/manage.ts';
-import { HttpError } from '../src/lib/server/http/errors.ts';
+import { CATALOGUE_CREDENTIALS_MESSAGE } from '../src/lib/server/harvest/manage.ts';
+import { HttpError, ValidationError } from '../src/lib/server/http/errors.ts';
 import { liveInstanceCount, liveWorkerCount } from '../src/lib/server/instances/index.ts';
 
 const USAGE = 'Uso: npm run harvest -- <url del catálogo> [--kind ckan|dcat|datajson] [--source-name "Nombre"] [--timeout minutos] [--host-delay ms]';
@@ -80,11 +79,8 @@ const timeoutMinutes = Number(values.timeout);
 if (!(timeoutMinutes > 0)) usage('--timeout debe ser un número de minutos mayor que cero.');
 
 const config = withHostDelay(readConfigOrExit(), values['host-delay'], usage);
-// The page's and the REST API's refusals (`manage.ts`), before anything is registered.
-const parsedUrl = new URL(url);
-if (parsedUrl.username || parsedUrl.password) usage(CATALOGUE_CREDENTIALS_MESSAGE);
-const refused = refusedHost(parsedUrl, config.captureAllowPrivate);
-if (refused) usage(privateCatalogueMessage(refused));
+// The page's and the REST API's refusal (`manage.ts`), before anything is opened.
+if (new URL(url).username || new URL(url).password) usage(CATALOGUE_CREDENTIALS_MESSAGE);
 const archive = await openArchiveForCommand(config, 'la cosecha');
 const { db } = archive;
 const stop = new AbortController();
@@ -93,7 +89,14 @@ process.once('SIGINT', () => {
   stop.abort();
 });
 
-const { harvestSource, created } = await registerHarvestSource(db, { url, kind, name: values['source-name'] });
+// A catalogue new to the archive at an address it will never fetch is refused, as on the page.
+const { harvestSource, created } = await registerHarvestSource(db, { url, kind, name: values['source-name'], allowPrivate: config.captureAllowPrivate }).catch(
+  async (error: unknown) => {
+    if (!(error instanceof ValidationError)) throw error;
+    await archive.close();
+    return usage(error.message);
+  },
+);
 console.log(
   created
     ? `Fuente de cosecha registrada: «${harvestSource.name}» (${CATALOG_KINDS[harvestSource.kind].label}).`

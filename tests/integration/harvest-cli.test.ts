@@ -1,9 +1,9 @@
 /**
  * `npm run harvest` (scripts/harvest.ts) as a person runs it, on an embedded database of its own:
  * it registers the local portal, harvests it, captures its files and reports in Spanish; a second
- * run finds everything unchanged; with private addresses refused (the default) the portal on
- * 127.0.0.1 is refused before anything is registered, and the script exits non-zero; a database
- * held by a running server is named as the reason.
+ * run finds everything unchanged; with private addresses refused (the default) its run fails and
+ * a new catalogue on 127.0.0.1 is not registered, and the script exits non-zero; a database held
+ * by a running server is named as the reason.
  */
 import { fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -92,8 +92,14 @@ describe('npm run harvest', () => {
     expect(unknown.code).toBe(1);
   }, 200_000);
 
-  it('refuses, and says why, a catalogue at a private address when those are refused (the default), or with a password in its URL', async () => {
-    const refused = await harvest([portal.urls.ckan], env);
+  it('fails, and says why, when private addresses are refused (the default); refuses to register a new catalogue there, or one with a password in its URL', async () => {
+    // The portal registered by the tests above: its run fails on the address.
+    const failed = await harvest([portal.urls.ckan], env);
+    expect(failed.output).toContain('Cosecha fallida');
+    expect(failed.output).toMatch(/dirección privada o reservada: 127\.0\.0\.1 \(bucle local\)/);
+    expect(failed.code).toBe(1);
+    // A catalogue new to the archive at such an address is not registered at all.
+    const refused = await harvest(['http://127.0.0.1:9/otro-catalogo/data.json', '--kind', 'datajson'], env);
     expect(refused.output).toContain('La dirección del catálogo apunta a 127.0.0.1 (bucle local): el archivo no lee catálogos de direcciones privadas, locales o reservadas.');
     expect(refused.output).not.toContain('Fuente de cosecha registrada');
     expect(refused.code).toBe(2);

@@ -18,7 +18,6 @@ import { alexandrias, captures, categories, harvestedRecords, harvestSources, im
 import { HttpError, ValidationError } from '../http/errors.ts';
 import { retryFailed, retryFailedMany } from '../jobs/index.ts';
 import { JOB_STATUSES, type JobStatus } from '../jobs/statuses.ts';
-import { refusedHost } from '../capture/index.ts';
 import { CATALOG_KINDS, type CatalogKind } from './catalogs/index.ts';
 import { CAPTURE_JOB } from './capture-job.ts';
 import { foldLabel } from './map.ts';
@@ -471,8 +470,6 @@ async function requireCategories(db: Db, ids: Array<number | null | undefined>):
  * for the catalogue's site). A catalogue already registered is a 409: the moderator edits that one.
  */
 export async function createHarvestSource(db: Db, input: NewHarvestSourceInput, { allowPrivate }: { allowPrivate: boolean }): Promise<HarvestSourceDetail> {
-  const refused = refusedHost(new URL(input.url), allowPrivate);
-  if (refused) throw new ValidationError(privateCatalogueMessage(refused), [{ field: 'url', message: privateCatalogueMessage(refused) }]);
   await requireCategories(db, [input.defaultCategoryId, ...Object.values(input.themeMap ?? {})]);
   const { harvestSource, created } = await registerHarvestSource(db, {
     url: input.url,
@@ -480,6 +477,7 @@ export async function createHarvestSource(db: Db, input: NewHarvestSourceInput, 
     name: input.name,
     defaultCategoryId: input.defaultCategoryId ?? null,
     themeMap: input.themeMap,
+    allowPrivate,
   });
   if (!created) throw new HttpError(409, `Ya existe una fuente de cosecha con esa dirección: «${harvestSource.name}».`);
   if (input.interval !== 'diaria') {
@@ -489,11 +487,6 @@ export async function createHarvestSource(db: Db, input: NewHarvestSourceInput, 
       .where(eq(harvestSources.id, harvestSource.id));
   }
   return getHarvestSource(db, harvestSource.id);
-}
-
-/** Why a catalogue at a refused address (`refusedHost`) is not registered. */
-export function privateCatalogueMessage(refused: string): string {
-  return `La dirección del catálogo apunta a ${refused}: el archivo no lee catálogos de direcciones privadas, locales o reservadas.`;
 }
 
 /** Changes what `edit` names of a harvest source; the next run reads the new theme map and category. */

@@ -1,6 +1,8 @@
 /** Registering a catalogue to harvest, with the `source` its records are filed under. */
 import { and, eq, like, sql } from 'drizzle-orm';
+import { refusedHost } from '../capture/index.ts';
 import type { Db } from '../db/index.ts';
+import { ValidationError } from '../http/errors.ts';
 import { likeLiteral } from '../queries/record-filter.ts';
 import { alexandrias, harvestedRecords, harvestSources, imports, sources, type HarvestSource } from '../db/schema.ts';
 import { catalogIdentity, type CatalogKind } from './catalogs/index.ts';
@@ -15,6 +17,18 @@ export interface NewHarvestSource {
   defaultCategoryId?: number | null | undefined;
   /** The catalogue's theme (identifier or label) → category id. */
   themeMap?: Record<string, number> | undefined;
+  /**
+   * `captureAllowPrivate` from the configuration, given by the doors people register through (the
+   * page, the REST API, `npm run harvest`): a catalogue new to the archive at an address it will
+   * never fetch (`refusedHost`) is then refused, in Spanish, rather than registered to fail every
+   * run. One registered already is found as before, and its runs say why they cannot read it.
+   */
+  allowPrivate?: boolean | undefined;
+}
+
+/** Why a catalogue at a refused address (`refusedHost`) is not registered. */
+function privateCatalogueMessage(refused: string): string {
+  return `La dirección del catálogo apunta a ${refused}: el archivo no lee catálogos de direcciones privadas, locales o reservadas.`;
 }
 
 /**
@@ -38,6 +52,8 @@ export async function registerHarvestSource(db: Db, input: NewHarvestSource): Pr
     const onSite = await tx.select().from(harvestSources).where(like(harvestSources.url, `${likeLiteral(origin)}/%`));
     const existing = onSite.find((other) => other.url === url || (other.kind === input.kind && catalogIdentity(other.kind, other.url) === identity));
     if (existing) return { harvestSource: existing, created: false };
+    const refused = input.allowPrivate === undefined ? null : refusedHost(new URL(url), input.allowPrivate);
+    if (refused) throw new ValidationError(privateCatalogueMessage(refused), [{ field: 'url', message: privateCatalogueMessage(refused) }]);
     await tx.insert(sources).values({ name, url: origin, description: harvestedSourceDescription(url) }).onConflictDoNothing({ target: sources.url });
     // A source an earlier registration on this site made, that never got a record because every
     // catalogue feeding it failed its last run (a wrong address), is this catalogue's: named after
