@@ -73,14 +73,14 @@ const { values, positionals } = parseCommandArgs(
 const url = positionals[0];
 if (!url || positionals.length > 1) usage('Indique una sola URL de catálogo.');
 if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) usage(`«${url}» no es una URL http(s).`);
+// The page's and the REST API's refusal (`manage.ts`).
+if (new URL(url).username || new URL(url).password) usage(CATALOGUE_CREDENTIALS_MESSAGE);
 const kind = (values.kind ?? guessKind(url)) as CatalogKind;
 if (!Object.hasOwn(CATALOG_KINDS, kind)) usage(`Tipo de catálogo desconocido: «${values.kind}».`);
 const timeoutMinutes = Number(values.timeout);
 if (!(timeoutMinutes > 0)) usage('--timeout debe ser un número de minutos mayor que cero.');
 
 const config = withHostDelay(readConfigOrExit(), values['host-delay'], usage);
-// The page's and the REST API's refusal (`manage.ts`), before anything is opened.
-if (new URL(url).username || new URL(url).password) usage(CATALOGUE_CREDENTIALS_MESSAGE);
 const archive = await openArchiveForCommand(config, 'la cosecha');
 const { db } = archive;
 const stop = new AbortController();

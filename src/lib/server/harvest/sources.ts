@@ -53,7 +53,10 @@ export async function registerHarvestSource(db: Db, input: NewHarvestSource): Pr
     const existing = onSite.find((other) => other.url === url || (other.kind === input.kind && catalogIdentity(other.kind, other.url) === identity));
     if (existing) return { harvestSource: existing, created: false };
     const refused = input.allowPrivate === undefined ? null : refusedHost(new URL(url), input.allowPrivate);
-    if (refused) throw new ValidationError(privateCatalogueMessage(refused), [{ field: 'url', message: privateCatalogueMessage(refused) }]);
+    if (refused) {
+      const message = privateCatalogueMessage(refused);
+      throw new ValidationError(message, [{ field: 'url', message }]);
+    }
     await tx.insert(sources).values({ name, url: origin, description: harvestedSourceDescription(url) }).onConflictDoNothing({ target: sources.url });
     // A source an earlier registration on this site made, that never got a record because every
     // catalogue feeding it failed its last run (a wrong address), is this catalogue's: named after
