@@ -27,7 +27,7 @@
  * captures cannot end before their CPU seconds, all processes together, spread over the cores.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -81,6 +81,8 @@ export interface HarvestFigures {
   ratio: number;
   /** (e) The same files fetched and kept with no database (`keepAll`), 4 at once, each way: ceilings, not targets. */
   keepingAlone: Record<KeepingWay, { seconds: number; perSecond: number; ratio: number; cpuSeconds: number }>;
+  /** CPU microseconds to create one empty file in the data folder (`fileCreationMicros`), before the harvest and after (e). */
+  fileCreationMicros: { before: number; after: number };
   rss: {
     /** VmHWM of the archive's process at the end: its peak since it started. What the target is about. */
     peakMb: number;
@@ -101,6 +103,22 @@ export interface HarvestFigures {
     captures: { archive: number; archiveMainThread: number; database: number | null; portal: number };
   };
   over: string[];
+}
+
+/**
+ * CPU microseconds this process spends creating one empty file in `dir`, over `count` files left in
+ * place. Every captured block is a new file, and what one costs depends on the disk's recent past,
+ * not on the archive: on ext4 without a journal (this machine's disk), the kernel looks at each inode
+ * freed in the last few seconds or minutes before it takes one (`recently_deleted`), so a folder
+ * near many files just deleted (a test suite's, an earlier run's) costs up to a millisecond a file
+ * instead of tens of microseconds. The files are not deleted here: that would slow what follows.
+ */
+function fileCreationMicros(dir: string, count = 200): number {
+  mkdirSync(dir, { recursive: true });
+  const before = process.cpuUsage();
+  for (let index = 0; index < count; index += 1) closeSync(openSync(path.join(dir, `f${index}`), 'wx'));
+  const spent = process.cpuUsage(before);
+  return (spent.user + spent.system) / count;
 }
 
 /** Resident memory of a process from /proc, in MB; NaN once it is gone. */
@@ -376,6 +394,7 @@ export async function benchHarvest(options: HarvestOptions): Promise<HarvestFigu
     const prepareSeconds = (performance.now() - started) / 1000;
     const engine = options.databaseUrl ? `PostgreSQL en ${new URL(options.databaseUrl).host}` : 'PGlite en su propio proceso, como npm start';
     console.log(`  base de datos nueva con la carga inicial real (${engine}): ${prepareSeconds.toFixed(1)} s`);
+    const creationMicrosBefore = fileCreationMicros(path.join(dataDir, 'file-creation-before'));
 
     archive = startChild(
       root,
@@ -434,6 +453,7 @@ export async function benchHarvest(options: HarvestOptions): Promise<HarvestFigu
     // Both ways once over a few files first: whichever ran first paid for compiling the shared code.
     for (const how of ['archive', 'bare'] as const) await keepAll(ready.fileUrls.slice(0, 300), PER_HOST_CONCURRENCY, path.join(dataDir, `warm-${how}`), how);
     const keepingAlone = { archive: await keeping('archive'), bare: await keeping('bare') };
+    const creationMicrosAfter = fileCreationMicros(path.join(dataDir, 'file-creation-after'));
 
     const captureFiles = child.captures.stored;
     const figures: HarvestFigures = {
@@ -459,6 +479,7 @@ export async function benchHarvest(options: HarvestOptions): Promise<HarvestFigu
       server: { seconds: serverSeconds, perSecond: ready.fileUrls.length / serverSeconds, MBps: ready.fileBytes / MB / serverSeconds, cpuSeconds: server.cpuSeconds },
       ratio: 0,
       keepingAlone,
+      fileCreationMicros: { before: creationMicrosBefore, after: creationMicrosAfter },
       rss: {
         peakMb: child.memory.captured.highWaterMb,
         afterOpenMb: child.memory.opened.rssMb,
@@ -553,7 +574,10 @@ function printHarvest(figures: HarvestFigures): void {
     `  (e) guardar sin base de datos, ${PER_HOST_CONCURRENCY} a la vez (el techo de capturas / servidor antes de toda base de datos):\n` +
       `      como el archivo (SHA-256, tipo real, CID, bloques a la espera y renombrados al almacén): ` +
       `${asArchive.seconds.toFixed(2)} s = ${perSecond(asArchive.perSecond)} archivos/s = ${asArchive.ratio.toFixed(3)} del servidor, CPU ${asArchive.cpuSeconds.toFixed(1)} s\n` +
-      `      lo mínimo (solo el CID y sus bloques al disco): ${bare.seconds.toFixed(2)} s = ${perSecond(bare.perSecond)} archivos/s = ${bare.ratio.toFixed(3)} del servidor, CPU ${bare.cpuSeconds.toFixed(1)} s`,
+      `      lo mínimo (solo el CID y sus bloques al disco): ${bare.seconds.toFixed(2)} s = ${perSecond(bare.perSecond)} archivos/s = ${bare.ratio.toFixed(3)} del servidor, CPU ${bare.cpuSeconds.toFixed(1)} s\n` +
+      `      crear un archivo vacío en la carpeta de datos: ${figures.fileCreationMicros.before.toFixed(0)} µs de CPU antes de la cosecha, ` +
+      `${figures.fileCreationMicros.after.toFixed(0)} µs tras (e) ` +
+      `(cada bloque capturado es un archivo nuevo; en un disco sin borrados recientes, unas decenas de µs: véase el README)`,
   );
   // What the target leaves to spend: on a machine whose cores are all busy, a phase cannot end
   // before its CPU seconds, all processes together, spread over every core.
