@@ -26,7 +26,7 @@ import { openArchiveForCommand, parseCommandArgs, withHostDelay } from '../src/l
 import { readConfigOrExit } from '../src/lib/server/config.ts';
 import { imports, jobs, type HarvestCounts } from '../src/lib/server/db/schema.ts';
 import { CATALOG_KINDS, type CatalogKind } from '../src/lib/server/harvest/catalogs/index.ts';
-import { documentsRead, emptyCounts, queueHarvestRun, registerHarvestSource, RUN_ERROR_KEY } from '../src/lib/server/harvest/index.ts';
+import { documentsRead, emptyCounts, queueHarvestRun, registerHarvestSource, registrationRules, RUN_ERROR_KEY } from '../src/lib/server/harvest/index.ts';
 import { CATALOGUE_CREDENTIALS_MESSAGE } from '../src/lib/server/harvest/manage.ts';
 import { HttpError, ValidationError } from '../src/lib/server/http/errors.ts';
 import { liveInstanceCount, liveWorkerCount } from '../src/lib/server/instances/index.ts';
@@ -89,8 +89,8 @@ process.once('SIGINT', () => {
   stop.abort();
 });
 
-// A catalogue new to the archive at an address it will never fetch is refused, as on the page.
-const { harvestSource, created } = await registerHarvestSource(db, { url, kind, name: values['source-name'], allowPrivate: config.captureAllowPrivate }).catch(
+// A catalogue new to the archive at an address it will never fetch, or the archive's own, is refused, as on the page.
+const { harvestSource, created } = await registerHarvestSource(db, { url, kind, name: values['source-name'], rules: registrationRules(config) }).catch(
   async (error: unknown) => {
     if (!(error instanceof ValidationError)) throw error;
     await archive.close();

@@ -50,6 +50,8 @@ const retryAllRoute = await import('../../src/pages/v2/ops/harvest-sources/[id]/
 const retryJobRoute = await import('../../src/pages/v2/ops/jobs/[id]/retry.ts');
 
 const MODERATOR = ALICE.address.toLowerCase();
+/** Where the archive answers (`allowedHosts`): a catalogue there is its own. */
+const ARCHIVE_HOST = 'archivo.example.org';
 const moderator = toUser(ALICE.address, 'metamask');
 const stranger = toUser(MALLORY.address, 'metamask');
 
@@ -88,7 +90,7 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     stagingDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'archivo-staging-'));
     portal = await startLocalPortal();
     // The local portal is on 127.0.0.1, as ARCHIVE_CAPTURE_ALLOW_PRIVATE=true lets tests reach.
-    running.archive = { db, config: { moderators: [MODERATOR], captureAllowPrivate: true } };
+    running.archive = { db, config: { moderators: [MODERATOR], captureAllowPrivate: true, allowedHosts: [ARCHIVE_HOST] } };
     categoryIds = (await db.select({ id: categories.id }).from(categories).orderBy(categories.id)).map((row) => row.id);
     seededSources = await db.select().from(harvestSources);
     expect(seededSources.map((source) => [source.kind, source.paused, source.snapshotOn])).toEqual([['ckan', true, '2026-09-24']]);
@@ -154,7 +156,7 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     expect(await db.select().from(harvestSources)).toEqual(seededSources);
   });
 
-  it('refuses a catalogue at an address the archive will not read, or with a name and password, with a Spanish 400', async () => {
+  it('refuses a catalogue at an address the archive will not read, its own, or with a name and password, with a Spanish 400', async () => {
     const config = (running.archive as { config: { captureAllowPrivate: boolean } }).config;
     config.captureAllowPrivate = false;
     try {
@@ -176,6 +178,16 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     // Allowed private addresses are the archive's own network, never a cloud's metadata service.
     const metadata = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'http://169.254.169.254/', kind: 'ckan' } });
     expect(metadata.status).toBe(400);
+    // The archive's own catalogue would come back as copies of every record, and the copies of those the next run.
+    for (const url of [`https://${ARCHIVE_HOST}/catalog.jsonld`, `http://${ARCHIVE_HOST}/catalog.ttl?page=2`]) {
+      const own = await call(sourcesRoute.POST, { method: 'POST', body: { url, kind: 'dcat' } });
+      expect(own, url).toMatchObject({
+        status: 400,
+        body: {
+          message: `La dirección del catálogo es la del propio archivo (${ARCHIVE_HOST}): cosecharlo archivaría de nuevo cada uno de sus registros, y en la cosecha siguiente también esas copias.`,
+        },
+      });
+    }
     const credentials = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'https://usuario:clave@datos.example.org/', kind: 'ckan' } });
     expect(credentials).toMatchObject({
       status: 400,

@@ -9,5 +9,5 @@ export { catalogPageFetcher, MAX_CATALOG_PAGE_BYTES } from './fetch-page.ts';
 export { chooseCategory, mapDataset, type MappedRecord } from './map.ts';
 export { PublisherMatcher, websiteKey } from './publishers.ts';
 export { documentsRead, emptyCounts, runHarvest, RUN_ERROR_KEY, WRITE_SLICE, type HarvestRunReport, type RunHarvestOptions } from './run.ts';
-export { registerHarvestSource, type NewHarvestSource } from './sources.ts';
+export { registerHarvestSource, registrationRules, type NewHarvestSource, type RegistrationRules } from './sources.ts';
 export { HARVEST_JOB, harvestRunHandler, queueDueHarvests, queueHarvestRun, type HarvestJobPayload } from './run-job.ts';

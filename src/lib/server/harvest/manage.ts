@@ -23,7 +23,7 @@ import { CAPTURE_JOB } from './capture-job.ts';
 import { foldLabel } from './map.ts';
 import { activeRunsOf, HARVEST_JOB, queueHarvestRun, refuseSnapshot, type HarvestJobPayload } from './run-job.ts';
 import { documentsRead, emptyCounts } from './run.ts';
-import { registerHarvestSource, renameHarvestedCatalogue } from './sources.ts';
+import { registerHarvestSource, renameHarvestedCatalogue, type RegistrationRules } from './sources.ts';
 
 /**
  * How often a source is harvested again: the choices a moderator has, and the PostgreSQL interval
@@ -469,7 +469,7 @@ async function requireCategories(db: Db, ids: Array<number | null | undefined>):
  * Registers a harvest source (through `registerHarvestSource`, which files it under our `source`
  * for the catalogue's site). A catalogue already registered is a 409: the moderator edits that one.
  */
-export async function createHarvestSource(db: Db, input: NewHarvestSourceInput, { allowPrivate }: { allowPrivate: boolean }): Promise<HarvestSourceDetail> {
+export async function createHarvestSource(db: Db, input: NewHarvestSourceInput, rules: RegistrationRules): Promise<HarvestSourceDetail> {
   await requireCategories(db, [input.defaultCategoryId, ...Object.values(input.themeMap ?? {})]);
   const { harvestSource, created } = await registerHarvestSource(db, {
     url: input.url,
@@ -477,7 +477,7 @@ export async function createHarvestSource(db: Db, input: NewHarvestSourceInput, 
     name: input.name,
     defaultCategoryId: input.defaultCategoryId ?? null,
     themeMap: input.themeMap,
-    allowPrivate,
+    rules,
   });
   if (!created) throw new HttpError(409, `Ya existe una fuente de cosecha con esa dirección: «${harvestSource.name}».`);
   if (input.interval !== 'diaria') {

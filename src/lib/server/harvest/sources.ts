@@ -1,6 +1,7 @@
 /** Registering a catalogue to harvest, with the `source` its records are filed under. */
 import { and, eq, like, sql } from 'drizzle-orm';
 import { refusedHost } from '../capture/index.ts';
+import type { ArchiveConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { ValidationError } from '../http/errors.ts';
 import { likeLiteral } from '../queries/record-filter.ts';
@@ -18,17 +19,36 @@ export interface NewHarvestSource {
   /** The catalogue's theme (identifier or label) → category id. */
   themeMap?: Record<string, number> | undefined;
   /**
-   * `captureAllowPrivate` from the configuration, given by the doors people register through (the
-   * page, the REST API, `npm run harvest`): a catalogue new to the archive at an address it will
-   * never fetch (`refusedHost`) is then refused, in Spanish, rather than registered to fail every
-   * run. One registered already is found as before, and its runs say why they cannot read it.
+   * What the doors people register through (the page, the REST API, `npm run harvest`) refuse in a
+   * catalogue new to the archive (`registrationRules`), in Spanish, rather than register it to fail
+   * or harm every run. One registered already is found as before, and its runs say why they cannot
+   * read it.
    */
-  allowPrivate?: boolean | undefined;
+  rules?: RegistrationRules | undefined;
 }
 
-/** Why a catalogue at a refused address (`refusedHost`) is not registered. */
-function privateCatalogueMessage(refused: string): string {
-  return `La dirección del catálogo apunta a ${refused}: el archivo no lee catálogos de direcciones privadas, locales o reservadas.`;
+/** What a new catalogue is checked against; `registrationRules(config)` builds it. */
+export interface RegistrationRules {
+  /** `captureAllowPrivate`: else an address the archive will never fetch (`refusedHost`) is refused. */
+  allowPrivate: boolean;
+  /**
+   * The hosts the archive itself answers at (`allowedHosts`): its own catalogue harvested would file
+   * every record again as a new one, and the next run those copies too.
+   */
+  ownHosts: readonly string[];
+}
+
+export function registrationRules(config: Pick<ArchiveConfig, 'captureAllowPrivate' | 'allowedHosts'>): RegistrationRules {
+  return { allowPrivate: config.captureAllowPrivate, ownHosts: config.allowedHosts };
+}
+
+/** Why a new catalogue is not registered, under `rules`; null when it may be. */
+function refusedCatalogue(url: URL, rules: RegistrationRules): string | null {
+  if (rules.ownHosts.includes(url.host)) {
+    return `La dirección del catálogo es la del propio archivo (${url.host}): cosecharlo archivaría de nuevo cada uno de sus registros, y en la cosecha siguiente también esas copias.`;
+  }
+  const refused = refusedHost(url, rules.allowPrivate);
+  return refused && `La dirección del catálogo apunta a ${refused}: el archivo no lee catálogos de direcciones privadas, locales o reservadas.`;
 }
 
 /**
@@ -52,11 +72,8 @@ export async function registerHarvestSource(db: Db, input: NewHarvestSource): Pr
     const onSite = await tx.select().from(harvestSources).where(like(harvestSources.url, `${likeLiteral(origin)}/%`));
     const existing = onSite.find((other) => other.url === url || (other.kind === input.kind && catalogIdentity(other.kind, other.url) === identity));
     if (existing) return { harvestSource: existing, created: false };
-    const refused = input.allowPrivate === undefined ? null : refusedHost(new URL(url), input.allowPrivate);
-    if (refused) {
-      const message = privateCatalogueMessage(refused);
-      throw new ValidationError(message, [{ field: 'url', message }]);
-    }
+    const message = input.rules && refusedCatalogue(new URL(url), input.rules);
+    if (message) throw new ValidationError(message, [{ field: 'url', message }]);
     await tx.insert(sources).values({ name, url: origin, description: harvestedSourceDescription(url) }).onConflictDoNothing({ target: sources.url });
     // A source an earlier registration on this site made, that never got a record because every
     // catalogue feeding it failed its last run (a wrong address), is this catalogue's: named after

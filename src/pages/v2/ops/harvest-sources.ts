@@ -1,6 +1,7 @@
 import type { APIRoute } from 'astro';
 import { getArchive } from '../../../lib/server/archive.ts';
 import { createHarvestSource, listHarvestSources, newHarvestSourceInput } from '../../../lib/server/harvest/manage.ts';
+import { registrationRules } from '../../../lib/server/harvest/sources.ts';
 import { handle, json } from '../../../lib/server/http/errors.ts';
 import { parseJson } from '../../../lib/server/http/input.ts';
 import { requireModerator } from '../../../lib/server/moderation/index.ts';
@@ -19,5 +20,5 @@ export const POST: APIRoute = ({ request, locals }) =>
     requireModerator(locals);
     const { db, config } = await getArchive();
     const input = await parseJson(request, newHarvestSourceInput);
-    return json({ code: 201, body: await createHarvestSource(db, input, { allowPrivate: config.captureAllowPrivate }) }, 201);
+    return json({ code: 201, body: await createHarvestSource(db, input, registrationRules(config)) }, 201);
   });
