@@ -65,8 +65,17 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await expect(page.locator('[data-run-count="new"]')).toHaveText('1,065');
   await screenshots(page, 'carga-inicial');
 
-  // An address that is not http(s) is refused, in Spanish, and comes back in the form.
   const add = page.getByRole('region', { name: 'Añadir una fuente de cosecha' });
+  // No address at all is told in Spanish by the archive, not in the browser's own language.
+  const [empty] = await Promise.all([
+    page.waitForResponse((response) => response.request().method() === 'POST'),
+    add.getByRole('button', { name: 'Añadir fuente' }).click(),
+  ]);
+  expect(empty.status()).toBe(400);
+  await expect(add.getByRole('alert')).toHaveText('Indique la dirección del catálogo.');
+  await expect(add.getByLabel('Dirección del catálogo')).toHaveAttribute('aria-invalid', 'true');
+
+  // An address that is not http(s) is refused, in Spanish, and comes back in the form.
   await add.getByLabel('Dirección del catálogo').fill('ftp://datos.gob.do/catalogo');
   const [refused] = await Promise.all([
     page.waitForResponse((response) => response.request().method() === 'POST'),

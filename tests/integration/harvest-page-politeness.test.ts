@@ -22,6 +22,8 @@ import { startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
 interface Refusal {
   status: number;
   retryAfter?: string;
+  /** A redirect's target. */
+  location?: string;
 }
 
 /** The site in front of the portal: its robots.txt, and refusals given before the real pages. */
@@ -48,7 +50,8 @@ async function startSite(portal: LocalPortal): Promise<Site> {
     }
     const refusal = site.refusals.shift();
     if (refusal) {
-      return void response.writeHead(refusal.status, refusal.retryAfter === undefined ? {} : { 'Retry-After': refusal.retryAfter }).end('Ahora no');
+      const headers = { ...(refusal.retryAfter === undefined ? {} : { 'Retry-After': refusal.retryAfter }), ...(refusal.location === undefined ? {} : { Location: refusal.location }) };
+      return void response.writeHead(refusal.status, headers).end('Ahora no');
     }
     // The page itself, as the portal serves it.
     fetch(`${portal.origin}${target}`, { signal: AbortSignal.timeout(10_000) }).then(
@@ -153,7 +156,7 @@ describe.each(testEngines())('catalogue pages fetched politely, on %s', (engine)
     expect(report.errors).toEqual([
       {
         key: RUN_ERROR_KEY,
-        message: expect.stringContaining(`El catálogo respondió HTTP 503 en ${site.origin}/api/3/action/package_search?rows=100&start=0 y pidió esperar 5 s, más de los 2 s que el archivo espera por una página`),
+        message: expect.stringContaining(`(${site.origin}/api/3/action/package_search?rows=100&start=0): El catálogo respondió HTTP 503 y pidió esperar 5 s, más de los 2 s que el archivo espera por una página`),
       },
     ]);
     expect(seconds).toBeLessThan(2);
@@ -161,6 +164,15 @@ describe.each(testEngines())('catalogue pages fetched politely, on %s', (engine)
     const held = await heldBackSeconds(database.db, site.origin);
     expect(held).toBeGreaterThan(3);
     expect(held).toBeLessThanOrEqual(5);
+  });
+
+  it('says what a page answered, and where, only when that is not the address the run reports', async () => {
+    const fetchPage = catalogPageFetcher({ allowPrivate: true, hostDelayMs: 0 });
+    const page = `${site.origin}/api/3/action/package_search?rows=100&start=0`;
+    site.refusals = [{ status: 404 }];
+    await expect(fetchPage(page)).rejects.toThrow(/^El catálogo respondió HTTP 404$/);
+    site.refusals = [{ status: 301, location: '/movido' }, { status: 410 }];
+    await expect(fetchPage(page)).rejects.toThrow(new RegExp(`^El catálogo respondió HTTP 410 en ${site.origin}/movido$`));
   });
 
   it('retries a 502 or 504 without Retry-After after a growing backoff, three times at most, without holding captures back', async () => {
@@ -177,7 +189,7 @@ describe.each(testEngines())('catalogue pages fetched politely, on %s', (engine)
     site.refusals = [{ status: 502 }, { status: 502 }, { status: 502 }, { status: 502 }, { status: 502 }];
     const { report } = await timedRun({ db: database.db, retry: { backoffMs: 10 } });
     expect(report.status).toBe('failed');
-    expect(report.errors[0]!.message).toMatch(/HTTP 502 en .*, también tras 3 reintento\(s\)\.$/);
+    expect(report.errors[0]!.message).toMatch(/\): El catálogo respondió HTTP 502, también tras 3 reintento\(s\)\.$/);
     expect(packageSearches(site)).toHaveLength(4);
   });
 

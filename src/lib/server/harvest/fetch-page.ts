@@ -122,7 +122,8 @@ export function catalogPageFetcher(options: CatalogPageFetcherOptions = {}): Fet
         return { body: await pageText(await buffer(response.body), response.contentType, response.contentEncoding), contentType: response.contentType };
       }
       response.body.destroy();
-      const refused = `El catálogo respondió HTTP ${response.status} en ${response.finalUrl}`;
+      // The page's address is in the message that reports it (`paging.ts`); only a redirect's target is news.
+      const refused = `El catálogo respondió HTTP ${response.status}${response.redirects.length > 0 ? ` en ${response.finalUrl}` : ''}`;
       if (!RETRYABLE_STATUSES.has(response.status)) throw new Error(refused);
       const asked = retryAfterMs(response.retryAfter);
       const waitMs = asked ?? retry.backoffMs * 2 ** attempt;
