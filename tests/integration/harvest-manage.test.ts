@@ -501,6 +501,18 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     await db.delete(harvestSources).where(inArray(harvestSources.url, ['http://127.0.0.1:9/html', 'http://127.0.0.1:9/', 'https://datos.gob.do/']));
   });
 
+  it("names a catalogue added without a name after its host, and after its path too when the host's name is taken on the site", async () => {
+    const urls = ['http://127.0.0.1:9/catalog.jsonld', 'http://127.0.0.1:9/data.json', 'http://127.0.0.1:9/datos/data.json?formato=completo'];
+    const names: string[] = [];
+    for (const [index, url] of urls.entries()) {
+      const answer = await call(sourcesRoute.POST, { method: 'POST', body: { url, kind: index === 0 ? 'dcat' : 'datajson' } });
+      expect(answer.status, url).toBe(201);
+      names.push((answer.body.body as HarvestSourceDetail).name);
+    }
+    expect(names).toEqual(['127.0.0.1:9', '127.0.0.1:9/data.json', '127.0.0.1:9/datos/data.json?formato=completo']);
+    await db.delete(harvestSources).where(inArray(harvestSources.url, urls));
+  });
+
   it('registers one source when two spellings of a new catalogue are added at the same moment', async () => {
     const spellings = ['http://127.0.0.1:9/', 'http://127.0.0.1:9/api/3/action/package_search?rows=50', 'http://127.0.0.1:9/api/action/package_search'];
     const answers = await Promise.all(spellings.map((url) => call(sourcesRoute.POST, { method: 'POST', body: { url, kind: 'ckan', name: 'Portal a la vez' } })));

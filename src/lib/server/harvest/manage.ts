@@ -85,7 +85,7 @@ const themeMap = z
 export const newHarvestSourceInput = z.object({
   url: catalogUrl.describe('La dirección del catálogo: la raíz de un portal CKAN, un catálogo DCAT-AP o un data.json.'),
   kind: z.enum(KIND_VALUES, { error: 'Elija el tipo de catálogo: ckan, dcat o datajson.' }).describe('ckan, dcat o datajson.'),
-  name: name.optional().describe('Por omisión, el nombre del servidor del catálogo.'),
+  name: name.optional().describe('Por omisión, el nombre del servidor del catálogo, con su ruta si otra fuente de ese servidor ya se llama así.'),
   defaultCategoryId: categoryId.nullable().optional().describe('Categoría de los conjuntos cuyos temas no tienen otra.'),
   interval: interval.default('diaria').describe('Frecuencia de la cosecha programada.'),
   themeMap: themeMap.optional().describe('Tema del catálogo (su identificador o su nombre) → id de categoría.'),

@@ -12,7 +12,7 @@ import { catalogueNote } from './map.ts';
 export interface NewHarvestSource {
   url: string;
   kind: CatalogKind;
-  /** The harvest source's name; the catalogue's host when not given. */
+  /** The harvest source's name; when not given, the catalogue's host (`unnamedCatalogueName`). */
   name?: string | undefined;
   /** Where its datasets go when no theme maps to a category. */
   defaultCategoryId?: number | null | undefined;
@@ -64,7 +64,6 @@ export async function registerHarvestSource(db: Db, input: NewHarvestSource): Pr
   // The same catalogue spelt another way (a CKAN portal's root, then its API's address) is the
   // source already registered: a second one would archive every dataset again as new records.
   const identity = catalogIdentity(input.kind, url);
-  const name = input.name?.trim() || new URL(url).host;
   return db.transaction(async (tx) => {
     // Registrations on one site take turns: two spellings added at the same moment would both find
     // nothing, and a unique URL cannot tell that they are one catalogue.
@@ -72,6 +71,7 @@ export async function registerHarvestSource(db: Db, input: NewHarvestSource): Pr
     const onSite = await tx.select().from(harvestSources).where(like(harvestSources.url, `${likeLiteral(origin)}/%`));
     const existing = onSite.find((other) => other.url === url || (other.kind === input.kind && catalogIdentity(other.kind, other.url) === identity));
     if (existing) return { harvestSource: existing, created: false };
+    const name = input.name?.trim() || unnamedCatalogueName(new URL(url), onSite);
     const message = input.rules && refusedCatalogue(new URL(url), input.rules);
     if (message) throw new ValidationError(message, [{ field: 'url', message }]);
     await tx.insert(sources).values({ name, url: origin, description: harvestedSourceDescription(url) }).onConflictDoNothing({ target: sources.url });
@@ -110,6 +110,16 @@ export async function registerHarvestSource(db: Db, input: NewHarvestSource): Pr
     const [other] = await tx.select().from(harvestSources).where(eq(harvestSources.url, url));
     return { harvestSource: other!, created: false };
   });
+}
+
+/**
+ * The name of a catalogue registered without one: its host, or its host and path when another
+ * catalogue of the site bears the host's name already (two unnamed catalogues of one portal would
+ * otherwise read the same in every list).
+ */
+function unnamedCatalogueName(url: URL, onSite: readonly Pick<HarvestSource, 'name'>[]): string {
+  if (!onSite.some((other) => other.name === url.host)) return url.host;
+  return `${url.host}${url.pathname.replace(/\/+$/, '')}${url.search}`.slice(0, 200);
 }
 
 /** How a source the archive made for a harvested catalogue describes itself (until a moderator edits it). */
