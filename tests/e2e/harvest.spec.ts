@@ -226,6 +226,26 @@ test("on a phone, a failed run's reasons wrap within the screen, below the runs 
   await expect(page.locator('[data-same-site]')).toHaveText(
     'Otra fuente de cosecha lee el mismo sitio: «Portal de datos local». Un conjunto de datos que las dos listen será dos registros, uno por fuente; si es el mismo catálogo, pause una de ellas.',
   );
+
+  // Two catalogues of the site added without a name: the first is named after the host, the second
+  // after its address too, which wraps within the screen. Paused, so that no later run reads them.
+  const host = new URL(portal.origin).host;
+  for (const [url, kind, name] of [
+    [portal.urls.dcatTurtle, 'dcat', host],
+    [`${portal.urls.dataJson}?formato=completo&incluir=distribuciones`, 'datajson', `${host}/data.json?formato=completo&incluir=distribuciones`],
+  ]) {
+    const add = page.getByRole('region', { name: 'Añadir una fuente de cosecha' });
+    await add.getByLabel('Dirección del catálogo').fill(url!);
+    await add.getByLabel('Tipo de catálogo').selectOption(kind!);
+    await add.getByRole('button', { name: 'Añadir fuente' }).click();
+    const heading = page.getByRole('heading', { level: 2, name, exact: true });
+    await expect(heading).toBeVisible();
+    const named = (await heading.boundingBox())!;
+    expect(named.x + named.width).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.getByRole('button', { name: `Pausar ${name}`, exact: true }).click();
+    await expect(page.getByRole('button', { name: `Reanudar ${name}`, exact: true })).toBeVisible();
+  }
 });
 
 test('a dataset that left the catalogue is marked on its record, and its history says so in words', async ({ page }) => {
