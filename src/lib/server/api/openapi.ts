@@ -176,7 +176,7 @@ const captureQueue = {
           title: { type: 'string' },
           url: { type: 'string' },
           reason: { type: ['string', 'null'] },
-          attempts: { type: 'integer', description: 'Intentos hechos en total, también los de antes de cada reintento.' },
+          attempts: { type: 'integer' },
           failedAt: { type: ['string', 'null'], format: 'date-time' },
         },
       },
@@ -348,7 +348,7 @@ export const HARVEST_OPS_PATHS = {
   },
   '/v2/ops/jobs/{id}/retry': {
     post: {
-      summary: 'Reintentar una captura fallida: vuelve a la cola con todos sus intentos (los hechos siguen contando)',
+      summary: 'Reintentar una captura fallida: vuelve a la cola con todos sus intentos',
       security: session,
       parameters: idParameter('Id del trabajo (`jobId` de la cola de capturas).'),
       responses: {

@@ -97,8 +97,7 @@ export async function releaseMany(db: Db, leases: readonly JobLease[]): Promise<
 
 /**
  * Queues a failed job again with all its attempts (a moderator's "reintentar"), due at once.
- * False when the job is not failed. The attempts it made still count, so that the queue tells how
- * often it was tried in all; its limit grows by as many again instead.
+ * False when the job is not failed.
  */
 export async function retryFailed(db: Db, id: number): Promise<boolean> {
   return (await retryFailedMany(db, [id])) > 0;
@@ -109,7 +108,7 @@ export async function retryFailedMany(db: Db, ids: readonly number[]): Promise<n
   if (ids.length === 0) return 0;
   const retried = await db
     .update(jobs)
-    .set({ status: 'queued', maxAttempts: sql`${jobs.attempts} + ${jobs.maxAttempts}`, runAfter: sql`now()`, finishedAt: null, updatedAt: sql`now()` })
+    .set({ status: 'queued', attempts: 0, runAfter: sql`now()`, finishedAt: null, updatedAt: sql`now()` })
     .where(and(inArray(jobs.id, [...ids]), eq(jobs.status, 'failed')))
     .returning({ id: jobs.id });
   return retried.length;
