@@ -444,6 +444,13 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
       const newest = failedJobs.map((job) => job.id).sort((a, b) => b - a).slice(0, FAILED_CAPTURES_LIMIT);
       expect(queue.failed.map((failure) => failure.jobId)).toEqual(newest);
       expect(Object.keys(queue.failed[0]!).sort()).toEqual(['alexandriaId', 'attempts', 'failedAt', 'jobId', 'reason', 'title', 'url']);
+      // Retried by a moderator, and failed again: the attempts before the retry still count.
+      const [newestJob] = newest;
+      await retryFailedMany(db, [newestJob!]);
+      await db.update(jobs).set({ status: 'failed', attempts: 2, finishedAt: sql`now()` }).where(eq(jobs.id, newestJob!));
+      const retried = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
+      expect(retried.failed.find((failure) => failure.jobId === newestJob)?.attempts).toBe(7);
+      expect(retried.failed.filter((failure) => failure.jobId !== newestJob).every((failure) => failure.attempts === 5)).toBe(true);
     } finally {
       await db.delete(jobs).where(inArray(jobs.id, failedJobs.map((job) => job.id)));
       await db.delete(alexandrias).where(inArray(alexandrias.id, records.map((record) => record.id)));

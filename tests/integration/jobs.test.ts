@@ -279,7 +279,7 @@ describe.each(testEngines())('job queue on %s', (engine) => {
     });
     // A moderator's retry queues it again with all its attempts.
     expect(await retryFailed(db, doomed.id)).toBe(true);
-    expect(await statusOf(db, doomed.id)).toMatchObject({ status: 'queued', attempts: 0, finishedAt: null });
+    expect(await statusOf(db, doomed.id)).toMatchObject({ status: 'queued', attempts: 0, previousAttempts: 1, finishedAt: null });
     expect(await retryFailed(db, doomed.id)).toBe(false);
   });
 

@@ -176,7 +176,7 @@ const captureQueue = {
           title: { type: 'string' },
           url: { type: 'string' },
           reason: { type: ['string', 'null'] },
-          attempts: { type: 'integer' },
+          attempts: { type: 'integer', description: 'Intentos hechos en total, también los de antes de cada reintento.' },
           failedAt: { type: ['string', 'null'], format: 'date-time' },
         },
       },

@@ -596,6 +596,11 @@ export const jobs = pgTable(
      */
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(5),
+    /**
+     * Attempts made before the job was queued again with all its attempts (`retryFailed`): how
+     * often it was tried in all is `attempts` plus these.
+     */
+    previousAttempts: integer('previous_attempts').notNull().default(0),
     /** Not claimed before this time: a delayed job, or a retry's backoff. */
     runAfter: timestamp('run_after', { withTimezone: true }).defaultNow().notNull(),
     /** The worker that holds a running job, and until when its lease lasts without a heartbeat. */

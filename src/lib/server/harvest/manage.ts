@@ -429,7 +429,8 @@ export async function captureQueue(db: Db, harvestSourceId: number): Promise<Cap
       title: alexandrias.title,
       url: sql<string>`${jobs.payload}->>'url'`,
       reason: jobs.lastError,
-      attempts: jobs.attempts,
+      // Those before each «Reintentar» too.
+      attempts: sql<number>`${jobs.attempts} + ${jobs.previousAttempts}`.mapWith(Number),
       failedAt: jobs.finishedAt,
       total: sql<number>`count(*) over ()`.mapWith(Number),
     })

@@ -97,7 +97,8 @@ export async function releaseMany(db: Db, leases: readonly JobLease[]): Promise<
 
 /**
  * Queues a failed job again with all its attempts (a moderator's "reintentar"), due at once.
- * False when the job is not failed.
+ * False when the job is not failed. The attempts it made move to `previous_attempts`: its backoff
+ * starts short again, and the queue still tells how often it was tried in all.
  */
 export async function retryFailed(db: Db, id: number): Promise<boolean> {
   return (await retryFailedMany(db, [id])) > 0;
@@ -108,7 +109,14 @@ export async function retryFailedMany(db: Db, ids: readonly number[]): Promise<n
   if (ids.length === 0) return 0;
   const retried = await db
     .update(jobs)
-    .set({ status: 'queued', attempts: 0, runAfter: sql`now()`, finishedAt: null, updatedAt: sql`now()` })
+    .set({
+      status: 'queued',
+      previousAttempts: sql`${jobs.previousAttempts} + ${jobs.attempts}`,
+      attempts: 0,
+      runAfter: sql`now()`,
+      finishedAt: null,
+      updatedAt: sql`now()`,
+    })
     .where(and(inArray(jobs.id, [...ids]), eq(jobs.status, 'failed')))
     .returning({ id: jobs.id });
   return retried.length;
