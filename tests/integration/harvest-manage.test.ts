@@ -179,12 +179,12 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     const metadata = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'http://169.254.169.254/', kind: 'ckan' } });
     expect(metadata.status).toBe(400);
     // The archive's own catalogue would come back as copies of every record, and the copies of those the next run.
-    for (const url of [`https://${ARCHIVE_HOST}/catalog.jsonld`, `http://${ARCHIVE_HOST}/catalog.ttl?page=2`]) {
+    for (const url of [`https://${ARCHIVE_HOST}/catalog.jsonld`, `http://${ARCHIVE_HOST}/catalog.ttl?page=2`, `https://${ARCHIVE_HOST.toUpperCase()}.:443/catalog.jsonld`]) {
       const own = await call(sourcesRoute.POST, { method: 'POST', body: { url, kind: 'dcat' } });
       expect(own, url).toMatchObject({
         status: 400,
         body: {
-          message: `La dirección del catálogo es la del propio archivo (${ARCHIVE_HOST}): cosecharlo archivaría de nuevo cada uno de sus registros, y en la cosecha siguiente también esas copias.`,
+          message: `La dirección del catálogo es la del propio archivo (${new URL(url).host}): cosecharlo archivaría de nuevo cada uno de sus registros, y en la cosecha siguiente también esas copias.`,
         },
       });
     }

@@ -175,6 +175,18 @@ describe.each(testEngines())('catalogue pages fetched politely, on %s', (engine)
     await expect(fetchPage(page)).rejects.toThrow(new RegExp(`^El catálogo respondió HTTP 410 en ${site.origin}/movido$`));
   });
 
+  it("never reads a page at the archive's own address, asked or reached by a redirect", async () => {
+    const page = `${site.origin}/api/3/action/package_search?rows=100&start=0`;
+    const ownSite = catalogPageFetcher({ allowPrivate: true, hostDelayMs: 0, ownHosts: [new URL(site.origin).host] });
+    const asked = site.requests.length;
+    await expect(ownSite(page)).rejects.toThrow(`La dirección es la del propio archivo (${new URL(site.origin).host}): cosecharlo archivaría de nuevo`);
+    expect(site.requests.length).toBe(asked);
+    // A catalogue elsewhere whose page sends to the archive.
+    const ownPortal = catalogPageFetcher({ allowPrivate: true, hostDelayMs: 0, ownHosts: [new URL(portal.origin).host] });
+    site.refusals = [{ status: 302, location: `${portal.origin}/api/3/action/package_search?rows=100&start=0` }];
+    await expect(ownPortal(page)).rejects.toThrow(`La dirección es la del propio archivo (${new URL(portal.origin).host})`);
+  });
+
   it('retries a 502 or 504 without Retry-After after a growing backoff, three times at most, without holding captures back', async () => {
     site.refusals = [{ status: 502 }, { status: 504 }];
     const recovered = await timedRun({ db: database.db, retry: { backoffMs: 100 } });

@@ -63,7 +63,12 @@ export interface BackgroundOptions {
 export function archiveJobHandlers(archive: Archive, options: Pick<BackgroundOptions, 'onReport'> = {}): Record<string, JobHandler> {
   const { config } = archive;
   return {
-    [HARVEST_JOB]: harvestRunHandler({ allowPrivate: config.captureAllowPrivate, hostDelayMs: config.worker.perHostDelayMs, onReport: options.onReport }),
+    [HARVEST_JOB]: harvestRunHandler({
+      allowPrivate: config.captureAllowPrivate,
+      hostDelayMs: config.worker.perHostDelayMs,
+      ownHosts: config.allowedHosts,
+      onReport: options.onReport,
+    }),
     [CAPTURE_JOB]: captureHandler({
       store: archive.store,
       staging: archive.staging,

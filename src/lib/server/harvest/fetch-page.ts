@@ -18,6 +18,7 @@ import { captureFetch, retryAfterMs, RobotsPolicy, type CaptureFetchOptions } fr
 import type { Db } from '../db/index.ts';
 import { DEFAULT_POLITENESS, deferHost } from '../jobs/index.ts';
 import { politenessKey } from '../jobs/hosts.ts';
+import { isOwnAddress, ownAddressMessage } from './own-address.ts';
 import { DEFAULT_PAGE_LIMITS, type FetchPage } from './catalogs/index.ts';
 
 /**
@@ -59,6 +60,11 @@ export interface CatalogPageFetcherOptions extends Pick<CaptureFetchOptions, 'al
   robots?: RobotsPolicy;
   /** `PAGE_RETRY_DEFAULTS` for whatever is not given. */
   retry?: Partial<PageRetrySettings>;
+  /**
+   * The archive's own hosts (`allowedHosts`): a page there, asked or reached by a redirect or a
+   * catalogue's next-page link, is refused (`own-address.ts`). None by default.
+   */
+  ownHosts?: readonly string[];
 }
 
 /**
@@ -67,7 +73,11 @@ export interface CatalogPageFetcherOptions extends Pick<CaptureFetchOptions, 'al
  * are spent, is a rejection naming the status; so is a page robots.txt disallows or a wait too long.
  */
 export function catalogPageFetcher(options: CatalogPageFetcherOptions = {}): FetchPage {
-  const { db, hostDelayMs = DEFAULT_POLITENESS.perHostDelayMs, retry: retryOptions, robots: givenRobots, ...fetchOptions } = options;
+  const { db, hostDelayMs = DEFAULT_POLITENESS.perHostDelayMs, retry: retryOptions, robots: givenRobots, ownHosts = [], ...fetchOptions } = options;
+  const refuseOwn = (address: string) => {
+    const parsed = URL.canParse(address) ? new URL(address) : null;
+    if (parsed && isOwnAddress(parsed, ownHosts)) throw new Error(ownAddressMessage('La dirección', parsed));
+  };
   const retry = { ...PAGE_RETRY_DEFAULTS, ...retryOptions };
   const robots = givenRobots ?? new RobotsPolicy({ fetch: { allowPrivate: fetchOptions.allowPrivate, resolver: fetchOptions.resolver, signal: fetchOptions.signal } });
   const { signal } = fetchOptions;
@@ -84,6 +94,7 @@ export function catalogPageFetcher(options: CatalogPageFetcherOptions = {}): Fet
   };
 
   return async (url) => {
+    refuseOwn(url);
     // A site that asks crawlers to keep out of a path is obeyed (RFC 9309), as for its files.
     const verdict = await robots.check(url);
     if (!verdict.allowed) {
@@ -118,6 +129,14 @@ export function catalogPageFetcher(options: CatalogPageFetcherOptions = {}): Fet
         accept: 'application/json, application/ld+json, text/turtle;q=0.9, */*;q=0.5',
         ...fetchOptions,
       });
+      if (response.redirects.length > 0) {
+        try {
+          refuseOwn(response.finalUrl);
+        } catch (error) {
+          response.body.destroy();
+          throw error;
+        }
+      }
       if (response.status >= 200 && response.status <= 299) {
         return { body: await pageText(await buffer(response.body), response.contentType, response.contentEncoding), contentType: response.contentType };
       }

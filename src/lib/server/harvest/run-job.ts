@@ -114,6 +114,8 @@ export interface HarvestRunHandlerOptions {
   hostDelayMs?: number;
   /** Called with each finished run's report (the command prints it). */
   onReport?: (report: HarvestRunReport, job: Job) => void;
+  /** The archive's own hosts (`allowedHosts`), whose pages a run never reads (`own-address.ts`). */
+  ownHosts?: readonly string[];
 }
 
 /**
@@ -132,7 +134,7 @@ export function harvestRunHandler(options: HarvestRunHandlerOptions): JobHandler
     if (refusal !== null) throw new PermanentJobError(refusal);
     const report = await runHarvest(db, harvestSourceId, {
       // The run's own database: a catalogue host asking for a pause holds its captures back too.
-      fetchPage: catalogPageFetcher({ allowPrivate: options.allowPrivate, signal, db, hostDelayMs: options.hostDelayMs }),
+      fetchPage: catalogPageFetcher({ allowPrivate: options.allowPrivate, signal, db, hostDelayMs: options.hostDelayMs, ownHosts: options.ownHosts }),
       signal,
       jobId: job.id,
     });

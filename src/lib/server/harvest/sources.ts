@@ -8,6 +8,7 @@ import { likeLiteral } from '../queries/record-filter.ts';
 import { alexandrias, harvestedRecords, harvestSources, imports, sources, type HarvestSource } from '../db/schema.ts';
 import { catalogIdentity, type CatalogKind } from './catalogs/index.ts';
 import { catalogueNote } from './map.ts';
+import { isOwnAddress, ownAddressMessage } from './own-address.ts';
 
 export interface NewHarvestSource {
   url: string;
@@ -31,10 +32,7 @@ export interface NewHarvestSource {
 export interface RegistrationRules {
   /** `captureAllowPrivate`: else an address the archive will never fetch (`refusedHost`) is refused. */
   allowPrivate: boolean;
-  /**
-   * The hosts the archive itself answers at (`allowedHosts`): its own catalogue harvested would file
-   * every record again as a new one, and the next run those copies too.
-   */
+  /** The hosts the archive itself answers at (`allowedHosts`), never harvested (`own-address.ts`). */
   ownHosts: readonly string[];
 }
 
@@ -44,9 +42,7 @@ export function registrationRules(config: Pick<ArchiveConfig, 'captureAllowPriva
 
 /** Why a new catalogue is not registered, under `rules`; null when it may be. */
 function refusedCatalogue(url: URL, rules: RegistrationRules): string | null {
-  if (rules.ownHosts.includes(url.host)) {
-    return `La dirección del catálogo es la del propio archivo (${url.host}): cosecharlo archivaría de nuevo cada uno de sus registros, y en la cosecha siguiente también esas copias.`;
-  }
+  if (isOwnAddress(url, rules.ownHosts)) return ownAddressMessage('La dirección del catálogo', url);
   const refused = refusedHost(url, rules.allowPrivate);
   return refused && `La dirección del catálogo apunta a ${refused}: el archivo no lee catálogos de direcciones privadas, locales o reservadas.`;
 }
