@@ -317,6 +317,18 @@ describe('private addresses', () => {
       expect(error.url).toBe(new URL(to()).href);
       expect(seen.map(({ path }) => path)).toEqual(['/redirect']);
     });
+
+    it("refuses the archive's own address, asked or reached by a redirect, before connecting to it", async () => {
+      const own = { ...options, ownHosts: [`public.test:${port}`] };
+      const asked = await failure(captureFetch(`http://PUBLIC.test.:${port}/ok`, own));
+      expect([asked.reason, asked.message]).toEqual(['own_address', `la dirección es la del propio archivo, que no se cosecha a sí mismo: public.test.:${port}`]);
+      expect(seen).toEqual([]);
+      // Another site of the same server (its own port) redirects to the archive.
+      const elsewhere = { ...options, ownHosts: ['public.test'] };
+      const redirected = await failure(captureFetch(from(`http://public.test/catalog.jsonld`), elsewhere));
+      expect([redirected.reason, redirected.url]).toEqual(['own_address', 'http://public.test/catalog.jsonld']);
+      expect(seen.map(({ path }) => path)).toEqual(['/redirect']);
+    });
   });
 });
 

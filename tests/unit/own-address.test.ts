@@ -1,9 +1,9 @@
 /**
- * The archive's own addresses (src/lib/server/harvest/own-address.ts), which it never harvests:
+ * The archive's own addresses (src/lib/server/capture/own-address.ts), which it never harvests:
  * matched by name whatever the spelling a URL allows, and by port where the configuration names one.
  */
 import { describe, expect, it } from 'vitest';
-import { isOwnAddress } from '../../src/lib/server/harvest/own-address.ts';
+import { isOwnAddress } from '../../src/lib/server/capture/own-address.ts';
 
 const own = (url: string, hosts: string[]) => isOwnAddress(new URL(url), hosts);
 

@@ -10,6 +10,7 @@ export const CAPTURE_FAILURES = {
   invalid_url: { message: 'la dirección no es una URL válida', retryable: false },
   unsupported_scheme: { message: 'solo se capturan direcciones http y https', retryable: false },
   private_address: { message: 'dirección privada o reservada', retryable: false },
+  own_address: { message: 'la dirección es la del propio archivo, que no se cosecha a sí mismo', retryable: false },
   dns_failed: { message: 'no se pudo resolver el nombre del servidor', retryable: true },
   connect_failed: { message: 'no se pudo conectar con el servidor', retryable: true },
   connect_timeout: { message: 'tiempo agotado al conectar', retryable: true },

@@ -5,6 +5,7 @@
 export { ADDRESS_KINDS, classifyAddress, isPublicAddress, refusedHost, type AddressKind } from './address-policy.ts';
 export type { CaptureBody } from './capture-body.ts';
 export { CAPTURE_FAILURES, CaptureError, type CaptureFailureReason } from './errors.ts';
+export { isOwnAddress, ownAddressMessage } from './own-address.ts';
 export { type AddressCheck, type HostResolver, type ResolvedAddress } from './resolve-host.ts';
 export {
   CAPTURE_FETCH_DEFAULTS,

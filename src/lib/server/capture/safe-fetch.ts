@@ -5,6 +5,7 @@
  *
  * - only http and https; every address the host resolves to must be public (`address-policy.ts`),
  *   checked again on every redirect hop, and the connection goes to the checked address only;
+ * - no hop at the archive's own address, when the caller names it (`ownHosts`, `own-address.ts`);
  * - redirects are followed here, never by the HTTP client: at most `maxRedirects`, no loops;
  * - timeouts for connecting (DNS, TCP and TLS), for the response headers, for silence in the body,
  *   and for the whole capture (a slow drip that never trips the idle timer still ends);
@@ -26,6 +27,7 @@ import https from 'node:https';
 import type { Socket } from 'node:net';
 import { CaptureBody } from './capture-body.ts';
 import { CaptureError, type CaptureFailureReason } from './errors.ts';
+import { isOwnAddress } from './own-address.ts';
 import { pinnedLookup, publicOnly, resolveCheckedAddress, systemResolver, type AddressRules, type ResolvedAddress } from './resolve-host.ts';
 
 /** The product token robots.txt groups are matched against (`User-agent: ArchivoAbierto`). */
@@ -69,6 +71,8 @@ export interface CaptureFetchOptions {
   resolver?: AddressRules['resolver'];
   /** Which resolved addresses may be fetched; public ones by default (ignored with `allowPrivate`). A cloud's metadata service and link-local addresses are refused whatever it says. */
   isAllowedAddress?: AddressRules['isAllowedAddress'];
+  /** The archive's own hosts (`allowedHosts`): a hop there is refused before it connects (`own_address`). None by default. */
+  ownHosts?: readonly string[];
 }
 
 /** One redirect followed on the way to the final URL. */
@@ -129,8 +133,8 @@ const AGENTS = {
   'https:': new PinnedHttpsAgent({ keepAlive: true, timeout: 15_000 }),
 };
 
-type Settings = Required<Omit<CaptureFetchOptions, 'ifNoneMatch' | 'ifModifiedSince' | 'signal' | 'accept'>> &
-  Pick<CaptureFetchOptions, 'ifNoneMatch' | 'ifModifiedSince' | 'signal' | 'accept'>;
+type Settings = Required<Omit<CaptureFetchOptions, 'ifNoneMatch' | 'ifModifiedSince' | 'signal' | 'accept' | 'ownHosts'>> &
+  Pick<CaptureFetchOptions, 'ifNoneMatch' | 'ifModifiedSince' | 'signal' | 'accept' | 'ownHosts'>;
 
 /**
  * Fetches `url` (GET) for a capture, under every limit above, following redirects itself. A
@@ -158,6 +162,7 @@ export async function captureFetch(url: string, options: CaptureFetchOptions = {
     let current = parseCaptureUrl(url);
     for (;;) {
       visited.add(current.href);
+      if (settings.ownHosts && isOwnAddress(current, settings.ownHosts)) throw new CaptureError('own_address', current.host, { url: current.href });
       const address = await deadline.race(
         withTimeout(resolveCheckedAddress(current, settings), settings.connectTimeoutMs, () => {
           return new CaptureError('connect_timeout', `resolviendo ${current.hostname}`, { url: current.href });

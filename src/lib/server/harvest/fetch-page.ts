@@ -14,11 +14,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { buffer } from 'node:stream/consumers';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { captureFetch, retryAfterMs, RobotsPolicy, type CaptureFetchOptions } from '../capture/index.ts';
+import { captureFetch, isOwnAddress, ownAddressMessage, retryAfterMs, RobotsPolicy, type CaptureFetchOptions } from '../capture/index.ts';
 import type { Db } from '../db/index.ts';
 import { DEFAULT_POLITENESS, deferHost } from '../jobs/index.ts';
 import { politenessKey } from '../jobs/hosts.ts';
-import { isOwnAddress, ownAddressMessage } from './own-address.ts';
 import { DEFAULT_PAGE_LIMITS, type FetchPage } from './catalogs/index.ts';
 
 /**
@@ -61,8 +60,8 @@ export interface CatalogPageFetcherOptions extends Pick<CaptureFetchOptions, 'al
   /** `PAGE_RETRY_DEFAULTS` for whatever is not given. */
   retry?: Partial<PageRetrySettings>;
   /**
-   * The archive's own hosts (`allowedHosts`): a page there, asked or reached by a redirect or a
-   * catalogue's next-page link, is refused (`own-address.ts`). None by default.
+   * The archive's own hosts (`allowedHosts`): a page there, asked (a catalogue's next-page link) or
+   * reached by a redirect, is refused before it is requested (`capture/own-address.ts`). None by default.
    */
   ownHosts?: readonly string[];
 }
@@ -74,10 +73,6 @@ export interface CatalogPageFetcherOptions extends Pick<CaptureFetchOptions, 'al
  */
 export function catalogPageFetcher(options: CatalogPageFetcherOptions = {}): FetchPage {
   const { db, hostDelayMs = DEFAULT_POLITENESS.perHostDelayMs, retry: retryOptions, robots: givenRobots, ownHosts = [], ...fetchOptions } = options;
-  const refuseOwn = (address: string) => {
-    const parsed = URL.canParse(address) ? new URL(address) : null;
-    if (parsed && isOwnAddress(parsed, ownHosts)) throw new Error(ownAddressMessage('La dirección', parsed));
-  };
   const retry = { ...PAGE_RETRY_DEFAULTS, ...retryOptions };
   const robots = givenRobots ?? new RobotsPolicy({ fetch: { allowPrivate: fetchOptions.allowPrivate, resolver: fetchOptions.resolver, signal: fetchOptions.signal } });
   const { signal } = fetchOptions;
@@ -94,7 +89,9 @@ export function catalogPageFetcher(options: CatalogPageFetcherOptions = {}): Fet
   };
 
   return async (url) => {
-    refuseOwn(url);
+    // Said in full, and before its site's robots.txt is asked; a redirect there is refused by `captureFetch`.
+    const page = URL.canParse(url) ? new URL(url) : null;
+    if (page && isOwnAddress(page, ownHosts)) throw new Error(ownAddressMessage('La dirección', page));
     // A site that asks crawlers to keep out of a path is obeyed (RFC 9309), as for its files.
     const verdict = await robots.check(url);
     if (!verdict.allowed) {
@@ -128,15 +125,8 @@ export function catalogPageFetcher(options: CatalogPageFetcherOptions = {}): Fet
         maxBytes: MAX_CATALOG_PAGE_BYTES,
         accept: 'application/json, application/ld+json, text/turtle;q=0.9, */*;q=0.5',
         ...fetchOptions,
+        ownHosts,
       });
-      if (response.redirects.length > 0) {
-        try {
-          refuseOwn(response.finalUrl);
-        } catch (error) {
-          response.body.destroy();
-          throw error;
-        }
-      }
       if (response.status >= 200 && response.status <= 299) {
         return { body: await pageText(await buffer(response.body), response.contentType, response.contentEncoding), contentType: response.contentType };
       }

@@ -2,7 +2,7 @@
  * Harvesting public catalogues (issue #18): `catalogs/` reads them, `map.ts` turns a dataset into
  * records, `publishers.ts` finds a publisher's department, `run.ts` runs one harvest as an Import,
  * and `capture-job.ts` is the queue's `capture` job that fetches and keeps each file.
- * `sources.ts` registers a catalogue (never one at the archive's own address, `own-address.ts`), and
+ * `sources.ts` registers a catalogue (never one at the archive's own address, `capture/own-address.ts`), and
  * `run-job.ts` makes a run a job of the queue (asked for, scheduled, retried).
  */
 export { CAPTURE_JOB, captureHandler, type CaptureContext, type CaptureJobPayload } from './capture-job.ts';

@@ -114,7 +114,7 @@ export interface HarvestRunHandlerOptions {
   hostDelayMs?: number;
   /** Called with each finished run's report (the command prints it). */
   onReport?: (report: HarvestRunReport, job: Job) => void;
-  /** The archive's own hosts (`allowedHosts`), whose pages a run never reads (`own-address.ts`). */
+  /** The archive's own hosts (`allowedHosts`), whose pages a run never reads (`capture/own-address.ts`). */
   ownHosts?: readonly string[];
 }
 

@@ -1,6 +1,6 @@
 /** Registering a catalogue to harvest, with the `source` its records are filed under. */
 import { and, eq, like, sql } from 'drizzle-orm';
-import { refusedHost } from '../capture/index.ts';
+import { isOwnAddress, ownAddressMessage, refusedHost } from '../capture/index.ts';
 import type { ArchiveConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { ValidationError } from '../http/errors.ts';
@@ -8,7 +8,6 @@ import { likeLiteral } from '../queries/record-filter.ts';
 import { alexandrias, harvestedRecords, harvestSources, imports, sources, type HarvestSource } from '../db/schema.ts';
 import { catalogIdentity, type CatalogKind } from './catalogs/index.ts';
 import { catalogueNote } from './map.ts';
-import { isOwnAddress, ownAddressMessage } from './own-address.ts';
 
 export interface NewHarvestSource {
   url: string;
@@ -32,7 +31,7 @@ export interface NewHarvestSource {
 export interface RegistrationRules {
   /** `captureAllowPrivate`: else an address the archive will never fetch (`refusedHost`) is refused. */
   allowPrivate: boolean;
-  /** The hosts the archive itself answers at (`allowedHosts`), never harvested (`own-address.ts`). */
+  /** The hosts the archive itself answers at (`allowedHosts`), never harvested (`capture/own-address.ts`). */
   ownHosts: readonly string[];
 }
 

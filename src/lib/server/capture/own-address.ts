@@ -1,8 +1,9 @@
 /**
  * The archive's own addresses, which it never harvests: its own catalogue (`/catalog.jsonld`, the
  * DCAT every Archivo Abierto publishes) read back would file every record again as a new one, and
- * the next run those copies too. The hosts come from the configuration (`allowedHosts`: the public
- * URL's and `ARCHIVE_ALLOWED_HOSTS`), never from a request.
+ * the next run those copies too; and a catalogue whose pages redirect there would have the archive
+ * build its own heaviest answers for nothing. The hosts come from the configuration
+ * (`allowedHosts`: the public URL's and `ARCHIVE_ALLOWED_HOSTS`), never from a request.
  */
 
 /**
