@@ -92,8 +92,13 @@ describe.each(testEngines())('the capture job on %s', (engine) => {
   });
 
   /** A harvested CSV record waiting for its file at `path` of the site, with what its catalogue declared, and its capture job. */
-  async function recordToCapture(filePath: string, declaredChecksum: string | null = null, origin = site.origin): Promise<{ alexandriaId: number; job: Job }> {
-    const [record] = await db.insert(alexandrias).values({ title: `Archivo ${filePath}`, type: 'csv' }).returning({ id: alexandrias.id });
+  async function recordToCapture(
+    filePath: string,
+    declaredChecksum: string | null = null,
+    origin = site.origin,
+    fileName: string | null = null,
+  ): Promise<{ alexandriaId: number; job: Job }> {
+    const [record] = await db.insert(alexandrias).values({ title: `Archivo ${filePath}`, type: 'csv', fileName }).returning({ id: alexandrias.id });
     const url = `${origin}${filePath}`;
     await db.insert(harvestedRecords).values({
       alexandriaId: record!.id,
@@ -118,6 +123,25 @@ describe.each(testEngines())('the capture job on %s', (engine) => {
     )) as unknown as { rows: Array<{ seconds: number }> };
     return Number(rows[0]!.seconds);
   }
+
+  it('names the file after the URL that answered: the name the harvest gave stays, a redirect renames it, and search finds the new name', async () => {
+    const kept = await recordToCapture('/informe-anual.csv', null, site.origin, 'informe-anual.csv');
+    const moved = await recordToCapture('/descargar/antiguo.csv', null, site.origin, 'antiguo.csv');
+    const unnamed = await recordToCapture('/descargas/Gasto%20p%C3%BAblico.csv');
+    site.answers.set('/descargar/antiguo.csv', { status: 302, headers: { Location: '/archivos/presupuesto-municipal.csv' } });
+    for (const { job } of [kept, moved, unnamed]) await run(job);
+    const named = async (alexandriaId: number) => {
+      const { rows } = (await db.execute(sql`
+        select file_name, file_extension, cid is not null as captured,
+          search @@ websearch_to_tsquery('archivo_es', 'presupuesto-municipal.csv') as found_by_new_name,
+          search @@ websearch_to_tsquery('archivo_es', 'antiguo.csv') as found_by_old_name
+        from ${alexandrias} where id = ${alexandriaId}`)) as unknown as { rows: Array<Record<string, unknown>> };
+      return rows[0];
+    };
+    expect(await named(kept.alexandriaId)).toEqual({ file_name: 'informe-anual.csv', file_extension: 'csv', captured: true, found_by_new_name: false, found_by_old_name: false });
+    expect(await named(moved.alexandriaId)).toEqual({ file_name: 'presupuesto-municipal.csv', file_extension: 'csv', captured: true, found_by_new_name: true, found_by_old_name: false });
+    expect(await named(unnamed.alexandriaId)).toMatchObject({ file_name: 'Gasto público.csv', captured: true });
+  });
 
   it('checks a declared MD5 or SHA-1 as it checks a SHA-256, and reports a mismatch', async () => {
     const cases: Array<[string, string | null]> = [

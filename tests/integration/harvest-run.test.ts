@@ -156,6 +156,8 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
       const { record } = row!;
       expect(record.title.startsWith(pkg.title)).toBe(true);
       expect(record).toMatchObject({ status: 'under_review', cid: null, sourceId, importId: report.importId, originalUrl: new URL(resource.url).href });
+      // Named after its URL before its bytes come in (findable by the name of its file).
+      expect(record.fileName).toBe(decodeURIComponent(new URL(resource.url).pathname.split('/').at(-1)!));
       expect(record.categoryId).toBe(pkg.groups.some((group) => group.title === 'Gestión Pública') ? mappedCategory : defaultCategory);
       // What a researcher cites comes from the catalogue: the original's dates, licence, keywords.
       expect(record.issued?.toISOString().slice(0, 19)).toBe(pkg.metadata_created.slice(0, 19));
@@ -191,6 +193,23 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     expect(queued).toHaveLength(total);
   });
 
+  it('names a record still waiting for its file after the address the catalogue now gives', async () => {
+    const pkg = h.portal.packages.at(-1)!;
+    const resource = pkg.resources[0]!;
+    const oldUrl = resource.url;
+    const nameOf = (url: string) => decodeURIComponent(new URL(url).pathname.split('/').at(-1)!);
+    const recordOf = async () => (await recordsOf(h.db, harvestSourceId)).find((row) => row.harvested.datasetIdentifier === pkg.id && row.harvested.distributionKey === resource.id)!.record;
+    resource.url = new URL('renombrado-en-el-portal.csv', oldUrl).href;
+    try {
+      expect((await runHarvest(h.db, harvestSourceId, { fetchPage })).counts).toMatchObject({ updated: 1, withdrawn: 0 });
+      expect(await recordOf()).toMatchObject({ cid: null, fileName: 'renombrado-en-el-portal.csv', originalUrl: resource.url });
+    } finally {
+      resource.url = oldUrl;
+    }
+    expect((await runHarvest(h.db, harvestSourceId, { fetchPage })).counts).toMatchObject({ updated: 1, withdrawn: 0 });
+    expect(await recordOf()).toMatchObject({ cid: null, fileName: nameOf(oldUrl) });
+  });
+
   it('captures every file with exactly the CID of its bytes, online, with a capture record', async () => {
     await runCaptures(h);
     const failed = await h.db.select().from(jobs).where(eq(jobs.status, 'failed'));
@@ -201,6 +220,7 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
       const { cid } = await cidOf(fs.createReadStream(file.path));
       const { record } = rows.find((entry) => entry.harvested.datasetIdentifier === pkg.id && entry.harvested.distributionKey === resource.id)!;
       expect(record, resource.id).toMatchObject({ cid, status: 'on_line', fileSha256: file.sha256, fileSize: file.size });
+      expect(record.fileName).toBe(decodeURIComponent(new URL(resource.url).pathname.split('/').at(-1)!));
       const [capture, ...more] = await h.db.select().from(captures).where(eq(captures.alexandriaId, record.id));
       expect(more).toEqual([]);
       expect(capture).toMatchObject({

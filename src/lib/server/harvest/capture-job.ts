@@ -19,11 +19,10 @@
  * `Retry-After` of a 429 or 503, hold the job's host back for every worker on the database
  * (`deferHost`, at most an hour, never less than the configured delay).
  */
-import path from 'node:path';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { ASSET_TYPES, type AssetStatus, type AssetType } from '../../domain/constants.ts';
 import { CaptureError, captureFetch, retryAfterMs, RobotsPolicy, type CaptureFetchOptions, type CaptureResponse } from '../capture/index.ts';
-import { cleanFileName, detectContent, documentFormat, fileExtension, mediaType, type ContentKind } from '../content-type.ts';
+import { detectContent, documentFormat, fileExtension, mediaType, type ContentKind } from '../content-type.ts';
 import type { Db } from '../db/index.ts';
 import { anyOf, jsonRecords } from '../db/json-values.ts';
 import { alexandrias, captures, harvestedRecords, harvestSources, imports, statusHistory } from '../db/schema.ts';
@@ -37,7 +36,7 @@ import { inspect } from '../uploads/inspect.ts';
 import { AUDIT_REASON_PREFIX } from '../fixity/reasons.ts';
 import { addVersions } from '../versions/index.ts';
 import { CaptureGroups } from './capture-groups.ts';
-import { catalogueNote } from './map.ts';
+import { catalogueNote, fileNameOf } from './map.ts';
 import { DEFAULT_WATCH, postponeCheck, recordCheck, watchAfterCaptures, type CheckCapture, type WatchSettings } from './watch.ts';
 
 /** The job kind `runHarvest` queues and `captureHandler` runs. */
@@ -456,7 +455,7 @@ async function writeKept(tx: Tx, context: CaptureContext, claimed: readonly Kept
   const ids = files.map((file) => file.alexandriaId);
   const captureIds = await insertCaptures(tx, files);
   const beforeRows = await tx
-    .select({ id: alexandrias.id, status: alexandrias.status, catalogue: { name: harvestSources.name, url: harvestSources.url } })
+    .select({ id: alexandrias.id, status: alexandrias.status, fileName: alexandrias.fileName, catalogue: { name: harvestSources.name, url: harvestSources.url } })
     .from(alexandrias)
     .leftJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
     .leftJoin(harvestSources, eq(harvestSources.id, harvestedRecords.harvestSourceId))
@@ -481,16 +480,24 @@ async function writeKept(tx: Tx, context: CaptureContext, claimed: readonly Kept
       provenance_note: catalogue ? catalogueNote(catalogue, 'captured') : null,
     };
   });
-  const rows = jsonRecords(
-    records,
-    `v(id int, cid text, sha256 text, size bigint, type asset_type, mime_type text,
-      file_name text, file_extension text, status asset_status, provenance_note text)`,
-  );
-  await tx.execute(sql`
-    update ${alexandrias} a set cid = v.cid, type = v.type, formats = array[v.type], status = v.status,
-      file_name = v.file_name, file_extension = v.file_extension, file_size = v.size, file_sha256 = v.sha256,
-      mime_type = v.mime_type, provenance_note = v.provenance_note, updated_at = now()
-    from ${rows} where a.id = v.id`);
+  // The search text is generated from the title, the description and the file name, and an update
+  // that sets file_name computes it again: half of this statement's cost. Most captures keep the
+  // name the harvest gave the record (the same URL), so they leave file_name out.
+  const renamed = records.filter((record) => before.get(record.id)?.fileName !== record.file_name);
+  const named = records.filter((record) => before.get(record.id)?.fileName === record.file_name);
+  for (const [group, rename] of [[named, false], [renamed, true]] as const) {
+    if (group.length === 0) continue;
+    const rows = jsonRecords(
+      group,
+      `v(id int, cid text, sha256 text, size bigint, type asset_type, mime_type text,
+        file_name text, file_extension text, status asset_status, provenance_note text)`,
+    );
+    await tx.execute(sql`
+      update ${alexandrias} a set cid = v.cid, type = v.type, formats = array[v.type], status = v.status,
+        ${rename ? sql`file_name = v.file_name, ` : sql``}file_extension = v.file_extension, file_size = v.size, file_sha256 = v.sha256,
+        mime_type = v.mime_type, provenance_note = v.provenance_note, updated_at = now()
+      from ${rows} where a.id = v.id`);
+  }
   const versions = await addVersions(
     tx,
     files.map((file) => ({
@@ -610,18 +617,6 @@ function mismatches({
     found.push(`el catálogo declara ${ASSET_TYPES[declared.type].label} y el contenido es ${content === 'markup' ? 'HTML o XML' : ASSET_TYPES[type].label}`);
   }
   return found.length ? found.join('; ') : null;
-}
-
-/** A file name for the record, from the last segment of the URL that answered. */
-function fileNameOf(url: string): string {
-  let segment: string;
-  try {
-    segment = decodeURIComponent(path.posix.basename(new URL(url).pathname));
-  } catch {
-    // A malformed escape (`%E9` of a Latin-1 URL): the name is not worth failing the capture for.
-    segment = '';
-  }
-  return cleanFileName(segment || 'archivo');
 }
 
 function responseFields(response: CaptureResponse) {

@@ -21,9 +21,11 @@
  * and data.json of one portal name the same identifiers, so the same records come out whatever
  * the kind read.
  */
+import path from 'node:path';
 import type { AssetType } from '../../domain/constants.ts';
 import { normalizeFormat, normalizeFormats, primaryFormat } from '../../domain/formats.ts';
 import { firstCharacters, foldLabel } from '../../domain/text.ts';
+import { cleanFileName } from '../content-type.ts';
 import type { CatalogueFacts } from '../db/catalogue-facts.ts';
 import type { CatalogDataset, CatalogDistribution, CatalogTheme } from './catalogs/index.ts';
 
@@ -229,4 +231,20 @@ export function catalogueNote(source: { name: string; url: string }, file: 'pend
   if (file === 'pending') return `${origin} El archivo todavía no se ha capturado.`;
   if (file === 'no-url') return `${origin} El catálogo no indica una dirección de descarga del archivo.`;
   return origin;
+}
+
+/**
+ * A record's file name, from the last segment of a URL: the harvest names a record's file after
+ * the URL its catalogue gives, and the capture after the URL that answered (the same one, unless
+ * it redirected).
+ */
+export function fileNameOf(url: string): string {
+  let segment: string;
+  try {
+    segment = decodeURIComponent(path.posix.basename(new URL(url).pathname));
+  } catch {
+    // A malformed escape (`%E9` of a Latin-1 URL): the name is not worth failing the capture for.
+    segment = '';
+  }
+  return cleanFileName(segment || 'archivo');
 }

@@ -38,7 +38,7 @@ import { politenessKey } from '../jobs/hosts.ts';
 import { readCatalog, type CatalogDataset, type FetchPage, type ReadOptions } from './catalogs/index.ts';
 import { frequencyLabel } from './catalogs/frequency.ts';
 import { CAPTURE_JOB, type CaptureJobPayload } from './capture-job.ts';
-import { catalogueNote, chooseCategory, foldLabel, mapDataset, type CategoryChoice, type MappedRecord } from './map.ts';
+import { catalogueNote, chooseCategory, fileNameOf, foldLabel, mapDataset, type CategoryChoice, type MappedRecord } from './map.ts';
 import { PublisherMatcher } from './publishers.ts';
 import { catalogueFactColumns, catalogueFactsOf, type CatalogueFacts } from '../db/catalogue-facts.ts';
 import { insertRows } from '../db/json-values.ts';
@@ -366,8 +366,9 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
             description: record.description,
             ...catalogueFactsOf(record),
             // Where the catalogue now says the file is, which the next capture fetches.
-            // A file the catalogue no longer gives an address for keeps the one it came from.
-            ...(movedFile && record.url ? { originalUrl: record.url } : {}),
+            // A file the catalogue no longer gives an address for keeps the one it came from;
+            // a file already captured keeps its name until the capture of the new one renames it.
+            ...(movedFile && record.url ? { originalUrl: record.url, ...(found.record.cid === null ? { fileName: fileNameOf(record.url) } : {}) } : {}),
             updatedAt: sql`now()`,
           })
           .where(eq(alexandrias.id, alexandriaId));
@@ -444,6 +445,9 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
           status: 'under_review' as const,
           sourceUrl: record.sourceUrl,
           originalUrl: record.url,
+          // Named before its bytes come in: findable by its file's name, and its capture, which
+          // most often gets the same name, need not compute its search text again (`writeKept`).
+          fileName: record.url ? fileNameOf(record.url) : null,
           departmentId: item.departmentId,
           categoryId: item.categoryId,
           sourceId: source.sourceId,
