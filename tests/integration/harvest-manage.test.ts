@@ -520,6 +520,22 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     await db.delete(harvestSources).where(inArray(harvestSources.url, urls));
   });
 
+  it('takes a catalogue added over https after http as the one registered, and names an unnamed one apart from the other scheme\'s', async () => {
+    const first = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'http://127.0.0.1:9/api/3/action/package_search', kind: 'ckan', name: 'Portal por http' } });
+    expect(first.status).toBe(201);
+    const again = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'https://127.0.0.1:9/', kind: 'ckan' } });
+    expect(again).toMatchObject({ status: 409, body: { message: 'Ya existe una fuente de cosecha con esa dirección: «Portal por http».' } });
+    const unnamed = ['http://127.0.0.1:9/data.json', 'https://127.0.0.1:9/catalog.jsonld'];
+    const names: string[] = [];
+    for (const url of unnamed) {
+      const answer = await call(sourcesRoute.POST, { method: 'POST', body: { url, kind: url.endsWith('.json') ? 'datajson' : 'dcat' } });
+      expect(answer.status, url).toBe(201);
+      names.push((answer.body.body as HarvestSourceDetail).name);
+    }
+    expect(names).toEqual(['127.0.0.1:9', '127.0.0.1:9/catalog.jsonld']);
+    await db.delete(harvestSources).where(inArray(harvestSources.url, ['http://127.0.0.1:9/api/3/action/package_search', ...unnamed]));
+  });
+
   it('registers one source when two spellings of a new catalogue are added at the same moment', async () => {
     const spellings = ['http://127.0.0.1:9/', 'http://127.0.0.1:9/api/3/action/package_search?rows=50', 'http://127.0.0.1:9/api/action/package_search'];
     const answers = await Promise.all(spellings.map((url) => call(sourcesRoute.POST, { method: 'POST', body: { url, kind: 'ckan', name: 'Portal a la vez' } })));

@@ -156,9 +156,11 @@ describe('the CKAN reader on broken answers', () => {
   });
 
   it('names one CKAN catalogue alike however its address is spelt, and tells filtered ones apart', () => {
-    const portal = 'https://datos.gob.do/api/3/action/package_search';
+    const portal = catalogIdentity('ckan', 'https://datos.gob.do/api/3/action/package_search');
     for (const spelling of [
       'https://datos.gob.do',
+      // One portal over http and over https.
+      'http://datos.gob.do/api/3/action/package_search',
       'https://datos.gob.do/',
       'https://datos.gob.do/api/3/action/package_search',
       'https://datos.gob.do/api/action/package_search/',
@@ -174,7 +176,10 @@ describe('the CKAN reader on broken answers', () => {
     // A portal in a folder of its site is another catalogue than the site's root.
     expect(catalogIdentity('ckan', 'https://datos.gob.do/dataset/')).not.toBe(portal);
     // DCAT and data.json are documents: their address is their identity.
-    expect(catalogIdentity('datajson', 'https://datos.gob.ar/data.json#x')).toBe('https://datos.gob.ar/data.json');
+    expect(catalogIdentity('datajson', 'https://datos.gob.ar/data.json#x')).toBe(catalogIdentity('datajson', 'http://datos.gob.ar/data.json'));
+    expect(catalogIdentity('datajson', 'https://datos.gob.ar/data.json')).not.toBe(catalogIdentity('datajson', 'https://datos.gob.ar/otro/data.json'));
+    // The same host on another port is another site.
+    expect(catalogIdentity('datajson', 'http://datos.gob.ar:8080/data.json')).not.toBe(catalogIdentity('datajson', 'http://datos.gob.ar/data.json'));
     expect(catalogIdentity('dcat', 'https://datos.gob.ar/catalog.jsonld')).not.toBe(catalogIdentity('dcat', 'https://datos.gob.ar/catalog.ttl'));
   });
 

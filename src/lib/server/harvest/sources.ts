@@ -1,5 +1,5 @@
 /** Registering a catalogue to harvest, with the `source` its records are filed under. */
-import { and, eq, like, sql } from 'drizzle-orm';
+import { and, eq, like, or, sql } from 'drizzle-orm';
 import { isOwnAddress, ownAddressMessage, refusedHost } from '../capture/index.ts';
 import type { ArchiveConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
@@ -55,15 +55,19 @@ function refusedCatalogue(url: URL, rules: RegistrationRules): string | null {
  */
 export async function registerHarvestSource(db: Db, input: NewHarvestSource): Promise<{ harvestSource: HarvestSource; created: boolean }> {
   const url = new URL(input.url).href;
-  const origin = new URL(url).origin;
+  const { origin, host } = new URL(url);
   // The same catalogue spelt another way (a CKAN portal's root, then its API's address) is the
   // source already registered: a second one would archive every dataset again as new records.
   const identity = catalogIdentity(input.kind, url);
   return db.transaction(async (tx) => {
     // Registrations on one site take turns: two spellings added at the same moment would both find
-    // nothing, and a unique URL cannot tell that they are one catalogue.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('harvest-register'), hashtext(${origin}))`);
-    const onSite = await tx.select().from(harvestSources).where(like(harvestSources.url, `${likeLiteral(origin)}/%`));
+    // nothing, and a unique URL cannot tell that they are one catalogue. The site is its host, over
+    // http or https (`catalogIdentity`).
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('harvest-register'), hashtext(${host}))`);
+    const onSite = await tx
+      .select()
+      .from(harvestSources)
+      .where(or(like(harvestSources.url, `http://${likeLiteral(host)}/%`), like(harvestSources.url, `https://${likeLiteral(host)}/%`)));
     const existing = onSite.find((other) => other.url === url || (other.kind === input.kind && catalogIdentity(other.kind, other.url) === identity));
     if (existing) return { harvestSource: existing, created: false };
     const name = input.name?.trim() || unnamedCatalogueName(new URL(url), onSite);

@@ -33,11 +33,17 @@ export function readCatalog(kind: CatalogKind, url: string, fetchPage: FetchPage
 /**
  * What makes two registered URLs one catalogue: for CKAN, its `package_search` endpoint (the
  * portal's root, `https://datos.gob.do`, and `…/api/3/action/package_search` are the same
- * catalogue); for the others, the document's URL itself, without its fragment.
+ * catalogue); for the others, the document's URL itself, without its fragment. Either way without
+ * its scheme: a portal served over http and https is one catalogue, and registered twice it
+ * would archive every dataset twice.
  */
 export function catalogIdentity(kind: CatalogKind, url: string): string {
-  if (kind === 'ckan') return ckanCatalogIdentity(url);
-  const parsed = new URL(url);
-  parsed.hash = '';
-  return parsed.href;
+  let identity: string;
+  if (kind === 'ckan') identity = ckanCatalogIdentity(url);
+  else {
+    const parsed = new URL(url);
+    parsed.hash = '';
+    identity = parsed.href;
+  }
+  return identity.replace(/^https?:/, '');
 }
