@@ -432,11 +432,12 @@ async function insertCaptures(tx: Tx, files: readonly KeptFile[]): Promise<Map<n
 }
 
 /**
- * Writes kept files in the transaction `tx`, a statement for all of them at each step: their jobs
- * done, their capture rows, their records (file, real type, `on_line` for a record waiting for its
- * file), their versions, the watch of their URLs, their lines of history, the previews of their
- * sheets and their local pins (the caller commits the staged blocks, last). Returns the jobs marked
- * done (a job whose lease was lost is not, as `complete` would not).
+ * Writes kept files in the transaction `tx`, a statement for all of them at each step (two for the
+ * records when some change their file name): their jobs done, their capture rows, their records
+ * (file, real type, `on_line` for a record waiting for its file), their versions, the watch of
+ * their URLs, their lines of history, the previews of their sheets and their local pins (the caller
+ * commits the staged blocks, last). Returns the jobs marked done (a job whose lease was lost is not,
+ * as `complete` would not).
  */
 async function writeKept(tx: Tx, context: CaptureContext, claimed: readonly KeptFile[]): Promise<Set<number>> {
   const watch = context.watch ?? DEFAULT_WATCH;
