@@ -517,7 +517,10 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
       names.push((answer.body.body as HarvestSourceDetail).name);
     }
     expect(names).toEqual(['127.0.0.1:9', '127.0.0.1:9/data.json', '127.0.0.1:9/datos/data.json?formato=completo']);
-    await db.delete(harvestSources).where(inArray(harvestSources.url, urls));
+    // The site's root, whose path adds nothing to its host, is numbered rather than named twice.
+    const root = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'http://127.0.0.1:9/', kind: 'ckan' } });
+    expect((root.body.body as HarvestSourceDetail).name).toBe('127.0.0.1:9 (2)');
+    await db.delete(harvestSources).where(inArray(harvestSources.url, [...urls, 'http://127.0.0.1:9/']));
   });
 
   it('takes a catalogue added over https after http as the one registered, and names an unnamed one apart from the other scheme\'s', async () => {

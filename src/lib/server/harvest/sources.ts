@@ -114,11 +114,15 @@ export async function registerHarvestSource(db: Db, input: NewHarvestSource): Pr
 /**
  * The name of a catalogue registered without one: its host, or its host and path when another
  * catalogue of the site bears the host's name already (two unnamed catalogues of one portal would
- * otherwise read the same in every list).
+ * otherwise read the same in every list), numbered when that is taken too (the site's root, whose
+ * path adds nothing to its host).
  */
 function unnamedCatalogueName(url: URL, onSite: readonly Pick<HarvestSource, 'name'>[]): string {
-  if (!onSite.some((other) => other.name === url.host)) return url.host;
-  return `${url.host}${url.pathname.replace(/\/+$/, '')}${url.search}`.slice(0, 200);
+  const taken = new Set(onSite.map((other) => other.name));
+  const withPath = `${url.host}${url.pathname.replace(/\/+$/, '')}${url.search}`.slice(0, 190);
+  const candidates = [url.host, withPath];
+  for (let number = 2; number <= onSite.length + 2; number++) candidates.push(`${withPath} (${number})`);
+  return candidates.find((name) => !taken.has(name))!;
 }
 
 /** How a source the archive made for a harvested catalogue describes itself (until a moderator edits it). */
