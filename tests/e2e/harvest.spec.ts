@@ -109,8 +109,12 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await expect(page.getByRole('button', { name: 'Cosechar ahora Portal de datos local', exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Pausar Portal de datos local', exact: true })).toBeVisible();
   // "Cosechar ahora": the run is queued, the server's worker runs it, the page follows it.
+  await expect(page.getByText('Esta fuente todavía no se ha cosechado.')).toBeVisible();
   await local.getByRole('button', { name: 'Cosechar ahora' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Cosecha en cola' })).toBeVisible();
+  // Its run has no row yet (or one «En curso»), and the page no longer says it was never harvested.
+  await expect(page.getByText('Esta fuente todavía no se ha cosechado.')).toHaveCount(0);
+  await expect(page.locator('[data-run-pending], [data-runs] tr[data-run]').first()).toBeVisible();
   // The moderator starts typing a new source meanwhile (before the panel's first poll, 2 s on).
   await add.getByLabel('Nombre (opcional)').fill('Escrito mientras se cosecha');
   await expect(progress).toHaveText(/^(Cosecha en cola|Cosechando|Catálogo leído. Capturando archivos)/);
