@@ -43,6 +43,8 @@ export const PAGE_RETRY_DEFAULTS: PageRetrySettings = { retries: 3, maxWaitMs: 1
 
 /** Answers that say "not now" rather than "never": the page is asked again after a wait. */
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+/** Statuses that say the address names nothing: the moderator is told to check it. */
+const NOT_FOUND_STATUSES = new Set([404, 410]);
 
 /** Answers whose wait holds back the whole host, captures included (RFC 9110: "too many requests", "unavailable"). */
 const HOST_BUSY_STATUSES = new Set([429, 503]);
@@ -133,6 +135,8 @@ export function catalogPageFetcher(options: CatalogPageFetcherOptions = {}): Fet
       response.body.destroy();
       // The page's address is in the message that reports it (`paging.ts`); only a redirect's target is news.
       const refused = `El catálogo respondió HTTP ${response.status}${response.redirects.length > 0 ? ` en ${response.finalUrl}` : ''}`;
+      // Nothing at that address: most often a portal's page (`/dataset/`) given for its API.
+      if (NOT_FOUND_STATUSES.has(response.status)) throw new Error(`${refused}: no hay nada en esa dirección. Revise la dirección y el tipo del catálogo.`);
       if (!RETRYABLE_STATUSES.has(response.status)) throw new Error(refused);
       const asked = retryAfterMs(response.retryAfter);
       const waitMs = asked ?? retry.backoffMs * 2 ** attempt;
