@@ -21,8 +21,12 @@ test('"Escríbenos" sends a message that appears in the moderators\' inbox; the 
     if (request.method() === 'POST' && request.url().endsWith('/contacto')) posted += 1;
   });
   await dialog.getByRole('button', { name: 'Enviar' }).click();
+  // The browser says why in Spanish, whatever its own language, with the server's words.
+  await expect(dialog.getByLabel('Asunto')).toHaveJSProperty('validationMessage', 'Escriba el asunto.');
   await dialog.getByLabel('Asunto').fill(subject);
+  await expect(dialog.getByLabel('Asunto')).toHaveJSProperty('validationMessage', '');
   await dialog.getByRole('button', { name: 'Enviar' }).click();
+  await expect(dialog.getByLabel('Mensaje')).toHaveJSProperty('validationMessage', 'Escriba el mensaje.');
   expect(posted).toBe(0);
 
   await dialog.getByLabel('Mensaje').fill('Falta el presupuesto de 2019 del Ministerio de Educación (<b>MINERD</b>).');

@@ -7,16 +7,19 @@ import { z } from 'zod';
 
 export const CONTACT_FIELDS = { subject: 'compose_subject', message: 'compose_message', honeypot: 'botcheck' } as const;
 
+/** What an empty field is told, by the server and, before sending, by the form itself. */
+export const CONTACT_MISSING = { subject: 'Escriba el asunto.', message: 'Escriba el mensaje.' } as const;
+
 export const contactSchema = z.object({
   compose_subject: z
-    .string({ error: 'Escriba el asunto.' })
+    .string({ error: CONTACT_MISSING.subject })
     .trim()
-    .min(1, 'Escriba el asunto.')
+    .min(1, CONTACT_MISSING.subject)
     .max(200, 'El asunto no puede pasar de 200 caracteres.'),
   compose_message: z
-    .string({ error: 'Escriba el mensaje.' })
+    .string({ error: CONTACT_MISSING.message })
     .trim()
-    .min(1, 'Escriba el mensaje.')
+    .min(1, CONTACT_MISSING.message)
     .max(5000, 'El mensaje no puede pasar de 5000 caracteres.'),
   /** Any value at all means a robot filled the hidden box. */
   botcheck: z.union([z.string(), z.boolean()]).optional(),
