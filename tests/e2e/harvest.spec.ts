@@ -170,6 +170,24 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await expect(panel.locator('tbody tr').first()).toContainText(value);
   await expect(panel.locator('[data-csv-count]')).toHaveText(/^[\d,]+ elementos?$/);
   expect(total).toMatch(/elementos/);
+
+  // A captured file the seed holds too (the same bytes, one CID): blocked, its record says the other
+  // one still offers those bytes, since it lists it among its files. Then published again.
+  const sharedPackage = portal.packages.find((pkg) => pkg.resources.length === 1 && portal.files.get(pkg.resources[0]!.id)!.path.endsWith('sisalril-pespj-d1.pdf'))!;
+  await page.goto(`/moderacion/cosechas`);
+  await page.getByRole('link', { name: 'Ver sus registros' }).click();
+  await page.locator('tr[data-record]').filter({ hasText: sharedPackage.title }).getByRole('link').first().click();
+  await expect(page.locator('[data-files] tbody tr')).toHaveCount(2);
+  const controls = page.getByRole('region', { name: 'Moderación' });
+  await controls.getByLabel('Nuevo estado').selectOption('blocked');
+  await controls.getByLabel(/^Motivo/).fill('Prueba: el mismo archivo está en otro registro.');
+  await controls.getByRole('button', { name: 'Cambiar estado' }).click();
+  await expect(page.locator('[data-closed]')).toContainText('Este registro está bloqueado');
+  await expect(page.locator('[data-shared-elsewhere]')).toHaveText('Los mismos bytes están también en otro registro que sí los ofrece (en «Archivos cargados», abajo).');
+  await controls.getByLabel('Nuevo estado').selectOption('on_line');
+  await controls.getByLabel(/^Motivo/).fill('Prueba terminada.');
+  await controls.getByRole('button', { name: 'Cambiar estado' }).click();
+  await expect(page.locator('[data-closed]')).toHaveCount(0);
 });
 
 test('the page and its routes are for moderators only', async ({ page }) => {

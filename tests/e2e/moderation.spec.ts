@@ -70,6 +70,8 @@ async function blockedContributionIsWithdrawn(page: Page) {
   await controls.getByLabel(/^Motivo/).fill('La captura muestra datos personales de estudiantes.');
   await controls.getByRole('button', { name: 'Cambiar estado' }).click();
   await expect(page.locator('[data-closed]')).toContainText('Este registro está bloqueado');
+  // No other record holds these bytes: nothing says they are offered elsewhere.
+  await expect(page.locator('[data-shared-elsewhere]')).toHaveCount(0);
   // The screenshot is neither shown nor linked, and neither file is served by its CID.
   await expect(proofImage).toHaveCount(0);
   await expect(page.locator('[data-proof]')).toContainText('retirada con el registro bloqueado');

@@ -165,6 +165,7 @@ export const es = {
   'record.closed.blocked': 'Este registro está bloqueado: sus archivos no se ofrecen.',
   'record.closed.broken': 'Este registro está marcado como roto: sus archivos no se ofrecen.',
   'record.closed.reason': 'Motivo: {reason}',
+  'record.closed.sharedElsewhere': 'Los mismos bytes están también en otro registro que sí los ofrece (en «Archivos cargados», abajo).',
   'verify.button': 'Verificar',
   'verify.hint': 'Su navegador descarga el archivo y calcula el CID por su cuenta, con los mismos parámetros que el archivo (UnixFS, bloques de 256 KiB, sha2-256).',
   'verify.working': 'Descargando y calculando el CID…',
