@@ -11,7 +11,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/lib/server/db/index.ts';
 import { alexandrias, captures, harvestedRecords } from '../../src/lib/server/db/schema.ts';
@@ -49,6 +50,33 @@ async function startSite(): Promise<Site> {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
+}
+
+/**
+ * `db`, recording the text of each `update` of the records (`alexandrias`) run in its transactions
+ * into `updates`: what a capture's group write sends, to check which columns it sets.
+ */
+function recordingRecordUpdates(db: Db, updates: string[]): Db {
+  const dialect = new PgDialect();
+  const recording = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(object, property, receiver) {
+        const value = Reflect.get(object, property, receiver) as unknown;
+        if (property === 'execute') {
+          return (query: SQL) => {
+            const text = dialect.sqlToQuery(query).sql;
+            if (/^\s*update "alexandrias"/.test(text)) updates.push(text);
+            return (value as (query: SQL) => unknown).call(object, query);
+          };
+        }
+        if (property === 'transaction') {
+          return (work: (tx: T) => unknown, ...rest: unknown[]) =>
+            (value as (work: (tx: T) => unknown, ...rest: unknown[]) => unknown).call(object, (tx: T) => work(recording(tx)), ...rest);
+        }
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
+      },
+    });
+  return recording(db);
 }
 
 describe.each(testEngines())('the capture job on %s', (engine) => {
@@ -129,7 +157,16 @@ describe.each(testEngines())('the capture job on %s', (engine) => {
     const moved = await recordToCapture('/descargar/antiguo.csv', null, site.origin, 'antiguo.csv');
     const unnamed = await recordToCapture('/descargas/Gasto%20p%C3%BAblico.csv');
     site.answers.set('/descargar/antiguo.csv', { status: 302, headers: { Location: '/archivos/presupuesto-municipal.csv' } });
-    for (const { job } of [kept, moved, unnamed]) await run(job);
+    // Each capture's update of its record, as sent: a name left as it was is not set again, since
+    // setting file_name makes the database compute the record's search text anew.
+    const setsName: boolean[] = [];
+    for (const { job } of [kept, moved, unnamed]) {
+      const updates: string[] = [];
+      await captureHandler(context)(job, { db: recordingRecordUpdates(db, updates), signal: new AbortController().signal });
+      expect(updates).toHaveLength(1);
+      setsName.push(/\bfile_name\s*=/.test(updates[0]!));
+    }
+    expect(setsName).toEqual([false, true, true]);
     const named = async (alexandriaId: number) => {
       const { rows } = (await db.execute(sql`
         select file_name, file_extension, cid is not null as captured,

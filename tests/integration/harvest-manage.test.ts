@@ -253,10 +253,10 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     expect(listed.map((item) => [item.id, item.interval])).toEqual([[sourceId, 'semanal'], [seededSources[0]!.id, 'diaria']]);
 
     const again = await call(sourcesRoute.POST, { method: 'POST', body: { url: portal.urls.ckan, kind: 'dcat' } });
-    expect(again).toMatchObject({ status: 409, body: { message: 'Ya existe una fuente de cosecha con esa dirección: «Portal local de prueba».' } });
+    expect(again).toMatchObject({ status: 409, body: { message: `Ya existe una fuente de cosecha para ese catálogo: «Portal local de prueba», en ${new URL(portal.urls.ckan).href}.` } });
     // The same CKAN catalogue by its API's address (as `npm run harvest` is shown it) is the same source.
     const byApi = await call(sourcesRoute.POST, { method: 'POST', body: { url: `${portal.urls.ckan}/api/3/action/package_search`, kind: 'ckan' } });
-    expect(byApi).toMatchObject({ status: 409, body: { message: 'Ya existe una fuente de cosecha con esa dirección: «Portal local de prueba».' } });
+    expect(byApi).toMatchObject({ status: 409, body: { message: `Ya existe una fuente de cosecha para ese catálogo: «Portal local de prueba», en ${new URL(portal.urls.ckan).href}.` } });
     expect(await db.select({ id: harvestSources.id }).from(harvestSources)).toHaveLength(2);
   });
 
@@ -524,19 +524,36 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
   });
 
   it('takes a catalogue added over https after http as the one registered, and names an unnamed one apart from the other scheme\'s', async () => {
-    const first = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'http://127.0.0.1:9/api/3/action/package_search', kind: 'ckan', name: 'Portal por http' } });
-    expect(first.status).toBe(201);
-    const again = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'https://127.0.0.1:9/', kind: 'ckan' } });
-    expect(again).toMatchObject({ status: 409, body: { message: 'Ya existe una fuente de cosecha con esa dirección: «Portal por http».' } });
     const unnamed = ['http://127.0.0.1:9/data.json', 'https://127.0.0.1:9/catalog.jsonld'];
-    const names: string[] = [];
-    for (const url of unnamed) {
-      const answer = await call(sourcesRoute.POST, { method: 'POST', body: { url, kind: url.endsWith('.json') ? 'datajson' : 'dcat' } });
-      expect(answer.status, url).toBe(201);
-      names.push((answer.body.body as HarvestSourceDetail).name);
+    try {
+      const first = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'http://127.0.0.1:9/api/3/action/package_search', kind: 'ckan', name: 'Portal por http' } });
+      expect(first.status).toBe(201);
+      const again = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'https://127.0.0.1:9/', kind: 'ckan' } });
+      expect(again).toMatchObject({
+        status: 409,
+        body: { message: 'Ya existe una fuente de cosecha para ese catálogo: «Portal por http», en http://127.0.0.1:9/api/3/action/package_search.' },
+      });
+      const names: string[] = [];
+      for (const url of unnamed) {
+        const answer = await call(sourcesRoute.POST, { method: 'POST', body: { url, kind: url.endsWith('.json') ? 'datajson' : 'dcat' } });
+        expect(answer.status, url).toBe(201);
+        names.push((answer.body.body as HarvestSourceDetail).name);
+      }
+      expect(names).toEqual(['127.0.0.1:9', '127.0.0.1:9/catalog.jsonld']);
+    } finally {
+      await db.delete(harvestSources).where(inArray(harvestSources.url, ['http://127.0.0.1:9/api/3/action/package_search', ...unnamed]));
     }
-    expect(names).toEqual(['127.0.0.1:9', '127.0.0.1:9/catalog.jsonld']);
-    await db.delete(harvestSources).where(inArray(harvestSources.url, ['http://127.0.0.1:9/api/3/action/package_search', ...unnamed]));
+  });
+
+  it('registers one source when a catalogue is added over http and https at the same moment', async () => {
+    const spellings = ['http://127.0.0.1:9/api/3/action/package_search', 'https://127.0.0.1:9/api/3/action/package_search'];
+    try {
+      const answers = await Promise.all(spellings.map((url) => call(sourcesRoute.POST, { method: 'POST', body: { url, kind: 'ckan', name: 'Portal por los dos' } })));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+      expect(await db.select({ url: harvestSources.url }).from(harvestSources).where(inArray(harvestSources.url, spellings))).toHaveLength(1);
+    } finally {
+      await db.delete(harvestSources).where(inArray(harvestSources.url, spellings));
+    }
   });
 
   it('registers one source when two spellings of a new catalogue are added at the same moment', async () => {

@@ -170,9 +170,9 @@ describe.each(testEngines())('catalogue pages fetched politely, on %s', (engine)
     const fetchPage = catalogPageFetcher({ allowPrivate: true, hostDelayMs: 0 });
     const page = `${site.origin}/api/3/action/package_search?rows=100&start=0`;
     site.refusals = [{ status: 404 }];
-    await expect(fetchPage(page)).rejects.toThrow(/^El catálogo respondió HTTP 404: no hay nada en esa dirección\. Revise la dirección y el tipo del catálogo\.$/);
+    await expect(fetchPage(page)).rejects.toThrow(/^El catálogo respondió HTTP 404: no hay nada en esa dirección$/);
     site.refusals = [{ status: 301, location: '/movido' }, { status: 410 }];
-    await expect(fetchPage(page)).rejects.toThrow(new RegExp(`^El catálogo respondió HTTP 410 en ${site.origin}/movido: no hay nada en esa dirección\\.`));
+    await expect(fetchPage(page)).rejects.toThrow(new RegExp(`^El catálogo respondió HTTP 410 en ${site.origin}/movido: no hay nada en esa dirección$`));
   });
 
   it("never reads a page at the archive's own address, asked or reached by a redirect", async () => {

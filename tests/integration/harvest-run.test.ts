@@ -204,9 +204,10 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
       expect((await runHarvest(h.db, harvestSourceId, { fetchPage })).counts).toMatchObject({ updated: 1, withdrawn: 0 });
       expect(await recordOf()).toMatchObject({ cid: null, fileName: 'renombrado-en-el-portal.csv', originalUrl: resource.url });
     } finally {
+      // Put back as the tests after this one expect it, even when an expectation failed.
       resource.url = oldUrl;
+      expect((await runHarvest(h.db, harvestSourceId, { fetchPage })).counts).toMatchObject({ updated: 1, withdrawn: 0 });
     }
-    expect((await runHarvest(h.db, harvestSourceId, { fetchPage })).counts).toMatchObject({ updated: 1, withdrawn: 0 });
     expect(await recordOf()).toMatchObject({ cid: null, fileName: nameOf(oldUrl) });
   });
 
@@ -347,6 +348,23 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     }
     // Read whole again, the catalogue gives a picture to act on: nothing is missing.
     expect((await runHarvest(h.db, harvestSourceId, { fetchPage })).counts).toMatchObject({ withdrawn: 0, unchanged: total });
+  });
+
+  it('keeps the name of a captured file when the catalogue moves it: the capture of the new one renames it', async () => {
+    const pkg = h.portal.packages.at(-1)!;
+    const resource = pkg.resources[0]!;
+    const oldUrl = resource.url;
+    const recordOf = async () => (await recordsOf(h.db, harvestSourceId)).find((row) => row.harvested.datasetIdentifier === pkg.id && row.harvested.distributionKey === resource.id)!.record;
+    const captured = await recordOf();
+    expect(captured.cid).not.toBeNull();
+    resource.url = new URL('nombre-nuevo-en-el-portal.csv', oldUrl).href;
+    try {
+      expect((await runHarvest(h.db, harvestSourceId, { fetchPage })).counts).toMatchObject({ updated: 1, withdrawn: 0 });
+      expect(await recordOf()).toMatchObject({ cid: captured.cid, fileName: captured.fileName, originalUrl: resource.url });
+    } finally {
+      resource.url = oldUrl;
+      expect((await runHarvest(h.db, harvestSourceId, { fetchPage })).counts).toMatchObject({ updated: 1, withdrawn: 0 });
+    }
   });
 
   it('tells a file the catalogue moved in the history, makes it the record\'s address and checks it at once', async () => {

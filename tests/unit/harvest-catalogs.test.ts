@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageSearchUrl } from '../../src/lib/server/harvest/catalogs/ckan.ts';
 import { catalogIdentity } from '../../src/lib/server/harvest/catalogs/index.ts';
-import { CatalogReadError, readCatalog, type CatalogKind, type CatalogPage, type FetchPage, type ReadOptions } from '../../src/lib/server/harvest/catalogs/index.ts';
+import { CatalogReadError, PageNotFoundError, readCatalog, type CatalogKind, type CatalogPage, type FetchPage, type ReadOptions } from '../../src/lib/server/harvest/catalogs/index.ts';
 import { cleanChecksum, cleanDate, cleanUrl } from '../../src/lib/server/harvest/catalogs/values.ts';
 import { formatDate } from '../../src/lib/format.ts';
 import { samplePackages, startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
@@ -132,6 +132,22 @@ describe('the CKAN reader on the real datos.gob.do sample', () => {
     expect(error.code).toBe('page-limit');
     expect(error.message).toMatch(/más de 2 páginas/);
     expect(portal.requests.length - before).toBe(2);
+  });
+
+  it('tells to check the address and kind when the first page is not there, not when a later one is gone', async () => {
+    const missing = 'El catálogo respondió HTTP 404: no hay nada en esa dirección';
+    const first = await readUntilError('ckan', portal.urls.ckan, async () => {
+      throw new PageNotFoundError(missing);
+    });
+    expect(first.error.message).toBe(`No se pudo leer la página 1 del catálogo (${first.error.url}): ${missing}. Revise la dirección y el tipo del catálogo.`);
+    let asked = 0;
+    const later = await readUntilError('ckan', portal.urls.ckan, async (url) => {
+      asked += 1;
+      if (asked === 2) throw new PageNotFoundError(missing);
+      return portal.fetchPage(url);
+    }, { pageSize: 1 });
+    expect(later.pages).toHaveLength(1);
+    expect(later.error.message).toBe(`No se pudo leer la página 2 del catálogo (${later.error.url}): ${missing}`);
   });
 
   it('refuses an HTML page and a data.json with Spanish errors that say what to do', async () => {

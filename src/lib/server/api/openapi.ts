@@ -278,7 +278,7 @@ export const HARVEST_OPS_PATHS = {
         '201': answer('La fuente creada.', harvestSourceDetail),
         '400': refusal('Dirección que no es http(s), tipo o frecuencia desconocidos, categoría que no existe.'),
         ...moderatorRefusals,
-        '409': refusal('Ya hay una fuente de cosecha con esa dirección.'),
+        '409': refusal('Ya hay una fuente de cosecha para ese catálogo, quizá con otra forma de su dirección (la raíz de un portal CKAN y su API, o http y https).'),
       },
     },
   },

@@ -18,7 +18,7 @@ import { captureFetch, isOwnAddress, ownAddressMessage, retryAfterMs, RobotsPoli
 import type { Db } from '../db/index.ts';
 import { DEFAULT_POLITENESS, deferHost } from '../jobs/index.ts';
 import { politenessKey } from '../jobs/hosts.ts';
-import { DEFAULT_PAGE_LIMITS, type FetchPage } from './catalogs/index.ts';
+import { DEFAULT_PAGE_LIMITS, PageNotFoundError, type FetchPage } from './catalogs/index.ts';
 
 /**
  * Largest catalogue page read (CKAN answers of 1,000 datasets stay well under it): the readers'
@@ -43,7 +43,7 @@ export const PAGE_RETRY_DEFAULTS: PageRetrySettings = { retries: 3, maxWaitMs: 1
 
 /** Answers that say "not now" rather than "never": the page is asked again after a wait. */
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
-/** Statuses that say the address names nothing: the moderator is told to check it. */
+/** Statuses that say the address names nothing (`PageNotFoundError`). */
 const NOT_FOUND_STATUSES = new Set([404, 410]);
 
 /** Answers whose wait holds back the whole host, captures included (RFC 9110: "too many requests", "unavailable"). */
@@ -135,8 +135,8 @@ export function catalogPageFetcher(options: CatalogPageFetcherOptions = {}): Fet
       response.body.destroy();
       // The page's address is in the message that reports it (`paging.ts`); only a redirect's target is news.
       const refused = `El catálogo respondió HTTP ${response.status}${response.redirects.length > 0 ? ` en ${response.finalUrl}` : ''}`;
-      // Nothing at that address: most often a portal's page (`/dataset/`) given for its API.
-      if (NOT_FOUND_STATUSES.has(response.status)) throw new Error(`${refused}: no hay nada en esa dirección. Revise la dirección y el tipo del catálogo.`);
+      // Nothing there: the reader says what to check when it is the catalogue's first page.
+      if (NOT_FOUND_STATUSES.has(response.status)) throw new PageNotFoundError(`${refused}: no hay nada en esa dirección`);
       if (!RETRYABLE_STATUSES.has(response.status)) throw new Error(refused);
       const asked = retryAfterMs(response.retryAfter);
       const waitMs = asked ?? retry.backoffMs * 2 ** attempt;

@@ -480,7 +480,8 @@ export async function createHarvestSource(db: Db, input: NewHarvestSourceInput, 
     themeMap: input.themeMap,
     rules,
   });
-  if (!created) throw new HttpError(409, `Ya existe una fuente de cosecha con esa dirección: «${harvestSource.name}».`);
+  // Named with its address: the same catalogue may be registered under another spelling of it.
+  if (!created) throw new HttpError(409, `Ya existe una fuente de cosecha para ese catálogo: «${harvestSource.name}», en ${harvestSource.url}.`);
   if (input.interval !== 'diaria') {
     await db
       .update(harvestSources)

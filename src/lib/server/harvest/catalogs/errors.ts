@@ -34,3 +34,15 @@ export class CatalogReadError extends Error {
     this.url = url;
   }
 }
+
+/**
+ * A fetcher's word that the page's address names nothing (HTTP 404 or 410). On the first page the
+ * reader adds what to check: the catalogue's address or its kind was most likely given wrong (a
+ * portal's `/dataset/` page for its API); on a later one, the catalogue's own paging went wrong.
+ */
+export class PageNotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PageNotFoundError';
+  }
+}

@@ -12,7 +12,7 @@ import { readDataJsonCatalog } from './datajson.ts';
 import { readDcatCatalog } from './dcat.ts';
 import type { CatalogKind, CatalogPage, FetchPage, ReadOptions } from './types.ts';
 
-export { CatalogReadError, type CatalogReadErrorCode } from './errors.ts';
+export { CatalogReadError, PageNotFoundError, type CatalogReadErrorCode } from './errors.ts';
 export { DEFAULT_PAGE_LIMITS, type CatalogPageLimits } from './limits.ts';
 export * from './types.ts';
 

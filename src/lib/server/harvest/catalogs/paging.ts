@@ -4,7 +4,7 @@
  * otherwise read the same datasets for ever). A dataset a later page repeats (CKAN pages shift when
  * the catalogue changes during the harvest) is yielded once.
  */
-import { CatalogReadError } from './errors.ts';
+import { CatalogReadError, PageNotFoundError } from './errors.ts';
 import { DEFAULT_PAGE_LIMITS } from './limits.ts';
 import { DEFAULT_MAX_PAGES, type CatalogDataset, type CatalogPage, type FetchedPage, type FetchPage } from './types.ts';
 
@@ -68,7 +68,8 @@ async function fetchOne(fetchPage: FetchPage, url: string, number: number, maxPa
   try {
     page = await fetchPage(url);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    let reason = error instanceof Error ? error.message : String(error);
+    if (error instanceof PageNotFoundError && number === 1) reason += '. Revise la dirección y el tipo del catálogo.';
     throw new CatalogReadError('fetch', url, `No se pudo leer la página ${number} del catálogo (${url}): ${reason}`, { cause: error });
   }
   // Characters count at least one byte each: only a long text needs its bytes counted.
