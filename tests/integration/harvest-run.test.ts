@@ -597,7 +597,7 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     // The same run, silent for an hour: its process is gone. The next run closes it as failed.
     await h.db.update(imports).set({ updatedAt: sql`now() - interval '1 hour'` }).where(eq(imports.id, live!.id));
     const report = await runHarvest(h.db, harvestSourceId, { fetchPage });
-    expect(report.status).toBe('done');
+    expect(report.status, JSON.stringify(report.errors)).toBe('done');
     const [closed] = await h.db.select().from(imports).where(eq(imports.id, live!.id));
     expect(closed).toMatchObject({ status: 'failed' });
     expect(closed!.errors.map((error) => error.message)).toContain('Cosecha interrumpida: su proceso terminó sin cerrarla.');
