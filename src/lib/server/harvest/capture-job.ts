@@ -484,9 +484,9 @@ async function writeKept(tx: Tx, context: CaptureContext, claimed: readonly Kept
   // The search text is generated from the title, the description and the file name, and an update
   // that sets file_name computes it again: half of this statement's cost. Most captures keep the
   // name the harvest gave the record (the same URL), so they leave file_name out.
-  const renamed = records.filter((record) => before.get(record.id)?.fileName !== record.file_name);
-  const named = records.filter((record) => before.get(record.id)?.fileName === record.file_name);
-  for (const [group, rename] of [[named, false], [renamed, true]] as const) {
+  const renames = (record: (typeof records)[number]) => before.get(record.id)?.fileName !== record.file_name;
+  for (const rename of [false, true]) {
+    const group = records.filter((record) => renames(record) === rename);
     if (group.length === 0) continue;
     const rows = jsonRecords(
       group,

@@ -38,12 +38,6 @@ export function readCatalog(kind: CatalogKind, url: string, fetchPage: FetchPage
  * would archive every dataset twice.
  */
 export function catalogIdentity(kind: CatalogKind, url: string): string {
-  let identity: string;
-  if (kind === 'ckan') identity = ckanCatalogIdentity(url);
-  else {
-    const parsed = new URL(url);
-    parsed.hash = '';
-    identity = parsed.href;
-  }
+  const identity = kind === 'ckan' ? ckanCatalogIdentity(url) : new URL(url.split('#')[0]!).href;
   return identity.replace(/^https?:/, '');
 }
