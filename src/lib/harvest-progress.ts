@@ -50,6 +50,13 @@ export function harvestProgressText(progress: HarvestProgressInput): string {
   }
 }
 
+/** Under «Cosechas», while a run has no row yet (`first`: the source has none at all). */
+export function runPendingText(first: boolean): string {
+  return first
+    ? 'La primera cosecha de esta fuente está en cola o en curso; aparecerá aquí cuando termine (el recuadro de arriba muestra su avance).'
+    : 'La cosecha en cola o en curso aparecerá aquí cuando termine (el recuadro de arriba muestra su avance).';
+}
+
 export interface RunBadge {
   label: string;
   colour: 'amber' | 'emerald' | 'rose';

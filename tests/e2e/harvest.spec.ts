@@ -303,3 +303,53 @@ test('a dataset that left the catalogue is marked on its record, and its history
     portal.packages.push(removed);
   }
 });
+
+test('a run started elsewhere shows on a page left open: followed while under way, and the page drawn again when it ends', async ({ page, playwright }) => {
+  test.setTimeout(180_000);
+  await signInWithWallet(page);
+  const signIn = await playwright.request.newContext();
+  const token = await signInOverApi(signIn, HARVEST_ARCHIVE_URL);
+  await signIn.dispose();
+  // Another moderator's script: the page learns of its runs only by asking.
+  const script = await playwright.request.newContext({ baseURL: HARVEST_ARCHIVE_URL, extraHTTPHeaders: { Authorization: `Bearer ${token}` } });
+  const runElsewhere = async () => {
+    const id = await page.locator('[data-harvest-progress]').getAttribute('data-source-id');
+    const run = await script.fetch(`/v2/ops/harvest-sources/${id}/run`, { method: 'POST' });
+    expect(run.status(), await run.text()).toBeLessThan(300);
+  };
+  /** Set on the page as drawn: gone once the page is drawn again. */
+  const markDrawn = () => page.evaluate(() => Object.assign(window, { drawnBefore: true }));
+  const drawnAgain = async () => !(await page.evaluate(() => 'drawnBefore' in window));
+  const runRows = page.locator('[data-runs] tbody tr');
+  try {
+    // A run that reads its catalogue slowly: the open page follows it in place, then shows its row.
+    await page.goto('/moderacion/cosechas');
+    await page.getByRole('link', { name: 'Portal de datos local' }).click();
+    await expect(page.locator('[data-progress-text]')).toHaveText(/^Última cosecha terminada/);
+    const before = await runRows.count();
+    await markDrawn();
+    portal.slow.catalogueMs = 25_000;
+    await runElsewhere();
+    await expect(page.locator('[data-progress-text]')).toHaveText(/^(Cosecha en cola|Cosechando)/, { timeout: 40_000 });
+    await expect(page.locator('[data-run-button]').filter({ hasText: /En cola|Cosechando/ })).toBeDisabled();
+    await expect(page.locator('[data-run-pending]')).toHaveText('La cosecha en cola o en curso aparecerá aquí cuando termine (el recuadro de arriba muestra su avance).');
+    expect(await drawnAgain()).toBe(false);
+    await page.screenshot({ path: 'test-results/screenshots/cosechas-iniciada-en-otro-lugar.png', fullPage: true });
+    portal.slow.catalogueMs = 0;
+    await expect(page.locator('[data-progress-text]')).toHaveText(/^Última cosecha terminada/, { timeout: 90_000 });
+    await expect(runRows).toHaveCount(before + 1);
+    expect(await drawnAgain()).toBe(true);
+
+    // A run that begins and ends between two looks (a catalogue that is a web page fails at once):
+    // the page is drawn again with its row.
+    await page.getByRole('link', { name: 'Portal por la API' }).click();
+    const failedBefore = await runRows.count();
+    await markDrawn();
+    await runElsewhere();
+    await expect(runRows).toHaveCount(failedBefore + 1, { timeout: 40_000 });
+    expect(await drawnAgain()).toBe(true);
+  } finally {
+    portal.slow.catalogueMs = 0;
+    await script.dispose();
+  }
+});
