@@ -304,7 +304,7 @@ test('a dataset that left the catalogue is marked on its record, and its history
   }
 });
 
-test('a run started elsewhere shows on a page left open: followed while under way, and the page drawn again when it ends', async ({ page, playwright }) => {
+test('a run started elsewhere shows on a page left open: followed while under way, and the page drawn again when it ends; a source moves to a new address', async ({ page, playwright }) => {
   test.setTimeout(180_000);
   await signInWithWallet(page);
   const signIn = await playwright.request.newContext();
@@ -343,6 +343,17 @@ test('a run started elsewhere shows on a page left open: followed while under wa
     // A run that begins and ends between two looks (a catalogue that is a web page fails at once):
     // the page is drawn again with its row.
     await page.getByRole('link', { name: 'Portal por la API' }).click();
+    // Its address changes in its settings: another source's catalogue is refused there, and kept as typed.
+    const address = page.locator('[data-edit-form]').getByLabel('Dirección del catálogo');
+    await expect(address).toHaveValue(portal.urls.html);
+    await address.fill(portal.urls.ckan);
+    await page.getByRole('button', { name: 'Guardar cambios' }).click();
+    await expect(page.locator('[data-edit-form]').getByRole('alert')).toHaveText(`Ya existe una fuente de cosecha para ese catálogo: «Portal de datos local», en ${new URL(portal.urls.ckan).href}.`);
+    await expect(address).toHaveValue(portal.urls.ckan);
+    await address.fill(`${portal.urls.html}/nueva`);
+    await page.getByRole('button', { name: 'Guardar cambios' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Cambios guardados' })).toBeVisible();
+    await expect(page.locator('[data-selected]').locator(`a[href="${portal.urls.html}/nueva"]`)).toBeVisible();
     const failedBefore = await runRows.count();
     await markDrawn();
     await runElsewhere();

@@ -19,6 +19,7 @@ import type { Db, Engine } from '../../src/lib/server/db/index.ts';
 import { alexandrias, captures, categories, harvestedRecords, harvestSources, imports, jobs, sources } from '../../src/lib/server/db/schema.ts';
 import { CAPTURE_JOB, captureHandler, HARVEST_JOB, harvestRunHandler } from '../../src/lib/server/harvest/index.ts';
 import {
+  harvestSourceEdit,
   harvestSourceEditFromForm,
   newHarvestSourceFromForm,
   newHarvestSourceInput,
@@ -484,6 +485,77 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     expect((await notes()).every((note) => note?.startsWith(`Metadatos cosechados del catálogo «${current!.name}» (`))).toBe(true);
   });
 
+  it('moves a source to a new address: its records stay its own, their notes and its source say where, and a run there adds none', async () => {
+    const [current] = await db.select().from(harvestSources).where(eq(harvestSources.id, sourceId));
+    const recordIds = (await db.select({ id: harvestedRecords.alexandriaId }).from(harvestedRecords).where(eq(harvestedRecords.harvestSourceId, sourceId))).map((row) => row.id);
+    expect(recordIds.length).toBeGreaterThan(0);
+    const notes = async () => (await db.select({ note: alexandrias.provenanceNote }).from(alexandrias).where(inArray(alexandrias.id, recordIds))).map((row) => row.note);
+    const archiveSource = async () => (await db.select({ url: sources.url, description: sources.description }).from(sources).where(eq(sources.id, current!.sourceId!)))[0];
+    const before = await archiveSource();
+    expect(before!.description).toBe(`Catálogo público cosechado por el archivo: ${current!.url}`);
+    const patch = (body: unknown, id: number = sourceId) => call(sourceRoute.PATCH, { method: 'PATCH', id, body });
+
+    // Refused as a new catalogue's address would be, and nothing changes.
+    const [seeded] = seededSources;
+    expect(await patch({ url: seeded!.url })).toMatchObject({ status: 409, body: { message: `Ya existe una fuente de cosecha para ese catálogo: «${seeded!.name}», en ${seeded!.url}.` } });
+    const own = await patch({ url: `https://${ARCHIVE_HOST}/catalog.jsonld` });
+    expect(own).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^La dirección del catálogo es la del propio archivo/) } });
+    expect((await patch({ url: 'ftp://datos.gob.do/catalogo' })).body.message).toMatch(/^La dirección del catálogo debe ser una URL http o https completa/);
+    // The seed's export is a copy, read from nowhere again.
+    expect(await patch({ url: 'https://datos.gob.do/' }, seeded!.id)).toMatchObject({ status: 409, body: { message: expect.stringMatching(/es una copia del catálogo/) } });
+    // Not while a run is queued or under way: what it adds would carry the address it read.
+    expect((await call(runRoute.POST, { method: 'POST', id: sourceId })).status).toBe(202);
+    expect(await patch({ url: `${portal.urls.ckan}/api/3/action/package_search` })).toMatchObject({
+      status: 409,
+      body: { message: 'Hay una cosecha de esta fuente en cola o en curso: cambie la dirección cuando termine, para que sus registros nuevos lleven la dirección nueva.' },
+    });
+    await drainQueue();
+    expect((await db.select({ url: harvestSources.url }).from(harvestSources).where(eq(harvestSources.id, sourceId)))[0]!.url).toBe(current!.url);
+
+    // The catalogue by its API's address: where its name and address show, the new address.
+    const moved = new URL(`${portal.urls.ckan}/api/3/action/package_search`).href;
+    const answer = await patch({ url: moved });
+    expect(answer.status).toBe(200);
+    expect(answer.body.body).toMatchObject({ id: sourceId, url: moved, name: current!.name });
+    expect((await notes()).every((note) => note?.startsWith(`Metadatos cosechados del catálogo «${current!.name}» (${moved}).`))).toBe(true);
+    expect(await archiveSource()).toEqual({ url: before!.url, description: `Catálogo público cosechado por el archivo: ${moved}` });
+    // Read there, the catalogue's datasets are the source's records already: none new, none withdrawn.
+    expect((await call(runRoute.POST, { method: 'POST', id: sourceId })).status).toBe(202);
+    await drainQueue();
+    const run = ((await call(sourceRoute.GET, { id: sourceId })).body.body as HarvestSourceDetail).lastRun!;
+    expect(run).toMatchObject({ status: 'done', counts: { new: 0, withdrawn: 0, failed: 0 } });
+    expect(run.counts.unchanged + run.counts.updated).toBe(recordIds.length);
+    expect(await db.select({ id: harvestedRecords.alexandriaId }).from(harvestedRecords).where(eq(harvestedRecords.harvestSourceId, sourceId))).toHaveLength(recordIds.length);
+    // The old spelling is now this source's too: added again, it is refused with the new address.
+    expect(await call(sourcesRoute.POST, { method: 'POST', body: { url: current!.url, kind: 'ckan' } })).toMatchObject({
+      status: 409,
+      body: { message: `Ya existe una fuente de cosecha para ese catálogo: «${current!.name}», en ${moved}.` },
+    });
+
+    // Back, renamed at once: both show.
+    expect((await patch({ url: current!.url, name: 'Portal vuelto' })).status).toBe(200);
+    expect((await notes()).every((note) => note?.startsWith(`Metadatos cosechados del catálogo «Portal vuelto» (${current!.url}).`))).toBe(true);
+    expect((await patch({ name: current!.name })).status).toBe(200);
+    expect(await archiveSource()).toEqual(before);
+  });
+
+  it('moves a catalogue registered over http to https, where the same catalogue is then its own', async () => {
+    const http = 'http://127.0.0.1:9/movido/data.json';
+    try {
+      const added = await call(sourcesRoute.POST, { method: 'POST', body: { url: http, kind: 'datajson', name: 'Portal que pasó a https' } });
+      expect(added.status).toBe(201);
+      const id = (added.body.body as HarvestSourceDetail).id;
+      const moved = await call(sourceRoute.PATCH, { method: 'PATCH', id, body: { url: 'https://127.0.0.1:9/movido/data.json' } });
+      expect(moved).toMatchObject({ status: 200, body: { body: { url: 'https://127.0.0.1:9/movido/data.json' } } });
+      expect(await call(sourcesRoute.POST, { method: 'POST', body: { url: http, kind: 'datajson' } })).toMatchObject({
+        status: 409,
+        body: { message: 'Ya existe una fuente de cosecha para ese catálogo: «Portal que pasó a https», en https://127.0.0.1:9/movido/data.json.' },
+      });
+    } finally {
+      await db.delete(harvestSources).where(inArray(harvestSources.url, [http, 'https://127.0.0.1:9/movido/data.json']));
+    }
+  });
+
   it('files a catalogue under its own name when a mistaken address on its site came first and never brought a record', async () => {
     // Nothing listens at 127.0.0.1:9: the first address never yields a record.
     const wrong = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'http://127.0.0.1:9/html', kind: 'ckan', name: 'Portal HTML' } });
@@ -592,6 +664,8 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     edit.set('interval', 'semanal');
     edit.set('themeMap', 'salud = Salud');
     expect(harvestSourceEditFromForm(edit, choices)).toEqual({ name: 'Datos abiertos', defaultCategoryId: 9, interval: 'semanal', themeMap: { salud: 7 } });
+    edit.set('url', ' https://datos.gob.do/api/3/action/package_search ');
+    expect(harvestSourceEdit.parse(harvestSourceEditFromForm(edit, choices))).toMatchObject({ url: 'https://datos.gob.do/api/3/action/package_search' });
   });
 });
 

@@ -290,17 +290,20 @@ export const HARVEST_OPS_PATHS = {
       responses: { '200': answer('La fuente.', harvestSourceDetail), ...moderatorRefusals, '404': refusal('No existe esa fuente.') },
     },
     patch: {
-      summary: 'Cambiar el nombre, la categoría por omisión, la frecuencia, el mapa de temas o la pausa',
-      description: 'Solo cambian los campos enviados. Pausada, la programación no la cosecha; POST …/run sí.',
+      summary: 'Cambiar el nombre, la dirección, la categoría por omisión, la frecuencia, el mapa de temas o la pausa',
+      description:
+        'Solo cambian los campos enviados. Pausada, la programación no la cosecha; POST …/run sí. Una dirección nueva se comprueba como la de una fuente nueva, y los registros cosechados siguen siendo de la fuente.',
       security: session,
       parameters: sourceId,
       requestBody: jsonBody(harvestSourceEdit),
       responses: {
         '200': answer('La fuente cambiada.', harvestSourceDetail),
-        '400': refusal('Campos no válidos o nada que cambiar.'),
+        '400': refusal('Campos no válidos, una dirección que el archivo no lee o nada que cambiar.'),
         ...moderatorRefusals,
         '404': refusal('No existe esa fuente.'),
-        '409': refusal('Se pidió reanudar una copia del catálogo (`snapshotOn`), que no se vuelve a cosechar.'),
+        '409': refusal(
+          'Se pidió reanudar o mover una copia del catálogo (`snapshotOn`), que no se vuelve a cosechar; otra fuente cosecha ya el catálogo de la dirección nueva; o cambian el nombre o la dirección mientras una cosecha de la fuente está en cola o en curso.',
+        ),
       },
     },
   },

@@ -23,7 +23,7 @@ import { CAPTURE_JOB } from './capture-job.ts';
 import { foldLabel } from './map.ts';
 import { activeRunsOf, HARVEST_JOB, queueHarvestRun, refuseSnapshot, type HarvestJobPayload } from './run-job.ts';
 import { documentsRead, emptyCounts } from './run.ts';
-import { registerHarvestSource, renameHarvestedCatalogue, type RegistrationRules } from './sources.ts';
+import { checkNewAddress, registerHarvestSource, renameHarvestedCatalogue, type RegistrationRules } from './sources.ts';
 
 /**
  * How often a source is harvested again: the choices a moderator has, and the PostgreSQL interval
@@ -96,6 +96,9 @@ export type NewHarvestSourceInput = z.infer<typeof newHarvestSourceInput>;
 export const harvestSourceEdit = z
   .object({
     name: name.optional(),
+    url: catalogUrl
+      .optional()
+      .describe('Su nueva dirección (el portal pasó a https, o la ruta estaba mal): sus registros siguen siendo suyos. No mientras una cosecha suya está en cola o en curso.'),
     defaultCategoryId: categoryId.nullable().optional(),
     interval: interval.optional(),
     themeMap: themeMap.optional(),
@@ -451,8 +454,8 @@ function notFound(): HttpError {
   return new HttpError(404, 'Esa fuente de cosecha no existe.');
 }
 
-async function requireSource(db: Db, id: number): Promise<{ name: string; snapshotOn: string | null }> {
-  const [found] = await db.select({ name: harvestSources.name, snapshotOn: harvestSources.snapshotOn }).from(harvestSources).where(eq(harvestSources.id, id));
+async function requireSource(db: Db, id: number): Promise<{ name: string; url: string; snapshotOn: string | null }> {
+  const [found] = await db.select({ name: harvestSources.name, url: harvestSources.url, snapshotOn: harvestSources.snapshotOn }).from(harvestSources).where(eq(harvestSources.id, id));
   if (!found) throw notFound();
   return found;
 }
@@ -491,23 +494,38 @@ export async function createHarvestSource(db: Db, input: NewHarvestSourceInput, 
   return getHarvestSource(db, harvestSource.id);
 }
 
-/** Changes what `edit` names of a harvest source; the next run reads the new theme map and category. */
-export async function updateHarvestSource(db: Db, id: number, edit: HarvestSourceEdit): Promise<HarvestSourceDetail> {
+/** Why a change of name or address waits for the run under way, by what changes. */
+const CHANGE_WHEN_DONE = {
+  name: 'cambie el nombre cuando termine, para que sus registros nuevos lleven el nombre nuevo.',
+  url: 'cambie la dirección cuando termine, para que sus registros nuevos lleven la dirección nueva.',
+  both: 'cambie el nombre y la dirección cuando termine, para que sus registros nuevos lleven los nuevos.',
+} as const;
+
+/**
+ * Changes what `edit` names of a harvest source; the next run reads the new address, theme map and
+ * category. A new address is checked against `rules`, as a new catalogue's is.
+ */
+export async function updateHarvestSource(db: Db, id: number, edit: HarvestSourceEdit, rules: RegistrationRules): Promise<HarvestSourceDetail> {
   const source = await requireSource(db, id);
-  if (edit.paused === false) refuseSnapshot(source);
+  const url = edit.url === undefined ? source.url : new URL(edit.url).href;
+  const changes = { name: edit.name !== undefined && edit.name !== source.name, url: url !== source.url };
+  // A copy of a catalogue is not read again, from its address or another.
+  if (edit.paused === false || changes.url) refuseSnapshot(source);
   await requireCategories(db, [edit.defaultCategoryId, ...Object.values(edit.themeMap ?? {})]);
   await db.transaction(async (tx) => {
-    if (edit.name !== undefined && edit.name !== source.name) {
+    if (changes.name || changes.url) {
       const [current] = await tx.select().from(harvestSources).where(eq(harvestSources.id, id)).for('update');
-      // A run under way writes the name it read when it began into the notes of what it adds.
+      // A run under way writes the name and address it read when it began into the notes of what it adds.
       const [running] = await tx.select({ id: jobs.id }).from(jobs).where(activeRunsOf(id)).limit(1);
-      if (running) throw new HttpError(409, 'Hay una cosecha de esta fuente en cola o en curso: cambie el nombre cuando termine, para que sus registros nuevos lleven el nombre nuevo.');
-      if (current) await renameHarvestedCatalogue(tx, current, edit.name);
+      if (running) throw new HttpError(409, `Hay una cosecha de esta fuente en cola o en curso: ${CHANGE_WHEN_DONE[changes.name ? (changes.url ? 'both' : 'name') : 'url']}`);
+      if (current && changes.url) await checkNewAddress(tx, current, url, rules);
+      if (current) await renameHarvestedCatalogue(tx, current, { name: edit.name ?? current.name, url });
     }
     await tx
       .update(harvestSources)
       .set({
         ...(edit.name !== undefined ? { name: edit.name } : {}),
+        ...(changes.url ? { url } : {}),
         ...(edit.defaultCategoryId !== undefined ? { defaultCategoryId: edit.defaultCategoryId } : {}),
         ...(edit.interval !== undefined ? { interval: HARVEST_INTERVALS[edit.interval].interval } : {}),
         ...(edit.themeMap !== undefined ? { themeMap: edit.themeMap } : {}),
@@ -631,6 +649,7 @@ export function harvestSourceEditFromForm(form: FormData, choices: ReadonlyArray
   const themes = formText(form.get('themeMap'));
   return {
     name: formText(form.get('name')),
+    url: formText(form.get('url')),
     defaultCategoryId: formCategory(form.get('defaultCategoryId')),
     interval: formText(form.get('interval')),
     themeMap: themes === undefined ? undefined : themeMapFromText(themes, choices),

@@ -3,7 +3,7 @@ import { and, eq, like, or, sql } from 'drizzle-orm';
 import { isOwnAddress, ownAddressMessage, refusedHost } from '../capture/index.ts';
 import type { ArchiveConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import { ValidationError } from '../http/errors.ts';
+import { ConflictError, ValidationError } from '../http/errors.ts';
 import { likeLiteral } from '../queries/record-filter.ts';
 import { alexandrias, harvestedRecords, harvestSources, imports, sources, type HarvestSource } from '../db/schema.ts';
 import { catalogIdentity, type CatalogKind } from './catalogs/index.ts';
@@ -46,6 +46,28 @@ function refusedCatalogue(url: URL, rules: RegistrationRules): string | null {
   return refused && `La dirección del catálogo apunta a ${refused}: el archivo no lee catálogos de direcciones privadas, locales o reservadas.`;
 }
 
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * The harvest sources of `url`'s site, and the one among them that is the catalogue at `url`
+ * (`existing`): the same address, or the same catalogue spelt another way (a CKAN portal's root,
+ * then its API's address; http or https, `catalogIdentity`), which a second source would archive
+ * again as new records. Registrations and moves on one site take turns, until `tx` ends: two
+ * spellings added at the same moment would both find nothing, and a unique URL cannot tell that
+ * they are one catalogue. The site is its host, over http or https.
+ */
+async function catalogueOnSite(tx: Tx, kind: CatalogKind, url: string): Promise<{ onSite: HarvestSource[]; existing: HarvestSource | undefined }> {
+  const { host } = new URL(url);
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('harvest-register'), hashtext(${host}))`);
+  const onSite = await tx
+    .select()
+    .from(harvestSources)
+    .where(or(like(harvestSources.url, `http://${likeLiteral(host)}/%`), like(harvestSources.url, `https://${likeLiteral(host)}/%`)));
+  const identity = catalogIdentity(kind, url);
+  const existing = onSite.find((other) => other.url === url || (other.kind === kind && catalogIdentity(other.kind, other.url) === identity));
+  return { onSite, existing };
+}
+
 /**
  * The harvest source of `url`, registered if new (`created`), together with our `source` for it.
  * A catalogue registered under another spelling of its address (`catalogIdentity`) is found
@@ -55,20 +77,9 @@ function refusedCatalogue(url: URL, rules: RegistrationRules): string | null {
  */
 export async function registerHarvestSource(db: Db, input: NewHarvestSource): Promise<{ harvestSource: HarvestSource; created: boolean }> {
   const url = new URL(input.url).href;
-  const { origin, host } = new URL(url);
-  // The same catalogue spelt another way (a CKAN portal's root, then its API's address) is the
-  // source already registered: a second one would archive every dataset again as new records.
-  const identity = catalogIdentity(input.kind, url);
+  const { origin } = new URL(url);
   return db.transaction(async (tx) => {
-    // Registrations on one site take turns: two spellings added at the same moment would both find
-    // nothing, and a unique URL cannot tell that they are one catalogue. The site is its host, over
-    // http or https (`catalogIdentity`).
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('harvest-register'), hashtext(${host}))`);
-    const onSite = await tx
-      .select()
-      .from(harvestSources)
-      .where(or(like(harvestSources.url, `http://${likeLiteral(host)}/%`), like(harvestSources.url, `https://${likeLiteral(host)}/%`)));
-    const existing = onSite.find((other) => other.url === url || (other.kind === input.kind && catalogIdentity(other.kind, other.url) === identity));
+    const { onSite, existing } = await catalogueOnSite(tx, input.kind, url);
     if (existing) return { harvestSource: existing, created: false };
     const name = input.name?.trim() || unnamedCatalogueName(new URL(url), onSite);
     const message = input.rules && refusedCatalogue(new URL(url), input.rules);
@@ -112,6 +123,22 @@ export async function registerHarvestSource(db: Db, input: NewHarvestSource): Pr
 }
 
 /**
+ * Checks a registered catalogue's new address (the portal moved to https, or its path was mistyped)
+ * as a registration is checked, in the same turn on the site until `tx` ends: the address of
+ * another source's catalogue is that source's (a 409), and one the archive never reads is refused
+ * (a 400). The caller changes the address and where it shows (`renameHarvestedCatalogue`); the
+ * records stay the source's own, their identity the catalogue's dataset identifiers.
+ */
+export async function checkNewAddress(tx: Tx, current: Pick<HarvestSource, 'id' | 'kind'>, url: string, rules: RegistrationRules): Promise<void> {
+  const { existing } = await catalogueOnSite(tx, current.kind, url);
+  if (existing && existing.id !== current.id) {
+    throw new ConflictError(`Ya existe una fuente de cosecha para ese catálogo: «${existing.name}», en ${existing.url}.`);
+  }
+  const message = refusedCatalogue(new URL(url), rules);
+  if (message) throw new ValidationError(message, [{ field: 'url', message }]);
+}
+
+/**
  * The name of a catalogue registered without one: its host, or its host and path when another
  * catalogue of the site bears the host's name already (two unnamed catalogues of one portal would
  * otherwise read the same in every list), numbered when that is taken too (the site's root, whose
@@ -130,28 +157,39 @@ const HARVESTED_SOURCE_DESCRIPTION = 'Catálogo público cosechado por el archiv
 const harvestedSourceDescription = (catalogUrl: string) => `${HARVESTED_SOURCE_DESCRIPTION}${catalogUrl}`;
 
 /**
- * A harvest source's new name, wherever its old one shows: its records' provenance notes («…del
- * catálogo «X»…», written at each harvest) and the source the archive made for it, when that source
- * still describes itself as this catalogue's. In `tx`, with the harvest source's own update.
+ * A harvest source's new name or address, wherever the old ones show: its records' provenance
+ * notes («…del catálogo «X» (dirección)…», written at each harvest) and the source the archive made
+ * for it, when that source still describes itself as this catalogue's (its name, and its address
+ * when no other source has the new one). In `tx`, with the harvest source's own update.
  */
-export async function renameHarvestedCatalogue(tx: Pick<Db, 'update' | 'execute'>, harvestSource: Pick<HarvestSource, 'id' | 'name' | 'url' | 'sourceId'>, name: string): Promise<void> {
-  if (name === harvestSource.name) return;
-  const note = (of: string) => catalogueNote({ name: of, url: harvestSource.url }, 'captured');
+export async function renameHarvestedCatalogue(
+  tx: Pick<Db, 'update' | 'execute'>,
+  harvestSource: Pick<HarvestSource, 'id' | 'name' | 'url' | 'sourceId'>,
+  next: { name: string; url: string },
+): Promise<void> {
+  if (next.name === harvestSource.name && next.url === harvestSource.url) return;
+  const before = catalogueNote(harvestSource, 'captured');
+  const after = catalogueNote(next, 'captured');
   // Every row locked first, in one order (by id): a capture writing some of the same records at
   // that moment waits for the rename, or the rename for it, rather than each holding what the other needs.
   await tx.execute(sql`
     with renamed as (
       select ${alexandrias.id} as id from ${alexandrias}
        where ${alexandrias.id} in (select ${harvestedRecords.alexandriaId} from ${harvestedRecords} where ${harvestedRecords.harvestSourceId} = ${harvestSource.id})
-         and strpos(${alexandrias.provenanceNote}, ${note(harvestSource.name)}) > 0
+         and strpos(${alexandrias.provenanceNote}, ${before}) > 0
        order by ${alexandrias.id}
          for update)
-    update ${alexandrias} set provenance_note = replace(provenance_note, ${note(harvestSource.name)}, ${note(name)})
+    update ${alexandrias} set provenance_note = replace(provenance_note, ${before}, ${after})
       from renamed where ${alexandrias.id} = renamed.id`);
   if (harvestSource.sourceId !== null) {
+    const { origin } = new URL(next.url);
     await tx
       .update(sources)
-      .set({ name })
+      .set({
+        name: next.name,
+        description: harvestedSourceDescription(next.url),
+        url: sql`case when exists (select 1 from ${sources} other where other.url = ${origin} and other.id <> ${sources.id}) then ${sources.url} else ${origin} end`,
+      })
       .where(and(eq(sources.id, harvestSource.sourceId), eq(sources.description, harvestedSourceDescription(harvestSource.url))));
   }
 }

@@ -1,6 +1,7 @@
 import type { APIRoute } from 'astro';
 import { getArchive } from '../../../../lib/server/archive.ts';
 import { getHarvestSource, harvestSourceEdit, updateHarvestSource } from '../../../../lib/server/harvest/manage.ts';
+import { registrationRules } from '../../../../lib/server/harvest/sources.ts';
 import { HttpError, handle, json } from '../../../../lib/server/http/errors.ts';
 import { parseJson } from '../../../../lib/server/http/input.ts';
 import { requireModerator } from '../../../../lib/server/moderation/index.ts';
@@ -23,12 +24,12 @@ export const GET: APIRoute = ({ params, locals }) =>
     return json({ code: 200, body: await getHarvestSource(db, sourceId(params.id)) });
   });
 
-/** PATCH /v2/ops/harvest-sources/{id} `{ name?, defaultCategoryId?, interval?, themeMap?, paused? }`. */
+/** PATCH /v2/ops/harvest-sources/{id} `{ name?, url?, defaultCategoryId?, interval?, themeMap?, paused? }`. */
 export const PATCH: APIRoute = ({ params, request, locals }) =>
   handle(async () => {
     requireModerator(locals);
-    const { db } = await getArchive();
+    const { db, config } = await getArchive();
     const id = sourceId(params.id);
     const edit = await parseJson(request, harvestSourceEdit);
-    return json({ code: 200, body: await updateHarvestSource(db, id, edit) });
+    return json({ code: 200, body: await updateHarvestSource(db, id, edit, registrationRules(config)) });
   });
