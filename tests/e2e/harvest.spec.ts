@@ -9,6 +9,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { HARVEST_ARCHIVE_URL } from '../../playwright.config.ts';
+import type { HarvestSourceDetail } from '../../src/lib/server/harvest/manage.ts';
 import { startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
 import { signInOverApi, signInWithWallet } from '../helpers/wallet.ts';
 
@@ -327,12 +328,20 @@ test('a run started elsewhere shows on a page left open: followed while under wa
     await page.getByRole('link', { name: 'Portal de datos local' }).click();
     await expect(page.locator('[data-progress-text]')).toHaveText(/^Última cosecha terminada/);
     const before = await runRows.count();
+    // Its badge, emerald for the last run, turns amber with the new one.
+    const badge = page.locator('[data-run-badge]');
+    await expect(badge).toHaveClass(/bg-emerald-100/);
     await markDrawn();
-    portal.slow.catalogueMs = 25_000;
+    // Under way for 20 s at least (a catalogue page asked for waits its whole delay), longer than
+    // one idle look (15 s), shorter than the fetch's wait for headers (30 s).
+    portal.slow.catalogueMs = 20_000;
     await runElsewhere();
     await expect(page.locator('[data-progress-text]')).toHaveText(/^(Cosecha en cola|Cosechando)/, { timeout: 40_000 });
     await expect(page.locator('[data-run-button]').filter({ hasText: /En cola|Cosechando/ })).toBeDisabled();
     await expect(page.locator('[data-run-pending]')).toHaveText('La cosecha en cola o en curso aparecerá aquí cuando termine (el recuadro de arriba muestra su avance).');
+    await expect(badge).toHaveText(/^(En cola|En curso)$/);
+    await expect(badge).toHaveClass(/bg-amber-100/);
+    await expect(badge).not.toHaveClass(/bg-emerald-100/);
     expect(await drawnAgain()).toBe(false);
     await page.screenshot({ path: 'test-results/screenshots/cosechas-iniciada-en-otro-lugar.png', fullPage: true });
     portal.slow.catalogueMs = 0;
@@ -340,25 +349,58 @@ test('a run started elsewhere shows on a page left open: followed while under wa
     await expect(runRows).toHaveCount(before + 1);
     expect(await drawnAgain()).toBe(true);
 
-    // A run that begins and ends between two looks (a catalogue that is a web page fails at once):
-    // the page is drawn again with its row.
+    // A source whose catalogue is a web page: each of its runs fails at once, between two looks of
+    // the page (15 s apart). Its address changes in its settings: another source's catalogue is
+    // refused there, on the address field, and what was typed is kept.
     await page.getByRole('link', { name: 'Portal por la API' }).click();
-    // Its address changes in its settings: another source's catalogue is refused there, and kept as typed.
+    const sourceId = await page.locator('[data-harvest-progress]').getAttribute('data-source-id');
+    const runsBefore = await runRows.count();
     const address = page.locator('[data-edit-form]').getByLabel('Dirección del catálogo');
     await expect(address).toHaveValue(portal.urls.html);
     await address.fill(portal.urls.ckan);
     await page.getByRole('button', { name: 'Guardar cambios' }).click();
-    await expect(page.locator('[data-edit-form]').getByRole('alert')).toHaveText(`Ya existe una fuente de cosecha para ese catálogo: «Portal de datos local», en ${new URL(portal.urls.ckan).href}.`);
+    const taken = `Ya existe una fuente de cosecha para ese catálogo: «Portal de datos local», en ${new URL(portal.urls.ckan).href}.`;
+    await expect(page.locator('[data-edit-form]').getByRole('alert')).toHaveText(taken);
+    await expect(address).toBeFocused();
+    await expect(address).toHaveAttribute('aria-invalid', 'true');
+    await expect(address).toHaveAccessibleDescription(new RegExp(`^${taken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     await expect(address).toHaveValue(portal.urls.ckan);
+    /** Starts a run of the source elsewhere, waits until it is over, then brings the moderator back to the tab (the page looks at once). */
+    const runToItsEnd = async () => {
+      const lastRunOnPage = await page.locator('[data-harvest-progress]').getAttribute('data-last-run');
+      await runElsewhere();
+      await expect
+        .poll(async () => {
+          const { body } = (await (await script.get(`/v2/ops/harvest-sources/${sourceId}`)).json()) as { body: HarvestSourceDetail };
+          return body.activeRun === null && String(body.lastRun?.id) !== lastRunOnPage ? body.lastRun?.status : 'under way';
+        }, { timeout: 30_000 })
+        .toBe('failed');
+      await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    };
+    // A run that ends while the refused form holds what was typed: told, not drawn again, and the
+    // link to see it leads back to this source (the refused form's page has no «fuente» in its address).
+    await markDrawn();
+    await runToItsEnd();
+    const ended = page.locator('[data-work-ended]');
+    await expect(ended).toContainText('El trabajo de esta fuente terminó.');
+    await expect(ended.getByRole('link', { name: 'Actualizar la página' })).toHaveAttribute('href', new RegExp(`[?&]fuente=${sourceId}(&|$)`));
+    expect(await drawnAgain()).toBe(false);
+    await expect(address).toHaveValue(portal.urls.ckan);
+
     await address.fill(`${portal.urls.html}/nueva`);
     await page.getByRole('button', { name: 'Guardar cambios' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Cambios guardados' })).toBeVisible();
     await expect(page.locator('[data-selected]').locator(`a[href="${portal.urls.html}/nueva"]`)).toBeVisible();
-    const failedBefore = await runRows.count();
+    await expect(runRows).toHaveCount(runsBefore + 1);
+    // A run that begins and ends between two looks of a page left as it was: the page is drawn again with its row.
     await markDrawn();
-    await runElsewhere();
-    await expect(runRows).toHaveCount(failedBefore + 1, { timeout: 40_000 });
+    await runToItsEnd();
+    await expect(runRows).toHaveCount(runsBefore + 2, { timeout: 20_000 });
     expect(await drawnAgain()).toBe(true);
+    // Back where it was, for whatever reads the portal's sources after this.
+    await address.fill(portal.urls.html);
+    await page.getByRole('button', { name: 'Guardar cambios' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Cambios guardados' })).toBeVisible();
   } finally {
     portal.slow.catalogueMs = 0;
     await script.dispose();

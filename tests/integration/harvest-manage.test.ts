@@ -539,20 +539,46 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     expect(await archiveSource()).toEqual(before);
   });
 
-  it('moves a catalogue registered over http to https, where the same catalogue is then its own', async () => {
-    const http = 'http://127.0.0.1:9/movido/data.json';
+  it('moves a catalogue registered over http to https, with the source made for it unless another catalogue files records there', async () => {
+    const http = 'http://127.0.0.2:9/movido/data.json';
+    const https = 'https://127.0.0.2:9/movido/data.json';
+    const shared = ['http://127.0.0.3:9/data.json', 'http://127.0.0.3:9/catalog.jsonld'];
+    const patch = (id: number, url: string) => call(sourceRoute.PATCH, { method: 'PATCH', id, body: { url } });
+    const archiveSource = async (origin: string) => (await db.select({ description: sources.description }).from(sources).where(eq(sources.url, origin)))[0];
     try {
       const added = await call(sourcesRoute.POST, { method: 'POST', body: { url: http, kind: 'datajson', name: 'Portal que pasó a https' } });
       expect(added.status).toBe(201);
       const id = (added.body.body as HarvestSourceDetail).id;
-      const moved = await call(sourceRoute.PATCH, { method: 'PATCH', id, body: { url: 'https://127.0.0.1:9/movido/data.json' } });
-      expect(moved).toMatchObject({ status: 200, body: { body: { url: 'https://127.0.0.1:9/movido/data.json' } } });
+      // Where the archive does not read private addresses, a catalogue cannot move to one.
+      const config = (running.archive as { config: { captureAllowPrivate: boolean } }).config;
+      config.captureAllowPrivate = false;
+      try {
+        expect((await patch(id, 'http://10.0.0.7/data.json')).body).toMatchObject({ code: 400, message: expect.stringMatching(/^La dirección del catálogo apunta a .*privadas, locales o reservadas\.$/) });
+      } finally {
+        config.captureAllowPrivate = true;
+      }
+      expect(await patch(id, https)).toMatchObject({ status: 200, body: { body: { url: https } } });
       expect(await call(sourcesRoute.POST, { method: 'POST', body: { url: http, kind: 'datajson' } })).toMatchObject({
         status: 409,
-        body: { message: 'Ya existe una fuente de cosecha para ese catálogo: «Portal que pasó a https», en https://127.0.0.1:9/movido/data.json.' },
+        body: { message: `Ya existe una fuente de cosecha para ese catálogo: «Portal que pasó a https», en ${https}.` },
       });
+      // The source the archive made for it follows it; none is left at the old origin.
+      expect(await archiveSource('https://127.0.0.2:9')).toEqual({ description: `Catálogo público cosechado por el archivo: ${https}` });
+      expect(await archiveSource('http://127.0.0.2:9')).toBeUndefined();
+
+      // Two catalogues of one site file their records under one source: one moving leaves it where it is.
+      const ids: number[] = [];
+      for (const [index, url] of shared.entries()) {
+        const answer = await call(sourcesRoute.POST, { method: 'POST', body: { url, kind: index === 0 ? 'datajson' : 'dcat', name: `Catálogo ${index}` } });
+        expect(answer.status).toBe(201);
+        ids.push((answer.body.body as HarvestSourceDetail).id);
+      }
+      expect((await patch(ids[0]!, 'https://127.0.0.3:9/data.json')).status).toBe(200);
+      expect(await archiveSource('http://127.0.0.3:9')).toEqual({ description: `Catálogo público cosechado por el archivo: ${shared[0]}` });
+      expect(await archiveSource('https://127.0.0.3:9')).toBeUndefined();
     } finally {
-      await db.delete(harvestSources).where(inArray(harvestSources.url, [http, 'https://127.0.0.1:9/movido/data.json']));
+      await db.delete(harvestSources).where(inArray(harvestSources.url, [http, https, ...shared, 'https://127.0.0.3:9/data.json']));
+      await db.delete(sources).where(inArray(sources.url, ['http://127.0.0.2:9', 'https://127.0.0.2:9', 'http://127.0.0.3:9', 'https://127.0.0.3:9']));
     }
   });
 

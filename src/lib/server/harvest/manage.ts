@@ -15,7 +15,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../db/index.ts';
 import { alexandrias, captures, categories, harvestedRecords, harvestSources, imports, jobs, type HarvestCounts, type ImportError } from '../db/schema.ts';
-import { HttpError, ValidationError } from '../http/errors.ts';
+import { ConflictError, HttpError, ValidationError } from '../http/errors.ts';
 import { retryFailed, retryFailedMany } from '../jobs/index.ts';
 import { JOB_STATUSES, type JobStatus } from '../jobs/statuses.ts';
 import { CATALOG_KINDS, type CatalogKind } from './catalogs/index.ts';
@@ -23,7 +23,7 @@ import { CAPTURE_JOB } from './capture-job.ts';
 import { foldLabel } from './map.ts';
 import { activeRunsOf, HARVEST_JOB, queueHarvestRun, refuseSnapshot, type HarvestJobPayload } from './run-job.ts';
 import { documentsRead, emptyCounts } from './run.ts';
-import { checkNewAddress, registerHarvestSource, renameHarvestedCatalogue, type RegistrationRules } from './sources.ts';
+import { changeHarvestedCatalogue, checkNewAddress, registerHarvestSource, type RegistrationRules } from './sources.ts';
 
 /**
  * How often a source is harvested again: the choices a moderator has, and the PostgreSQL interval
@@ -454,8 +454,8 @@ function notFound(): HttpError {
   return new HttpError(404, 'Esa fuente de cosecha no existe.');
 }
 
-async function requireSource(db: Db, id: number): Promise<{ name: string; url: string; snapshotOn: string | null }> {
-  const [found] = await db.select({ name: harvestSources.name, url: harvestSources.url, snapshotOn: harvestSources.snapshotOn }).from(harvestSources).where(eq(harvestSources.id, id));
+async function requireSource(db: Db, id: number): Promise<{ name: string; snapshotOn: string | null }> {
+  const [found] = await db.select({ name: harvestSources.name, snapshotOn: harvestSources.snapshotOn }).from(harvestSources).where(eq(harvestSources.id, id));
   if (!found) throw notFound();
   return found;
 }
@@ -498,7 +498,7 @@ export async function createHarvestSource(db: Db, input: NewHarvestSourceInput, 
 const CHANGE_WHEN_DONE = {
   name: 'cambie el nombre cuando termine, para que sus registros nuevos lleven el nombre nuevo.',
   url: 'cambie la dirección cuando termine, para que sus registros nuevos lleven la dirección nueva.',
-  both: 'cambie el nombre y la dirección cuando termine, para que sus registros nuevos lleven los nuevos.',
+  both: 'cambie el nombre y la dirección cuando termine, para que sus registros nuevos lleven el nombre y la dirección nuevos.',
 } as const;
 
 /**
@@ -506,26 +506,36 @@ const CHANGE_WHEN_DONE = {
  * category. A new address is checked against `rules`, as a new catalogue's is.
  */
 export async function updateHarvestSource(db: Db, id: number, edit: HarvestSourceEdit, rules: RegistrationRules): Promise<HarvestSourceDetail> {
-  const source = await requireSource(db, id);
-  const url = edit.url === undefined ? source.url : new URL(edit.url).href;
-  const changes = { name: edit.name !== undefined && edit.name !== source.name, url: url !== source.url };
-  // A copy of a catalogue is not read again, from its address or another.
-  if (edit.paused === false || changes.url) refuseSnapshot(source);
+  await requireSource(db, id);
   await requireCategories(db, [edit.defaultCategoryId, ...Object.values(edit.themeMap ?? {})]);
   await db.transaction(async (tx) => {
-    if (changes.name || changes.url) {
-      const [current] = await tx.select().from(harvestSources).where(eq(harvestSources.id, id)).for('update');
+    // Runs are queued under this lock (`queueHarvestRun`): none can start between the check for
+    // one below and this commit, and read the name or address being changed.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('harvest-queue'), ${id})`);
+    // What changes is decided on the row as it is now, locked: not on one read before another
+    // moderator's change committed.
+    const [current] = await tx.select().from(harvestSources).where(eq(harvestSources.id, id)).for('update');
+    if (!current) throw notFound();
+    const url = edit.url === undefined ? current.url : new URL(edit.url).href;
+    const renames = edit.name !== undefined && edit.name !== current.name;
+    const moves = url !== current.url;
+    // A copy of a catalogue is not read again, from its address or another.
+    if (edit.paused === false || moves) refuseSnapshot(current);
+    if (renames || moves) {
       // A run under way writes the name and address it read when it began into the notes of what it adds.
       const [running] = await tx.select({ id: jobs.id }).from(jobs).where(activeRunsOf(id)).limit(1);
-      if (running) throw new HttpError(409, `Hay una cosecha de esta fuente en cola o en curso: ${CHANGE_WHEN_DONE[changes.name ? (changes.url ? 'both' : 'name') : 'url']}`);
-      if (current && changes.url) await checkNewAddress(tx, current, url, rules);
-      if (current) await renameHarvestedCatalogue(tx, current, { name: edit.name ?? current.name, url });
+      if (running) {
+        const what = renames && moves ? 'both' : renames ? 'name' : 'url';
+        throw new ConflictError(`Hay una cosecha de esta fuente en cola o en curso: ${CHANGE_WHEN_DONE[what]}`, { field: what === 'name' ? 'name' : 'url' });
+      }
+      if (moves) await checkNewAddress(tx, current, url, rules);
+      await changeHarvestedCatalogue(tx, current, { name: edit.name ?? current.name, url });
     }
     await tx
       .update(harvestSources)
       .set({
         ...(edit.name !== undefined ? { name: edit.name } : {}),
-        ...(changes.url ? { url } : {}),
+        ...(edit.url !== undefined ? { url: new URL(edit.url).href } : {}),
         ...(edit.defaultCategoryId !== undefined ? { defaultCategoryId: edit.defaultCategoryId } : {}),
         ...(edit.interval !== undefined ? { interval: HARVEST_INTERVALS[edit.interval].interval } : {}),
         ...(edit.themeMap !== undefined ? { themeMap: edit.themeMap } : {}),

@@ -124,15 +124,15 @@ export async function registerHarvestSource(db: Db, input: NewHarvestSource): Pr
 
 /**
  * Checks a registered catalogue's new address (the portal moved to https, or its path was mistyped)
- * as a registration is checked, in the same turn on the site until `tx` ends: the address of
- * another source's catalogue is that source's (a 409), and one the archive never reads is refused
- * (a 400). The caller changes the address and where it shows (`renameHarvestedCatalogue`); the
+ * as a registration is checked, in the turn of the new address's site until `tx` ends: the address
+ * of another source's catalogue is that source's (a 409), and one the archive never reads is refused
+ * (a 400). The caller changes the address and where it shows (`changeHarvestedCatalogue`); the
  * records stay the source's own, their identity the catalogue's dataset identifiers.
  */
 export async function checkNewAddress(tx: Tx, current: Pick<HarvestSource, 'id' | 'kind'>, url: string, rules: RegistrationRules): Promise<void> {
   const { existing } = await catalogueOnSite(tx, current.kind, url);
   if (existing && existing.id !== current.id) {
-    throw new ConflictError(`Ya existe una fuente de cosecha para ese catálogo: «${existing.name}», en ${existing.url}.`);
+    throw new ConflictError(`Ya existe una fuente de cosecha para ese catálogo: «${existing.name}», en ${existing.url}.`, { field: 'url' });
   }
   const message = refusedCatalogue(new URL(url), rules);
   if (message) throw new ValidationError(message, [{ field: 'url', message }]);
@@ -159,10 +159,11 @@ const harvestedSourceDescription = (catalogUrl: string) => `${HARVESTED_SOURCE_D
 /**
  * A harvest source's new name or address, wherever the old ones show: its records' provenance
  * notes («…del catálogo «X» (dirección)…», written at each harvest) and the source the archive made
- * for it, when that source still describes itself as this catalogue's (its name, and its address
- * when no other source has the new one). In `tx`, with the harvest source's own update.
+ * for it, while that source still describes itself as this catalogue's. That source follows a new
+ * address too (its origin and description) when no other catalogue files its records there and no
+ * other source has that origin; else it stays as it is. In `tx`, with the harvest source's own update.
  */
-export async function renameHarvestedCatalogue(
+export async function changeHarvestedCatalogue(
   tx: Pick<Db, 'update' | 'execute'>,
   harvestSource: Pick<HarvestSource, 'id' | 'name' | 'url' | 'sourceId'>,
   next: { name: string; url: string },
@@ -171,25 +172,30 @@ export async function renameHarvestedCatalogue(
   const before = catalogueNote(harvestSource, 'captured');
   const after = catalogueNote(next, 'captured');
   // Every row locked first, in one order (by id): a capture writing some of the same records at
-  // that moment waits for the rename, or the rename for it, rather than each holding what the other needs.
+  // that moment waits for the change, or the change for it, rather than each holding what the other needs.
   await tx.execute(sql`
-    with renamed as (
+    with changed as (
       select ${alexandrias.id} as id from ${alexandrias}
        where ${alexandrias.id} in (select ${harvestedRecords.alexandriaId} from ${harvestedRecords} where ${harvestedRecords.harvestSourceId} = ${harvestSource.id})
          and strpos(${alexandrias.provenanceNote}, ${before}) > 0
        order by ${alexandrias.id}
          for update)
     update ${alexandrias} set provenance_note = replace(provenance_note, ${before}, ${after})
-      from renamed where ${alexandrias.id} = renamed.id`);
-  if (harvestSource.sourceId !== null) {
+      from changed where ${alexandrias.id} = changed.id`);
+  if (harvestSource.sourceId === null) return;
+  const madeForIt = (url: string) => and(eq(sources.id, harvestSource.sourceId!), eq(sources.description, harvestedSourceDescription(url)));
+  if (next.url !== harvestSource.url) {
     const { origin } = new URL(next.url);
     await tx
       .update(sources)
-      .set({
-        name: next.name,
-        description: harvestedSourceDescription(next.url),
-        url: sql`case when exists (select 1 from ${sources} other where other.url = ${origin} and other.id <> ${sources.id}) then ${sources.url} else ${origin} end`,
-      })
-      .where(and(eq(sources.id, harvestSource.sourceId), eq(sources.description, harvestedSourceDescription(harvestSource.url))));
+      .set({ url: origin, description: harvestedSourceDescription(next.url) })
+      .where(
+        and(
+          madeForIt(harvestSource.url),
+          sql`not exists (select 1 from ${harvestSources} h where h.source_id = ${sources.id} and h.id <> ${harvestSource.id})`,
+          sql`not exists (select 1 from ${sources} other where other.url = ${origin} and other.id <> ${sources.id})`,
+        ),
+      );
   }
+  if (next.name !== harvestSource.name) await tx.update(sources).set({ name: next.name }).where(or(madeForIt(harvestSource.url), madeForIt(next.url)));
 }

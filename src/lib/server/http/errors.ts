@@ -41,9 +41,13 @@ export class ForbiddenError extends HttpError {
 
 /** What was asked clashes with the state of the thing asked about (a snapshot asked to run). */
 export class ConflictError extends HttpError {
-  constructor(message: string) {
+  /** The field of a form the conflict is about (a catalogue address another source has), when one is. */
+  readonly field: string | undefined;
+
+  constructor(message: string, { field }: { field?: string } = {}) {
     super(409, message);
     this.name = 'ConflictError';
+    this.field = field;
   }
 }
 
