@@ -7,7 +7,7 @@
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
@@ -241,6 +241,19 @@ describe('a good server', () => {
     // The name now points where nothing listens: the socket kept open to 127.0.0.1 must not serve it.
     address = '::1';
     expect((await failure(captureFetch(url, { ...LOCAL, resolver }))).reason).toBe('connect_failed');
+  });
+
+  it('says in Spanish why a connection failed, with the code Node gave', async () => {
+    // A port nothing listens on: taken, then given back.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const refused = await failure(captureFetch(`http://127.0.0.1:${closed}/archivo.csv`, LOCAL));
+    expect(refused.reason).toBe('connect_failed');
+    expect(refused.message).toBe(`no se pudo conectar con el servidor: 127.0.0.1:${closed}: rechazó la conexión (ECONNREFUSED)`);
   });
 
   it('connects to the address it checked, without resolving the name again', async () => {

@@ -318,10 +318,32 @@ function requestHeaders(settings: Settings): Record<string, string> {
   return headers;
 }
 
+/**
+ * What the commonest socket and certificate errors mean, in Spanish: Node's own messages are
+ * English («connect ECONNREFUSED 127.0.0.1:9»). Their code goes with them, for whoever looks further.
+ */
+const SOCKET_PROBLEMS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'rechazó la conexión',
+  ECONNRESET: 'cortó la conexión',
+  EPIPE: 'cortó la conexión',
+  ECONNABORTED: 'la conexión se interrumpió',
+  ETIMEDOUT: 'no respondió a tiempo',
+  EHOSTUNREACH: 'no se puede llegar al servidor',
+  ENETUNREACH: 'no se puede llegar a su red',
+  EHOSTDOWN: 'el servidor no está en línea',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'su certificado es autofirmado',
+  SELF_SIGNED_CERT_IN_CHAIN: 'su cadena de certificados lleva uno autofirmado',
+  CERT_HAS_EXPIRED: 'su certificado caducó',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'su certificado es de otro nombre',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'no se pudo verificar su certificado',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'no se pudo verificar su certificado',
+};
+
 /** A socket or parser error as the capture reason a moderator can read. */
 function networkFailure(error: NodeJS.ErrnoException, phase: 'connect' | 'headers', url: URL): CaptureError {
   const code = error.code ?? '';
-  const detail = `${url.host}: ${error.message}`;
+  const problem = SOCKET_PROBLEMS[code] ?? (code.startsWith('HPE_') ? 'respuesta HTTP mal formada' : undefined);
+  const detail = `${url.host}: ${problem ? `${problem} (${code})` : error.message}`;
   const options = { cause: error, url: url.href };
   if (code.startsWith('HPE_')) return new CaptureError('invalid_response', detail, options);
   if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH)/.test(code)) {
