@@ -535,7 +535,7 @@ export async function updateHarvestSource(db: Db, id: number, edit: HarvestSourc
       .update(harvestSources)
       .set({
         ...(edit.name !== undefined ? { name: edit.name } : {}),
-        ...(edit.url !== undefined ? { url: new URL(edit.url).href } : {}),
+        ...(moves ? { url } : {}),
         ...(edit.defaultCategoryId !== undefined ? { defaultCategoryId: edit.defaultCategoryId } : {}),
         ...(edit.interval !== undefined ? { interval: HARVEST_INTERVALS[edit.interval].interval } : {}),
         ...(edit.themeMap !== undefined ? { themeMap: edit.themeMap } : {}),
