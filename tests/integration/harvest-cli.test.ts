@@ -154,8 +154,8 @@ describe('npm run harvest', () => {
     // A port nothing listens on: a closed server (port 9 is discard, never PostgreSQL).
     const databaseUrl = 'postgres://archivo:clave@127.0.0.1:9/archivo';
     for (const [script, says] of [
-      [SCRIPT, 'No se pudo abrir el archivo: la base de datos (PostgreSQL de DATABASE_URL) no responde o rechaza la conexión: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED).'],
-      [path.resolve('scripts/db-migrate.ts'), 'No se pudo preparar la base de datos (PostgreSQL de DATABASE_URL): connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED).'],
+      [SCRIPT, 'No se pudo abrir el archivo: la base de datos (PostgreSQL de DATABASE_URL) no está disponible: rechazó la conexión (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9).'],
+      [path.resolve('scripts/db-migrate.ts'), 'No se pudo preparar la base de datos (PostgreSQL de DATABASE_URL): rechazó la conexión (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9).'],
     ] as const) {
       const refused = await harvest(script === SCRIPT ? [portal.urls.ckan, ...FAST] : [], { ...env, DATABASE_URL: databaseUrl }, 30_000, script);
       expect(refused.output.trim()).toBe(says);

@@ -1,6 +1,6 @@
 /**
  * The one line the operator's commands print for a database they cannot reach: its code and its
- * own words, also for the AggregateError `localhost` fails with when both ::1 and 127.0.0.1 refuse.
+ * code, what it means in Spanish and its own words, also for the AggregateError `localhost` fails with when both ::1 and 127.0.0.1 refuse.
  */
 import { describe, expect, it } from 'vitest';
 import { messageOf, unreachableDatabase } from '../../src/lib/server/db/unreachable.ts';
@@ -9,9 +9,16 @@ const withCode = <E extends Error>(error: E, code: string) => Object.assign(erro
 
 describe('unreachableDatabase', () => {
   it('tells a refused connection, a host that does not resolve and a wrong password in one line', () => {
-    expect(unreachableDatabase(withCode(new Error('connect ECONNREFUSED 127.0.0.1:1'), 'ECONNREFUSED'))).toBe('connect ECONNREFUSED 127.0.0.1:1 (ECONNREFUSED)');
-    expect(unreachableDatabase(withCode(new Error('getaddrinfo ENOTFOUND db.invalid'), 'ENOTFOUND'))).toBe('getaddrinfo ENOTFOUND db.invalid (ENOTFOUND)');
-    expect(unreachableDatabase(withCode(new Error('password authentication failed for user "u"'), '28P01'))).toMatch(/^password .* \(28P01\)$/);
+    expect(unreachableDatabase(withCode(new Error('connect ECONNREFUSED 127.0.0.1:1'), 'ECONNREFUSED'))).toBe(
+      'rechazó la conexión (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:1)',
+    );
+    expect(unreachableDatabase(withCode(new Error('getaddrinfo ENOTFOUND db.invalid'), 'ENOTFOUND'))).toBe(
+      'no se encuentra el nombre del servidor (ENOTFOUND: getaddrinfo ENOTFOUND db.invalid)',
+    );
+    expect(unreachableDatabase(withCode(new Error('password authentication failed for user "u"'), '28P01'))).toBe(
+      'el usuario o la contraseña no son válidos (28P01: password authentication failed for user "u")',
+    );
+    expect(unreachableDatabase(withCode(new Error('database "x" does not exist'), '3D000'))).toMatch(/^la base de datos no existe \(3D000: /);
   });
 
   it('gives the first error’s words when localhost refused on both of its addresses', () => {
@@ -19,7 +26,7 @@ describe('unreachableDatabase', () => {
       new AggregateError([new Error('connect ECONNREFUSED ::1:5432'), new Error('connect ECONNREFUSED 127.0.0.1:5432')], ''),
       'ECONNREFUSED',
     );
-    expect(unreachableDatabase(both)).toBe('connect ECONNREFUSED ::1:5432 (ECONNREFUSED)');
+    expect(unreachableDatabase(both)).toBe('rechazó la conexión (ECONNREFUSED: connect ECONNREFUSED ::1:5432)');
   });
 
   it('leaves every other failure to its caller (a migration, a seed file keep their stack)', () => {
@@ -27,6 +34,8 @@ describe('unreachableDatabase', () => {
     expect(unreachableDatabase(new Error('ECONNREFUSED in a message but no code'))).toBeNull();
     expect(unreachableDatabase('ECONNREFUSED')).toBeNull();
     expect(unreachableDatabase(null)).toBeNull();
+    // A code that is a property of every object is not a code of ours.
+    expect(unreachableDatabase(withCode(new Error('x'), 'toString'))).toBeNull();
   });
 });
 

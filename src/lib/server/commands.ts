@@ -26,7 +26,7 @@ export async function openArchiveForCommand(config: ArchiveConfig, what: string)
     const unreachable = unreachableDatabase(error);
     if (unreachable) {
       const where = served ? 'la embebida que sirve `npm start`' : 'PostgreSQL de DATABASE_URL';
-      console.error(`No se pudo abrir el archivo: la base de datos (${where}) no responde o rechaza la conexión: ${unreachable}.`);
+      console.error(`No se pudo abrir el archivo: la base de datos (${where}) no está disponible: ${unreachable}.`);
     } else if (message.includes('está en uso')) {
       console.error(
         `${message}\nOtro proceso tiene abierta la base de datos embebida (PGlite) sin servirla, como \`npm run dev\` o una migración: ` +

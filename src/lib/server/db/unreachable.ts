@@ -5,17 +5,33 @@
  */
 
 /**
- * Codes of a database that cannot be reached or refuses the connection: the name or the address
- * (ENOTFOUND, EAI_AGAIN, ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH, ENETUNREACH), the password or
- * role (28P01, 28000), the database's name (3D000), a server still starting (57P03).
+ * Codes of a database that cannot be reached or refuses the connection, each in the operator's
+ * Spanish: the name or the address (ENOTFOUND, EAI_AGAIN, ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH,
+ * ENETUNREACH), the password or role (28P01, 28000), the database's name (3D000), a server still
+ * starting (57P03).
  */
-const UNREACHABLE_DATABASE = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', '28P01', '28000', '3D000', '57P03']);
+const UNREACHABLE_DATABASE: Readonly<Record<string, string>> = {
+  ENOTFOUND: 'no se encuentra el nombre del servidor',
+  EAI_AGAIN: 'no se pudo resolver el nombre del servidor por ahora',
+  ECONNREFUSED: 'rechazó la conexión',
+  ETIMEDOUT: 'no respondió a tiempo',
+  EHOSTUNREACH: 'no se puede llegar al servidor',
+  ENETUNREACH: 'no se puede llegar a su red',
+  '28P01': 'el usuario o la contraseña no son válidos',
+  '28000': 'el usuario no tiene permiso para conectarse',
+  '3D000': 'la base de datos no existe',
+  '57P03': 'el servidor todavía está arrancando',
+};
 
-/** `error`'s one line when it says the database cannot be reached or refuses us («… (ECONNREFUSED)»); null for anything else. */
+/**
+ * `error`'s one line when it says the database cannot be reached or refuses us: what happened in
+ * Spanish, then the code and the driver's own words, which name the address or the user
+ * («rechazó la conexión (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:5432)»); null for anything else.
+ */
 export function unreachableDatabase(error: unknown): string | null {
   const code = (error as { code?: unknown } | null)?.code;
-  if (!(error instanceof Error) || typeof code !== 'string' || !UNREACHABLE_DATABASE.has(code)) return null;
-  return `${messageOf(error)} (${code})`;
+  if (!(error instanceof Error) || typeof code !== 'string' || !Object.hasOwn(UNREACHABLE_DATABASE, code)) return null;
+  return `${UNREACHABLE_DATABASE[code]} (${code}: ${messageOf(error)})`;
 }
 
 /**
