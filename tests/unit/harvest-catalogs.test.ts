@@ -397,6 +397,128 @@ describe('the DCAT reader on what the graph states', () => {
   });
 });
 
+describe('the readers on what real portals publish beyond the examples', () => {
+  /** A fetcher that answers each URL with its own document, and a 404 for any other. */
+  const serving = (documents: Record<string, [string, string | null]>): FetchPage => async (url) => {
+    const document = documents[url];
+    if (!document) throw new PageNotFoundError(url);
+    return { body: document[0], contentType: document[1] };
+  };
+  const DCAT_PREFIXES = ['@prefix dcat: <http://www.w3.org/ns/dcat#> .', '@prefix dct: <http://purl.org/dc/terms/> .', '@prefix foaf: <http://xmlns.com/foaf/0.1/> .'];
+
+  it('DCAT: a page lists every dataset but describes some (uData): only those it describes are its datasets', async () => {
+    const listing = 'dcat:dataset <https://p.example/d/1>, <https://p.example/d/2>, <https://p.example/d/3>';
+    const page = (described: number[], next: string | null) =>
+      [
+        ...DCAT_PREFIXES,
+        '@prefix hydra: <http://www.w3.org/ns/hydra/core#> .',
+        `<https://p.example/catalog> a dcat:Catalog ; dct:publisher [ foaf:name "Ministerio de Hacienda" ] ; ${listing} .`,
+        ...described.map((n) => `<https://p.example/d/${n}> a dcat:Dataset ; dct:identifier "${n}" ; dct:title "Conjunto ${n}" .`),
+        `<https://p.example/catalog.ttl?page=1> a hydra:PagedCollection ; hydra:totalItems 3${next ? ` ; hydra:nextPage "${next}"` : ''} .`,
+      ].join('\n');
+    const pages = await readAll(
+      'dcat',
+      'https://p.example/catalog.ttl?page=1',
+      serving({
+        'https://p.example/catalog.ttl?page=1': [page([1, 2], 'https://p.example/catalog.ttl?page=2'), 'text/turtle'],
+        'https://p.example/catalog.ttl?page=2': [page([3], null), 'text/turtle'],
+      }),
+    );
+    expect(pages.map((one) => one.datasets.map((dataset) => dataset.identifier).sort())).toEqual([['1', '2'], ['3']]);
+    // A dataset that names no publisher is the catalogue's (DCAT-AP makes the catalogue's mandatory).
+    expect(pages[1]!.datasets[0]!.publisher).toMatchObject({ name: 'Ministerio de Hacienda' });
+  });
+
+  it("DCAT: datos.gob.es's frequency nodes (OWL-Time durations) and format nodes (label and media type); a size of 0 is unknown", async () => {
+    const turtle = [
+      ...DCAT_PREFIXES,
+      '@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .',
+      '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .',
+      '@prefix time: <http://www.w3.org/2006/time#> .',
+      '<https://p.example/d/1> a dcat:Dataset ; dct:identifier "1" ; dct:title "Uno" ;',
+      '  dct:accrualPeriodicity <https://p.example/d/1/Frequency> ; dcat:distribution <https://p.example/d/1/f> .',
+      '<https://p.example/d/1/Frequency> a dct:Frequency ; rdf:value <https://p.example/d/1/DurationDescription> .',
+      '<https://p.example/d/1/DurationDescription> a time:DurationDescription ; time:years 1.0 .',
+      '<https://p.example/d/1/f> a dcat:Distribution ; dcat:accessURL <https://p.example/f.xls> ; dcat:byteSize 0 ;',
+      '  dct:format [ a dct:IMT ; rdfs:label "XLS" ; rdf:value "application/vnd.ms-excel" ] .',
+      '<https://p.example/d/2> a dcat:Dataset ; dct:identifier "2" ; dct:title "Dos" ;',
+      '  dct:accrualPeriodicity <http://publications.europa.eu/resource/authority/frequency/MONTHLY> .',
+    ].join('\n');
+    const [page] = await readAll('dcat', 'https://p.example/catalog.ttl', answering(turtle, 'text/turtle'));
+    const byId = new Map(page!.datasets.map((dataset) => [dataset.identifier, dataset]));
+    expect(byId.get('1')!.updateFrequency).toBe('R/P1Y');
+    expect(byId.get('2')!.updateFrequency).toBe('http://publications.europa.eu/resource/authority/frequency/MONTHLY');
+    expect(byId.get('1')!.distributions[0]).toMatchObject({ url: 'https://p.example/f.xls', format: 'XLS', mediaType: 'application/vnd.ms-excel', byteSize: null });
+  });
+
+  it('DCAT: Turtle that opens with a relative IRI is read; RDF/XML sent as text/plain or untyped is named as such; a data.json read as DCAT is told so', async () => {
+    const relative = '<#catalogo> a <http://www.w3.org/ns/dcat#Catalog> ; <http://www.w3.org/ns/dcat#dataset> <#d1> .\n<#d1> a <http://www.w3.org/ns/dcat#Dataset> ; <http://purl.org/dc/terms/title> "Uno" .';
+    const [page] = await readAll('dcat', 'https://p.example/catalogo.ttl', answering(relative, null));
+    expect(page!.datasets.map((dataset) => [dataset.identifier, dataset.title])).toEqual([['https://p.example/catalogo.ttl#d1', 'Uno']]);
+    for (const contentType of [null, 'text/plain']) {
+      const rdfXml = '<?xml version="1.0" encoding="utf-8"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"></rdf:RDF>';
+      const { error } = await readUntilError('dcat', 'https://p.example/catalog.rdf', answering(rdfXml, contentType));
+      expect(error.message).toBe('https://p.example/catalog.rdf sirve RDF/XML; el archivo lee DCAT en JSON-LD o Turtle (en CKAN: catalog.jsonld o catalog.ttl).');
+    }
+    const html = await readUntilError('dcat', 'https://p.example/x', answering('<html><body>Mantenimiento</body></html>', null));
+    expect(html.error.message).toMatch(/devolvió una página HTML/);
+    // ArcGIS Hub's data.json names DCAT-US's context, which is never fetched.
+    const dataJson = JSON.stringify({ '@context': 'https://project-open-data.cio.gov/v1.1/schema/catalog.jsonld', '@type': 'dcat:Catalog', dataset: [] });
+    const { error } = await readUntilError('dcat', 'https://p.example/data.json', answering(dataJson, 'application/json'));
+    expect(error.code).toBe('remote-context');
+    expect(error.message).toMatch(/usa un @context remoto .* Parece un data\.json: elija el tipo data\.json\.$/);
+    // Compact DCAT JSON-LD has a `dataset` list too: no hint to choose what was chosen.
+    const compact = JSON.stringify({ '@context': 'https://p.example/contexto.jsonld', '@type': 'dcat:Catalog', dataset: [] });
+    const refused = await readUntilError('dcat', 'https://p.example/catalog.jsonld', answering(compact, 'application/ld+json'));
+    expect(refused.error.message).toMatch(/el catálogo debe llevar su contexto en línea\.$/);
+  });
+
+  it("CKAN: ckanext-dcat's DCAT-AP fields (declared dates, theme IRIs, vocabulary formats, resource licence, contact and publisher lists, coverage); a size of 0 is unknown", async () => {
+    const pkg = {
+      id: 'x',
+      name: 'x',
+      title: 'Equis',
+      issued: '2020-01-01',
+      modified: '2021-02-03T10:00:00',
+      metadata_created: '2024-06-01T00:00:00',
+      metadata_modified: '2024-06-02T00:00:00',
+      theme: ['http://publications.europa.eu/resource/authority/data-theme/ECON', 'http://publications.europa.eu/resource/authority/data-theme/ECON'],
+      contact: [{ name: 'Oficina de datos', email: 'datos@p.example' }],
+      publisher: [{ name: 'Ministerio de Economía', uri: 'https://p.example/org/mepyd', url: 'https://mepyd.p.example/' }],
+      temporal_coverage: [{ start: '2019-01-01', end: '2019-12-31' }],
+      resources: [
+        {
+          id: 'r',
+          url: 'https://p.example/download?id=7',
+          format: 'http://publications.europa.eu/resource/authority/file-type/CSV',
+          mimetype: 'http://www.iana.org/assignments/media-types/text/csv',
+          license: 'http://creativecommons.org/licenses/by/4.0/',
+          size: 0,
+        },
+      ],
+    };
+    const body = JSON.stringify({ success: true, result: { count: 1, results: [pkg] } });
+    const [page] = await readAll('ckan', 'https://p.example', answering(body, 'application/json'));
+    const dataset = page!.datasets[0]!;
+    // A calendar day is kept as its noon in UTC (`calendarDayDate`), the same day wherever it is read.
+    expect(dataset.issued?.toISOString()).toBe('2020-01-01T12:00:00.000Z');
+    expect(dataset.modified?.toISOString()).toBe('2021-02-03T10:00:00.000Z');
+    expect(dataset.themes).toEqual([{ identifier: 'http://publications.europa.eu/resource/authority/data-theme/ECON', label: null }]);
+    expect(dataset.license).toEqual({ title: null, url: 'http://creativecommons.org/licenses/by/4.0/' });
+    expect(dataset.contact).toMatchObject({ name: 'Oficina de datos', email: 'datos@p.example' });
+    expect(dataset.publisher).toEqual({ identifier: 'https://p.example/org/mepyd', name: 'Ministerio de Economía', homepage: 'https://mepyd.p.example/', acronym: null });
+    expect(dataset.temporal).toMatchObject({ start: '2019-01-01', end: '2019-12-31' });
+    expect(dataset.distributions[0]).toMatchObject({ format: 'CSV', mediaType: 'text/csv', byteSize: null });
+  });
+
+  it('data.json: a lone theme or distribution where DCAT-US asks for a list is read as a list of one', async () => {
+    const catalog = { dataset: [{ identifier: 'a', title: 'A', theme: 'economia', distribution: { downloadURL: 'https://p.example/a.csv', format: 'CSV' } }] };
+    const [page] = await readAll('datajson', 'https://p.example/data.json', answering(JSON.stringify(catalog), 'application/json'));
+    expect(page!.datasets[0]!.themes).toEqual([{ identifier: 'economia', label: 'economia' }]);
+    expect(page!.datasets[0]!.distributions).toMatchObject([{ url: 'https://p.example/a.csv', format: 'CSV' }]);
+  });
+});
+
 describe('the data.json reader', () => {
   const catalog = {
     themeTaxonomy: [{ id: 'ECON', label: 'Economía y finanzas' }],

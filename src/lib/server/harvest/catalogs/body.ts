@@ -3,7 +3,7 @@
  * gives something else: most often an HTML page (the portal's home, a login or error page).
  */
 import { CatalogReadError } from './errors.ts';
-import type { FetchedPage } from './types.ts';
+import type { CatalogKind, FetchedPage } from './types.ts';
 
 /** True when the page is HTML (or XML) by its Content-Type or by its first character. */
 export function looksLikeMarkup(page: FetchedPage): boolean {
@@ -47,16 +47,36 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `value` when it is an array, else an empty one (catalogues leave lists out or null them). */
+/**
+ * `value` when it is an array; a lone value as a list of one (a data.json's `"theme": "economia"`,
+ * a `distribution` written as one object); an empty list for nothing (catalogues leave lists out
+ * or null them).
+ */
 export function arrayOf(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
+  if (Array.isArray(value)) return value;
+  return value === null || value === undefined ? [] : [value];
 }
 
-/** A hint when the JSON is another kind of catalogue. */
-export function kindHint(json: unknown): string {
+/** A hint when the JSON, read as a `reading` catalogue, looks like another kind of catalogue. */
+export function kindHint(json: unknown, reading: CatalogKind): string {
   if (!isObject(json)) return '';
-  if (Array.isArray(json.dataset)) return ' Parece un data.json: elija el tipo data.json.';
-  if ('@context' in json || '@graph' in json) return ' Parece JSON-LD: elija el tipo DCAT.';
-  if (isObject(json.result)) return ' Parece una respuesta de la API de CKAN: elija el tipo CKAN.';
-  return '';
+  const looksLike: CatalogKind | null = looksLikeDataJson(json) ? 'datajson' : '@context' in json || '@graph' in json ? 'dcat' : isObject(json.result) ? 'ckan' : null;
+  if (looksLike === null || looksLike === reading) return '';
+  return ` ${KIND_HINTS[looksLike]}`;
 }
+
+/**
+ * A list of datasets with no JSON-LD context, or with DCAT-US's (ArcGIS Hub names it, and states
+ * `conformsTo` its schema): compact DCAT JSON-LD may have a `dataset` list too.
+ */
+function looksLikeDataJson(json: Record<string, unknown>): boolean {
+  if (!Array.isArray(json.dataset)) return false;
+  const projectOpenData = (value: unknown) => typeof value === 'string' && value.includes('project-open-data');
+  return !('@context' in json) || projectOpenData(json['@context']) || projectOpenData(json.conformsTo);
+}
+
+const KIND_HINTS: Readonly<Record<CatalogKind, string>> = {
+  datajson: 'Parece un data.json: elija el tipo data.json.',
+  dcat: 'Parece JSON-LD: elija el tipo DCAT.',
+  ckan: 'Parece una respuesta de la API de CKAN: elija el tipo CKAN.',
+};

@@ -9,7 +9,7 @@ import { CatalogReadError } from './errors.ts';
 import { pageLimits } from './limits.ts';
 import { readPages, type ParsedPage } from './paging.ts';
 import { DEFAULT_PAGE_SIZE, type CatalogContact, type CatalogDataset, type CatalogPage, type CatalogPublisher, type FetchPage, type ReadOptions } from './types.ts';
-import { cleanByteSize, cleanChecksum, cleanContact, cleanDate, cleanTemporal, cleanText, cleanUrl, distinct } from './values.ts';
+import { cleanChecksum, cleanContact, cleanDate, cleanFileSize, cleanTemporal, cleanText, cleanUrl, distinct, vocabularyCode } from './values.ts';
 
 const PACKAGE_SEARCH = /\/api\/(3\/)?action\/package_search\/?$/;
 
@@ -81,7 +81,7 @@ function parseCkanPage(json: unknown, url: string): ParsedPage {
     throw new CatalogReadError('catalog-error', url, `El catálogo CKAN respondió con un error${error ? `: ${error}` : ''}.`);
   }
   if (!isObject(result) || !Array.isArray(result.results)) {
-    throw new CatalogReadError('wrong-kind', url, `La respuesta de ${url} no es la de package_search de CKAN (falta result.results).${kindHint(json)}`);
+    throw new CatalogReadError('wrong-kind', url, `La respuesta de ${url} no es la de package_search de CKAN (falta result.results).${kindHint(json, 'ckan')}`);
   }
   const datasets: CatalogDataset[] = [];
   const skipped: string[] = [];
@@ -106,37 +106,48 @@ function ckanDataset(item: Record<string, unknown>, portal: string): CatalogData
   const name = cleanText(item.name);
   const identifier = id ?? name;
   if (!identifier) return null;
-  const licenseTitle = cleanText(item.license_title);
-  const licenseUrl = cleanUrl(item.license_url);
   const field = fieldReader(item);
+  const resources = arrayOf(item.resources).filter(isObject);
+  // ckanext-dcat's DCAT-AP schema states the licence on each resource, as DCAT-AP does.
+  const resourceLicense = resources.map((resource) => cleanText(resource.license)).find((license) => license !== null) ?? null;
+  const licenseTitle = cleanText(item.license_title) ?? (resourceLicense && !cleanUrl(resourceLicense) ? resourceLicense : null);
+  const licenseUrl = cleanUrl(item.license_url) ?? cleanUrl(resourceLicense);
+  // The same schema's lists of coverage periods, contacts and publishers: the first of each.
+  const coverage = arrayOf(item.temporal_coverage).find(isObject);
   return {
     identifier,
     // ckanext-dcat's landing page is the package's `url` (its origin); without one, the portal's page.
     landingPage: cleanUrl(item.url) ?? cleanUrl(`dataset/${encodeURIComponent(name ?? identifier)}`, portal),
     title: cleanText(item.title) ?? name ?? identifier,
     description: cleanText(item.notes),
-    issued: cleanDate(item.metadata_created),
-    modified: cleanDate(item.metadata_modified),
+    // The dates the publisher declares (ckanext-dcat's `issued` and `modified`), else the portal's record's.
+    issued: cleanDate(item.issued) ?? cleanDate(item.metadata_created),
+    modified: cleanDate(item.modified) ?? cleanDate(item.metadata_modified),
     license: licenseTitle || licenseUrl ? { title: licenseTitle, url: licenseUrl } : null,
     keywords: distinct(arrayOf(item.tags).map((tag) => (isObject(tag) ? cleanText(tag.name) ?? cleanText(tag.display_name) : cleanText(tag)))),
     updateFrequency: cleanText(field(FREQUENCY_KEYS)),
     contact: ckanContact(item),
-    temporal: cleanTemporal(field(TEMPORAL_START_KEYS), field(TEMPORAL_END_KEYS), field(TEMPORAL_TEXT_KEYS)),
-    publisher: isObject(item.organization) ? ckanPublisher(item.organization) : null,
-    themes: arrayOf(item.groups).flatMap((group) => {
-      if (!isObject(group)) return [];
-      const groupId = cleanText(group.id) ?? cleanText(group.name);
-      return groupId ? [{ identifier: groupId, label: cleanText(group.title) ?? cleanText(group.display_name) ?? cleanText(group.name) }] : [];
-    }),
-    distributions: arrayOf(item.resources).filter(isObject).map((resource) => ({
+    temporal:
+      cleanTemporal(field(TEMPORAL_START_KEYS), field(TEMPORAL_END_KEYS), field(TEMPORAL_TEXT_KEYS)) ?? (coverage ? cleanTemporal(coverage.start, coverage.end) : null),
+    publisher: (isObject(item.organization) ? ckanPublisher(item.organization) : null) ?? schemaPublisher(item.publisher),
+    themes: [
+      ...arrayOf(item.groups).flatMap((group) => {
+        if (!isObject(group)) return [];
+        const groupId = cleanText(group.id) ?? cleanText(group.name);
+        return groupId ? [{ identifier: groupId, label: cleanText(group.title) ?? cleanText(group.display_name) ?? cleanText(group.name) }] : [];
+      }),
+      // ckanext-dcat's DCAT-AP schema: themes as IRIs (the EU's data themes), named nowhere in the package.
+      ...distinct(arrayOf(item.theme).map((theme) => cleanUrl(theme))).map((theme) => ({ identifier: theme, label: null })),
+    ],
+    distributions: resources.map((resource) => ({
       identifier: cleanText(resource.id),
       // A resource uploaded to the portal may be given by its path alone (`/dataset/…/download/x.csv`).
       url: cleanUrl(resource.url, portal),
       accessUrl: null,
       title: cleanText(resource.name),
-      format: cleanText(resource.format),
-      mediaType: cleanText(resource.mimetype),
-      byteSize: cleanByteSize(resource.size),
+      format: vocabularyCode(resource.format, 'format'),
+      mediaType: vocabularyCode(resource.mimetype, 'mediaType'),
+      byteSize: cleanFileSize(resource.size),
       checksum: cleanChecksum(resource.hash),
     })),
   };
@@ -162,7 +173,16 @@ function fieldReader(object: Record<string, unknown>): (keys: string[]) => unkno
 function ckanContact(item: Record<string, unknown>): CatalogContact | null {
   const maintainer = cleanContact(item.maintainer, item.maintainer_email);
   const author = cleanContact(item.author, item.author_email);
-  return maintainer && (maintainer.email || !author?.email) ? maintainer : author;
+  const listed = arrayOf(item.contact).find(isObject);
+  return (maintainer && (maintainer.email || !author?.email) ? maintainer : author) ?? (listed ? cleanContact(listed.name, listed.email) : null);
+}
+
+/** ckanext-dcat's DCAT-AP schema's `publisher` list, for a package of no organisation: its first. */
+function schemaPublisher(value: unknown): CatalogPublisher | null {
+  const publisher = arrayOf(value).find(isObject);
+  const name = publisher ? cleanText(publisher.name) : null;
+  if (!publisher || !name) return null;
+  return { identifier: cleanText(publisher.uri), name, homepage: cleanUrl(publisher.url), acronym: null };
 }
 
 function ckanPublisher(organization: Record<string, unknown>): CatalogPublisher | null {

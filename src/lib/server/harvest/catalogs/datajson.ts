@@ -13,7 +13,7 @@ import { arrayOf, isObject, kindHint, parseJsonPage } from './body.ts';
 import { CatalogReadError } from './errors.ts';
 import { pageLimits } from './limits.ts';
 import { DEFAULT_PAGE_SIZE, type CatalogDataset, type CatalogPage, type CatalogPublisher, type FetchedPage, type FetchPage, type ReadOptions } from './types.ts';
-import { cleanByteSize, cleanChecksum, cleanContact, cleanDate, cleanTemporal, cleanText, cleanUrl, distinct } from './values.ts';
+import { cleanChecksum, cleanContact, cleanDate, cleanFileSize, cleanTemporal, cleanText, cleanUrl, distinct, vocabularyCode } from './values.ts';
 import { readPages } from './paging.ts';
 
 /** Every dataset of a data.json catalogue, in pages of `pageSize`. */
@@ -35,7 +35,7 @@ export async function* readDataJsonCatalog(catalogUrl: string, fetchPage: FetchP
 
 function parseDataJson(json: unknown, url: string) {
   if (!isObject(json) || !Array.isArray(json.dataset)) {
-    throw new CatalogReadError('wrong-kind', url, `${url} no es un catálogo data.json (falta la lista "dataset").${kindHint(json)}`);
+    throw new CatalogReadError('wrong-kind', url, `${url} no es un catálogo data.json (falta la lista "dataset").${kindHint(json, 'datajson')}`);
   }
   const themeLabels = new Map<string, string>();
   for (const theme of arrayOf(json.themeTaxonomy)) {
@@ -91,9 +91,9 @@ function dataJsonDataset(item: Record<string, unknown>, themeLabels: Map<string,
           url,
           accessUrl: access !== url ? access : null,
           title: cleanText(distribution.title),
-          format: cleanText(distribution.format),
-          mediaType: cleanText(distribution.mediaType),
-          byteSize: cleanByteSize(distribution.byteSize),
+          format: vocabularyCode(distribution.format, 'format'),
+          mediaType: vocabularyCode(distribution.mediaType, 'mediaType'),
+          byteSize: cleanFileSize(distribution.byteSize),
           checksum: cleanChecksum(distribution.checksum),
         };
       }),

@@ -17,7 +17,8 @@ import type { ParsedPage } from './paging.ts';
 import { parseRdfPage } from './rdf-document.ts';
 import { firstValue, HYDRA_NS, inArchiveLanguage, labelOf, literalsByLanguage, objectsOf, preferredText, RDF_VALUE, termKey } from './rdf-terms.ts';
 import type { CatalogContact, CatalogDataset, CatalogDistribution, CatalogLicense, CatalogPublisher, CatalogTemporal, CatalogTheme, FetchedPage } from './types.ts';
-import { cleanByteSize, cleanChecksum, cleanContact, cleanDate, cleanEmail, cleanTemporal, cleanText, cleanUrl, distinct } from './values.ts';
+import { frequencyIri } from './frequency.ts';
+import { cleanByteSize, cleanChecksum, cleanContact, cleanDate, cleanEmail, cleanFileSize, cleanTemporal, cleanText, cleanUrl, distinct, vocabularyCode } from './values.ts';
 
 const DCT_LICENSE = `${NS.dct}license`;
 const DCT_ACCRUAL_PERIODICITY = `${NS.dct}accrualPeriodicity`;
@@ -34,9 +35,18 @@ const END_DATE = [`${NS.dcat}endDate`, 'http://schema.org/endDate', 'https://sch
 const TIME_INSTANT_DATES = [`${TIME_NS}inXSDDate`, `${TIME_NS}inXSDDateTime`, `${TIME_NS}inXSDDateTimeStamp`];
 const HYDRA_NEXT = [`${HYDRA_NS}next`, `${HYDRA_NS}nextPage`];
 const HYDRA_TOTAL_ITEMS = `${HYDRA_NS}totalItems`;
-/** Where controlled vocabularies put formats and media types: the code is the IRI's last part. */
-const FILE_TYPE_IRI = /\/file-type\/([^/]+)$/;
-const MEDIA_TYPE_IRI = /\/media-types\/([^/]+\/[^/]+)$/;
+/** OWL-Time's duration components, in the order and with the letters of an ISO 8601 duration. */
+const DURATION_PARTS: ReadonlyArray<readonly [string, string]> = [
+  ['years', 'Y'],
+  ['months', 'M'],
+  ['weeks', 'W'],
+  ['days', 'D'],
+  ['hours', 'H'],
+  ['minutes', 'M'],
+  ['seconds', 'S'],
+];
+/** A media type (`type/subtype`), as a format node's `rdf:value` may state one. */
+const MEDIA_TYPE = /^[a-z]+\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
 
 /**
  * The datasets of one DCAT page and its next page, within `limits` (its triples and datasets; the
@@ -58,7 +68,7 @@ function parseDcatGraph(graph: Store, url: string, body: string, maxDatasets: nu
   if (subjects.length === 0 && graph.getSubjects(rdf.type, dcat.Catalog, null).length === 0) {
     let hint = '';
     try {
-      hint = kindHint(JSON.parse(body));
+      hint = kindHint(JSON.parse(body), 'dcat');
     } catch {
       // Not JSON: no other kind to suggest.
     }
@@ -66,19 +76,31 @@ function parseDcatGraph(graph: Store, url: string, body: string, maxDatasets: nu
   }
   const datasets: CatalogDataset[] = [];
   const skipped: string[] = [];
+  // DCAT-AP's catalogue publisher is mandatory and a dataset's only recommended: a dataset that
+  // names none is the catalogue's.
+  const cataloguePublisher = graph
+    .getSubjects(rdf.type, dcat.Catalog, null)
+    .map((catalogue) => publisherOf(graph, catalogue))
+    .find((publisher) => publisher !== null) ?? null;
   for (const node of subjects) {
-    const dataset = dcatDataset(graph, node);
+    const dataset = dcatDataset(graph, node, cataloguePublisher);
     if (dataset) datasets.push(dataset);
     else skipped.push(`Un dcat:Dataset de ${url} no tiene dct:identifier ni IRI: no se puede identificar.`);
   }
   return { datasets, total: hydraTotal(graph), skipped, next: hydraNext(graph, url) };
 }
 
-/** Nodes typed dcat:Dataset, and nodes a catalogue lists as its datasets without typing them. */
+/**
+ * Nodes typed dcat:Dataset, and nodes a catalogue lists as its datasets without typing them, that
+ * this page describes: a paged catalogue may list on every page datasets it describes on another
+ * (uData does), and such a bare IRI is no dataset of this page, only a name.
+ */
 function datasetNodes(graph: Store): Term[] {
   const nodes = new Map<string, Term>();
   for (const node of [...graph.getSubjects(rdf.type, dcat.Dataset, null), ...graph.getObjects(null, dcat.dataset, null)]) {
-    if (node.termType !== 'Literal') nodes.set(termKey(node), node);
+    if (node.termType === 'Literal') continue;
+    const described = graph.countQuads(node, null, null, null) > graph.countQuads(node, rdf.type, null, null);
+    if (described) nodes.set(termKey(node), node);
   }
   return [...nodes.values()];
 }
@@ -98,7 +120,7 @@ function hydraTotal(graph: Store): number | null {
   return quad ? cleanByteSize(quad.object.value) : null;
 }
 
-function dcatDataset(graph: Store, node: Term): CatalogDataset | null {
+function dcatDataset(graph: Store, node: Term, cataloguePublisher: CatalogPublisher | null): CatalogDataset | null {
   const identifier = preferredText(graph, node, dct.identifier) ?? (node.termType === 'NamedNode' ? node.value : null);
   if (!identifier) return null;
   const distributionNodes = objectsOf(graph, node, dcat.distribution).filter((term) => term.termType !== 'Literal');
@@ -115,7 +137,7 @@ function dcatDataset(graph: Store, node: Term): CatalogDataset | null {
     updateFrequency: frequencyOf(graph, node),
     contact: contactOf(graph, node),
     temporal: temporalOf(graph, node),
-    publisher: publisherOf(graph, node),
+    publisher: publisherOf(graph, node) ?? cataloguePublisher,
     themes: objectsOf(graph, node, dcat.theme).flatMap((theme): CatalogTheme[] => {
       if (theme.termType === 'Literal') return cleanText(theme.value) ? [{ identifier: theme.value.trim(), label: theme.value.trim() }] : [];
       return theme.termType === 'NamedNode' ? [{ identifier: theme.value, label: labelOf(graph, theme) }] : [];
@@ -134,13 +156,32 @@ function keywordsOf(graph: Store, node: Term): string[] {
 /**
  * `dct:accrualPeriodicity` as declared: a frequency IRI (the EU vocabulary's, Dublin Core's
  * `cld:freq`), a literal, or a `dct:Frequency` node with its `rdf:value` (DCAT-AP 1.x) or label
- * (the archive's own catalogue, for a frequency outside the EU table).
+ * (the archive's own catalogue, for a frequency outside the EU table). datos.gob.es names its
+ * frequency nodes with IRIs of their own, their `rdf:value` an OWL-Time duration (`time:years 1`):
+ * read as the repeating period it is (`R/P1Y`).
  */
 function frequencyOf(graph: Store, dataset: Term): string | null {
   const term = objectsOf(graph, dataset, DCT_ACCRUAL_PERIODICITY)[0];
   if (!term) return null;
-  if (term.termType === 'NamedNode' || term.termType === 'Literal') return cleanText(term.value);
-  return cleanText(firstValue(graph, term, RDF_VALUE)) ?? labelOf(graph, term);
+  if (term.termType === 'Literal') return cleanText(term.value);
+  // A vocabulary's IRI is the frequency itself, whatever the page says of it.
+  if (term.termType === 'NamedNode' && frequencyIri(term.value)) return term.value;
+  const value = objectsOf(graph, term, RDF_VALUE)[0];
+  const stated = value && value.termType !== 'Literal' ? (durationOf(graph, value) ?? (value.termType === 'NamedNode' ? value.value : null)) : cleanText(value?.value);
+  return stated ?? labelOf(graph, term) ?? (term.termType === 'NamedNode' ? term.value : null);
+}
+
+/** An OWL-Time `time:DurationDescription` (`time:years 1.0`) as a repeating period (`R/P1Y`); null without one. */
+function durationOf(graph: Store, node: Term): string | null {
+  let date = '';
+  let time = '';
+  for (const [part, letter] of DURATION_PARTS) {
+    const amount = Number(firstValue(graph, node, `${TIME_NS}${part}`) ?? NaN);
+    if (!(amount > 0)) continue;
+    if (['hours', 'minutes', 'seconds'].includes(part)) time += `${amount}${letter}`;
+    else date += `${amount}${letter}`;
+  }
+  return date || time ? `R/P${date}${time ? `T${time}` : ''}` : null;
 }
 
 /** `dcat:contactPoint`: a vCard's name (`vcard:fn`, else its organisation's) and `vcard:hasEmail`. */
@@ -195,23 +236,14 @@ function licenseOf(graph: Store, subject: Term): CatalogLicense | null {
 }
 
 /** A format or media type stated as a literal, as a vocabulary IRI, or as a node with a label. */
-function codeOf(graph: Store, subject: Term, predicate: string, vocabulary: RegExp): string | null {
+function codeOf(graph: Store, subject: Term, predicate: string, kind: Parameters<typeof vocabularyCode>[1]): string | null {
   const term = objectsOf(graph, subject, predicate)[0];
   if (!term) return null;
-  if (term.termType === 'Literal') return cleanText(term.value);
-  if (term.termType === 'NamedNode') {
-    const coded = vocabulary.exec(term.value)?.[1];
-    if (coded) {
-      try {
-        return decodeURIComponent(coded);
-      } catch {
-        // One badly escaped code (`%E0%A4%A`) must not fail the whole catalogue: keep it as written.
-        return coded;
-      }
-    }
-    return labelOf(graph, term) ?? term.value;
-  }
-  return labelOf(graph, term);
+  if (term.termType === 'Literal') return vocabularyCode(term.value, kind);
+  const label = labelOf(graph, term);
+  if (term.termType !== 'NamedNode') return label;
+  const code = vocabularyCode(term.value, kind);
+  return code !== term.value ? code : (label ?? code);
 }
 
 function dcatDistribution(graph: Store, node: Term): CatalogDistribution {
@@ -219,14 +251,17 @@ function dcatDistribution(graph: Store, node: Term): CatalogDistribution {
   const access = cleanUrl(firstValue(graph, node, dcat.accessURL));
   const url = download ?? access;
   const checksumNode = objectsOf(graph, node, spdx.checksum)[0];
+  // DCAT-AP 1.x states a format as a `dct:IMT` node: its label the format, its `rdf:value` the media type.
+  const formatNode = objectsOf(graph, node, dct.format).find((term) => term.termType !== 'Literal');
+  const formatMediaType = formatNode ? cleanText(firstValue(graph, formatNode, RDF_VALUE)) : null;
   return {
     identifier: preferredText(graph, node, dct.identifier) ?? (node.termType === 'NamedNode' ? node.value : null),
     url,
     accessUrl: access !== url ? access : null,
     title: preferredText(graph, node, dct.title),
-    format: codeOf(graph, node, dct.format, FILE_TYPE_IRI),
-    mediaType: codeOf(graph, node, dcat.mediaType, MEDIA_TYPE_IRI),
-    byteSize: cleanByteSize(firstValue(graph, node, dcat.byteSize)),
+    format: codeOf(graph, node, dct.format, 'format'),
+    mediaType: codeOf(graph, node, dcat.mediaType, 'mediaType') ?? (formatMediaType && MEDIA_TYPE.test(formatMediaType) ? formatMediaType : null),
+    byteSize: cleanFileSize(firstValue(graph, node, dcat.byteSize)),
     checksum: checksumNode
       ? cleanChecksum(firstValue(graph, checksumNode, spdx.checksumValue), firstValue(graph, checksumNode, spdx.algorithm))
       : null,

@@ -11,7 +11,7 @@
 import jsonld from 'jsonld';
 import type { RemoteDocument } from 'jsonld/jsonld-spec';
 import { Parser, Store, type Quad } from 'n3';
-import { bodyText, parseJsonPage } from './body.ts';
+import { bodyText, kindHint, parseJsonPage } from './body.ts';
 import { BUNDLED_CONTEXTS } from './contexts.ts';
 import { CatalogReadError } from './errors.ts';
 import type { FetchedPage } from './types.ts';
@@ -27,8 +27,16 @@ const SYNTAX_BY_MEDIA_TYPE: Record<string, RdfSyntax> = {
   'application/n-quads': 'ntriples',
 };
 
-/** Turtle may open with an IRI (`<https://…> a dcat:Catalog`); markup opens with `<!`, `<?` or a tag name. */
-const OPENING_IRI = /^<[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"]*>/;
+/**
+ * Turtle may open with an IRI, absolute or relative (`<https://…> a dcat:Catalog`, `<#catalogo> a
+ * dcat:Catalog`); markup opens with `<!`, `<?` or a tag, and a tag name is all an IRI can look like
+ * that the page's next token tells apart: Turtle goes on with a term, markup with text or a tag.
+ */
+const OPENING_IRI = /^<[^\s<>"{}|\\^`]*>\s*[^\s<]/;
+/** An XML document's opening (its declaration, a comment or a doctype), and RDF/XML's root element. */
+const XML_OPENING = /^<\?xml[\s?]/i;
+const RDF_XML_ROOT = /<rdf:RDF[\s>]/;
+const HTML_OPENING = /^<(!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
 
 function rdfSyntax(page: FetchedPage, url: string): RdfSyntax {
   const mediaType = page.contentType?.split(';', 1)[0]!.trim().toLowerCase() ?? '';
@@ -38,7 +46,13 @@ function rdfSyntax(page: FetchedPage, url: string): RdfSyntax {
     throw new CatalogReadError('wrong-kind', url, `${url} sirve RDF/XML u otro XML (${mediaType}); el archivo lee DCAT en JSON-LD o Turtle (en CKAN: catalog.jsonld o catalog.ttl).`);
   }
   const start = bodyText(page).trimStart();
-  if (mediaType.includes('html') || (start.startsWith('<') && !OPENING_IRI.test(start))) {
+  // A server that says nothing of its type (or `text/plain`) may still serve RDF/XML, as
+  // ckanext-dcat's `catalog.rdf` and datos.gob.es do: named as what it is, with what to ask for instead.
+  if (!mediaType.includes('html') && (XML_OPENING.test(start) || RDF_XML_ROOT.test(start.slice(0, 4096))) && !HTML_OPENING.test(start)) {
+    const what = RDF_XML_ROOT.test(start.slice(0, 4096)) ? 'RDF/XML' : 'XML';
+    throw new CatalogReadError('wrong-kind', url, `${url} sirve ${what}; el archivo lee DCAT en JSON-LD o Turtle (en CKAN: catalog.jsonld o catalog.ttl).`);
+  }
+  if (mediaType.includes('html') || HTML_OPENING.test(start) || (start.startsWith('<') && !OPENING_IRI.test(start))) {
     throw new CatalogReadError('wrong-kind', url, `${url} devolvió una página HTML, no un catálogo DCAT. Revise la dirección y el tipo del catálogo.`);
   }
   return start.startsWith('{') || start.startsWith('[') ? 'jsonld' : 'turtle';
@@ -117,7 +131,7 @@ async function parseJsonLd(document: unknown, url: string, maxTriples: number): 
       throw new CatalogReadError(
         'remote-context',
         url,
-        `El JSON-LD de ${url} usa un @context remoto (${refused}) que el archivo no descarga: el catálogo debe llevar su contexto en línea.`,
+        `El JSON-LD de ${url} usa un @context remoto (${refused}) que el archivo no descarga: el catálogo debe llevar su contexto en línea.${kindHint(document, 'dcat')}`,
         { cause: error },
       );
     }

@@ -99,6 +99,36 @@ export function cleanByteSize(value: unknown): number | null {
   return Number.isSafeInteger(number) && number >= 0 ? number : null;
 }
 
+/**
+ * A file's declared size: a `cleanByteSize` above zero. Portals write 0 for "not known" (HDX's API
+ * links, CKAN resources whose size nobody filled in); taken at its word, every such file would be
+ * reported as not matching its catalogue once captured.
+ */
+export function cleanFileSize(value: unknown): number | null {
+  const size = cleanByteSize(value);
+  return size !== null && size > 0 ? size : null;
+}
+
+/** Where controlled vocabularies put formats and media types: the code is the IRI's last part. */
+const VOCABULARY_CODES = { format: /\/file-type\/([^/]+)$/, mediaType: /\/media-types\/([^/]+\/[^/]+)$/ } as const;
+
+/**
+ * A format or a media type as declared: text, or the code a vocabulary IRI ends in (the EU's file
+ * types, `…/authority/file-type/CSV`; IANA's media types, `…/assignments/media-types/text/csv`),
+ * as DCAT-AP catalogues and ckanext-dcat's CKAN fields write them. Null for blank or non-text.
+ */
+export function vocabularyCode(value: unknown, kind: keyof typeof VOCABULARY_CODES): string | null {
+  const text = cleanText(value);
+  const coded = text ? VOCABULARY_CODES[kind].exec(text)?.[1] : undefined;
+  if (!coded) return text;
+  try {
+    return decodeURIComponent(coded);
+  } catch {
+    // One badly escaped code (`%E0%A4%A`) must not fail the whole catalogue: kept as written.
+    return coded;
+  }
+}
+
 /** `SHA-256`, `sha256`, spdx's `checksumAlgorithm_sha256` → `sha256`. */
 export function algorithmName(value: string): string {
   return value
