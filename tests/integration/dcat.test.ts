@@ -142,6 +142,7 @@ const isA = (graph: Graph, subject: Term | string, type: string) =>
   objects(graph, subject, `${RDF}type`).some((term) => term.value === type);
 
 /** When the versioned record's current file (its v2) was captured. */
+const CAPTURED_FROM = 'https://datos.gob.do/dataset/salario-minimo/resource/1/download/salario-minimo.csv';
 const CURRENT_CAPTURED_AT = '2026-02-03T04:05:06.000Z';
 
 const datasetIri = (id: number) => `${ORIGIN}/catalog/dataset/${id}`;
@@ -191,7 +192,11 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     const [earlier] = await db.select().from(alexandrias).where(eq(alexandrias.id, archived[3]!.id));
     const [current] = await db.select().from(alexandrias).where(eq(alexandrias.id, versioned));
     Object.assign(special, { versioned, earlierCid: earlier!.cid, earlierSize: earlier!.fileSize, earlierSha: earlier!.fileSha256 });
-    await db.update(alexandrias).set({ licenseTitle: 'CC BY 4.0', licenseUrl: 'https://creativecommons.org/licenses/by/4.0/' }).where(eq(alexandrias.id, versioned));
+    // Captured from its catalogue's link to the file, which the catalogue names as the copy's source.
+    await db
+      .update(alexandrias)
+      .set({ licenseTitle: 'CC BY 4.0', licenseUrl: 'https://creativecommons.org/licenses/by/4.0/', originalUrl: CAPTURED_FROM })
+      .where(eq(alexandrias.id, versioned));
     await db.insert(recordVersions).values([
       { alexandriaId: versioned, number: 1, cid: earlier!.cid!, sha256: earlier!.fileSha256!, size: earlier!.fileSize!, type: earlier!.type, mimeType: earlier!.mimeType, fileName: 'anterior.csv', capturedAt: new Date('2026-01-02T03:04:05Z') },
       { alexandriaId: versioned, number: 2, cid: current!.cid!, sha256: current!.fileSha256!, size: current!.fileSize!, type: current!.type, mimeType: current!.mimeType, fileName: current!.fileName, capturedAt: new Date(CURRENT_CAPTURED_AT) },
@@ -359,10 +364,15 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     it('gives every archived record a distribution on the gateway with media type, size and the real SHA-256', async () => {
       const archived = published.filter((record) => record.cid !== null);
       expect(archived).toHaveLength(10);
+      // The seed's files came from datos.gob.do: their pages and links are there to be named.
+      // The seed's files came from datos.gob.do's institutions: their pages are there to be named.
+      expect(archived.every((record) => webIri(record.sourceUrl))).toBe(true);
       for (const record of archived) {
         const cid = record.cid!;
         const dataset = datasetIri(record.id);
         expect(one(graph(), dataset, `${DCAT}landingPage`).value).toBe(`${ORIGIN}/single/src/${cid}?assetId=${record.id}`);
+        // Where it came from stays named: its origin's page, and the origin's link to its current file.
+        expect(objects(graph(), dataset, `${DCT}source`).map((term) => term.value)).toEqual(webIri(record.sourceUrl) ? [webIri(record.sourceUrl)] : []);
         const notation = one(graph(), one(graph(), dataset, `${ADMS}identifier`), `${SKOS}notation`);
         expect(literal(notation, { language: '' })).toBe(cid);
 
@@ -378,6 +388,7 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
         const issued = literal(one(graph(), distribution, `${DCT}issued`), { datatype: `${XSD}dateTime` });
         expect(issued, `${record.id}`).toBe(record.id === special.versioned ? CURRENT_CAPTURED_AT : record.createdAt.toISOString());
         expect(one(graph(), distribution, `${DCAT}mediaType`).value).toBe(`http://www.iana.org/assignments/media-types/${record.mimeType}`);
+        expect(objects(graph(), distribution, `${DCT}source`).map((term) => term.value)).toEqual(record.id === special.versioned ? [CAPTURED_FROM] : []);
         expect(one(graph(), distribution, `${DCT}format`).value).toBe(
           `http://publications.europa.eu/resource/authority/file-type/${record.type.toUpperCase()}`,
         );

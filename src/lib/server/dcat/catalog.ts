@@ -224,6 +224,8 @@ interface DistributedFile {
   issued: Date | null;
   /** The dataset it is an earlier version of. */
   versionOf?: string;
+  /** Where the archive's copy came from: the origin's own link to the file, while it is the current one. */
+  source?: string | undefined;
 }
 
 /** An archived file, served by the archive's gateway. */
@@ -238,6 +240,7 @@ function distributionResource(id: string, file: DistributedFile, iris: CatalogIr
     [dct.description]: text(file.description),
     [dct.issued]: file.issued ? dateTime(file.issued) : undefined,
     [dct.isVersionOf]: file.versionOf ? iri(file.versionOf) : undefined,
+    [dct.source]: file.source ? iri(file.source) : undefined,
     [dct.license]: license,
     [dcat.accessURL]: url,
     [dcat.downloadURL]: url,
@@ -272,6 +275,7 @@ function distributionResources(record: CatalogRecord & { cid: string }, iris: Ca
       size: record.fileSize,
       sha256: record.fileSha256,
       issued: record.fileArchivedAt,
+      source: webIri(record.originalUrl),
     },
     iris,
     license,
@@ -345,7 +349,9 @@ function keywordsOf(record: CatalogRecord): string[] {
 /** One published record as a dataset, with its distribution when the archive holds the file. */
 export function datasetResource(record: CatalogRecord, iris: CatalogIris): Resource {
   const cid = record.cid;
-  const landingPage = cid ? iris.recordPage({ cid, id: record.id }) : webIri(record.sourceUrl);
+  const origin = webIri(record.sourceUrl);
+  // An archived record lands on the archive's page; the page it came from stays named, as its source.
+  const landingPage = cid ? iris.recordPage({ cid, id: record.id }) : origin;
   const euTheme = record.category ? euDataThemeIri(record.category.title) : undefined;
   // The catalogue record about the dataset is written with it: it states `foaf:primaryTopic` of it.
   const about = { [foaf.primaryTopic]: catalogRecordResource(record, iris) };
@@ -358,6 +364,7 @@ export function datasetResource(record: CatalogRecord, iris: CatalogIris): Resou
     [dct.issued]: record.issued ? originDate(record.issued) : undefined,
     [dct.modified]: record.modified ? originDate(record.modified) : undefined,
     [dcat.landingPage]: landingPage ? iri(landingPage) : undefined,
+    [dct.source]: cid && origin ? iri(origin) : undefined,
     [dct.publisher]: record.department ? iri(iris.publisher(record.department.id)) : undefined,
     [dcat.theme]: record.category ? [iri(iris.theme(record.category.id)), euTheme ? iri(euTheme) : undefined] : undefined,
     [dcat.keyword]: keywordsOf(record).map(text),

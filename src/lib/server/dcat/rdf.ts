@@ -60,6 +60,7 @@ export const dct = {
   rights: `${NS.dct}rights`,
   format: `${NS.dct}format`,
   isVersionOf: `${NS.dct}isVersionOf`,
+  source: `${NS.dct}source`,
   accrualPeriodicity: `${NS.dct}accrualPeriodicity`,
   temporal: `${NS.dct}temporal`,
   license: `${NS.dct}license`,
