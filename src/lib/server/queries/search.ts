@@ -195,6 +195,19 @@ function accumulate(into: Map<string, number>, rows: Array<{ key: string | numbe
 /** A word as the vocabulary compares it: accent-folded and lower-case (`archivo_words`). */
 const fold = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
+/** `word` with each pair of neighbouring letters swapped, once each («slaud»: «lsaud», «sluad», «saoud»…). */
+function adjacentSwaps(word: string): string[] {
+  const letters = [...word];
+  const swaps = new Set<string>();
+  for (let index = 0; index + 1 < letters.length; index++) {
+    if (letters[index] === letters[index + 1]) continue;
+    const swapped = [...letters];
+    [swapped[index], swapped[index + 1]] = [swapped[index + 1]!, swapped[index]!];
+    swaps.add(swapped.join(''));
+  }
+  return [...swaps];
+}
+
 /**
  * Corrects each word of `q` that is not in the catalogue's vocabulary to its closest word there,
  * or null when no word needed (or found) a correction.
@@ -214,12 +227,19 @@ export async function correctQuery(db: Db, q: string): Promise<string | null> {
       corrected.push(word);
       continue;
     }
-    const [closest] = await db
-      .select({ word: searchWords.word })
-      .from(searchWords)
-      .where(sql`${searchWords.word} % ${folded}`)
-      .orderBy(desc(sql`similarity(${searchWords.word}, ${folded})`), searchWords.word)
-      .limit(1);
+    // Two letters swapped («nomnia», «slaud») share too few trigrams with the word meant to pass
+    // the similarity threshold in a short word: such a word is looked for first, by its spellings.
+    const swaps = adjacentSwaps(folded);
+    const [swapped] =
+      swaps.length > 0 ? await db.select({ word: searchWords.word }).from(searchWords).where(inArray(searchWords.word, swaps)).orderBy(searchWords.word).limit(1) : [];
+    const [closest] = swapped
+      ? [swapped]
+      : await db
+          .select({ word: searchWords.word })
+          .from(searchWords)
+          .where(sql`${searchWords.word} % ${folded}`)
+          .orderBy(desc(sql`similarity(${searchWords.word}, ${folded})`), searchWords.word)
+          .limit(1);
     if (closest) changed = true;
     corrected.push(closest?.word ?? word);
   }
