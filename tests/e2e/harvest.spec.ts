@@ -252,10 +252,15 @@ test("on a phone, a failed run's reasons wrap within the screen, below the runs 
 
   // Two catalogues of the site added without a name: the first is named after the host, the second
   // after its address too, which wraps within the screen. Paused, so that no later run reads them.
+  // A third, of another site, is only registered: the archive's source made for it is described by
+  // its address, long and without a space to wrap at, as a portal's filtered package_search is.
   const host = new URL(portal.origin).host;
+  const otherSite = `127.0.0.2:${new URL(portal.origin).port}`;
+  const filtered = `http://${otherSite}/api/3/action/package_search?fq=organization:direccion-general-de-presupuesto-digepres`;
   for (const [url, kind, name] of [
     [portal.urls.dcatTurtle, 'dcat', host],
     [`${portal.urls.dataJson}?formato=completo&incluir=distribuciones`, 'datajson', `${host}/data.json?formato=completo&incluir=distribuciones`],
+    [filtered, 'ckan', otherSite],
   ]) {
     const add = page.getByRole('region', { name: 'Añadir una fuente de cosecha' });
     await add.getByLabel('Dirección del catálogo').fill(url!);
@@ -269,6 +274,17 @@ test("on a phone, a failed run's reasons wrap within the screen, below the runs 
     await page.getByRole('button', { name: `Pausar ${name}`, exact: true }).click();
     await expect(page.getByRole('button', { name: `Reanudar ${name}`, exact: true })).toBeVisible();
   }
+
+  // The list of sources and that source's page still fit the phone.
+  await page.goto('/group/src');
+  // The list cuts a description at 120 characters, after the site's address.
+  const described = page.locator('[data-group-item]', { hasText: `http://${otherSite}/api/3/action/package_search` });
+  await expect(described).toHaveCount(1);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await described.getByRole('heading', { level: 2 }).getByRole('link').click();
+  await expect(page.getByText(filtered).first()).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: 'test-results/screenshots/fuente-cosechada-movil.png', fullPage: true });
 });
 
 test('a dataset that left the catalogue is marked on its record, and its history says so in words', async ({ page }) => {
