@@ -165,6 +165,15 @@ describe('CsvParser', () => {
     for (let cut = 1; cut < crlf.length; cut += 1) expect(parseInPieces(crlf, crlfDialect, [cut])).toEqual(papaRows(crlf, crlfDialect));
   });
 
+  it('ends a row at CRLF in a LF file, quoted or not, wherever the text is split (rows appended by another tool)', () => {
+    const text = 'a;b;c\n1;2;3\r\n"x";"y";"z"\r\n4;5;6\nlibre\rcomo texto;7;8\n';
+    const dialect = sniffDialect(text);
+    expect(dialect).toEqual({ delimiter: ';', newline: '\n' });
+    const expected = [['a', 'b', 'c'], ['1', '2', '3'], ['x', 'y', 'z'], ['4', '5', '6'], ['libre\rcomo texto', '7', '8']];
+    expect(parseInPieces(text, dialect, [])).toEqual(expected);
+    for (let cut = 1; cut < text.length; cut += 1) expect(parseInPieces(text, dialect, [cut]), `cut at ${cut}`).toEqual(expected);
+  });
+
   it('reads every real fixture in chunks as the whole-file table', async () => {
     for (const name of FIXTURES) {
       const bytes = new Uint8Array(await fs.readFile(path.join(CSV, name)));

@@ -6,6 +6,11 @@
  * a stray quote inside a quoted field is kept), so a field, a quote or a CRLF split between two
  * pieces reads the same as in one piece. papaparse's own chunking wants a File or a URL it
  * fetches itself, which would bypass the encoding detection.
+ *
+ * One departure from papaparse: in a file whose rows end in LF, a row ending in CRLF ends there
+ * too. Such files are common (rows appended by a Windows tool to a file written elsewhere), and
+ * papaparse would keep the CR in the row's last field (a stray «\r» column in a comparison of
+ * versions) or, after a closing quote, read the rest of the file into that field.
  */
 import Papa from 'papaparse';
 
@@ -36,7 +41,7 @@ const UNQUOTED = 1;
 const QUOTED = 2;
 /** Just after a quote inside a quoted field (possibly followed by spaces, kept in `#spaces`). */
 const AFTER_QUOTE = 3;
-/** After a CR when the line ending is CRLF: a LF ends the row, anything else makes it text. */
+/** After a CR, when rows end in CRLF or in LF: a LF ends the row, anything else makes the CR text. */
 const AFTER_CR = 4;
 
 const isSpace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0b || code === 0x0c || code === 0xa0;
@@ -76,7 +81,8 @@ export class CsvParser {
       if (this.#state === FIELD_START) {
         const end = text.indexOf(newline, i);
         if (end !== -1 && end < nextQuote) {
-          const fields = text.slice(i, end).split(this.#delimiterText);
+          const lineEnd = newline === '\n' && end > i && text.charCodeAt(end - 1) === CR ? end - 1 : end;
+          const fields = text.slice(i, lineEnd).split(this.#delimiterText);
           const row = this.#row.length ? this.#row.concat(fields) : fields;
           this.#row = [];
           onRow(row);
@@ -110,7 +116,8 @@ export class CsvParser {
             this.#endField(text.slice(i, j));
             this.#endRow(onRow);
             i = j + 1;
-          } else if (code === CR && newline === '\r\n') {
+          } else if (code === CR && newline !== '\r') {
+            // CRLF, this file's line ending or a row's own in a LF file; a lone CR stays text.
             this.#field += text.slice(i, j);
             this.#crFrom = UNQUOTED;
             this.#state = AFTER_CR;
@@ -148,7 +155,7 @@ export class CsvParser {
             this.#endField('');
             this.#endRow(onRow);
             i += 1;
-          } else if (code === CR && newline === '\r\n') {
+          } else if (code === CR && newline !== '\r') {
             this.#crFrom = AFTER_QUOTE;
             this.#state = AFTER_CR;
             i += 1;
