@@ -169,6 +169,13 @@ describe('mapDataset', () => {
     ]);
   });
 
+  it("names a file its catalogue gives neither title nor format by its file's name in its URL, else by its number (Project Open Data's sample)", () => {
+    const records = mapDataset(
+      dataset([distribution({ url: 'https://x.org/datos/presupuesto%202024.csv' }), distribution({ url: 'https://x.org/api/descarga?id=7' })]),
+    );
+    expect(records.map((record) => record.title)).toEqual(['Nómina 2024: presupuesto 2024.csv', 'Nómina 2024: archivo 2']);
+  });
+
   it('reads a format written as a media type, a known media type over an unknown label, and else the URL\'s extension', () => {
     const typeOf = (overrides: Partial<CatalogDistribution>) => mapDataset(dataset([distribution({ url: 'https://x.org/descarga', ...overrides })]))[0]!.type;
     // A CKAN publisher's `format: "text/csv"`.

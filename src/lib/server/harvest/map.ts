@@ -138,11 +138,15 @@ function datasetFacts(dataset: CatalogDataset) {
   };
 }
 
-/** What tells one distribution from its siblings: its title, else its format, else its number. */
+/**
+ * What tells one distribution from its siblings: its title, else its format, else its file's name
+ * in its URL (`presupuesto-2024.csv`, not the last segment of an API's or a page's path), else its number.
+ */
 function distributionName(dataset: CatalogDataset, distribution: CatalogDistribution, index: number): string {
   const title = distribution.title?.trim();
   if (title && title !== dataset.title) return title;
-  return distribution.format ?? `archivo ${index + 1}`;
+  const fileName = distribution.url ? fileNameOf(distribution.url) : null;
+  return distribution.format ?? (fileName && /\.[A-Za-z0-9]{2,5}$/.test(fileName) ? fileName : `archivo ${index + 1}`);
 }
 
 /**
