@@ -38,6 +38,8 @@ import { readConfigOrExit } from '../src/lib/server/config.ts';
 import { trackWrites } from '../src/lib/server/http/backpressure.ts';
 import { compressWhenAccepted } from '../src/lib/server/http/compression.ts';
 import { checkHost } from '../src/lib/server/http/host.ts';
+import { REFUSAL_PAGE_HEADERS, refusalPage, wantsPage } from '../src/lib/server/http/refusal-page.ts';
+import { SECURITY_HEADERS } from '../src/lib/server/http/security-headers.ts';
 import { withNodeRequest } from '../src/lib/server/http/node-request.ts';
 import { lingerBeforeClosing, type StopLingering } from '../src/lib/server/http/unread-body.ts';
 import { beginShutdown, runShutdownHooks } from '../src/lib/server/shutdown.ts';
@@ -186,7 +188,13 @@ if (stopping()) await never();
 /** Every method a route of the archive answers (PATCH: a harvest source's settings); anything else is a 405 here. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'OPTIONS']);
 
-function refuse(response: http.ServerResponse, status: number, message: string, headers: http.OutgoingHttpHeaders = {}): void {
+/** A refusal in JSON, as the API's errors are; as a page of its own to a browser asking for one (`refusal-page.ts`). */
+function refuse(request: http.IncomingMessage, response: http.ServerResponse, status: number, message: string, headers: http.OutgoingHttpHeaders = {}): void {
+  if (wantsPage(request.method, request.headers.accept)) {
+    response.writeHead(status, { ...REFUSAL_PAGE_HEADERS, ...SECURITY_HEADERS, Connection: 'close', ...headers });
+    response.end(request.method === 'HEAD' ? undefined : refusalPage(status, message));
+    return;
+  }
   response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close', ...headers });
   response.end(JSON.stringify({ code: status, message }));
 }
@@ -204,19 +212,19 @@ function decodable(url: string): boolean {
 /** A request's failure that escaped the adapter: answered if it still can be, logged, never fatal. */
 function failed(request: http.IncomingMessage, response: http.ServerResponse, error: unknown): void {
   console.error(`Error no controlado al servir ${request.method} ${request.url}:`, error);
-  if (!response.headersSent) refuse(response, 500, 'Error interno del archivo. Vuelva a intentarlo más tarde.');
+  if (!response.headersSent) refuse(request, response, 500, 'Error interno del archivo. Vuelva a intentarlo más tarde.');
   else response.destroy();
 }
 
 server = http.createServer((request, response) => {
-  if (!METHODS.has(request.method ?? '')) return refuse(response, 405, 'Método no permitido.', { Allow: [...METHODS].join(', ') });
-  if (!request.url?.startsWith('/')) return refuse(response, 400, 'La petición debe pedir una ruta (que empiece por /).');
+  if (!METHODS.has(request.method ?? '')) return refuse(request, response, 405, 'Método no permitido.', { Allow: [...METHODS].join(', ') });
+  if (!request.url?.startsWith('/')) return refuse(request, response, 400, 'La petición debe pedir una ruta (que empiece por /).');
   // The adapter answers a URL it cannot decode with a bare English «Bad request.»: said here instead.
-  if (!decodable(request.url)) return refuse(response, 400, 'La dirección tiene un «%» que no forma un carácter (escriba «%25» para un «%»).');
+  if (!decodable(request.url)) return refuse(request, response, 400, 'La dirección tiene un «%» que no forma un carácter (escriba «%25» para un «%»).');
   // Node keeps the first of several Host headers; a request with more than one is not HTTP/1.1.
   const hosts = request.headersDistinct.host ?? [];
   const host = checkHost(hosts.length === 1 ? hosts[0] : null, config, request.url);
-  if (!host.ok) return refuse(response, 400, host.message);
+  if (!host.ok) return refuse(request, response, 400, host.message);
   // Pages, styles, scripts, JSON and exports go out as brotli or gzip when accepted (issue #20).
   compressWhenAccepted(request, response);
   // After compression: its `write` answers for the zlib stream as well as the socket.

@@ -18,6 +18,7 @@ import { refuseCrossSiteForm } from './lib/server/http/origin-check.ts';
 import { withSecurityHeaders } from './lib/server/http/security-headers.ts';
 import { withSessionCaching } from './lib/server/http/session-caching.ts';
 import { NUL_MESSAGE } from './lib/server/http/input.ts';
+import { REFUSAL_PAGE_HEADERS, refusalPage, wantsPage } from './lib/server/http/refusal-page.ts';
 import { currentOutlet } from './lib/server/http/node-request.ts';
 import { isModerator } from './lib/server/moderation/index.ts';
 
@@ -97,6 +98,12 @@ async function route(context: Context, next: () => Promise<Response>): Promise<R
   try {
     refuseUnfit(context);
   } catch (error) {
+    if (error instanceof HttpError && wantsPage(context.request.method, context.request.headers.get('accept'))) {
+      return new Response(context.request.method === 'HEAD' ? null : refusalPage(error.status, error.message), {
+        status: error.status,
+        headers: { ...REFUSAL_PAGE_HEADERS, ...error.headers },
+      });
+    }
     return toResponse(error);
   }
   // The preflight of a public read, for every path under the API (an unknown one too); no session.

@@ -61,3 +61,32 @@ test("the archive's own forms are accepted behind a proxy that ends TLS, others'
   expect((await send('/logout', `localhost:${PORT}`, form(`https://localhost:${PORT}`))).status).toBe(303);
   expect((await send('/logout', `localhost:${PORT}`, form('https://evil.example'))).status).toBe(403);
 });
+
+test('an address refused before any route is a page to a browser, and JSON to everything else', async ({ page }) => {
+  // A NUL (refused by the middleware) and a «%» that forms no character (refused before the adapter).
+  for (const [path, says] of [
+    ['/buscar?q=%00', 'El texto contiene un carácter nulo (NUL), que no se admite.'],
+    ['/buscar?q=%E0%A4', 'La dirección tiene un «%» que no forma un carácter (escriba «%25» para un «%»).'],
+  ] as const) {
+    const answer = await page.goto(`${PUBLIC}${path}`);
+    expect(answer?.status(), path).toBe(400);
+    expect(answer?.headers()['content-type']).toBe('text/html; charset=utf-8');
+    await expect(page.getByRole('heading', { level: 1, name: 'La dirección no es válida' })).toBeVisible();
+    await expect(page.getByText(says)).toBeVisible();
+    await page.getByRole('link', { name: 'Ir al inicio' }).click();
+    // The home page is the dashboard.
+    await expect(page).toHaveURL(`${PUBLIC}/dashboard`);
+    await page.goto(`${PUBLIC}${path}`);
+    await page.screenshot({ path: `test-results/screenshots/rechazo-${path.endsWith('00') ? 'nul' : 'porcentaje'}.png` });
+    // A script, curl or the API's client asks for JSON, or for anything: the same words in JSON.
+    for (const accept of ['application/json', '*/*']) {
+      const api = await send(path, `localhost:${PORT}`, { headers: { Accept: accept } });
+      expect(api.status).toBe(400);
+      expect(JSON.parse(api.body)).toEqual({ code: 400, message: says });
+    }
+  }
+  // What a Host the archive does not answer to says, as a page, cannot write markup into it.
+  const hostile = await send('/', '<b>x</b>', { headers: { Accept: 'text/html' } });
+  expect(hostile.status).toBe(400);
+  expect(hostile.body).not.toContain('<b>');
+});

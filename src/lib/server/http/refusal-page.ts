@@ -1,0 +1,64 @@
+/**
+ * A request refused before any route sees it (a «%» that forms no character, a NUL in the address,
+ * an unknown Host) is answered in JSON, as the API's errors are. A person who followed or pasted
+ * such an address into a browser gets the same status and words as a page of its own instead of
+ * raw JSON: small, standalone (the refusal comes before the site's pages could be drawn), with a
+ * way back into the archive.
+ */
+import { acceptWeight } from './accept.ts';
+
+/** Whether a request is a browser's for a page: a GET or HEAD that prefers HTML to JSON. */
+export function wantsPage(method: string | undefined, accept: string | null | undefined): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  const html = acceptWeight(accept ?? null, 'text/html');
+  return html > 0 && html > acceptWeight(accept ?? null, 'application/json');
+}
+
+const TITLES: Readonly<Record<number, string>> = {
+  400: 'La dirección no es válida',
+  404: 'Página no encontrada',
+  405: 'Método no permitido',
+  500: 'Error del archivo',
+};
+
+/**
+ * The page's headers: HTML, never cached, and a policy that lets it do nothing but show its own
+ * inline style (no script, no other resource, no framing).
+ */
+export const REFUSAL_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+};
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+/** The page for a refusal with `status` and its Spanish `message`. */
+export function refusalPage(status: number, message: string): string {
+  const title = TITLES[status] ?? (status >= 500 ? TITLES[500]! : TITLES[400]!);
+  return `<!doctype html>
+<html lang="es">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)} · Archivo Abierto</title>
+<style>
+body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#0f172a;background:#f8fafc;line-height:1.5}
+main{max-width:36rem;margin:4rem auto;padding:2rem 1.5rem;background:#fff;border:1px solid #e2e8f0;border-radius:.75rem}
+p.code{margin:0;font-size:.875rem;font-weight:600;color:#4338ca}
+h1{margin:.25rem 0 1rem;font-size:1.5rem}
+a{color:#4338ca}
+</style>
+</head>
+<body>
+<main>
+<p class="code">Error ${status}</p>
+<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(message)}</p>
+<p><a href="/">Ir al inicio</a> · <a href="/buscar">Buscar en el archivo</a></p>
+</main>
+</body>
+</html>
+`;
+}
