@@ -19,7 +19,7 @@ import {
 import { createSeededDatabase, testEngines } from '../helpers/database.ts';
 
 const ORIGIN = 'https://archivo.example';
-const HEADER = 'id,cid,titulo,descripcion,formato,estado,institucion,categoria,fuente,url_fuente,url_descarga,tamano_bytes,sha256,cartera,creado,actualizado,licencia,url_licencia,palabras_clave,retirado_del_catalogo,desaparecido_en_origen';
+const HEADER = 'id,cid,titulo,descripcion,formato,estado,institucion,categoria,fuente,url_fuente,url_original,url_descarga,tamano_bytes,sha256,cartera,creado,actualizado,licencia,url_licencia,palabras_clave,retirado_del_catalogo,desaparecido_en_origen';
 
 /** Cells a spreadsheet would run as formulas, and text that must survive the CSV quoting. */
 const FORMULA = '=HYPERLINK("http://malo.example","clic")';
@@ -56,6 +56,7 @@ describe.each(testEngines())('the catalogue exports on %s', (engine) => {
       categoria: category,
       fuente: source,
       url_fuente: record.sourceUrl,
+      url_original: record.originalUrl,
       url_descarga: record.cid ? `${ORIGIN}/ipfs/${record.cid}` : null,
       tamano_bytes: record.fileSize,
       sha256: record.fileSha256,
@@ -101,7 +102,12 @@ describe.each(testEngines())('the catalogue exports on %s', (engine) => {
     // What a harvested record's catalogue declared: its licence and keywords (the seed's export declares none).
     await db
       .update(alexandrias)
-      .set({ licenseTitle: 'Creative Commons Atribución 4.0', licenseUrl: 'https://creativecommons.org/licenses/by/4.0/', keywords: ['presupuesto', 'ejecución mensual'] })
+      .set({
+        licenseTitle: 'Creative Commons Atribución 4.0',
+        licenseUrl: 'https://creativecommons.org/licenses/by/4.0/',
+        keywords: ['presupuesto', 'ejecución mensual'],
+        originalUrl: 'https://datos.gob.do/dataset/presupuesto/resource/1/download/ejecucion.csv',
+      })
       .where(eq(alexandrias.id, plus));
     await db.update(alexandrias).set({ status: 'blocked' }).where(eq(alexandrias.id, blocked));
   });
@@ -126,6 +132,7 @@ describe.each(testEngines())('the catalogue exports on %s', (engine) => {
       licencia: 'Creative Commons Atribución 4.0',
       url_licencia: 'https://creativecommons.org/licenses/by/4.0/',
       palabras_clave: 'presupuesto; ejecución mensual',
+      url_original: 'https://datos.gob.do/dataset/presupuesto/resource/1/download/ejecucion.csv',
     });
     expect(parsed.data.some((row) => row.id === String(ids.blocked))).toBe(false);
     // Every record ends its line with CRLF, the line breaks inside the quoted text aside.

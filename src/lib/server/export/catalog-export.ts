@@ -26,7 +26,7 @@ import { PUBLIC_DOCUMENT_HEADERS, fingerprintHash, isNotModified, notModified } 
 import { csvField } from '../../tabular/csv-field.ts';
 
 /** Raised whenever the columns or their contents change, so files written before are rebuilt. */
-const EXPORT_VERSION = 3;
+const EXPORT_VERSION = 4;
 
 export const EXPORT_COLUMNS = [
   'id',
@@ -39,6 +39,7 @@ export const EXPORT_COLUMNS = [
   'categoria',
   'fuente',
   'url_fuente',
+  'url_original',
   'url_descarga',
   'tamano_bytes',
   'sha256',
@@ -68,6 +69,8 @@ export function exportRow(record: CatalogRecord, origin: string): ExportRow {
     categoria: record.category?.title ?? null,
     fuente: record.source?.name ?? null,
     url_fuente: record.sourceUrl,
+    // The origin's own link to the file (a harvested distribution's URL): where its bytes came from.
+    url_original: record.originalUrl,
     url_descarga: record.cid ? absoluteUrl(origin, `/ipfs/${encodeURIComponent(record.cid)}`) : null,
     tamano_bytes: record.fileSize,
     sha256: record.fileSha256,
