@@ -192,7 +192,7 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'OPTIONS']);
 function refuse(request: http.IncomingMessage, response: http.ServerResponse, status: number, message: string, headers: http.OutgoingHttpHeaders = {}): void {
   if (wantsPage(request.method, request.headers.accept)) {
     response.writeHead(status, { ...REFUSAL_PAGE_HEADERS, ...SECURITY_HEADERS, Connection: 'close', ...headers });
-    response.end(request.method === 'HEAD' ? undefined : refusalPage(status, message));
+    response.end(request.method === 'HEAD' ? undefined : refusalPage(status, message, config.publicUrl));
     return;
   }
   response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close', ...headers });

@@ -99,7 +99,7 @@ async function route(context: Context, next: () => Promise<Response>): Promise<R
     refuseUnfit(context);
   } catch (error) {
     if (error instanceof HttpError && wantsPage(context.request.method, context.request.headers.get('accept'))) {
-      return new Response(context.request.method === 'HEAD' ? null : refusalPage(error.status, error.message), {
+      return new Response(context.request.method === 'HEAD' ? null : refusalPage(error.status, error.message, config.publicUrl), {
         status: error.status,
         headers: { ...REFUSAL_PAGE_HEADERS, ...error.headers },
       });

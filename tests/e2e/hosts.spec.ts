@@ -85,8 +85,8 @@ test('an address refused before any route is a page to a browser, and JSON to ev
       expect(JSON.parse(api.body)).toEqual({ code: 400, message: says });
     }
   }
-  // What a Host the archive does not answer to says, as a page, cannot write markup into it.
-  const hostile = await send('/', '<b>x</b>', { headers: { Accept: 'text/html' } });
-  expect(hostile.status).toBe(400);
-  expect(hostile.body).not.toContain('<b>');
+  // A browser sent with a Host the archive does not answer to is led back to its configured address.
+  const elsewhere = await send('/', 'evil.example', { headers: { Accept: 'text/html' } });
+  expect(elsewhere.status).toBe(400);
+  expect(elsewhere.body).toContain(`<a href="${PUBLIC}/">Ir al inicio</a>`);
 });

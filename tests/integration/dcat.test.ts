@@ -10,7 +10,7 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import jsonld from 'jsonld';
 import { DataFactory, Parser, Store, Writer, type Quad, type Term } from 'n3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alexandrias, categories, departments, recordVersions } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, captures, categories, departments, recordVersions } from '../../src/lib/server/db/schema.ts';
 import { catalogIriDocument } from '../../src/lib/server/dcat/catalog.ts';
 import { CATALOG_DOCUMENTS_AT_ONCE, CATALOG_DOCUMENTS_WAITING, catalogDocumentsWaiting, catalogResponse, type CatalogFormat } from '../../src/lib/server/dcat/response.ts';
 import { HttpError } from '../../src/lib/server/http/errors.ts';
@@ -142,7 +142,9 @@ const isA = (graph: Graph, subject: Term | string, type: string) =>
   objects(graph, subject, `${RDF}type`).some((term) => term.value === type);
 
 /** When the versioned record's current file (its v2) was captured. */
-const CAPTURED_FROM = 'https://datos.gob.do/dataset/salario-minimo/resource/1/download/salario-minimo.csv';
+/** Where the archive captured the versioned record's two files from: its catalogue's link moved between them. */
+const CAPTURED_FROM = 'https://datos.gob.do/dataset/salario-minimo/resource/2/download/salario-minimo.csv';
+const EARLIER_CAPTURED_FROM = 'https://datos.gob.do/dataset/salario-minimo/resource/1/download/salario-minimo-2024.csv';
 const CURRENT_CAPTURED_AT = '2026-02-03T04:05:06.000Z';
 
 const datasetIri = (id: number) => `${ORIGIN}/catalog/dataset/${id}`;
@@ -192,14 +194,21 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     const [earlier] = await db.select().from(alexandrias).where(eq(alexandrias.id, archived[3]!.id));
     const [current] = await db.select().from(alexandrias).where(eq(alexandrias.id, versioned));
     Object.assign(special, { versioned, earlierCid: earlier!.cid, earlierSize: earlier!.fileSize, earlierSha: earlier!.fileSha256 });
-    // Captured from its catalogue's link to the file, which the catalogue names as the copy's source.
+    // Its catalogue names a third link now, not captured yet: no distribution may claim bytes from it.
     await db
       .update(alexandrias)
-      .set({ licenseTitle: 'CC BY 4.0', licenseUrl: 'https://creativecommons.org/licenses/by/4.0/', originalUrl: CAPTURED_FROM })
+      .set({ licenseTitle: 'CC BY 4.0', licenseUrl: 'https://creativecommons.org/licenses/by/4.0/', originalUrl: 'https://datos.gob.do/dataset/salario-minimo/resource/3/download/nuevo.csv' })
       .where(eq(alexandrias.id, versioned));
+    const [v1, v2] = await db
+      .insert(captures)
+      .values([
+        { alexandriaId: versioned, requestedUrl: EARLIER_CAPTURED_FROM, finalUrl: EARLIER_CAPTURED_FROM, status: 200, cid: earlier!.cid!, capturedAt: new Date('2026-01-02T03:04:05Z') },
+        { alexandriaId: versioned, requestedUrl: 'https://datos.gob.do/r/2', finalUrl: CAPTURED_FROM, status: 200, cid: current!.cid!, capturedAt: new Date(CURRENT_CAPTURED_AT) },
+      ])
+      .returning({ id: captures.id });
     await db.insert(recordVersions).values([
-      { alexandriaId: versioned, number: 1, cid: earlier!.cid!, sha256: earlier!.fileSha256!, size: earlier!.fileSize!, type: earlier!.type, mimeType: earlier!.mimeType, fileName: 'anterior.csv', capturedAt: new Date('2026-01-02T03:04:05Z') },
-      { alexandriaId: versioned, number: 2, cid: current!.cid!, sha256: current!.fileSha256!, size: current!.fileSize!, type: current!.type, mimeType: current!.mimeType, fileName: current!.fileName, capturedAt: new Date(CURRENT_CAPTURED_AT) },
+      { alexandriaId: versioned, number: 1, cid: earlier!.cid!, sha256: earlier!.fileSha256!, size: earlier!.fileSize!, type: earlier!.type, mimeType: earlier!.mimeType, fileName: 'anterior.csv', capturedAt: new Date('2026-01-02T03:04:05Z'), captureId: v1!.id },
+      { alexandriaId: versioned, number: 2, cid: current!.cid!, sha256: current!.fileSha256!, size: current!.fileSize!, type: current!.type, mimeType: current!.mimeType, fileName: current!.fileName, capturedAt: new Date(CURRENT_CAPTURED_AT), captureId: v2!.id },
     ]);
     published = await db.select().from(alexandrias).where(inArray(alexandrias.status, ['on_line', 'under_review'])).orderBy(asc(alexandrias.id));
 
@@ -364,14 +373,13 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     it('gives every archived record a distribution on the gateway with media type, size and the real SHA-256', async () => {
       const archived = published.filter((record) => record.cid !== null);
       expect(archived).toHaveLength(10);
-      // The seed's files came from datos.gob.do: their pages and links are there to be named.
       // The seed's files came from datos.gob.do's institutions: their pages are there to be named.
       expect(archived.every((record) => webIri(record.sourceUrl))).toBe(true);
       for (const record of archived) {
         const cid = record.cid!;
         const dataset = datasetIri(record.id);
         expect(one(graph(), dataset, `${DCAT}landingPage`).value).toBe(`${ORIGIN}/single/src/${cid}?assetId=${record.id}`);
-        // Where it came from stays named: its origin's page, and the origin's link to its current file.
+        // Where it came from stays named: its origin's page (and, below, where its file was captured from).
         expect(objects(graph(), dataset, `${DCT}source`).map((term) => term.value)).toEqual(webIri(record.sourceUrl) ? [webIri(record.sourceUrl)] : []);
         const notation = one(graph(), one(graph(), dataset, `${ADMS}identifier`), `${SKOS}notation`);
         expect(literal(notation, { language: '' })).toBe(cid);
@@ -388,6 +396,7 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
         const issued = literal(one(graph(), distribution, `${DCT}issued`), { datatype: `${XSD}dateTime` });
         expect(issued, `${record.id}`).toBe(record.id === special.versioned ? CURRENT_CAPTURED_AT : record.createdAt.toISOString());
         expect(one(graph(), distribution, `${DCAT}mediaType`).value).toBe(`http://www.iana.org/assignments/media-types/${record.mimeType}`);
+        // Where its bytes were captured from (after redirects); the seed's files came with it.
         expect(objects(graph(), distribution, `${DCT}source`).map((term) => term.value)).toEqual(record.id === special.versioned ? [CAPTURED_FROM] : []);
         expect(one(graph(), distribution, `${DCT}format`).value).toBe(
           `http://publications.europa.eu/resource/authority/file-type/${record.type.toUpperCase()}`,
@@ -422,6 +431,7 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       expect(one(graph(), older, `${DCAT}downloadURL`).value).toBe(`${ORIGIN}/ipfs/${special.earlierCid}`);
       expect(literal(one(graph(), older, `${DCT}issued`), { datatype: `${XSD}dateTime` })).toBe('2026-01-02T03:04:05.000Z');
       expect(one(graph(), older, `${DCT}isVersionOf`).value).toBe(dataset);
+      expect(one(graph(), older, `${DCT}source`).value).toBe(EARLIER_CAPTURED_FROM);
       expect(Number(literal(one(graph(), older, `${DCAT}byteSize`), { datatype: `${XSD}decimal` }))).toBe(special.earlierSize);
       const checksum = one(graph(), older, `${SPDX}checksum`);
       expect(literal(one(graph(), checksum, `${SPDX}checksumValue`), { datatype: `${XSD}hexBinary` })).toBe(special.earlierSha);

@@ -19,7 +19,7 @@ import {
 import { createSeededDatabase, testEngines } from '../helpers/database.ts';
 
 const ORIGIN = 'https://archivo.example';
-const HEADER = 'id,cid,titulo,descripcion,formato,estado,institucion,categoria,fuente,url_fuente,url_original,url_descarga,tamano_bytes,sha256,cartera,creado,actualizado,licencia,url_licencia,palabras_clave,retirado_del_catalogo,desaparecido_en_origen';
+const HEADER = 'id,cid,titulo,descripcion,formato,estado,institucion,categoria,fuente,url_fuente,url_descarga,tamano_bytes,sha256,cartera,creado,actualizado,licencia,url_licencia,palabras_clave,retirado_del_catalogo,desaparecido_en_origen,url_original';
 
 /** Cells a spreadsheet would run as formulas, and text that must survive the CSV quoting. */
 const FORMULA = '=HYPERLINK("http://malo.example","clic")';
@@ -56,7 +56,6 @@ describe.each(testEngines())('the catalogue exports on %s', (engine) => {
       categoria: category,
       fuente: source,
       url_fuente: record.sourceUrl,
-      url_original: record.originalUrl,
       url_descarga: record.cid ? `${ORIGIN}/ipfs/${record.cid}` : null,
       tamano_bytes: record.fileSize,
       sha256: record.fileSha256,
@@ -68,6 +67,7 @@ describe.each(testEngines())('the catalogue exports on %s', (engine) => {
       palabras_clave: record.keywords.length > 0 ? record.keywords.join('; ') : null,
       retirado_del_catalogo: harvested?.withdrawnAt?.toISOString() ?? null,
       desaparecido_en_origen: harvested?.goneSince?.toISOString() ?? null,
+      url_original: record.originalUrl,
     }));
   }
 

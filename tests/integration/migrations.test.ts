@@ -168,6 +168,33 @@ describe.each(testEngines())('migrations on %s', (engine) => {
     }
   });
 
+  it('take a declared size of 0 bytes, kept by an older version, as unknown, as the readers now do (0039)', async () => {
+    const rowsOf = async <T>(query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+    const [source] = await rowsOf<{ id: number }>(sql`insert into sources (name, url) values ('Fuente de la migración 0039', 'https://hdx.example') returning id`);
+    const [catalogue] = await rowsOf<{ id: number }>(sql`
+      insert into harvest_sources (url, kind, name, source_id) values ('https://hdx.example/api/3/action/package_search', 'ckan', 'HDX', ${source!.id}) returning id`);
+    const records = await rowsOf<{ id: number }>(sql`
+      insert into alexandrias (title, type, status) values ('Enlace a una API', 'other', 'under_review'), ('Un CSV', 'csv', 'under_review') returning id`);
+    const [api, csv] = records.map((record) => record.id);
+    await database.db.execute(sql`
+      insert into harvested_records (alexandria_id, harvest_source_id, dataset_identifier, distribution_key, declared_size)
+      values (${api}, ${catalogue!.id}, 'api', '0', 0), (${csv}, ${catalogue!.id}, 'csv', '0', 2048)`);
+    try {
+      expect(await reapplyMigrationsFrom(database, '0039')).toBeGreaterThan(0);
+      const rows = await rowsOf<{ alexandria_id: number; declared_size: number | string | null }>(
+        sql`select alexandria_id, declared_size from harvested_records where alexandria_id in (${api}, ${csv}) order by alexandria_id`,
+      );
+      expect(rows.map((row) => [row.alexandria_id, row.declared_size === null ? null : Number(row.declared_size)])).toEqual([
+        [api, null],
+        [csv, 2048],
+      ]);
+    } finally {
+      await database.db.execute(sql`delete from alexandrias where id in (${api}, ${csv})`);
+      await database.db.execute(sql`delete from harvest_sources where source_id = ${source!.id}`);
+      await database.db.execute(sql`delete from sources where id = ${source!.id}`);
+    }
+  });
+
   it('search Spanish text without accents and with stemming', async () => {
     await database.db.execute(sql`insert into categories (title, description) values ('Educación', 'Estadísticas de escuelas públicas')`);
     const result = (await database.db.execute(

@@ -35,7 +35,7 @@ function catalogRecord(contactName: string | null, contactEmail: string | null):
   return {
     id: 7, cid: null, title: 'Presupuesto', description: null, type: 'csv', status: 'under_review', sourceUrl: null, originalUrl: null,
     fileName: null, fileSize: null, mimeType: null, fileSha256: null, walletAddress: null, createdAt: new Date(), updatedAt: new Date(),
-    department: null, category: null, source: null, fileArchivedAt: null, olderVersions: [], withdrawnFromCatalogAt: null, goneFromOriginSince: null,
+    department: null, category: null, source: null, fileArchivedAt: null, fileCapturedFrom: null, olderVersions: [], withdrawnFromCatalogAt: null, goneFromOriginSince: null,
     issued: null, modified: null, licenseTitle: null, licenseUrl: null, keywords: [], updateFrequency: null,
     contactName, contactEmail, temporalStart: null, temporalEnd: null, temporalText: null,
   };

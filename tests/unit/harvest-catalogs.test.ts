@@ -429,6 +429,31 @@ describe('the readers on what real portals publish beyond the examples', () => {
     expect(pages[1]!.datasets[0]!.publisher).toMatchObject({ name: 'Ministerio de Hacienda' });
   });
 
+  it("DCAT: a dataset takes the publisher of the catalogue that lists it, never another's; a page that only names datasets says so", async () => {
+    const two = [
+      ...DCAT_PREFIXES,
+      '<https://p.example/a> a dcat:Catalog ; dct:publisher [ foaf:name "Ministerio A" ] ; dcat:dataset <https://p.example/d/1> .',
+      '<https://p.example/b> a dcat:Catalog ; dct:publisher [ foaf:name "Ministerio B" ] ; dcat:dataset <https://p.example/d/2> .',
+      '<https://p.example/d/1> a dcat:Dataset ; dct:title "Uno" .',
+      '<https://p.example/d/2> a dcat:Dataset ; dct:title "Dos" .',
+      '<https://p.example/d/3> a dcat:Dataset ; dct:title "Tres" .',
+    ].join('\n');
+    const [page] = await readAll('dcat', 'https://p.example/catalog.ttl', answering(two, 'text/turtle'));
+    const publisherOf = (title: string) => page!.datasets.find((dataset) => dataset.title === title)!.publisher?.name ?? null;
+    expect([publisherOf('Uno'), publisherOf('Dos'), publisherOf('Tres')]).toEqual(['Ministerio A', 'Ministerio B', null]);
+
+    // A catalogue that lists the addresses of its datasets' own documents: read as nothing, and said.
+    const listing = [...DCAT_PREFIXES, '<https://p.example/c> a dcat:Catalog ; dcat:dataset <https://p.example/d/1>, <https://p.example/d/2> .'].join('\n');
+    const [listed] = await readAll('dcat', 'https://p.example/c.ttl', answering(listing, 'text/turtle'));
+    expect(listed!.datasets).toEqual([]);
+    expect(listed!.skipped).toEqual([
+      'La página https://p.example/c.ttl nombra 2 conjunto(s) de datos sin describir ninguno (el archivo no abre la dirección de cada uno): no se leen.',
+    ]);
+    // Only typed, nothing more: named, not described; not «no DCAT at all».
+    const typed = await readAll('dcat', 'https://p.example/t.ttl', answering('<https://p.example/d/9> a <http://www.w3.org/ns/dcat#Dataset> .', 'text/turtle'));
+    expect(typed[0]!.skipped).toHaveLength(1);
+  });
+
   it("DCAT: datos.gob.es's frequency nodes (OWL-Time durations) and format nodes (label and media type); a size of 0 is unknown", async () => {
     const turtle = [
       ...DCAT_PREFIXES,
@@ -447,6 +472,17 @@ describe('the readers on what real portals publish beyond the examples', () => {
     const [page] = await readAll('dcat', 'https://p.example/catalog.ttl', answering(turtle, 'text/turtle'));
     const byId = new Map(page!.datasets.map((dataset) => [dataset.identifier, dataset]));
     expect(byId.get('1')!.updateFrequency).toBe('R/P1Y');
+    // Other durations: weeks alone or as days beside other components (ISO 8601), times after T,
+    // and nothing from an amount that is no number of them.
+    const frequencyOf = async (duration: string) => {
+      const document = turtle.replace('time:years 1.0', duration);
+      const [read] = await readAll('dcat', 'https://p.example/catalog.ttl', answering(document, 'text/turtle'));
+      return read!.datasets.find((dataset) => dataset.identifier === '1')!.updateFrequency;
+    };
+    expect(await frequencyOf('time:weeks 2')).toBe('R/P2W');
+    expect(await frequencyOf('time:months 1 ; time:weeks 2')).toBe('R/P1M14D');
+    expect(await frequencyOf('time:hours 12')).toBe('R/PT12H');
+    expect(await frequencyOf('time:years "INF"^^<http://www.w3.org/2001/XMLSchema#double>')).toBeNull();
     expect(byId.get('2')!.updateFrequency).toBe('http://publications.europa.eu/resource/authority/frequency/MONTHLY');
     expect(byId.get('1')!.distributions[0]).toMatchObject({ url: 'https://p.example/f.xls', format: 'XLS', mediaType: 'application/vnd.ms-excel', byteSize: null });
   });
@@ -460,8 +496,13 @@ describe('the readers on what real portals publish beyond the examples', () => {
       const { error } = await readUntilError('dcat', 'https://p.example/catalog.rdf', answering(rdfXml, contentType));
       expect(error.message).toBe('https://p.example/catalog.rdf sirve RDF/XML; el archivo lee DCAT en JSON-LD o Turtle (en CKAN: catalog.jsonld o catalog.ttl).');
     }
-    const html = await readUntilError('dcat', 'https://p.example/x', answering('<html><body>Mantenimiento</body></html>', null));
-    expect(html.error.message).toMatch(/devolvió una página HTML/);
+    for (const markup of ['<html><body>Mantenimiento</body></html>', '<p>Error 500</p>', '<title>Inicio</title>', '<div><span>x</span></div>']) {
+      const html = await readUntilError('dcat', 'https://p.example/x', answering(markup, null));
+      expect(html.error.message, markup).toMatch(/devolvió una página HTML/);
+    }
+    // JSON-LD or Turtle that merely mentions RDF/XML's root is read as what it is.
+    const mentions = await readAll('dcat', 'https://p.example/c.ttl', answering(`# Antes: <rdf:RDF> en catalog.rdf\n${relative}`, 'text/plain'));
+    expect(mentions[0]!.datasets).toHaveLength(1);
     // ArcGIS Hub's data.json names DCAT-US's context, which is never fetched.
     const dataJson = JSON.stringify({ '@context': 'https://project-open-data.cio.gov/v1.1/schema/catalog.jsonld', '@type': 'dcat:Catalog', dataset: [] });
     const { error } = await readUntilError('dcat', 'https://p.example/data.json', answering(dataJson, 'application/json'));
@@ -509,6 +550,10 @@ describe('the readers on what real portals publish beyond the examples', () => {
     expect(dataset.publisher).toEqual({ identifier: 'https://p.example/org/mepyd', name: 'Ministerio de Economía', homepage: 'https://mepyd.p.example/', acronym: null });
     expect(dataset.temporal).toMatchObject({ start: '2019-01-01', end: '2019-12-31' });
     expect(dataset.distributions[0]).toMatchObject({ format: 'CSV', mediaType: 'text/csv', byteSize: null });
+    // Tags given as one comma-separated string, as some portals' APIs do.
+    const tagged = JSON.stringify({ success: true, result: { count: 1, results: [{ id: 'y', name: 'y', tags: 'salud, hospitales ,' }] } });
+    const [other] = await readAll('ckan', 'https://p.example', answering(tagged, 'application/json'));
+    expect(other!.datasets[0]!.keywords).toEqual(['salud', 'hospitales']);
   });
 
   it('data.json: a lone theme or distribution where DCAT-US asks for a list is read as a list of one', async () => {

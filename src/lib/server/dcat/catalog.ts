@@ -224,7 +224,7 @@ interface DistributedFile {
   issued: Date | null;
   /** The dataset it is an earlier version of. */
   versionOf?: string;
-  /** Where the archive's copy came from: the origin's own link to the file, while it is the current one. */
+  /** Where the archive captured these bytes from (the answering URL of their capture). */
   source?: string | undefined;
 }
 
@@ -275,7 +275,7 @@ function distributionResources(record: CatalogRecord & { cid: string }, iris: Ca
       size: record.fileSize,
       sha256: record.fileSha256,
       issued: record.fileArchivedAt,
-      source: webIri(record.originalUrl),
+      source: webIri(record.fileCapturedFrom),
     },
     iris,
     license,
@@ -293,6 +293,7 @@ function distributionResources(record: CatalogRecord & { cid: string }, iris: Ca
         sha256: version.sha256,
         issued: version.capturedAt,
         versionOf: iris.dataset(record.id),
+        source: webIri(version.capture?.finalUrl),
       },
       iris,
       license,

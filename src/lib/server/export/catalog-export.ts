@@ -39,7 +39,6 @@ export const EXPORT_COLUMNS = [
   'categoria',
   'fuente',
   'url_fuente',
-  'url_original',
   'url_descarga',
   'tamano_bytes',
   'sha256',
@@ -51,6 +50,8 @@ export const EXPORT_COLUMNS = [
   'palabras_clave',
   'retirado_del_catalogo',
   'desaparecido_en_origen',
+  // Added last, so that a reader of the columns by position before it reads them still.
+  'url_original',
 ] as const;
 
 export type ExportColumn = (typeof EXPORT_COLUMNS)[number];
@@ -69,8 +70,6 @@ export function exportRow(record: CatalogRecord, origin: string): ExportRow {
     categoria: record.category?.title ?? null,
     fuente: record.source?.name ?? null,
     url_fuente: record.sourceUrl,
-    // The origin's own link to the file (a harvested distribution's URL): where its bytes came from.
-    url_original: record.originalUrl,
     url_descarga: record.cid ? absoluteUrl(origin, `/ipfs/${encodeURIComponent(record.cid)}`) : null,
     tamano_bytes: record.fileSize,
     sha256: record.fileSha256,
@@ -84,6 +83,8 @@ export function exportRow(record: CatalogRecord, origin: string): ExportRow {
     // When its dataset left the catalogue it was harvested from, and since when its origin stopped serving it.
     retirado_del_catalogo: record.withdrawnFromCatalogAt?.toISOString() ?? null,
     desaparecido_en_origen: record.goneFromOriginSince?.toISOString() ?? null,
+    // The origin's own link to the file, as its catalogue names it now (a harvested distribution's URL).
+    url_original: record.originalUrl,
   };
 }
 

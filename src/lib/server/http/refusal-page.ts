@@ -5,6 +5,7 @@
  * raw JSON: small, standalone (the refusal comes before the site's pages could be drawn), with a
  * way back into the archive.
  */
+import { escapeXml } from '../seo/sitemap.ts';
 import { acceptWeight } from './accept.ts';
 
 /** Whether a request is a browser's for a page: a GET or HEAD that prefers HTML to JSON. */
@@ -14,12 +15,8 @@ export function wantsPage(method: string | undefined, accept: string | null | un
   return html > 0 && html > acceptWeight(accept ?? null, 'application/json');
 }
 
-const TITLES: Readonly<Record<number, string>> = {
-  400: 'La dirección no es válida',
-  404: 'Página no encontrada',
-  405: 'Método no permitido',
-  500: 'Error del archivo',
-};
+/** Only a GET or a HEAD gets a page: refused before any route, that is a 400, or a 500 when the adapter failed. */
+const TITLES = { clientError: 'La dirección no es válida', serverError: 'Error del archivo' } as const;
 
 /**
  * The page's headers: HTML, never cached, and a policy that lets it do nothing but show its own
@@ -31,18 +28,21 @@ export const REFUSAL_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 };
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-
-/** The page for a refusal with `status` and its Spanish `message`. */
-export function refusalPage(status: number, message: string): string {
-  const title = TITLES[status] ?? (status >= 500 ? TITLES[500]! : TITLES[400]!);
+/**
+ * The page for a refusal with `status` and its Spanish `message`. Its links lead to `publicUrl`,
+ * the configured address: a refused Host would make a relative link lead back to the refusal.
+ */
+export function refusalPage(status: number, message: string, publicUrl: string): string {
+  const title = status >= 500 ? TITLES.serverError : TITLES.clientError;
+  const home = new URL('/', publicUrl).href;
+  const search = new URL('/buscar', publicUrl).href;
   return `<!doctype html>
 <html lang="es">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(title)} · Archivo Abierto</title>
+<title>${title} · Archivo Abierto</title>
 <style>
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#0f172a;background:#f8fafc;line-height:1.5}
 main{max-width:36rem;margin:4rem auto;padding:2rem 1.5rem;background:#fff;border:1px solid #e2e8f0;border-radius:.75rem}
@@ -54,9 +54,9 @@ a{color:#4338ca}
 <body>
 <main>
 <p class="code">Error ${status}</p>
-<h1>${escapeHtml(title)}</h1>
-<p>${escapeHtml(message)}</p>
-<p><a href="/">Ir al inicio</a> · <a href="/buscar">Buscar en el archivo</a></p>
+<h1>${title}</h1>
+<p>${escapeXml(message)}</p>
+<p><a href="${escapeXml(home)}">Ir al inicio</a> · <a href="${escapeXml(search)}">Buscar en el archivo</a></p>
 </main>
 </body>
 </html>

@@ -44,6 +44,8 @@ export interface CatalogRecord extends CatalogueFacts {
    * was created; null for a record without a file.
    */
   fileArchivedAt: Date | null;
+  /** Where the archive captured its current file from (the answering URL, after redirects); null for an upload or the seed's. */
+  fileCapturedFrom: string | null;
   /** A captured record's earlier files (issue #19), oldest first; its current file is the record's own. */
   olderVersions: VersionItem[];
   /** When a harvested record's dataset left its catalogue ("retirado del catálogo"); null while it is listed. */
@@ -96,14 +98,18 @@ async function recordsBetween(db: Db, after: number, upTo: number): Promise<Cata
     .orderBy(asc(alexandrias.id));
   // Earlier versions of the page's files: every version but the one the record holds now.
   const versions = await versionsOfRecords(db, rows.map((row) => row.id));
-  return rows.map(({ departmentId, departmentName, departmentWebsite, categoryId, categoryTitle, sourceId, sourceName, sourceUrlOfSource, ...record }) => ({
-    ...record,
-    fileArchivedAt: record.cid === null ? null : (versions.get(record.id) ?? []).findLast((version) => version.cid === record.cid)?.capturedAt ?? record.createdAt,
-    olderVersions: (versions.get(record.id) ?? []).filter((version) => version.cid !== record.cid),
-    department: departmentId !== null && departmentName !== null ? { id: departmentId, name: departmentName, website: departmentWebsite } : null,
-    category: categoryId !== null && categoryTitle !== null ? { id: categoryId, title: categoryTitle } : null,
-    source: sourceId !== null && sourceName !== null && sourceUrlOfSource !== null ? { id: sourceId, name: sourceName, url: sourceUrlOfSource } : null,
-  }));
+  return rows.map(({ departmentId, departmentName, departmentWebsite, categoryId, categoryTitle, sourceId, sourceName, sourceUrlOfSource, ...record }) => {
+    const current = record.cid === null ? undefined : (versions.get(record.id) ?? []).findLast((version) => version.cid === record.cid);
+    return {
+      ...record,
+      fileArchivedAt: record.cid === null ? null : (current?.capturedAt ?? record.createdAt),
+      fileCapturedFrom: current?.capture?.finalUrl ?? null,
+      olderVersions: (versions.get(record.id) ?? []).filter((version) => version.cid !== record.cid),
+      department: departmentId !== null && departmentName !== null ? { id: departmentId, name: departmentName, website: departmentWebsite } : null,
+      category: categoryId !== null && categoryTitle !== null ? { id: categoryId, title: categoryTitle } : null,
+      source: sourceId !== null && sourceName !== null && sourceUrlOfSource !== null ? { id: sourceId, name: sourceName, url: sourceUrlOfSource } : null,
+    };
+  });
 }
 
 /** The largest record id so far: where a reading of the catalogue stops (0 while it is empty). */

@@ -195,12 +195,15 @@ function accumulate(into: Map<string, number>, rows: Array<{ key: string | numbe
 /** A word as the vocabulary compares it: accent-folded and lower-case (`archivo_words`). */
 const fold = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
-/** `word` with each pair of neighbouring letters swapped, once each («slaud»: «lsaud», «sluad», «saoud»…). */
+/**
+ * `word` with each pair of neighbouring letters swapped, once each («slaud»: «lsaud», «sluad»,
+ * «saoud»…). Digits stay where they are: «2019» is no typo of «2091».
+ */
 function adjacentSwaps(word: string): string[] {
   const letters = [...word];
   const swaps = new Set<string>();
   for (let index = 0; index + 1 < letters.length; index++) {
-    if (letters[index] === letters[index + 1]) continue;
+    if (letters[index] === letters[index + 1] || /\d/.test(letters[index]! + letters[index + 1]!)) continue;
     const swapped = [...letters];
     [swapped[index], swapped[index + 1]] = [swapped[index + 1]!, swapped[index]!];
     swaps.add(swapped.join(''));

@@ -9,7 +9,7 @@ import { CatalogReadError } from './errors.ts';
 import { pageLimits } from './limits.ts';
 import { readPages, type ParsedPage } from './paging.ts';
 import { DEFAULT_PAGE_SIZE, type CatalogContact, type CatalogDataset, type CatalogPage, type CatalogPublisher, type FetchPage, type ReadOptions } from './types.ts';
-import { cleanChecksum, cleanContact, cleanDate, cleanFileSize, cleanTemporal, cleanText, cleanUrl, distinct, vocabularyCode } from './values.ts';
+import { cleanChecksum, cleanContact, cleanDate, cleanFileSize, cleanKeywords, cleanTemporal, cleanText, cleanUrl, distinct, vocabularyCode } from './values.ts';
 
 const PACKAGE_SEARCH = /\/api\/(3\/)?action\/package_search\/?$/;
 
@@ -124,7 +124,8 @@ function ckanDataset(item: Record<string, unknown>, portal: string): CatalogData
     issued: cleanDate(item.issued) ?? cleanDate(item.metadata_created),
     modified: cleanDate(item.modified) ?? cleanDate(item.metadata_modified),
     license: licenseTitle || licenseUrl ? { title: licenseTitle, url: licenseUrl } : null,
-    keywords: distinct(arrayOf(item.tags).map((tag) => (isObject(tag) ? cleanText(tag.name) ?? cleanText(tag.display_name) : cleanText(tag)))),
+    // Tags as CKAN gives them (objects with a name), as names, or as one comma-separated string.
+    keywords: cleanKeywords(typeof item.tags === 'string' ? item.tags : arrayOf(item.tags).map((tag) => (isObject(tag) ? (cleanText(tag.name) ?? tag.display_name) : tag))),
     updateFrequency: cleanText(field(FREQUENCY_KEYS)),
     contact: ckanContact(item),
     temporal:

@@ -13,7 +13,7 @@ import { arrayOf, isObject, kindHint, parseJsonPage } from './body.ts';
 import { CatalogReadError } from './errors.ts';
 import { pageLimits } from './limits.ts';
 import { DEFAULT_PAGE_SIZE, type CatalogDataset, type CatalogPage, type CatalogPublisher, type FetchedPage, type FetchPage, type ReadOptions } from './types.ts';
-import { cleanChecksum, cleanContact, cleanDate, cleanFileSize, cleanTemporal, cleanText, cleanUrl, distinct, vocabularyCode } from './values.ts';
+import { cleanChecksum, cleanContact, cleanDate, cleanFileSize, cleanKeywords, cleanTemporal, cleanText, cleanUrl, distinct, vocabularyCode } from './values.ts';
 import { readPages } from './paging.ts';
 
 /** Every dataset of a data.json catalogue, in pages of `pageSize`. */
@@ -53,12 +53,6 @@ function parseDataJson(json: unknown, url: string) {
   return { datasets, total: datasets.length + skipped.length, skipped, next: null };
 }
 
-/** DCAT-US keeps keywords in an array; some portals write one comma-separated string. */
-function keywordsOf(value: unknown): string[] {
-  const list = typeof value === 'string' ? value.split(',') : arrayOf(value);
-  return distinct(list.map(cleanText));
-}
-
 function dataJsonDataset(item: Record<string, unknown>, themeLabels: Map<string, string>): CatalogDataset | null {
   const identifier = cleanText(item.identifier);
   if (!identifier) return null;
@@ -72,7 +66,7 @@ function dataJsonDataset(item: Record<string, unknown>, themeLabels: Map<string,
     issued: cleanDate(item.issued),
     modified: cleanDate(item.modified),
     license: license ? { title: licenseUrl ? null : license, url: licenseUrl } : null,
-    keywords: keywordsOf(item.keyword),
+    keywords: cleanKeywords(item.keyword),
     // DCAT-US writes an ISO 8601 repeating period (`R/P1M`) or `irregular`; Andino the same.
     updateFrequency: cleanText(item.accrualPeriodicity),
     contact: isObject(item.contactPoint) ? cleanContact(item.contactPoint.fn, item.contactPoint.hasEmail) : null,

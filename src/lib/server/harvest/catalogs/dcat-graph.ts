@@ -35,16 +35,17 @@ const END_DATE = [`${NS.dcat}endDate`, 'http://schema.org/endDate', 'https://sch
 const TIME_INSTANT_DATES = [`${TIME_NS}inXSDDate`, `${TIME_NS}inXSDDateTime`, `${TIME_NS}inXSDDateTimeStamp`];
 const HYDRA_NEXT = [`${HYDRA_NS}next`, `${HYDRA_NS}nextPage`];
 const HYDRA_TOTAL_ITEMS = `${HYDRA_NS}totalItems`;
-/** OWL-Time's duration components, in the order and with the letters of an ISO 8601 duration. */
-const DURATION_PARTS: ReadonlyArray<readonly [string, string]> = [
-  ['years', 'Y'],
-  ['months', 'M'],
-  ['weeks', 'W'],
-  ['days', 'D'],
-  ['hours', 'H'],
-  ['minutes', 'M'],
-  ['seconds', 'S'],
+/** OWL-Time's duration components, in the order and with the letters of an ISO 8601 duration, and which are of time (after `T`). */
+const DURATION_PARTS: ReadonlyArray<{ part: string; letter: string; time: boolean }> = [
+  { part: 'years', letter: 'Y', time: false },
+  { part: 'months', letter: 'M', time: false },
+  { part: 'days', letter: 'D', time: false },
+  { part: 'hours', letter: 'H', time: true },
+  { part: 'minutes', letter: 'M', time: true },
+  { part: 'seconds', letter: 'S', time: true },
 ];
+/** The most of one component a frequency can sensibly state (a century in seconds is 3.2e9). */
+const MAX_DURATION_AMOUNT = 1e10;
 /** A media type (`type/subtype`), as a format node's `rdf:value` may state one. */
 const MEDIA_TYPE = /^[a-z]+\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
 
@@ -57,7 +58,8 @@ export async function parseDcatPage(page: FetchedPage, url: string, limits: Cata
 }
 
 function parseDcatGraph(graph: Store, url: string, body: string, maxDatasets: number): ParsedPage {
-  const subjects = datasetNodes(graph);
+  const listed = datasetNodes(graph);
+  const subjects = listed.filter((node) => describedHere(graph, node));
   if (subjects.length > maxDatasets) {
     throw new CatalogReadError(
       'too-costly',
@@ -65,7 +67,7 @@ function parseDcatGraph(graph: Store, url: string, body: string, maxDatasets: nu
       `La página ${url} del catálogo describe ${subjects.length.toLocaleString('es')} conjuntos de datos, más de los ${maxDatasets.toLocaleString('es')} que el archivo lee de una página: el catálogo debe paginarse (Hydra).`,
     );
   }
-  if (subjects.length === 0 && graph.getSubjects(rdf.type, dcat.Catalog, null).length === 0) {
+  if (listed.length === 0 && graph.getSubjects(rdf.type, dcat.Catalog, null).length === 0) {
     let hint = '';
     try {
       hint = kindHint(JSON.parse(body), 'dcat');
@@ -76,33 +78,50 @@ function parseDcatGraph(graph: Store, url: string, body: string, maxDatasets: nu
   }
   const datasets: CatalogDataset[] = [];
   const skipped: string[] = [];
-  // DCAT-AP's catalogue publisher is mandatory and a dataset's only recommended: a dataset that
-  // names none is the catalogue's.
-  const cataloguePublisher = graph
-    .getSubjects(rdf.type, dcat.Catalog, null)
-    .map((catalogue) => publisherOf(graph, catalogue))
-    .find((publisher) => publisher !== null) ?? null;
+  // Datasets named here and described nowhere on the page (a catalogue that lists the addresses of
+  // documents, one per dataset): the archive does not open each, so it says it read none of them.
+  // A failure of the run, which then withdraws nothing on this page's word.
+  if (subjects.length === 0 && listed.length > 0) {
+    skipped.push(`La página ${url} nombra ${listed.length.toLocaleString('es')} conjunto(s) de datos sin describir ninguno (el archivo no abre la dirección de cada uno): no se leen.`);
+  }
   for (const node of subjects) {
-    const dataset = dcatDataset(graph, node, cataloguePublisher);
+    const dataset = dcatDataset(graph, node, cataloguePublisher(graph, node));
     if (dataset) datasets.push(dataset);
     else skipped.push(`Un dcat:Dataset de ${url} no tiene dct:identifier ni IRI: no se puede identificar.`);
   }
   return { datasets, total: hydraTotal(graph), skipped, next: hydraNext(graph, url) };
 }
 
-/**
- * Nodes typed dcat:Dataset, and nodes a catalogue lists as its datasets without typing them, that
- * this page describes: a paged catalogue may list on every page datasets it describes on another
- * (uData does), and such a bare IRI is no dataset of this page, only a name.
- */
+/** Nodes typed dcat:Dataset, and nodes a catalogue lists as its datasets without typing them. */
 function datasetNodes(graph: Store): Term[] {
   const nodes = new Map<string, Term>();
   for (const node of [...graph.getSubjects(rdf.type, dcat.Dataset, null), ...graph.getObjects(null, dcat.dataset, null)]) {
-    if (node.termType === 'Literal') continue;
-    const described = graph.countQuads(node, null, null, null) > graph.countQuads(node, rdf.type, null, null);
-    if (described) nodes.set(termKey(node), node);
+    if (node.termType !== 'Literal') nodes.set(termKey(node), node);
   }
   return [...nodes.values()];
+}
+
+/**
+ * Whether the page says anything of a dataset but its type: a paged catalogue may list on every
+ * page datasets it describes on another (uData does), and such a bare IRI is no dataset of this
+ * page, only a name.
+ */
+function describedHere(graph: Store, node: Term): boolean {
+  return graph.countQuads(node, null, null, null) > graph.countQuads(node, rdf.type, null, null);
+}
+
+/**
+ * The publisher of the catalogue that lists a dataset (DCAT-AP's catalogue publisher is mandatory
+ * and a dataset's only recommended: a dataset that names none is its catalogue's); with a single
+ * catalogue on the page, that one's. Never another catalogue's.
+ */
+function cataloguePublisher(graph: Store, dataset: Term): CatalogPublisher | null {
+  for (const catalogue of graph.getSubjects(dcat.dataset, dataset, null)) {
+    const publisher = publisherOf(graph, catalogue);
+    if (publisher) return publisher;
+  }
+  const catalogues = graph.getSubjects(rdf.type, dcat.Catalog, null);
+  return catalogues.length === 1 ? publisherOf(graph, catalogues[0]!) : null;
 }
 
 function hydraNext(graph: Store, url: string): string | null {
@@ -164,23 +183,31 @@ function frequencyOf(graph: Store, dataset: Term): string | null {
   const term = objectsOf(graph, dataset, DCT_ACCRUAL_PERIODICITY)[0];
   if (!term) return null;
   if (term.termType === 'Literal') return cleanText(term.value);
-  // A vocabulary's IRI is the frequency itself, whatever the page says of it.
-  if (term.termType === 'NamedNode' && frequencyIri(term.value)) return term.value;
+  // A vocabulary's IRI is the frequency itself, whatever the page says of it; so is an IRI the page
+  // does not describe (another vocabulary's). An IRI of the page's own is only a name for a node.
+  const named = (node: Term) => node.termType === 'NamedNode' && (frequencyIri(node.value) !== null || !describedHere(graph, node));
+  if (named(term)) return term.value;
   const value = objectsOf(graph, term, RDF_VALUE)[0];
-  const stated = value && value.termType !== 'Literal' ? (durationOf(graph, value) ?? (value.termType === 'NamedNode' ? value.value : null)) : cleanText(value?.value);
-  return stated ?? labelOf(graph, term) ?? (term.termType === 'NamedNode' ? term.value : null);
+  if (value?.termType === 'Literal') return cleanText(value.value) ?? labelOf(graph, term);
+  return (value && (durationOf(graph, value) ?? (named(value) ? value.value : null))) ?? labelOf(graph, term);
 }
 
-/** An OWL-Time `time:DurationDescription` (`time:years 1.0`) as a repeating period (`R/P1Y`); null without one. */
+/**
+ * An OWL-Time `time:DurationDescription` (`time:years 1.0`) as a repeating period (`R/P1Y`); null
+ * without one. Weeks stand alone in ISO 8601 (`P2W`): beside other components they count as days.
+ */
 function durationOf(graph: Store, node: Term): string | null {
-  let date = '';
-  let time = '';
-  for (const [part, letter] of DURATION_PARTS) {
+  const amountOf = (part: string) => {
     const amount = Number(firstValue(graph, node, `${TIME_NS}${part}`) ?? NaN);
-    if (!(amount > 0)) continue;
-    if (['hours', 'minutes', 'seconds'].includes(part)) time += `${amount}${letter}`;
-    else date += `${amount}${letter}`;
-  }
+    return Number.isFinite(amount) && amount > 0 && amount < MAX_DURATION_AMOUNT ? amount : 0;
+  };
+  const weeks = amountOf('weeks');
+  const amounts = DURATION_PARTS.map((component) => ({ ...component, amount: amountOf(component.part) }));
+  if (weeks > 0 && amounts.every(({ amount }) => amount === 0)) return `R/P${weeks}W`;
+  amounts.find(({ part }) => part === 'days')!.amount += weeks * 7;
+  const written = (time: boolean) => amounts.filter((component) => component.time === time && component.amount > 0).map(({ amount, letter }) => `${amount}${letter}`).join('');
+  const date = written(false);
+  const time = written(true);
   return date || time ? `R/P${date}${time ? `T${time}` : ''}` : null;
 }
 

@@ -29,10 +29,11 @@ const SYNTAX_BY_MEDIA_TYPE: Record<string, RdfSyntax> = {
 
 /**
  * Turtle may open with an IRI, absolute or relative (`<https://…> a dcat:Catalog`, `<#catalogo> a
- * dcat:Catalog`); markup opens with `<!`, `<?` or a tag, and a tag name is all an IRI can look like
- * that the page's next token tells apart: Turtle goes on with a term, markup with text or a tag.
+ * dcat:Catalog`); markup opens with `<!`, `<?` or a tag, and a tag name is all an IRI can look like.
+ * What follows tells them apart: Turtle goes on with a predicate (`a`, an IRI, a prefixed name),
+ * markup with text or another tag (`<p>Error 500</p>`, `<title>Inicio</title>`).
  */
-const OPENING_IRI = /^<[^\s<>"{}|\\^`]*>\s*[^\s<]/;
+const OPENING_IRI = /^<[^\s<>"{}|\\^`]*>\s*(a\s|<[^\s<>"]*[:#]|[A-Za-z][\w.-]*:|:)/;
 /** An XML document's opening (its declaration, a comment or a doctype), and RDF/XML's root element. */
 const XML_OPENING = /^<\?xml[\s?]/i;
 const RDF_XML_ROOT = /<rdf:RDF[\s>]/;
@@ -48,7 +49,7 @@ function rdfSyntax(page: FetchedPage, url: string): RdfSyntax {
   const start = bodyText(page).trimStart();
   // A server that says nothing of its type (or `text/plain`) may still serve RDF/XML, as
   // ckanext-dcat's `catalog.rdf` and datos.gob.es do: named as what it is, with what to ask for instead.
-  if (!mediaType.includes('html') && (XML_OPENING.test(start) || RDF_XML_ROOT.test(start.slice(0, 4096))) && !HTML_OPENING.test(start)) {
+  if (!mediaType.includes('html') && start.startsWith('<') && (XML_OPENING.test(start) || RDF_XML_ROOT.test(start.slice(0, 4096))) && !HTML_OPENING.test(start)) {
     const what = RDF_XML_ROOT.test(start.slice(0, 4096)) ? 'RDF/XML' : 'XML';
     throw new CatalogReadError('wrong-kind', url, `${url} sirve ${what}; el archivo lee DCAT en JSON-LD o Turtle (en CKAN: catalog.jsonld o catalog.ttl).`);
   }

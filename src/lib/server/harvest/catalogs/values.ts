@@ -7,6 +7,7 @@ import { calendarDayDate, calendarDayOf } from '../../../domain/calendar-day.ts'
 import { publishableContact, publishableEmail } from '../../../domain/contact-point.ts';
 import { firstCharacters, stripControls } from '../../../domain/text.ts';
 import { webIri } from '../../dcat/rdf.ts';
+import { arrayOf } from './body.ts';
 import type { CatalogChecksum, CatalogContact, CatalogTemporal } from './types.ts';
 
 /**
@@ -156,6 +157,15 @@ export function cleanChecksum(rawValue: unknown, rawAlgorithm?: string | null): 
   if (!/^[0-9A-Fa-f]+$/.test(value)) return null;
   algorithm ??= ALGORITHM_BY_HEX_LENGTH[value.length] ?? null;
   return algorithm ? { algorithm, value: value.toLowerCase() } : null;
+}
+
+/**
+ * Keywords as a list of texts (DCAT-US, CKAN tags given as names), or as one comma-separated
+ * string, as some portals write them; distinct, blanks dropped.
+ */
+export function cleanKeywords(value: unknown): string[] {
+  const list = typeof value === 'string' ? value.split(',') : arrayOf(value);
+  return distinct(list.map(cleanText));
 }
 
 /** Distinct values, first occurrence first, blanks dropped. */
