@@ -36,6 +36,16 @@ test('search by an acronym, narrow with a facet, and page through the results', 
   await expect(page).toHaveURL(/\/buscar\?q=salud$/);
 });
 
+test('filters of a hand-edited address that name nothing are said to be ignored, not silently dropped', async ({ page }) => {
+  await page.goto('/buscar?q=salud');
+  const all = await page.locator('[data-results-count]').textContent();
+  await expect(page.locator('[data-ignored-filters]')).toHaveCount(0);
+  await page.goto('/buscar?q=salud&format=zzz&dep=abc&cat=1.5&status=');
+  await expect(page.locator('[data-ignored-filters]')).toHaveText('Filtros de la dirección que no se entienden, y que no se aplican: format=zzz, dep=abc, cat=1.5.');
+  await expect(page.locator('[data-results-count]')).toHaveText(all!);
+  await page.screenshot({ path: 'test-results/screenshots/search-ignored-filters.png' });
+});
+
 test('a typo is corrected, and a query that matches nothing says so', async ({ page }) => {
   await page.goto('/buscar?q=presupesto');
   await expect(page.locator('[data-corrected]')).toHaveText('No hubo resultados para «presupesto». Mostrando resultados de «presupuesto».');
