@@ -26,10 +26,17 @@ import {
 import { sheetPreviewsOf, type SheetPreviewItem } from './sheets.ts';
 import { currentRecordOfVersion, versionsOf, type VersionItem } from './versions.ts';
 
-/** A page number from `?page=`; anything that is not a positive integer is page 1. */
+/** The largest page number read from `?page=`: more digits than this are past the end of any list. */
+const MAX_PAGE = 9_999_999;
+
+/**
+ * A page number from `?page=`; anything that is not a whole number is page 1. A number past
+ * `MAX_PAGE` is read as `MAX_PAGE`, past the end of the list, whose page then says how many pages
+ * it has (rather than showing the first as if asked for it).
+ */
 export function parsePage(value: string | null): number {
-  if (!value || !/^\d{1,7}$/.test(value)) return 1;
-  return Math.max(1, Number(value));
+  if (!value || !/^\d+$/.test(value)) return 1;
+  return value.replace(/^0+/, '').length > String(MAX_PAGE).length ? MAX_PAGE : Math.min(MAX_PAGE, Math.max(1, Number(value)));
 }
 
 /** An id from the URL, or null when it cannot be one (so the page answers 404, not 500). */
