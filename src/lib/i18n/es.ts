@@ -118,6 +118,7 @@ export const es = {
   'record.captureMismatch': 'Lo capturado no coincide con lo que declara el catálogo: {mismatch}',
   'record.withdrawnBadge': 'Retirado del catálogo',
   'record.withdrawnFromCatalog': 'Retirado del catálogo el {date}: la fuente ya no lo lista. El archivo conserva el registro y su copia.',
+  'record.withdrawnFromCatalogNoCopy': 'Retirado del catálogo el {date}: la fuente ya no lo lista. El archivo conserva el registro, pero no llegó a capturar su documento.',
   'record.license': 'Licencia',
   'record.issuedAtOrigin': 'Publicado en el origen',
   'record.modifiedAtOrigin': 'Modificado en el origen',

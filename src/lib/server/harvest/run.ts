@@ -504,6 +504,9 @@ function awaitingCapture(catalogue: string, url: string | null): string {
 }
 
 const BACK_IN_CATALOGUE = 'De vuelta en el catálogo: la fuente lo lista de nuevo.';
+/** The history line of a record whose dataset left its catalogue: what the archive keeps of it depends on whether its file was captured. */
+const WITHDRAWN_WITH_COPY = 'Retirado del catálogo: la fuente ya no lo lista. El archivo conserva el registro y su copia.';
+const WITHDRAWN_WITHOUT_COPY = 'Retirado del catálogo: la fuente ya no lo lista. El archivo conserva el registro, pero no llegó a capturar su documento.';
 
 /** What changed in the file the catalogue names for a record: its address, or what it declares of its bytes. */
 function describeFileChanges(harvested: typeof harvestedRecords.$inferSelect, next: MappedRecord): string[] {
@@ -583,7 +586,8 @@ async function withdrawUnseen(db: Db, harvestSourceId: number, importId: number)
     // One statement, whatever their number: those withdrawn just now carry this transaction's now().
     await tx.execute(sql`
       insert into ${statusHistory} (alexandria_id, from_status, to_status, reason)
-      select a.id, a.status, a.status, ${'Retirado del catálogo: la fuente ya no lo lista. El archivo conserva el registro y su copia.'}
+      select a.id, a.status, a.status,
+             case when a.cid is null then ${WITHDRAWN_WITHOUT_COPY} else ${WITHDRAWN_WITH_COPY} end
         from ${alexandrias} a join ${harvestedRecords} h on h.alexandria_id = a.id
        where h.harvest_source_id = ${harvestSourceId} and h.withdrawn_at = now()`);
     return gone.length;
