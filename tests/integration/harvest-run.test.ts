@@ -22,6 +22,7 @@ import {
   categories,
   departments,
   harvestedRecords,
+  harvestSources,
   imports,
   jobs,
   pins,
@@ -280,6 +281,44 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
       expect(history[0]!.reason).toContain(`«${old}`);
       expect(history[0]!.reason).toContain(`«${pkg.title}`);
     }
+  });
+
+  it("moves records to the category a changed mapping and the institution a changed publisher give, except those a moderator moved by hand", async () => {
+    const [other] = await h.db.insert(categories).values({ title: 'Reclasificados (prueba)' }).returning({ id: categories.id });
+    const rowsOf = async () => recordsOf(h.db, harvestSourceId);
+    const defaulted = (await rowsOf()).filter((row) => row.record.categoryId === defaultCategory);
+    expect(defaulted.length).toBeGreaterThan(1);
+    // A moderator put one of them elsewhere by hand; the harvest must leave that one alone.
+    const [byHand, ...followers] = defaulted;
+    await h.db.update(alexandrias).set({ categoryId: mappedCategory }).where(eq(alexandrias.id, byHand!.record.id));
+    // The moderator now sends what has no mapped theme to another category, and a publisher renames itself.
+    await h.db.update(harvestSources).set({ defaultCategoryId: other!.id }).where(eq(harvestSources.id, harvestSourceId));
+    const pkg = h.portal.packages[0]!;
+    const original = pkg.organization!;
+    pkg.organization = { ...original, id: 'renombrada', name: 'renombrada', title: 'Dirección Renombrada de Pruebas' };
+    try {
+      const report = await runHarvest(h.db, harvestSourceId, { fetchPage });
+      expect(report.status).toBe('done');
+      const after = new Map((await rowsOf()).map((row) => [row.record.id, row.record]));
+      for (const { record } of followers) expect(after.get(record.id)!.categoryId, record.title).toBe(other!.id);
+      expect(after.get(byHand!.record.id)!.categoryId).toBe(mappedCategory);
+      const [renamed] = await h.db.select({ id: departments.id }).from(departments).where(eq(departments.name, 'Dirección Renombrada de Pruebas'));
+      const ofPackage = (await rowsOf()).filter((row) => row.harvested.datasetIdentifier === pkg.id);
+      expect(ofPackage.length).toBeGreaterThan(0);
+      for (const { record } of ofPackage) expect(record.departmentId).toBe(renamed!.id);
+      // Told in each record's history, and counted as updated.
+      const [line] = await h.db.select({ reason: statusHistory.reason }).from(statusHistory).where(and(eq(statusHistory.alexandriaId, followers[0]!.record.id), like(statusHistory.reason, '%categoría cambiada%')));
+      expect(line?.reason).toMatch(/^Actualizado desde el catálogo: .*categoría cambiada/);
+      expect(report.counts.updated).toBeGreaterThanOrEqual(followers.length);
+    } finally {
+      // As the other tests found them.
+      pkg.organization = original;
+      await h.db.update(harvestSources).set({ defaultCategoryId: defaultCategory }).where(eq(harvestSources.id, harvestSourceId));
+      await runHarvest(h.db, harvestSourceId, { fetchPage });
+      await h.db.update(alexandrias).set({ categoryId: defaultCategory }).where(eq(alexandrias.id, byHand!.record.id));
+    }
+    const restored = await rowsOf();
+    expect(restored.filter((row) => row.record.categoryId === defaultCategory).length).toBe(defaulted.length);
   });
 
   it('marks the records of a dataset that left the catalogue withdrawn, never deletes them, and takes them back when it returns', async () => {

@@ -195,6 +195,32 @@ describe.each(testEngines())('migrations on %s', (engine) => {
     }
   });
 
+  it('take the institution and category harvested records hold as what their harvest gave them (0040)', async () => {
+    const rowsOf = async <T>(query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+    const [source] = await rowsOf<{ id: number }>(sql`insert into sources (name, url) values ('Fuente de la migración 0040', 'https://portal40.example') returning id`);
+    const [catalogue] = await rowsOf<{ id: number }>(sql`
+      insert into harvest_sources (url, kind, name, source_id) values ('https://portal40.example/data.json', 'datajson', 'data.json', ${source!.id}) returning id`);
+    const [department] = await rowsOf<{ id: number }>(sql`insert into departments (name) values ('Institución de la migración 0040') returning id`);
+    const [category] = await rowsOf<{ id: number }>(sql`insert into categories (title) values ('Categoría de la migración 0040') returning id`);
+    const [record] = await rowsOf<{ id: number }>(sql`
+      insert into alexandrias (title, type, status, department_id, category_id) values ('Cosechado', 'csv', 'under_review', ${department!.id}, ${category!.id}) returning id`);
+    await database.db.execute(sql`
+      insert into harvested_records (alexandria_id, harvest_source_id, dataset_identifier, distribution_key) values (${record!.id}, ${catalogue!.id}, 'a', '0')`);
+    try {
+      expect(await reapplyMigrationsFrom(database, '0040')).toBeGreaterThan(0);
+      const [row] = await rowsOf<{ mapped_department_id: number; mapped_category_id: number }>(
+        sql`select mapped_department_id, mapped_category_id from harvested_records where alexandria_id = ${record!.id}`,
+      );
+      expect(row).toEqual({ mapped_department_id: department!.id, mapped_category_id: category!.id });
+    } finally {
+      await database.db.execute(sql`delete from alexandrias where id = ${record!.id}`);
+      await database.db.execute(sql`delete from harvest_sources where source_id = ${source!.id}`);
+      await database.db.execute(sql`delete from sources where id = ${source!.id}`);
+      await database.db.execute(sql`delete from departments where id = ${department!.id}`);
+      await database.db.execute(sql`delete from categories where id = ${category!.id}`);
+    }
+  });
+
   it('search Spanish text without accents and with stemming', async () => {
     await database.db.execute(sql`insert into categories (title, description) values ('Educación', 'Estadísticas de escuelas públicas')`);
     const result = (await database.db.execute(

@@ -258,10 +258,15 @@ describe.each(testEngines())('a seed cut short on %s', (engine) => {
       expect(identities).toHaveLength(catalog.conjuntos.length);
       expect(new Set(identities.map((row) => row.slug)).size).toBe(catalog.conjuntos.length);
       const runs = await db.select().from(imports).where(eq(imports.type, 'harvest')).orderBy(imports.id);
+      // The cut run came before the seed made its categories: the records it wrote had none, and the
+      // second run moves them into those their themes name (a mapping that changed), writing none twice.
       expect(runs.map((run) => [run.status, run.harvestCounts])).toEqual([
         ['failed', expect.objectContaining({ new: 500 })],
-        ['done', { new: 565, updated: 0, unchanged: 500, withdrawn: 0, failed: 0 }],
+        ['done', expect.objectContaining({ new: 565, withdrawn: 0, failed: 0 })],
       ]);
+      expect(runs[1]!.harvestCounts!.updated + runs[1]!.harvestCounts!.unchanged).toBe(500);
+      // As in a seed never cut: all but the few datasets without a group have their category.
+      expect(await db.$count(alexandrias, isNotNull(alexandrias.categoryId))).toBeGreaterThan(900);
       expect(await db.$count(alexandrias, isNotNull(alexandrias.cid))).toBe(SEED_FILES.length);
     } finally {
       await database.destroy();

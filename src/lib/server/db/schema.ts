@@ -708,6 +708,13 @@ export const harvestedRecords = pgTable(
     declaredSize: bigint('declared_size', { mode: 'number' }),
     /** `algorithm:value` as declared (`sha256:…`). */
     declaredChecksum: text('declared_checksum'),
+    /**
+     * The institution and category the harvest last gave the record (its publisher, its themes
+     * through the source's mapping): a record still holding them follows a change; one a moderator
+     * moved by hand keeps theirs.
+     */
+    mappedDepartmentId: integer('mapped_department_id').references(() => departments.id, { onDelete: 'set null' }),
+    mappedCategoryId: integer('mapped_category_id').references(() => categories.id, { onDelete: 'set null' }),
     /** The run (import) that last saw it in the catalogue. */
     lastSeenImportId: integer('last_seen_import_id').references(() => imports.id, { onDelete: 'set null' }),
     /** When it left the catalogue ("retirado del catálogo"); null while the catalogue lists it. Never deleted. */

@@ -322,6 +322,8 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
         description: alexandrias.description,
         status: alexandrias.status,
         cid: alexandrias.cid,
+        departmentId: alexandrias.departmentId,
+        categoryId: alexandrias.categoryId,
         ...catalogueFactColumns,
       },
     })
@@ -357,7 +359,17 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
       const alexandriaId = found.record.id;
       const { harvested } = found;
       const movedFile = harvested.distributionUrl !== record.url;
-      const changes = [...describeChanges(found.record, record), ...describeFileChanges(harvested, record)];
+      // The catalogue (or the source's mapping of its themes) gives another institution or category:
+      // a record still holding what the harvest gave it follows; one a moderator moved keeps theirs.
+      const follows = (mapped: number | null, current: number | null, next: number | null) => next !== mapped && current === mapped;
+      const newDepartment = follows(harvested.mappedDepartmentId, found.record.departmentId, item.departmentId);
+      const newCategory = follows(harvested.mappedCategoryId, found.record.categoryId, item.categoryId);
+      const changes = [
+        ...describeChanges(found.record, record),
+        ...describeFileChanges(harvested, record),
+        ...(newDepartment ? ['institución cambiada'] : []),
+        ...(newCategory ? ['categoría cambiada'] : []),
+      ];
       if (changes.length > 0) {
         await tx
           .update(alexandrias)
@@ -369,6 +381,8 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
             // A file the catalogue no longer gives an address for keeps the one it came from;
             // a file already captured keeps its name until the capture of the new one renames it.
             ...(movedFile && record.url ? { originalUrl: record.url, ...(found.record.cid === null ? { fileName: fileNameOf(record.url) } : {}) } : {}),
+            ...(newDepartment ? { departmentId: item.departmentId } : {}),
+            ...(newCategory ? { categoryId: item.categoryId } : {}),
             updatedAt: sql`now()`,
           })
           .where(eq(alexandrias.id, alexandriaId));
@@ -385,7 +399,8 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
       // The catalogue names another file, or other bytes at the same address: a record with its
       // file is checked again at once (`watch.ts` queues it on its next turn), not days later.
       const newFile = movedFile || harvested.declaredSize !== record.declaredSize || harvested.declaredChecksum !== record.declaredChecksum;
-      if (newFile || harvested.declaredFormat !== record.declaredFormat) {
+      const remapped = harvested.mappedDepartmentId !== item.departmentId || harvested.mappedCategoryId !== item.categoryId;
+      if (newFile || harvested.declaredFormat !== record.declaredFormat || remapped) {
         await tx
           .update(harvestedRecords)
           .set({
@@ -393,6 +408,8 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
             declaredFormat: record.declaredFormat,
             declaredSize: record.declaredSize,
             declaredChecksum: record.declaredChecksum,
+            mappedDepartmentId: item.departmentId,
+            mappedCategoryId: item.categoryId,
             ...(newFile && found.record.cid !== null && record.url ? { nextCheckAt: sql`now()` } : {}),
           })
           .where(eq(harvestedRecords.alexandriaId, alexandriaId));
@@ -472,6 +489,8 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
           declaredFormat: record.declaredFormat,
           declaredSize: record.declaredSize,
           declaredChecksum: record.declaredChecksum,
+          mappedDepartmentId: item.departmentId,
+          mappedCategoryId: item.categoryId,
           lastSeenImportId: importId,
         })),
       ),
