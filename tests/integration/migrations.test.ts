@@ -33,6 +33,28 @@ describe.each(testEngines())('migrations on %s', (engine) => {
   });
   afterAll(() => database?.destroy());
 
+  const rowsOf = async <T>(query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+
+  /**
+   * Runs `check` with an archive source and the harvest sources (`catalogues`: url and kind) an
+   * older version left on `site`, and takes them away after, with the records `check` put under them.
+   */
+  async function withCatalogues(site: string, catalogues: Array<{ url: string; kind: string }>, check: (ids: number[]) => Promise<void>): Promise<void> {
+    const [source] = await rowsOf<{ id: number }>(sql`insert into sources (name, url) values (${`Fuente de ${site}`}, ${site}) returning id`);
+    const ids: number[] = [];
+    for (const { url, kind } of catalogues) {
+      const [catalogue] = await rowsOf<{ id: number }>(sql`insert into harvest_sources (url, kind, name, source_id) values (${url}, ${kind}, ${kind}, ${source!.id}) returning id`);
+      ids.push(catalogue!.id);
+    }
+    try {
+      await check(ids);
+    } finally {
+      await database.db.execute(sql`delete from alexandrias where id in (select alexandria_id from harvested_records where harvest_source_id = any(${`{${ids.join(',')}}`}::int[]))`);
+      await database.db.execute(sql`delete from harvest_sources where source_id = ${source!.id}`);
+      await database.db.execute(sql`delete from sources where id = ${source!.id}`);
+    }
+  }
+
   it('create every table of the spec', () => {
     const tables = new Set(schemas.get(engine)?.columns.map((column) => column.table_name));
     // drizzle keeps its ledger of applied migrations in its own schema, so `public` is ours alone.
@@ -112,7 +134,6 @@ describe.each(testEngines())('migrations on %s', (engine) => {
 
   it('count what a harvest run imported, new and updated, in the runs an older version recorded (0031)', async () => {
     // A database the previous version left: its runs counted every entry read, and 0031 not applied.
-    const rowsOf = async <T>(query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
     const [run] = await rowsOf<{ id: number }>(sql`
       insert into imports (type, status, documents, harvest_counts)
       values ('harvest', 'done', 1065, '{"new": 3, "updated": 2, "unchanged": 1060, "withdrawn": 0, "failed": 0}'::jsonb)
@@ -132,25 +153,21 @@ describe.each(testEngines())('migrations on %s', (engine) => {
   });
 
   it('move the calendar days a DCAT or data.json catalogue gave, kept at midnight UTC by an older version, to noon (0034)', async () => {
-    const rowsOf = async <T>(query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
-    const [source] = await rowsOf<{ id: number }>(sql`insert into sources (name, url) values ('Fuente de la migración 0034', 'https://portal.example') returning id`);
-    const catalogues = await rowsOf<{ id: number; kind: string }>(sql`
-      insert into harvest_sources (url, kind, name, source_id)
-      values ('https://portal.example/data.json', 'datajson', 'data.json', ${source!.id}),
-             ('https://portal.example/api/3/action/package_search', 'ckan', 'CKAN', ${source!.id})
-      returning id, kind`);
-    const kindOf = (kind: string) => catalogues.find((catalogue) => catalogue.kind === kind)!.id;
-    const records = await rowsOf<{ id: number; title: string }>(sql`
-      insert into alexandrias (title, type, status, issued, modified) values
-        ('Día de data.json', 'csv', 'under_review', '2021-01-01T00:00:00Z', '2024-03-01T00:00:00Z'),
-        ('Instante de data.json', 'csv', 'under_review', '2021-01-01T10:30:00Z', null),
-        ('Instante de CKAN a medianoche', 'csv', 'under_review', '2021-03-01T00:00:00Z', null)
-      returning id, title`);
-    const [day, instant, ckan] = records.map((record) => record.id);
-    await database.db.execute(sql`
-      insert into harvested_records (alexandria_id, harvest_source_id, dataset_identifier, distribution_key)
-      values (${day}, ${kindOf('datajson')}, 'dia', '0'), (${instant}, ${kindOf('datajson')}, 'instante', '0'), (${ckan}, ${kindOf('ckan')}, 'ckan', '0')`);
-    try {
+    const catalogues = [
+      { url: 'https://portal.example/data.json', kind: 'datajson' },
+      { url: 'https://portal.example/api/3/action/package_search', kind: 'ckan' },
+    ];
+    await withCatalogues('https://portal.example', catalogues, async ([dataJson, ckanCatalogue]) => {
+      const records = await rowsOf<{ id: number; title: string }>(sql`
+        insert into alexandrias (title, type, status, issued, modified) values
+          ('Día de data.json', 'csv', 'under_review', '2021-01-01T00:00:00Z', '2024-03-01T00:00:00Z'),
+          ('Instante de data.json', 'csv', 'under_review', '2021-01-01T10:30:00Z', null),
+          ('Instante de CKAN a medianoche', 'csv', 'under_review', '2021-03-01T00:00:00Z', null)
+        returning id, title`);
+      const [day, instant, ckan] = records.map((record) => record.id);
+      await database.db.execute(sql`
+        insert into harvested_records (alexandria_id, harvest_source_id, dataset_identifier, distribution_key)
+        values (${day}, ${dataJson}, 'dia', '0'), (${instant}, ${dataJson}, 'instante', '0'), (${ckan}, ${ckanCatalogue}, 'ckan', '0')`);
       expect(await reapplyMigrationsFrom(database, '0034')).toBeGreaterThan(0);
       const rows = await rowsOf<{ title: string; issued: Date | string; modified: Date | string | null }>(
         sql`select title, issued, modified from alexandrias where id in (${day}, ${instant}, ${ckan}) order by id`,
@@ -161,25 +178,17 @@ describe.each(testEngines())('migrations on %s', (engine) => {
         ['Instante de data.json', '2021-01-01T10:30:00.000Z', null],
         ['Instante de CKAN a medianoche', '2021-03-01T00:00:00.000Z', null],
       ]);
-    } finally {
-      await database.db.execute(sql`delete from alexandrias where id in (${day}, ${instant}, ${ckan})`);
-      await database.db.execute(sql`delete from harvest_sources where source_id = ${source!.id}`);
-      await database.db.execute(sql`delete from sources where id = ${source!.id}`);
-    }
+    });
   });
 
   it('take a declared size of 0 bytes, kept by an older version, as unknown, as the readers now do (0039)', async () => {
-    const rowsOf = async <T>(query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
-    const [source] = await rowsOf<{ id: number }>(sql`insert into sources (name, url) values ('Fuente de la migración 0039', 'https://hdx.example') returning id`);
-    const [catalogue] = await rowsOf<{ id: number }>(sql`
-      insert into harvest_sources (url, kind, name, source_id) values ('https://hdx.example/api/3/action/package_search', 'ckan', 'HDX', ${source!.id}) returning id`);
-    const records = await rowsOf<{ id: number }>(sql`
-      insert into alexandrias (title, type, status) values ('Enlace a una API', 'other', 'under_review'), ('Un CSV', 'csv', 'under_review') returning id`);
-    const [api, csv] = records.map((record) => record.id);
-    await database.db.execute(sql`
-      insert into harvested_records (alexandria_id, harvest_source_id, dataset_identifier, distribution_key, declared_size)
-      values (${api}, ${catalogue!.id}, 'api', '0', 0), (${csv}, ${catalogue!.id}, 'csv', '0', 2048)`);
-    try {
+    await withCatalogues('https://hdx.example', [{ url: 'https://hdx.example/api/3/action/package_search', kind: 'ckan' }], async ([catalogue]) => {
+      const records = await rowsOf<{ id: number }>(sql`
+        insert into alexandrias (title, type, status) values ('Enlace a una API', 'other', 'under_review'), ('Un CSV', 'csv', 'under_review') returning id`);
+      const [api, csv] = records.map((record) => record.id);
+      await database.db.execute(sql`
+        insert into harvested_records (alexandria_id, harvest_source_id, dataset_identifier, distribution_key, declared_size)
+        values (${api}, ${catalogue}, 'api', '0', 0), (${csv}, ${catalogue}, 'csv', '0', 2048)`);
       expect(await reapplyMigrationsFrom(database, '0039')).toBeGreaterThan(0);
       const rows = await rowsOf<{ alexandria_id: number; declared_size: number | string | null }>(
         sql`select alexandria_id, declared_size from harvested_records where alexandria_id in (${api}, ${csv}) order by alexandria_id`,
@@ -188,34 +197,25 @@ describe.each(testEngines())('migrations on %s', (engine) => {
         [api, null],
         [csv, 2048],
       ]);
-    } finally {
-      await database.db.execute(sql`delete from alexandrias where id in (${api}, ${csv})`);
-      await database.db.execute(sql`delete from harvest_sources where source_id = ${source!.id}`);
-      await database.db.execute(sql`delete from sources where id = ${source!.id}`);
-    }
+    });
   });
 
   it('take the institution and category harvested records hold as what their harvest gave them (0040)', async () => {
-    const rowsOf = async <T>(query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
-    const [source] = await rowsOf<{ id: number }>(sql`insert into sources (name, url) values ('Fuente de la migración 0040', 'https://portal40.example') returning id`);
-    const [catalogue] = await rowsOf<{ id: number }>(sql`
-      insert into harvest_sources (url, kind, name, source_id) values ('https://portal40.example/data.json', 'datajson', 'data.json', ${source!.id}) returning id`);
     const [department] = await rowsOf<{ id: number }>(sql`insert into departments (name) values ('Institución de la migración 0040') returning id`);
     const [category] = await rowsOf<{ id: number }>(sql`insert into categories (title) values ('Categoría de la migración 0040') returning id`);
-    const [record] = await rowsOf<{ id: number }>(sql`
-      insert into alexandrias (title, type, status, department_id, category_id) values ('Cosechado', 'csv', 'under_review', ${department!.id}, ${category!.id}) returning id`);
-    await database.db.execute(sql`
-      insert into harvested_records (alexandria_id, harvest_source_id, dataset_identifier, distribution_key) values (${record!.id}, ${catalogue!.id}, 'a', '0')`);
     try {
-      expect(await reapplyMigrationsFrom(database, '0040')).toBeGreaterThan(0);
-      const [row] = await rowsOf<{ mapped_department_id: number; mapped_category_id: number }>(
-        sql`select mapped_department_id, mapped_category_id from harvested_records where alexandria_id = ${record!.id}`,
-      );
-      expect(row).toEqual({ mapped_department_id: department!.id, mapped_category_id: category!.id });
+      await withCatalogues('https://portal40.example', [{ url: 'https://portal40.example/data.json', kind: 'datajson' }], async ([catalogue]) => {
+        const [record] = await rowsOf<{ id: number }>(sql`
+          insert into alexandrias (title, type, status, department_id, category_id) values ('Cosechado', 'csv', 'under_review', ${department!.id}, ${category!.id}) returning id`);
+        await database.db.execute(sql`
+          insert into harvested_records (alexandria_id, harvest_source_id, dataset_identifier, distribution_key) values (${record!.id}, ${catalogue}, 'a', '0')`);
+        expect(await reapplyMigrationsFrom(database, '0040')).toBeGreaterThan(0);
+        const [row] = await rowsOf<{ mapped_department_id: number; mapped_category_id: number }>(
+          sql`select mapped_department_id, mapped_category_id from harvested_records where alexandria_id = ${record!.id}`,
+        );
+        expect(row).toEqual({ mapped_department_id: department!.id, mapped_category_id: category!.id });
+      });
     } finally {
-      await database.db.execute(sql`delete from alexandrias where id = ${record!.id}`);
-      await database.db.execute(sql`delete from harvest_sources where source_id = ${source!.id}`);
-      await database.db.execute(sql`delete from sources where id = ${source!.id}`);
       await database.db.execute(sql`delete from departments where id = ${department!.id}`);
       await database.db.execute(sql`delete from categories where id = ${category!.id}`);
     }

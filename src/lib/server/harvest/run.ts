@@ -359,9 +359,6 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
       const alexandriaId = found.record.id;
       const { harvested } = found;
       const movedFile = harvested.distributionUrl !== record.url;
-      // The catalogue (or the source's mapping of its themes) gives another institution or category:
-      // a record still holding what the harvest gave it follows; one a moderator moved keeps theirs.
-      const follows = (mapped: number | null, current: number | null, next: number | null) => next !== mapped && current === mapped;
       const newDepartment = follows(harvested.mappedDepartmentId, found.record.departmentId, item.departmentId);
       const newCategory = follows(harvested.mappedCategoryId, found.record.categoryId, item.categoryId);
       const changes = [
@@ -523,6 +520,13 @@ function awaitingCapture(catalogue: string, url: string | null): string {
 }
 
 const BACK_IN_CATALOGUE = 'De vuelta en el catálogo: la fuente lo lista de nuevo.';
+
+/**
+ * Whether a record takes the institution or category (`next`) the catalogue, or the source's
+ * mapping of its themes, now gives: when it differs from what the harvest gave last (`mapped`) and
+ * the record still holds that (`current`); a record a moderator moved by hand keeps theirs.
+ */
+const follows = (mapped: number | null, current: number | null, next: number | null) => next !== mapped && current === mapped;
 /** The history line of a record whose dataset left its catalogue: what the archive keeps of it depends on whether its file was captured. */
 const WITHDRAWN_WITH_COPY = 'Retirado del catálogo: la fuente ya no lo lista. El archivo conserva el registro y su copia.';
 const WITHDRAWN_WITHOUT_COPY = 'Retirado del catálogo: la fuente ya no lo lista. El archivo conserva el registro, pero no llegó a capturar su documento.';

@@ -18,7 +18,7 @@ import { parseRdfPage } from './rdf-document.ts';
 import { firstValue, HYDRA_NS, inArchiveLanguage, labelOf, literalsByLanguage, objectsOf, preferredText, RDF_VALUE, termKey } from './rdf-terms.ts';
 import type { CatalogContact, CatalogDataset, CatalogDistribution, CatalogLicense, CatalogPublisher, CatalogTemporal, CatalogTheme, FetchedPage } from './types.ts';
 import { frequencyIri } from './frequency.ts';
-import { cleanByteSize, cleanChecksum, cleanContact, cleanDate, cleanEmail, cleanFileSize, cleanTemporal, cleanText, cleanUrl, distinct, vocabularyCode } from './values.ts';
+import { cleanByteSize, cleanChecksum, cleanContact, cleanDate, cleanEmail, cleanFileSize, cleanTemporal, cleanText, cleanUrl, distinct, vocabularyCode, type VocabularyKind } from './values.ts';
 
 const DCT_LICENSE = `${NS.dct}license`;
 const DCT_ACCRUAL_PERIODICITY = `${NS.dct}accrualPeriodicity`;
@@ -263,7 +263,7 @@ function licenseOf(graph: Store, subject: Term): CatalogLicense | null {
 }
 
 /** A format or media type stated as a literal, as a vocabulary IRI, or as a node with a label. */
-function codeOf(graph: Store, subject: Term, predicate: string, kind: Parameters<typeof vocabularyCode>[1]): string | null {
+function codeOf(graph: Store, subject: Term, predicate: string, kind: VocabularyKind): string | null {
   const term = objectsOf(graph, subject, predicate)[0];
   if (!term) return null;
   if (term.termType === 'Literal') return vocabularyCode(term.value, kind);

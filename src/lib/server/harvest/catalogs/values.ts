@@ -113,12 +113,15 @@ export function cleanFileSize(value: unknown): number | null {
 /** Where controlled vocabularies put formats and media types: the code is the IRI's last part. */
 const VOCABULARY_CODES = { format: /\/file-type\/([^/]+)$/, mediaType: /\/media-types\/([^/]+\/[^/]+)$/ } as const;
 
+/** What a vocabulary code names: a format (the EU's file types) or a media type (IANA's). */
+export type VocabularyKind = keyof typeof VOCABULARY_CODES;
+
 /**
  * A format or a media type as declared: text, or the code a vocabulary IRI ends in (the EU's file
  * types, `…/authority/file-type/CSV`; IANA's media types, `…/assignments/media-types/text/csv`),
  * as DCAT-AP catalogues and ckanext-dcat's CKAN fields write them. Null for blank or non-text.
  */
-export function vocabularyCode(value: unknown, kind: keyof typeof VOCABULARY_CODES): string | null {
+export function vocabularyCode(value: unknown, kind: VocabularyKind): string | null {
   const text = cleanText(value);
   const coded = text ? VOCABULARY_CODES[kind].exec(text)?.[1] : undefined;
   if (!coded) return text;
