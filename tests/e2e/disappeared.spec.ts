@@ -103,6 +103,21 @@ test('a document gone from its source is listed, filtered, and told on its page,
   await notice.scrollIntoViewIfNeeded();
   await screenshots(page, 'desaparecido-ficha');
 
+  // Lists mark it too, with its date: its status alone («online») would pass it off as current.
+  // Then its catalogue stops listing it as well, and the lists say that too.
+  const institutionList = `/collection/dep/${record!.department_id}?q=${encodeURIComponent(record!.title.slice(0, 60))}`;
+  await page.goto(institutionList);
+  const listed = page.locator(`tr[data-record="${record!.id}"]`);
+  await expect(listed.locator('[data-gone-mark]')).toHaveText(/^Desaparecido en origen desde el \d\d\/\d\d\/\d{4}$/);
+  await expect(listed.locator('[data-withdrawn-mark]')).toHaveCount(0);
+  await sql(`update harvested_records set withdrawn_at = now() - interval '1 day' where alexandria_id = $1`, [record!.id]);
+  await page.goto(`/buscar?q=${encodeURIComponent(record!.title.slice(0, 60))}`);
+  const found = page.locator(`tr[data-record="${record!.id}"]`);
+  await expect(found.locator('[data-withdrawn-mark]')).toHaveText(/^Retirado del catálogo el \d\d\/\d\d\/\d{4}$/);
+  await expect(found.locator('[data-gone-mark]')).toBeVisible();
+  await found.scrollIntoViewIfNeeded();
+  await screenshots(page, 'desaparecido-y-retirado-en-la-busqueda');
+
   // The dashboard counts it and links the list.
   await page.goto('/dashboard');
   await expect(page.locator('[data-stat="dashboard.disappeared"]')).toHaveText('1');

@@ -39,7 +39,8 @@ import {
 } from '../../src/lib/server/harvest/index.ts';
 import type { CatalogKind } from '../../src/lib/server/harvest/catalogs/index.ts';
 import { enqueue, PermanentJobError } from '../../src/lib/server/jobs/index.ts';
-import { recordDetails, withOriginFacts } from '../../src/lib/server/queries/records.ts';
+import { listRecords, recordDetails, withOriginFacts } from '../../src/lib/server/queries/records.ts';
+import { searchArchive } from '../../src/lib/server/queries/search.ts';
 import { cidOf, createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
 import { drainJobs } from '../helpers/jobs.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
@@ -346,6 +347,19 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     const [detail] = await withOriginFacts(h.db, await recordDetails(h.db, eq(alexandrias.id, rows[0]!.record.id)));
     expect(detail!.withdrawnFromCatalogAt).toEqual(rows[0]!.harvested.withdrawnAt);
     expect(detail!.capture).toMatchObject({ status: 200, cid: rows[0]!.record.cid, mismatch: null, errorReason: null });
+    // Lists and search mark it, with the date, where a status alone would pass it off as current.
+    const withdrawn = rows[0]!;
+    const listed = await listRecords(h.db, { entity: 'src', id: withdrawn.record.sourceId! }, 1, undefined, { q: withdrawn.record.title.slice(0, 40) });
+    const row = listed.items.find((item) => item.id === withdrawn.record.id);
+    expect(row?.withdrawnFromCatalogAt).toEqual(withdrawn.harvested.withdrawnAt);
+    expect(row?.goneFromOriginSince).toBeNull();
+    const found = await searchArchive(h.db, withdrawn.record.title, { filters: { sourceId: withdrawn.record.sourceId! } });
+    expect(found.items.find((item) => item.id === withdrawn.record.id)?.withdrawnFromCatalogAt).toEqual(withdrawn.harvested.withdrawnAt);
+    const stillListed = (await recordsOf(h.db, harvestSourceId)).find((other) => other.harvested.withdrawnAt === null)!;
+    const [current] = (await listRecords(h.db, { entity: 'src', id: stillListed.record.sourceId! }, 1, undefined, { q: stillListed.record.title.slice(0, 40) })).items.filter(
+      (item) => item.id === stillListed.record.id,
+    );
+    expect(current).toMatchObject({ withdrawnFromCatalogAt: null, goneFromOriginSince: null });
     const others = await h.db.select({ n: count() }).from(harvestedRecords).where(and(eq(harvestedRecords.harvestSourceId, harvestSourceId), isNull(harvestedRecords.withdrawnAt)));
     expect(others[0]!.n).toBe(total - removed.resources.length);
 

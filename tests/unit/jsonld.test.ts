@@ -268,8 +268,8 @@ describe('the JSON-LD of a collection page', () => {
     byFormat: { pdf: 2, csv: 10, xlsx: 0, ods: 0, other: 0 },
   };
   const rows: RecordRow[] = [
-    { ...record(), department: { id: 3, name: department.name } },
-    { ...record({ id: 43, cid: null, title: 'Afiliados por ARS' }), department: null },
+    { ...record(), department: { id: 3, name: department.name }, withdrawnFromCatalogAt: null, goneFromOriginSince: null },
+    { ...record({ id: 43, cid: null, title: 'Afiliados por ARS' }), department: null, withdrawnFromCatalogAt: null, goneFromOriginSince: null },
   ];
 
   it('lists the records of the page, each linked to its page', () => {

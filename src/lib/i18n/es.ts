@@ -295,6 +295,8 @@ export const es = {
   'table.noCid': 'archivo aún no archivado',
   'table.openRecord': 'Ver archivo',
   'table.openSource': 'Ver en la fuente',
+  'table.withdrawnOn': 'Retirado del catálogo el {date}',
+  'table.goneSince': 'Desaparecido en origen desde el {date}',
   'link.newTab': '(se abre en una pestaña nueva)',
   'table.emptyCollection': 'No hay registros disponibles para esta categoria',
   'table.empty': 'No hay registros para esta categoria',

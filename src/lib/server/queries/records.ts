@@ -26,7 +26,14 @@ export interface RecordRow {
   /** The page where the document is published: where a record without a CID can be found. */
   sourceUrl: string | null;
   department: { id: number; name: string } | null;
+  /** When its catalogue stopped listing it ("retirado del catálogo"), or null: lists mark it. */
+  withdrawnFromCatalogAt: Date | null;
+  /** Since when its source URL is "desaparecido en origen" (`harvest/watch.ts`), or null: lists mark it. */
+  goneFromOriginSince: Date | null;
 }
+
+/** What a list marks beside a harvested record, and its page tells at length (`OriginFacts`). */
+type OriginMarks = Pick<RecordRow, 'withdrawnFromCatalogAt' | 'goneFromOriginSince'>;
 
 export interface ProofEntry {
   id: number;
@@ -36,7 +43,7 @@ export interface ProofEntry {
 }
 
 /** A record as its page and the APIs read it, with what its catalogue says of it (harvested records). */
-export interface RecordDetail extends RecordRow, CatalogueFacts {
+export interface RecordDetail extends Omit<RecordRow, keyof OriginMarks>, CatalogueFacts {
   formats: AssetType[];
   originalUrl: string | null;
   apiEndpoint: string | null;
@@ -67,7 +74,7 @@ export interface RecordDetail extends RecordRow, CatalogueFacts {
  * What the archive knows of a harvested record's origin, for its page (`withOriginFacts`): read
  * apart from `recordDetails`, which every list and API read calls and which needs none of it.
  */
-export interface OriginFacts {
+export interface OriginFacts extends OriginMarks {
   /**
    * For a record with its file, the capture that brought that file (the one its current version
    * names), the proof of where its bytes came from, however many checks came after; for one
@@ -77,10 +84,6 @@ export interface OriginFacts {
   capture: CaptureFacts | null;
   /** A check of the origin after `capture` (the same bytes, a 304, or a failure), the latest. */
   laterCheck: CaptureFacts | null;
-  /** When the record's catalogue stopped listing it ("retirado del catálogo"), or null. */
-  withdrawnFromCatalogAt: Date | null;
-  /** Since when its source URL is "desaparecido en origen" (`harvest/watch.ts`), or null. */
-  goneFromOriginSince: Date | null;
 }
 
 export type RecordWithOrigin = RecordDetail & OriginFacts;
@@ -115,10 +118,13 @@ export const rowColumns = {
   departmentName: departments.name,
 };
 
+/** A row as `rowColumns` reads it, before `withOriginMarks` adds what a list marks. */
+export type UnmarkedRecordRow = Omit<RecordRow, keyof OriginMarks>;
+
 export function toRow(row: {
   departmentId: number | null;
   departmentName: string | null;
-} & Omit<RecordRow, 'department'>): RecordRow {
+} & Omit<UnmarkedRecordRow, 'department'>): UnmarkedRecordRow {
   const { departmentId, departmentName, ...rest } = row;
   return {
     ...rest,
@@ -159,7 +165,29 @@ export async function listRecords(
     .limit(fromEnd ? Math.min(window.pageSize, total - window.offset) : window.pageSize)
     .offset(fromEnd ? Math.max(0, total - window.offset - window.pageSize) : window.offset);
   if (fromEnd) rows.reverse();
-  return toPage(rows.map(toRow), total, window);
+  return toPage(await withOriginMarks(db, rows.map(toRow)), total, window);
+}
+
+/**
+ * The withdrawals and disappearances of harvested records among `ids`, in one query; a record with
+ * neither is absent. Read apart from the rows rather than as a subquery of theirs: PostgreSQL would
+ * evaluate it for every row an OFFSET skips too.
+ */
+async function originMarksOf(db: Db, ids: number[]): Promise<Map<number, OriginMarks>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ alexandriaId: harvestedRecords.alexandriaId, withdrawnAt: harvestedRecords.withdrawnAt, goneSince: harvestedRecords.goneSince })
+    .from(harvestedRecords)
+    .where(and(inArray(harvestedRecords.alexandriaId, ids), sql`(${harvestedRecords.withdrawnAt} is not null or ${harvestedRecords.goneSince} is not null)`));
+  return new Map(rows.map((row) => [row.alexandriaId, { withdrawnFromCatalogAt: row.withdrawnAt, goneFromOriginSince: row.goneSince }]));
+}
+
+const NO_MARKS: OriginMarks = { withdrawnFromCatalogAt: null, goneFromOriginSince: null };
+
+/** `rows` with what a list marks beside each: a record its catalogue withdrew, or gone from its origin. */
+export async function withOriginMarks<R extends { id: number }>(db: Db, rows: R[]): Promise<Array<R & OriginMarks>> {
+  const marks = await originMarksOf(db, rows.map((row) => row.id));
+  return rows.map((row) => ({ ...row, ...(marks.get(row.id) ?? NO_MARKS) }));
 }
 
 /** A wallet's latest uploads (SPEC §7: limit 5, newest first; the address is compared lower-cased). */
@@ -172,7 +200,7 @@ export async function latestUploadsOf(db: Db, walletAddress: string, limit: numb
     .orderBy(desc(alexandrias.createdAt), desc(alexandrias.id))
     .limit(limit)
     .offset(offset);
-  return rows.map(toRow);
+  return withOriginMarks(db, rows.map(toRow));
 }
 
 /** Every upload of a wallet, newest first, a page at a time (its profile and contributions). */
@@ -318,17 +346,7 @@ export async function withOriginFacts(db: Db, records: RecordDetail[]): Promise<
     };
     return { capture: facts(proof), laterCheck: facts(later) };
   };
-  const harvested = await db
-    .select({ alexandriaId: harvestedRecords.alexandriaId, withdrawnAt: harvestedRecords.withdrawnAt, goneSince: harvestedRecords.goneSince })
-    .from(harvestedRecords)
-    .where(and(inArray(harvestedRecords.alexandriaId, ids), sql`(${harvestedRecords.withdrawnAt} is not null or ${harvestedRecords.goneSince} is not null)`));
-  const harvestedOf = new Map(harvested.map((row) => [row.alexandriaId, row]));
-  return records.map((record) => ({
-    ...record,
-    ...originOf(record),
-    withdrawnFromCatalogAt: harvestedOf.get(record.id)?.withdrawnAt ?? null,
-    goneFromOriginSince: harvestedOf.get(record.id)?.goneSince ?? null,
-  }));
+  return (await withOriginMarks(db, records)).map((record) => ({ ...record, ...originOf(record) }));
 }
 
 /** One record by id, with what its page shows of its origin, or null. */

@@ -32,7 +32,7 @@ import { alexandrias, departments, recordCounts, searchWords } from '../db/schem
 import { byDimension, DIMENSIONS, GROUP_ENTITY_LIST } from './dimensions.ts';
 import { pageWindow, toPage, type Page } from './paging.ts';
 import { countsCondition, recordCondition, type CountedFilter } from './record-filter.ts';
-import { rowColumns, toRow, type RecordRow } from './records.ts';
+import { rowColumns, toRow, withOriginMarks, type RecordRow, type UnmarkedRecordRow } from './records.ts';
 import { recordDepartmentJoin } from './visibility.ts';
 
 /** Longest query we search for; longer input is cut, not refused. */
@@ -308,7 +308,7 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
 
   const filters = recordCondition(options.filters ?? {});
   const match = sql`${alexandrias.search} @@ ${tsquery(q)}`;
-  const items: RecordRow[] = [];
+  const items: UnmarkedRecordRow[] = [];
   if (window.offset < tiers.direct) {
     const rows = await db
       .select(rowColumns)
@@ -354,7 +354,7 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
   }
 
   return {
-    ...toPage(items, tiers.direct + tiers.grouped + tiers.mixed, window),
+    ...toPage(await withOriginMarks(db, items), tiers.direct + tiers.grouped + tiers.mixed, window),
     query: typed,
     corrected: corrected === null ? null : spelledAsFound(corrected, typed, items),
     facets: options.facets ? await facetsOf(db, q, tiers, options.filters ?? {}) : empty.facets,
@@ -483,7 +483,7 @@ async function browse(db: Db, filters: CountedFilter, window: ReturnType<typeof 
     .orderBy(desc(alexandrias.updatedAt), desc(alexandrias.id))
     .limit(window.pageSize)
     .offset(window.offset);
-  const page = { ...toPage(rows.map(toRow), total?.n ?? 0, window), query: '', corrected: null };
+  const page = { ...toPage(await withOriginMarks(db, rows.map(toRow)), total?.n ?? 0, window), query: '', corrected: null };
   if (!withFacets) return { ...page, facets: noFacets() };
   const totals = {} as Record<FacetDimension, Map<string, number>>;
   for (const [dimension, columns] of Object.entries(FACET_COLUMNS) as Array<[FacetDimension, { record: SQL; counts: SQL }]>) {
