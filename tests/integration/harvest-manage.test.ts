@@ -404,6 +404,26 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     }
   });
 
+  it('leaves out the failed capture of a record its catalogue withdrew, and refuses to retry it', async () => {
+    const before = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
+    expect(before.failedTotal).toBe(2);
+    const [withdrawn, kept] = before.failed;
+    await db.update(harvestedRecords).set({ withdrawnAt: new Date() }).where(eq(harvestedRecords.alexandriaId, withdrawn!.alexandriaId));
+    try {
+      const queue = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
+      expect(queue.failed.map((failure) => failure.alexandriaId)).toEqual([kept!.alexandriaId]);
+      expect({ failedTotal: queue.failedTotal, failed: queue.counts.failed }).toEqual({ failedTotal: 1, failed: 1 });
+      expect((await call(retryJobRoute.POST, { method: 'POST', id: withdrawn!.jobId })).body).toEqual({
+        code: 409,
+        message: 'El catálogo ya no lista ese documento: su captura no se reintenta. Si vuelve a listarlo, la próxima cosecha lo capturará.',
+      });
+      const [job] = await db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, withdrawn!.jobId));
+      expect(job!.status).toBe('failed');
+    } finally {
+      await db.update(harvestedRecords).set({ withdrawnAt: null }).where(eq(harvestedRecords.alexandriaId, withdrawn!.alexandriaId));
+    }
+  });
+
   it('retries a failed capture, then all the others; a capture that did not fail, or a run, is refused', async () => {
     for (const [id, file] of missing) portal.files.set(id, file);
     const before = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
