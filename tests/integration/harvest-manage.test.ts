@@ -415,7 +415,7 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
       expect({ failedTotal: queue.failedTotal, failed: queue.counts.failed }).toEqual({ failedTotal: 1, failed: 1 });
       expect((await call(retryJobRoute.POST, { method: 'POST', id: withdrawn!.jobId })).body).toEqual({
         code: 409,
-        message: 'El catálogo ya no lista ese documento: su captura no se reintenta. Si vuelve a listarlo, la próxima cosecha lo capturará.',
+        message: 'El catálogo ya no da ese archivo en esa dirección: su captura no se reintenta. Si vuelve a darlo, la próxima cosecha lo capturará.',
       });
       const [job] = await db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, withdrawn!.jobId));
       expect(job!.status).toBe('failed');
@@ -453,7 +453,9 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
       .insert(alexandrias)
       .values(Array.from({ length: extra }, (_, index) => ({ title: `Archivo caído ${index}`, type: 'csv' as const, status: 'under_review' as const })))
       .returning({ id: alexandrias.id });
-    await db.insert(harvestedRecords).values(records.map(({ id }) => ({ alexandriaId: id, harvestSourceId: sourceId, datasetIdentifier: `caido-${id}`, distributionKey: `caido-${id}` })));
+    await db
+      .insert(harvestedRecords)
+      .values(records.map(({ id }) => ({ alexandriaId: id, harvestSourceId: sourceId, datasetIdentifier: `caido-${id}`, distributionKey: `caido-${id}`, distributionUrl: `https://caido.example/${id}.csv` })));
     const failedJobs = await db
       .insert(jobs)
       .values(records.map(({ id }) => ({ kind: CAPTURE_JOB, payload: { alexandriaId: id, url: `https://caido.example/${id}.csv` }, dedupeKey: `capture:${id}`, status: 'failed' as const, attempts: 5, lastError: 'HTTP 404' })))

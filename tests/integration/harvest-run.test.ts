@@ -449,6 +449,31 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     expect((await runHarvest(h.db, harvestSourceId, { fetchPage })).counts).toMatchObject({ updated: 1, withdrawn: 0 });
   });
 
+  it('keeps a resource the catalogue now offers as an API as the record\'s API, and asks it for no file', async () => {
+    const resource = h.portal.packages[0]!.resources[0]! as Record<string, unknown>;
+    const [before] = (await recordsOf(h.db, harvestSourceId)).filter((one) => one.harvested.distributionKey === resource.id);
+    // As the reader wrote it (percent-encoded), which may differ from the catalogue's spelling.
+    const url = before!.harvested.distributionUrl!;
+    const jobsBefore = (await h.db.select({ n: count() }).from(jobs).where(eq(jobs.kind, CAPTURE_JOB)))[0]!.n;
+    resource.url_type = 'api';
+    try {
+      const report = await runHarvest(h.db, harvestSourceId, { fetchPage });
+      expect(report.counts).toMatchObject({ updated: 1, unchanged: total - 1, withdrawn: 0 });
+      const [after] = await recordsOf(h.db, harvestSourceId).then((rows) => rows.filter((one) => one.record.id === before!.record.id));
+      expect(after!.record).toMatchObject({ apiEndpoint: url, cid: before!.record.cid, originalUrl: url });
+      // No address to capture or to watch: the next runs and the watch ask the service for nothing.
+      expect(after!.harvested.distributionUrl).toBeNull();
+      expect((await h.db.select({ n: count() }).from(jobs).where(eq(jobs.kind, CAPTURE_JOB)))[0]!.n).toBe(jobsBefore);
+      const lines = await h.db.select({ reason: statusHistory.reason }).from(statusHistory).where(eq(statusHistory.alexandriaId, before!.record.id));
+      expect(lines.map((line) => line.reason)).toContainEqual(`Actualizado desde el catálogo: servicio (API) ninguno → ${url}; dirección de descarga ${url} → ninguna`);
+    } finally {
+      delete resource.url_type;
+    }
+    expect((await runHarvest(h.db, harvestSourceId, { fetchPage })).counts).toMatchObject({ updated: 1, withdrawn: 0 });
+    const [restored] = await recordsOf(h.db, harvestSourceId).then((rows) => rows.filter((one) => one.record.id === before!.record.id));
+    expect({ apiEndpoint: restored!.record.apiEndpoint, distributionUrl: restored!.harvested.distributionUrl }).toEqual({ apiEndpoint: null, distributionUrl: url });
+  });
+
   it('reports a declared checksum that does not match, and fails a 404 capture alone with its reason', async () => {
     const askedBefore = h.portal.requests.length;
     const template = h.portal.packages[1]!;

@@ -556,6 +556,21 @@ describe('the readers on what real portals publish beyond the examples', () => {
     expect(other!.datasets[0]!.keywords).toEqual(['salud', 'hospitales']);
   });
 
+  it('CKAN: a resource of type api (resource_type, or url_type as HDX says it) is a service, not a file', async () => {
+    const resources = [
+      { id: 'f', url: 'https://p.example/f.xlsx', format: 'XLSX', url_type: 'upload', resource_type: 'file.upload' },
+      { id: 'a', url: 'https://mapas.p.example/arcgis/rest/services/X/MapServer', format: 'Geoservice', url_type: 'api', resource_type: null },
+      { id: 'b', url: 'https://p.example/api/3/action/datastore_search?resource_id=f', format: 'JSON', resource_type: 'API' },
+    ];
+    const body = JSON.stringify({ success: true, result: { count: 1, results: [{ id: 'x', name: 'x', title: 'Equis', resources }] } });
+    const [page] = await readAll('ckan', 'https://p.example', answering(body, 'application/json'));
+    expect(page!.datasets[0]!.distributions.map(({ identifier, service }) => ({ identifier, service }))).toEqual([
+      { identifier: 'f', service: false },
+      { identifier: 'a', service: true },
+      { identifier: 'b', service: true },
+    ]);
+  });
+
   it('data.json: a lone theme or distribution where DCAT-US asks for a list is read as a list of one', async () => {
     const catalog = { dataset: [{ identifier: 'a', title: 'A', theme: 'economia', distribution: { downloadURL: 'https://p.example/a.csv', format: 'CSV' } }] };
     const [page] = await readAll('datajson', 'https://p.example/data.json', answering(JSON.stringify(catalog), 'application/json'));

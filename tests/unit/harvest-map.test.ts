@@ -42,6 +42,25 @@ const dataset = (distributions: CatalogDistribution[]): CatalogDataset => ({
 });
 
 describe('mapDataset', () => {
+  it('keeps a service the catalogue offers (an API) as the record\'s API, with no file to capture', () => {
+    const records = mapDataset(
+      dataset([
+        distribution({ identifier: 'r1', url: 'https://datos.example.org/nomina.csv', format: 'CSV' }),
+        distribution({ identifier: 'r2', url: 'https://mapas.example.org/arcgis/rest/services/Nomina/MapServer', title: 'Geoservicio', format: 'Geoservice', service: true }),
+        distribution({ identifier: 'r3', url: 'https://datos.example.org/api/3/action/datastore_search?resource_id=r1', title: 'Consulta', format: 'api' }),
+      ]),
+    );
+    expect(records.map(({ distributionKey, url, apiEndpoint }) => ({ distributionKey, url, apiEndpoint }))).toEqual([
+      { distributionKey: 'r1', url: 'https://datos.example.org/nomina.csv', apiEndpoint: null },
+      { distributionKey: 'r2', url: null, apiEndpoint: 'https://mapas.example.org/arcgis/rest/services/Nomina/MapServer' },
+      { distributionKey: 'r3', url: null, apiEndpoint: 'https://datos.example.org/api/3/action/datastore_search?resource_id=r1' },
+    ]);
+    // A dataset offered only as a service is one description, with its API, and nothing to capture.
+    const [only, ...none] = mapDataset(dataset([distribution({ identifier: 's1', url: 'https://mapas.example.org/wms', format: 'WMS', service: true })]));
+    expect(none).toEqual([]);
+    expect(only).toMatchObject({ distributionKey: 's1', url: null, apiEndpoint: 'https://mapas.example.org/wms', declaredFormat: 'WMS' });
+  });
+
   it('makes one record of a dataset with one file, titled as the dataset, with what the catalogue declared', () => {
     const [record, ...rest] = mapDataset(
       dataset([
@@ -59,6 +78,7 @@ describe('mapDataset', () => {
     expect(record).toEqual({
       distributionKey: 'r1',
       url: 'https://datos.example.org/nomina.csv',
+      apiEndpoint: null,
       title: 'Nómina 2024',
       description: 'Pagos del personal.',
       sourceUrl: 'https://datos.example.org/dataset/conjunto-1',

@@ -574,6 +574,7 @@ export const es = {
   'record.notArchived.title': 'Todavía no archivado',
   'record.notArchived.body':
     'El archivo aún no guarda una copia de este documento: lo conoce por el catálogo de su fuente. Puede consultarlo en la fuente mientras tanto.',
+  'record.notArchived.service': 'Su catálogo lo ofrece como servicio (una API), no como un archivo que descargar, y el archivo guarda documentos, no servicios. El servicio está en',
   'record.notArchived.failed': 'El último intento de captura, desde {url} el {date}, falló: {reason}',
   'record.declaredFormats': 'Formatos declarados',
   'record.archiveUpdated': 'Último cambio en el archivo',

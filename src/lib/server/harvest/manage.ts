@@ -368,9 +368,9 @@ function parseJsonArray(value: unknown): Array<{ key: string; message: string }>
 /**
  * The failed captures of a source still without their file, each record once: its newest failed
  * job. Every run queues its own capture job for a record that still lacks its file, so one dead
- * URL fails once per run; listed or retried once per run, it read as several files. A record its
- * catalogue no longer lists is left out: its URL is no longer the catalogue's word, and a retry
- * would ask the publisher for a file it withdrew.
+ * URL fails once per run; listed or retried once per run, it read as several files. A capture whose
+ * URL is no longer the catalogue's word is left out (its record withdrawn, or offered now as a
+ * service): a retry would ask the publisher for a file it no longer gives.
  */
 function stillFailedCaptures(harvestSourceId: number) {
   const newer = alias(jobs, 'newer_job');
@@ -378,14 +378,18 @@ function stillFailedCaptures(harvestSourceId: number) {
     capturesOf(harvestSourceId),
     eq(jobs.status, 'failed'),
     isNull(alexandrias.cid),
-    sql`not ${withdrawnRecord}`,
+    sql`not ${noLongerListed}`,
     // Not superseded by a newer capture of the record, failed too or still to run (a retried one).
     sql`not exists (select 1 from ${jobs} as ${newer} where ${newer.kind} = ${CAPTURE_JOB} and ${newer.status} in ('failed', 'queued', 'running') and ${newer.id} > ${jobs.id} and ${newer.dedupeKey} like 'capture:%' and ${newer.payload}->>'alexandriaId' = ${jobs.payload}->>'alexandriaId')`,
   );
 }
 
-/** The capture job's record is one its catalogue withdrew ("retirado del catálogo"). */
-const withdrawnRecord = sql`exists (select 1 from ${harvestedRecords} where ${harvestedRecords.alexandriaId} = (${jobs.payload}->>'alexandriaId')::int and ${harvestedRecords.withdrawnAt} is not null)`;
+/**
+ * The capture job's URL is no longer the file its catalogue gives: its record was withdrawn
+ * ("retirado del catálogo"), or the catalogue gives another address, or none (a service).
+ */
+const noLongerListed = sql`exists (select 1 from ${harvestedRecords} where ${harvestedRecords.alexandriaId} = (${jobs.payload}->>'alexandriaId')::int
+  and (${harvestedRecords.withdrawnAt} is not null or ${harvestedRecords.distributionUrl} is distinct from ${jobs.payload}->>'url'))`;
 
 /**
  * First captures (keyed `capture:<run>:<record>`, `run.ts`) whose record belongs to
@@ -570,10 +574,12 @@ export async function requestHarvestRun(db: Db, id: number, requestedBy: string)
  * keeps one run per source).
  */
 export async function retryCapture(db: Db, jobId: number): Promise<{ jobId: number }> {
-  const [job] = await db.select({ kind: jobs.kind, status: jobs.status, withdrawn: sql<boolean>`${withdrawnRecord}` }).from(jobs).where(eq(jobs.id, jobId));
+  const [job] = await db.select({ kind: jobs.kind, status: jobs.status, unlisted: sql<boolean>`${noLongerListed}` }).from(jobs).where(eq(jobs.id, jobId));
   if (!job) throw new HttpError(404, 'Ese trabajo no existe.');
   if (job.kind !== CAPTURE_JOB) throw new HttpError(409, 'Solo las capturas se reintentan así; una cosecha se vuelve a pedir con «Cosechar ahora».');
-  if (job.withdrawn) throw new HttpError(409, 'El catálogo ya no lista ese documento: su captura no se reintenta. Si vuelve a listarlo, la próxima cosecha lo capturará.');
+  if (job.unlisted) {
+    throw new HttpError(409, 'El catálogo ya no da ese archivo en esa dirección: su captura no se reintenta. Si vuelve a darlo, la próxima cosecha lo capturará.');
+  }
   if (job.status !== 'failed' || !(await retryFailed(db, jobId))) throw new HttpError(409, 'Esa captura no ha fallado: no hay nada que reintentar.');
   return { jobId };
 }

@@ -35,8 +35,10 @@ import type { CatalogDataset, CatalogDistribution, CatalogTheme } from './catalo
  */
 export interface MappedRecord extends CatalogueFacts {
   distributionKey: string;
-  /** The URL to capture, or null when the catalogue gave none usable. */
+  /** The URL to capture, or null when the catalogue gave none usable, or gave a service's. */
   url: string | null;
+  /** The address of the service (an API) the catalogue offers it as, which is no file to capture. */
+  apiEndpoint: string | null;
   title: string;
   description: string | null;
   /** The dataset's page on its portal. */
@@ -77,14 +79,15 @@ export function mapDataset(dataset: CatalogDataset): MappedRecord[] {
     keys.add(key);
     return [{ distribution, index, key }];
   });
-  if (!unique.some(({ distribution }) => distribution.url !== null)) return [describedOnly(dataset)];
+  if (!unique.some(({ distribution }) => fileUrl(distribution) !== null)) return [describedOnly(dataset)];
   const names = siblingNames(dataset, unique);
   return unique.map(({ distribution, key }, position) => {
     const type = normalizeFormat(formatLabel(distribution));
     return {
       ...datasetFacts(dataset),
       distributionKey: key,
-      url: distribution.url,
+      url: fileUrl(distribution),
+      apiEndpoint: isService(distribution) ? distribution.url : null,
       title: unique.length > 1 ? `${dataset.title}: ${names[position]}` : dataset.title,
       type,
       formats: [type],
@@ -93,6 +96,19 @@ export function mapDataset(dataset: CatalogDataset): MappedRecord[] {
       declaredChecksum: distribution.checksum ? `${distribution.checksum.algorithm}:${distribution.checksum.value}` : null,
     };
   });
+}
+
+/**
+ * A distribution the catalogue offers as a service (an API, a map server) rather than a file:
+ * asking its address for a document gets a service's page, or a 404, every run.
+ */
+function isService(distribution: CatalogDistribution): boolean {
+  return distribution.service === true || distribution.format?.trim().toUpperCase() === 'API';
+}
+
+/** The address to capture a distribution's file from: none for a service. */
+function fileUrl(distribution: CatalogDistribution): string | null {
+  return isService(distribution) ? null : distribution.url;
 }
 
 function distributionKey(distribution: CatalogDistribution, index: number): string {
@@ -110,6 +126,7 @@ function describedOnly(dataset: CatalogDataset): MappedRecord {
     ...datasetFacts(dataset),
     distributionKey: first ? distributionKey(first, 0) : '#1',
     url: null,
+    apiEndpoint: dataset.distributions.find((distribution) => isService(distribution) && distribution.url !== null)?.url ?? null,
     title: dataset.title,
     type: primaryFormat(labels),
     formats: normalizeFormats(labels),

@@ -320,6 +320,7 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
         id: alexandrias.id,
         title: alexandrias.title,
         description: alexandrias.description,
+        apiEndpoint: alexandrias.apiEndpoint,
         status: alexandrias.status,
         cid: alexandrias.cid,
         departmentId: alexandrias.departmentId,
@@ -373,6 +374,7 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
           .set({
             title: record.title,
             description: record.description,
+            apiEndpoint: record.apiEndpoint,
             ...catalogueFactsOf(record),
             // Where the catalogue now says the file is, which the next capture fetches.
             // A file the catalogue no longer gives an address for keeps the one it came from;
@@ -459,6 +461,7 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
           status: 'under_review' as const,
           sourceUrl: record.sourceUrl,
           originalUrl: record.url,
+          apiEndpoint: record.apiEndpoint,
           // Named before its bytes come in: findable by its file's name, and its capture, which
           // most often gets the same name, need not compute its search text again (`writeKept`).
           fileName: record.url ? fileNameOf(record.url) : null,
@@ -499,7 +502,7 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
           alexandriaId: id,
           fromStatus: null,
           toStatus: 'under_review' as const,
-          reason: awaitingCapture(source.name, batch[index]!.record.url),
+          reason: awaitingCapture(source.name, batch[index]!.record),
         })),
       ),
     );
@@ -513,10 +516,10 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
  * Why a new harvested record starts under review: it waits for its document, or, when the
  * catalogue gives no address to download it from, it is a description without one.
  */
-function awaitingCapture(catalogue: string, url: string | null): string {
-  return url
-    ? `Cosechado del catálogo «${catalogue}»; queda en revisión hasta que se capture su documento desde la dirección que da el catálogo.`
-    : `Cosechado del catálogo «${catalogue}», que no da una dirección de descarga: queda en revisión como descripción, sin documento.`;
+function awaitingCapture(catalogue: string, { url, apiEndpoint }: Pick<MappedRecord, 'url' | 'apiEndpoint'>): string {
+  if (url) return `Cosechado del catálogo «${catalogue}»; queda en revisión hasta que se capture su documento desde la dirección que da el catálogo.`;
+  if (apiEndpoint) return `Cosechado del catálogo «${catalogue}», que lo ofrece como servicio (API), no como archivo: queda en revisión como descripción, sin documento.`;
+  return `Cosechado del catálogo «${catalogue}», que no da una dirección de descarga: queda en revisión como descripción, sin documento.`;
 }
 
 const BACK_IN_CATALOGUE = 'De vuelta en el catálogo: la fuente lo lista de nuevo.';
@@ -540,7 +543,7 @@ function describeFileChanges(harvested: typeof harvestedRecords.$inferSelect, ne
 }
 
 /** What a record holds now of what the catalogue says, to tell what changed. */
-type CurrentRecord = Pick<MappedRecord, 'title' | 'description'> & CatalogueFacts;
+type CurrentRecord = Pick<MappedRecord, 'title' | 'description' | 'apiEndpoint'> & CatalogueFacts;
 
 /** A frequency as the history names it: the Spanish name of a known code, else as declared. */
 const frequencyNamed = (frequency: string | null) => (frequency === null ? 'sin indicar' : frequencyLabel(frequency));
@@ -552,6 +555,7 @@ function describeChanges(current: CurrentRecord, next: MappedRecord): string[] {
   const changes: string[] = [];
   if (current.title !== next.title) changes.push(`título «${current.title}» → «${next.title}»`);
   if ((current.description ?? null) !== (next.description ?? null)) changes.push('descripción cambiada');
+  if ((current.apiEndpoint ?? null) !== next.apiEndpoint) changes.push(`servicio (API) ${current.apiEndpoint ?? 'ninguno'} → ${next.apiEndpoint ?? 'ninguno'}`);
   if (!sameDate(current.issued, next.issued) || !sameDate(current.modified, next.modified)) changes.push('fechas de publicación cambiadas');
   if ((current.licenseTitle ?? null) !== next.licenseTitle || (current.licenseUrl ?? null) !== next.licenseUrl) {
     changes.push(`licencia «${current.licenseTitle ?? 'sin licencia'}» → «${next.licenseTitle ?? next.licenseUrl ?? 'sin licencia'}»`);

@@ -92,6 +92,11 @@ export interface CatalogDistribution {
   /** The declared size in bytes. */
   byteSize: number | null;
   checksum: CatalogChecksum | null;
+  /**
+   * The catalogue offers it as a service (an API, a map server), not as a file: CKAN's resource
+   * type `api`, or the format `API`. Its URL is no document to capture. False when not said.
+   */
+  service?: boolean;
 }
 
 export interface CatalogDataset {
