@@ -2,7 +2,14 @@
  * Where a harvest source's work stands, in one Spanish sentence: the moderators' page renders it
  * on the server and its script rewrites it from `GET /v2/ops/harvest-sources/{id}` every 2 s while
  * a run or its captures are under way, so both read the same words. Plain data in, no server code.
+ *
+ * The capture counts are the source's, not the last run's: a run of a source whose earlier files
+ * are in reads «40 de 80» before it has captured one. So the sentence leads with what is left,
+ * the number that moves, and says the rest is the source's; and once the work is over, it names
+ * the captures still failing now, not those a retry has mended since the run ended.
  */
+
+import { pickPlural } from './i18n/plural.ts';
 
 export interface HarvestProgressInput {
   activeRun: { status: 'queued' | 'running' } | null;
@@ -40,12 +47,15 @@ export function harvestProgressText(progress: HarvestProgressInput): string {
     case 'harvesting':
       return lastRun?.status === 'in_progress' ? `Cosechando: ${documents(lastRun.documents)} leídos hasta ahora…` : 'Cosechando: leyendo el catálogo…';
     case 'capturing':
-      return `Catálogo leído. Capturando archivos: ${done.toLocaleString('es-DO')} de ${(queued + running + done + failed).toLocaleString('es-DO')}…`;
+      return `Catálogo leído. Capturando archivos: quedan ${(queued + running).toLocaleString('es-DO')}; la fuente tiene ${done.toLocaleString('es-DO')} de ${(queued + running + done + failed).toLocaleString('es-DO')} capturados…`;
     case 'failed':
       return `La última cosecha falló tras ${documents(lastRun!.documents)}: su motivo está en la lista de cosechas.`;
     case 'done':
-      return lastRun!.counts.failed > 0
-        ? `Última cosecha terminada: ${documents(lastRun!.documents)}, ${lastRun!.counts.failed.toLocaleString('es-DO')} con fallos.`
+      return failed > 0
+        ? `Última cosecha terminada: ${documents(lastRun!.documents)}. ${pickPlural(failed, {
+            one: '1 captura sigue fallando: está abajo, para reintentarla.',
+            other: `${failed.toLocaleString('es-DO')} capturas siguen fallando: están abajo, para reintentarlas.`,
+          })}`
         : `Última cosecha terminada: ${documents(lastRun!.documents)}.`;
   }
 }
