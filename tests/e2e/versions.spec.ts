@@ -15,6 +15,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_DATA_DIR, HARVEST_ARCHIVE_URL } from '../../playwright.config.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
@@ -169,6 +170,14 @@ test('a record changed at its origin lists both versions and what changed', asyn
     return element.scrollLeft;
   });
   expect(scrolled).toBeGreaterThan(0);
+  // A keyboard reaches it too: a named tab stop, scrolled back with the arrow keys.
+  await expect(sample.getByRole('region', { name: 'Muestra de las filas que cambiaron' })).toHaveAttribute('tabindex', '0');
+  await scroller.focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(() => scroller.evaluate((element) => element.scrollLeft)).toBeLessThan(scrolled);
+  const axe = await new AxeBuilder({ page }).include('[data-version-sample]').withRules(['scrollable-region-focusable']).analyze();
+  expect(axe.violations).toEqual([]);
+  await scroller.evaluate((element) => (element.scrollLeft = element.scrollWidth));
   await expect(nameCell).toBeInViewport();
   const [cellBox, scrollerBox] = [await nameCell.boundingBox(), await scroller.boundingBox()];
   expect(cellBox!.x).toBeGreaterThanOrEqual(scrollerBox!.x - 1);
