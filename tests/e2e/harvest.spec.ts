@@ -7,11 +7,13 @@
  * every file captured; then opens one of the new records and searches inside its captured CSV.
  * Screenshots of each state at 1366 and 390 px go to test-results/screenshots/.
  */
+import type pg from 'pg';
 import { expect, test, type Page } from '@playwright/test';
-import { HARVEST_ARCHIVE_URL } from '../../playwright.config.ts';
+import { E2E_DATA_DIR, HARVEST_ARCHIVE_URL } from '../../playwright.config.ts';
 import type { HarvestSourceDetail } from '../../src/lib/server/harvest/manage.ts';
 import { startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
 import { signInOverApi, signInWithWallet } from '../helpers/wallet.ts';
+import { embeddedSql } from '../helpers/embedded-sql.ts';
 
 test.use({ baseURL: HARVEST_ARCHIVE_URL });
 // One archive, one story: each test goes on from what the one before left (the sources it added,
@@ -318,6 +320,39 @@ test('a dataset that left the catalogue is marked on its record, and its history
     await page.screenshot({ path: 'test-results/screenshots/registro-retirado.png', fullPage: true });
   } finally {
     portal.packages.push(removed);
+  }
+});
+
+test('a captured file that is not the declared document waits for a moderator, listed with why', async ({ page }) => {
+  // As a capture leaves it (`capture-job.ts`): the bytes kept, the record under review, the capture's mismatch.
+  const sql = <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) => embeddedSql<T>(`${E2E_DATA_DIR}-harvest`, text, values);
+  const [source] = await sql<{ id: number }>(`select id from harvest_sources where name = 'Portal de datos local'`);
+  const cid = 'bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku';
+  const [record] = await sql<{ id: number }>(`insert into alexandrias (title, type, status, cid) values ('Nómina que resultó ser una página', 'other', 'under_review', $1) returning id`, [cid]);
+  try {
+    await sql(`insert into harvested_records (alexandria_id, harvest_source_id, dataset_identifier, distribution_key, distribution_url) values ($1, $2, 'pagina', 'pagina', $3)`, [
+      record!.id,
+      source!.id,
+      `${portal.origin}/files/pagina/nomina.xls`,
+    ]);
+    await sql(`insert into captures (alexandria_id, requested_url, final_url, status, cid, size, mismatch) values ($1, $2, $2, 200, $3, 10, $4)`, [
+      record!.id,
+      `${portal.origin}/files/pagina/nomina.xls`,
+      cid,
+      'el catálogo declara XLS y el contenido es HTML o XML',
+    ]);
+    await signInWithWallet(page);
+    await page.goto(`/moderacion/cosechas?fuente=${source!.id}`);
+    const held = page.getByRole('region', { name: /^Capturados que esperan revisión/ });
+    await expect(held.getByRole('heading')).toHaveText('Capturados que esperan revisión (1)');
+    await expect(held).toContainText('Lo capturado no coincide con lo que declara el catálogo: el catálogo declara XLS y el contenido es HTML o XML.');
+    await held.scrollIntoViewIfNeeded();
+    await screenshots(page, 'esperan-revision');
+    await held.getByRole('link', { name: 'Nómina que resultó ser una página' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Nómina que resultó ser una página');
+    await expect(page.getByRole('region', { name: 'Moderación' })).toBeVisible();
+  } finally {
+    await sql('delete from alexandrias where id = $1', [record!.id]);
   }
 });
 

@@ -404,6 +404,29 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     }
   });
 
+  it('lists the records whose captured bytes wait for a moderator, with how they differ from what was declared', async () => {
+    const empty = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
+    expect({ heldForReview: empty.heldForReview, heldForReviewTotal: empty.heldForReviewTotal }).toEqual({ heldForReview: [], heldForReviewTotal: 0 });
+    const cid = 'bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku';
+    const [record] = await db.insert(alexandrias).values({ title: 'Nómina que es una página', type: 'other', status: 'under_review', cid }).returning({ id: alexandrias.id });
+    try {
+      await db.insert(harvestedRecords).values({ alexandriaId: record!.id, harvestSourceId: sourceId, datasetIdentifier: 'pagina', distributionKey: 'pagina', distributionUrl: 'https://p.example/nomina.xls' });
+      const mismatch = 'el catálogo declara XLS y el contenido es HTML o XML';
+      // An earlier failure, then the capture that brought the kept bytes: the latter says why.
+      await db.insert(captures).values({ alexandriaId: record!.id, requestedUrl: 'https://p.example/nomina.xls', errorReason: 'HTTP 503' });
+      await db.insert(captures).values({ alexandriaId: record!.id, requestedUrl: 'https://p.example/nomina.xls', finalUrl: 'https://p.example/nomina.xls?x=1', status: 200, cid, size: 10, mismatch });
+      const queue = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
+      expect(queue.heldForReviewTotal).toBe(1);
+      expect(queue.heldForReview).toEqual([{ alexandriaId: record!.id, title: 'Nómina que es una página', cid, url: 'https://p.example/nomina.xls?x=1', mismatch, capturedAt: expect.any(String) }]);
+      // Put online by a moderator: no longer waiting.
+      await db.update(alexandrias).set({ status: 'on_line' }).where(eq(alexandrias.id, record!.id));
+      expect(((await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue).heldForReviewTotal).toBe(0);
+    } finally {
+      await db.delete(captures).where(eq(captures.alexandriaId, record!.id));
+      await db.delete(alexandrias).where(eq(alexandrias.id, record!.id));
+    }
+  });
+
   it('leaves out the failed capture of a record its catalogue withdrew, and refuses to retry it', async () => {
     const before = (await call(capturesRoute.GET, { id: sourceId })).body.body as CaptureQueue;
     expect(before.failedTotal).toBe(2);

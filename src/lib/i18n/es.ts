@@ -115,7 +115,7 @@ export const es = {
   'record.captured': 'Capturado por el archivo desde {url} el {date} (HTTP {status}).',
   'record.rechecked': 'Comprobado de nuevo desde {url} el {date} (HTTP {status}): el origen sirve el mismo archivo.',
   'record.recheckFailed': 'La última comprobación del origen, desde {url} el {date}, falló: {reason}. La copia capturada sigue aquí.',
-  'record.captureMismatch': 'Lo capturado no coincide con lo que declara el catálogo: {mismatch}',
+  'record.captureMismatch': 'Lo capturado no coincide con lo que declara el catálogo: {mismatch}.',
   'record.withdrawnBadge': 'Retirado del catálogo',
   'record.withdrawnFromCatalog': 'Retirado del catálogo el {date}: la fuente ya no lo lista. El archivo conserva el registro y su copia.',
   'record.withdrawnFromCatalogNoCopy': 'Retirado del catálogo el {date}: la fuente ya no lo lista. El archivo conserva el registro, pero no llegó a capturar su documento.',

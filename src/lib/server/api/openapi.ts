@@ -182,6 +182,23 @@ const captureQueue = {
       },
     },
     failedTotal: { type: 'integer' },
+    heldForReview: {
+      type: 'array',
+      description:
+        'Registros cuyo archivo se capturó pero esperan a un moderador, del más reciente al más antiguo (hasta 50): el archivo publica lo que captura solo cuando es un documento, no una página web ni una respuesta vacía donde el catálogo declara datos.',
+      items: {
+        type: 'object',
+        properties: {
+          alexandriaId: { type: 'integer' },
+          title: { type: 'string' },
+          cid: { type: 'string' },
+          url: { type: 'string', description: 'La dirección de la que se capturó.' },
+          mismatch: { type: ['string', 'null'], description: 'En qué difieren los bytes de lo que declara el catálogo.' },
+          capturedAt: { type: 'string', format: 'date-time' },
+        },
+      },
+    },
+    heldForReviewTotal: { type: 'integer' },
   },
 };
 const harvestSource = {

@@ -150,6 +150,15 @@ export interface CaptureQueue {
   failed: Array<{ jobId: number; alexandriaId: number; title: string; url: string; reason: string | null; attempts: number; failedAt: Date | null }>;
   /** How many failed captures still lack their file (the list is bounded). */
   failedTotal: number;
+  /**
+   * Records whose file was captured but that wait for a moderator, newest first (at most
+   * `FAILED_CAPTURES_LIMIT`): the archive vouches for bytes only when they are a document, and a
+   * web page or an empty answer where the catalogue declared data is kept unpublished
+   * (`capture-job.ts`). `mismatch` says how the bytes differ from what the catalogue declared.
+   */
+  heldForReview: Array<{ alexandriaId: number; title: string; cid: string; url: string; mismatch: string | null; capturedAt: Date }>;
+  /** How many such records there are (the list is bounded). */
+  heldForReviewTotal: number;
 }
 
 export interface HarvestSourceSummary {
@@ -454,7 +463,34 @@ export async function captureQueue(db: Db, harvestSourceId: number): Promise<Cap
     .limit(FAILED_CAPTURES_LIMIT);
   const failedTotal = rows[0]?.total ?? 0;
   counts.failed = failedTotal;
-  return { counts, failed: rows.map(({ total: _total, ...failed }) => failed), failedTotal };
+
+  // Captured, kept, and not published: the capture that brought each record's file says why.
+  const held = await db
+    .select({
+      alexandriaId: alexandrias.id,
+      title: alexandrias.title,
+      cid: sql<string>`${alexandrias.cid}`,
+      url: sql<string>`coalesce(${captures.finalUrl}, ${captures.requestedUrl})`,
+      mismatch: captures.mismatch,
+      capturedAt: captures.capturedAt,
+      total: sql<number>`count(*) over ()`.mapWith(Number),
+    })
+    .from(harvestedRecords)
+    .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
+    .innerJoin(
+      captures,
+      sql`${captures.id} = (select c.id from ${captures} c where c.alexandria_id = ${alexandrias.id} and c.cid = ${alexandrias.cid} order by c.id desc limit 1)`,
+    )
+    .where(and(eq(harvestedRecords.harvestSourceId, harvestSourceId), eq(alexandrias.status, 'under_review'), isNotNull(alexandrias.cid)))
+    .orderBy(desc(captures.id))
+    .limit(FAILED_CAPTURES_LIMIT);
+  return {
+    counts,
+    failed: rows.map(({ total: _total, ...failed }) => failed),
+    failedTotal,
+    heldForReview: held.map(({ total: _total, ...record }) => record),
+    heldForReviewTotal: held[0]?.total ?? 0,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
