@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { and, count, eq, inArray, isNull, like, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/lib/server/db/index.ts';
 import {
@@ -282,6 +282,22 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
       expect(history[0]!.reason).toContain(`«${old}`);
       expect(history[0]!.reason).toContain(`«${pkg.title}`);
     }
+  });
+
+  it('tells a new modification date from a new publication date in the history', async () => {
+    const pkg = h.portal.packages[1]! as Record<string, unknown> & { resources: unknown[] };
+    const old = pkg.metadata_modified;
+    pkg.metadata_modified = '2030-01-02T03:04:05.000000';
+    try {
+      const report = await runHarvest(h.db, harvestSourceId, { fetchPage });
+      expect(report.counts.updated).toBe(pkg.resources.length);
+      const [row] = (await recordsOf(h.db, harvestSourceId)).filter((one) => one.harvested.datasetIdentifier === pkg.id);
+      const [line] = await h.db.select({ reason: statusHistory.reason }).from(statusHistory).where(eq(statusHistory.alexandriaId, row!.record.id)).orderBy(desc(statusHistory.id)).limit(1);
+      expect(line!.reason).toBe('Actualizado desde el catálogo: fecha de modificación cambiada');
+    } finally {
+      pkg.metadata_modified = old;
+    }
+    expect((await runHarvest(h.db, harvestSourceId, { fetchPage })).counts.updated).toBe(pkg.resources.length);
   });
 
   it("moves records to the category a changed mapping and the institution a changed publisher give, except those a moderator moved by hand", async () => {

@@ -63,7 +63,7 @@ export const FAQ: FaqEntry[] = [
     id: 'api',
     question: '¿Puedo usar los datos desde mis programas?',
     answer: [
-      'Sí, sin registrarse: hay un API REST y un API GraphQL descritos en la documentación (/docs, con su documento OpenAPI), un catálogo DCAT-AP que otros portales pueden recolectar, y las exportaciones del catálogo en CSV y JSON.',
+      'Sí, sin registrarse: hay una API REST y una API GraphQL descritas en la documentación (/docs, con su documento OpenAPI), un catálogo DCAT-AP que otros portales pueden recolectar, y las exportaciones del catálogo en CSV y JSON.',
     ],
   },
 ];

@@ -556,7 +556,9 @@ function describeChanges(current: CurrentRecord, next: MappedRecord): string[] {
   if (current.title !== next.title) changes.push(`título «${current.title}» → «${next.title}»`);
   if ((current.description ?? null) !== (next.description ?? null)) changes.push('descripción cambiada');
   if ((current.apiEndpoint ?? null) !== next.apiEndpoint) changes.push(`servicio (API) ${current.apiEndpoint ?? 'ninguno'} → ${next.apiEndpoint ?? 'ninguno'}`);
-  if (!sameDate(current.issued, next.issued) || !sameDate(current.modified, next.modified)) changes.push('fechas de publicación cambiadas');
+  if (!sameDate(current.issued, next.issued)) changes.push('fecha de publicación cambiada');
+  // Most catalogues move it whenever the record is touched: said as what it is, not as a new publication.
+  if (!sameDate(current.modified, next.modified)) changes.push('fecha de modificación cambiada');
   if ((current.licenseTitle ?? null) !== next.licenseTitle || (current.licenseUrl ?? null) !== next.licenseUrl) {
     changes.push(`licencia «${current.licenseTitle ?? 'sin licencia'}» → «${next.licenseTitle ?? next.licenseUrl ?? 'sin licencia'}»`);
   }
