@@ -42,6 +42,9 @@ for (const url of urls) if (!URL.canParse(url) || !/^https?:$/.test(new URL(url)
 const config = withHostDelay(readConfigOrExit(), values['host-delay'], usage);
 const archive = await openArchiveForCommand(config, 'la comprobación');
 const { db } = archive;
+// Its own worker fetches, under this command's settings, not the server's (QA: a check of a
+// portal on 127.0.0.1 failed as a private address, and the failure showed on the record's page).
+console.log('Esta orden pide los archivos ella misma, con su propia configuración: dele las mismas variables de entorno que al servidor (ARCHIVE_CAPTURE_ALLOW_PRIVATE, ARCHIVE_CAPTURE_HOST_DELAY_MS…).');
 
 let exitCode = 0;
 let work: ReturnType<typeof startBackgroundWork> | undefined;

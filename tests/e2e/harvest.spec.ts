@@ -143,6 +143,10 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await expect(page.getByText('Ninguna captura ha fallado.')).toBeVisible();
   await screenshots(page, 'terminada');
 
+  // «Comprobar los archivos ahora»: each captured file asked of its origin again, at once.
+  await page.locator('[data-check-files]').getByRole('button', { name: 'Comprobar los archivos ahora' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Comprobaciones en cola' })).toHaveText(`Comprobaciones en cola: ${files}. Si un archivo cambió en su origen, tendrá una versión nueva.`);
+
   // Paused, it stays out of the schedule; a theme map line naming no category is refused and kept.
   await local.getByRole('button', { name: 'Pausar' }).click();
   await expect(page.getByRole('status')).toHaveText(/^Fuente pausada/);

@@ -77,6 +77,8 @@ describe('npm run harvest', () => {
     const unchanged = await harvest([resource.url, ...FAST], allowed, 90_000, RECHECK);
     expect(unchanged.output).toMatch(/Registro \d+: sin cambios \(HTTP 200\)\./);
     expect(unchanged.code).toBe(0);
+    // It fetches under its own settings, and says so: the server's are not its.
+    expect(unchanged.output).toContain('Esta orden pide los archivos ella misma, con su propia configuración');
     // The publisher replaces the file at the same address.
     const original = portal.files.get(resource.id)!;
     portal.files.set(resource.id, [...portal.files.values()].find((file) => file.sha256 !== original.sha256)!);
@@ -121,7 +123,7 @@ describe('npm run harvest', () => {
       await server.connect();
       try {
         const through = await harvest([portal.urls.ckan, ...FAST], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
-        expect(through.output).toContain('la cosecha pasa por él');
+        expect(through.output).toContain('la cosecha la usa a través de él');
         expect(through.output).toMatch(/Cosecha terminada \(importación \d+\)/);
         expect(through.code).toBe(0);
         // The server's session sees the run the script queued and what it did.

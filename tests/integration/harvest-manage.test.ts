@@ -7,11 +7,12 @@
  * one by one and all at once. Everyone else is refused (401/403); bad input is a 400 in Spanish;
  * an unknown id a 404.
  */
+import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { APIContext } from 'astro';
-import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toUser, type User } from '../../src/lib/domain/user.ts';
 import { HARVEST_OPS_PATHS, openApiDocument } from '../../src/lib/server/api/openapi.ts';
@@ -37,6 +38,7 @@ import { createStagingArea, databaseFileGuard } from '../../src/lib/server/stora
 import { drainJobs } from '../helpers/jobs.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
 import { startLocalPortal, type LocalPortal, type PortalFile } from '../helpers/portal/index.ts';
+import { portalFileBytes } from '../helpers/portal/packages.ts';
 import { ALICE, MALLORY } from '../helpers/siwe.ts';
 
 // The endpoints read the running archive; here it is the test's database.
@@ -48,6 +50,7 @@ const runRoute = await import('../../src/pages/v2/ops/harvest-sources/[id]/run.t
 const runsRoute = await import('../../src/pages/v2/ops/harvest-sources/[id]/runs.ts');
 const capturesRoute = await import('../../src/pages/v2/ops/harvest-sources/[id]/captures.ts');
 const retryAllRoute = await import('../../src/pages/v2/ops/harvest-sources/[id]/captures/retry.ts');
+const checkRoute = await import('../../src/pages/v2/ops/harvest-sources/[id]/captures/check.ts');
 const retryJobRoute = await import('../../src/pages/v2/ops/jobs/[id]/retry.ts');
 
 const MODERATOR = ALICE.address.toLowerCase();
@@ -130,6 +133,7 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
       [runsRoute.GET, 'GET', 1],
       [capturesRoute.GET, 'GET', 1],
       [retryAllRoute.POST, 'POST', 1],
+      [checkRoute.POST, 'POST', 1],
       [retryJobRoute.POST, 'POST', 1],
     ] as Array<[Route, string, number | undefined]>) {
       const body = method === 'GET' ? undefined : { url: portal.urls.ckan, kind: 'ckan' };
@@ -205,6 +209,7 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
       [runsRoute.GET, 'GET'],
       [capturesRoute.GET, 'GET'],
       [retryAllRoute.POST, 'POST'],
+      [checkRoute.POST, 'POST'],
     ] as Array<[Route, string]>) {
       for (const id of [424_242, 'abc']) {
         const answer = await call(route, { method, id, body: method === 'PATCH' ? { paused: true } : undefined });
@@ -467,6 +472,38 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     const recovered = await db.select({ cid: alexandrias.cid }).from(alexandrias).where(inArray(alexandrias.id, [one!.alexandriaId, other!.alexandriaId]));
     expect(recovered.every((record) => record.cid?.startsWith('baf'))).toBe(true);
     expect((await call(retryAllRoute.POST, { method: 'POST', id: sourceId })).body).toEqual({ code: 200, body: { retried: 0 } });
+  });
+
+  it('checks every captured file the catalogue still lists at its origin now, and a changed one gets its new version', async () => {
+    const listed = await db
+      .select({ id: harvestedRecords.alexandriaId, url: harvestedRecords.distributionUrl })
+      .from(harvestedRecords)
+      .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
+      .where(and(eq(harvestedRecords.harvestSourceId, sourceId), isNotNull(alexandrias.cid), isNotNull(harvestedRecords.distributionUrl), sql`${alexandrias.status} <> 'blocked'`));
+    expect(listed.length).toBeGreaterThan(1);
+    // One withdrawn from the catalogue: kept, and not asked for.
+    const [withdrawn, changed] = listed;
+    await db.update(harvestedRecords).set({ withdrawnAt: new Date() }).where(eq(harvestedRecords.alexandriaId, withdrawn!.id));
+    // Another changed at its origin, the catalogue saying nothing.
+    const resourceId = [...portal.files.keys()].find((id) => changed!.url!.includes(id))!;
+    const file = portal.files.get(resourceId)!;
+    const edited = { ...file, suffix: `${file.suffix ?? ''}\ncambiado en el origen` };
+    const bytes = portalFileBytes(edited);
+    // Its declared length too: the portal sends the size it is given as Content-Length.
+    portal.files.set(resourceId, { ...edited, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+    const [{ cid: before }] = (await db.select({ cid: alexandrias.cid }).from(alexandrias).where(eq(alexandrias.id, changed!.id))) as [{ cid: string }];
+    try {
+      expect((await call(checkRoute.POST, { method: 'POST', id: sourceId })).body).toEqual({ code: 200, body: { checks: listed.length - 1 } });
+      const queued = await db.select({ payload: jobs.payload }).from(jobs).where(and(eq(jobs.kind, CAPTURE_JOB), like(jobs.dedupeKey, 'recheck:%'), eq(jobs.status, 'queued')));
+      const asked = queued.map((job) => (job.payload as { alexandriaId: number }).alexandriaId);
+      expect(new Set(asked)).toEqual(new Set(listed.slice(1).map((record) => record.id)));
+      await drainQueue();
+      const [after] = await db.select({ cid: alexandrias.cid }).from(alexandrias).where(eq(alexandrias.id, changed!.id));
+      expect(after!.cid).not.toBe(before);
+    } finally {
+      portal.files.set(resourceId, file);
+      await db.update(harvestedRecords).set({ withdrawnAt: null }).where(eq(harvestedRecords.alexandriaId, withdrawn!.id));
+    }
   });
 
   it('counts every failed capture, and lists the newest up to its limit, each once', async () => {

@@ -17,7 +17,7 @@ export async function openArchiveForCommand(config: ArchiveConfig, what: string)
   if (served) {
     config.databaseUrl = served;
     config.databasePoolMax = 1;
-    console.log(`El servidor en marcha sirve la base de datos embebida: ${what} pasa por él.`);
+    console.log(`El servidor en marcha sirve la base de datos embebida: ${what} la usa a través de él.`);
   }
   try {
     return await openArchive({ config });

@@ -366,6 +366,15 @@ export const HARVEST_OPS_PATHS = {
       responses: { '200': answer('Cuántas volvieron a la cola.', { type: 'object', properties: { retried: { type: 'integer' } } }), ...moderatorRefusals, '404': refusal('No existe esa fuente.') },
     },
   },
+  '/v2/ops/harvest-sources/{id}/captures/check': {
+    post: {
+      summary:
+        'Comprobar ahora en su origen cada archivo capturado que el catálogo sigue listando (una petición condicional, como la vigilancia diaria): un archivo que cambió sin que el catálogo lo dijera da una versión nueva',
+      security: session,
+      parameters: sourceId,
+      responses: { '200': answer('Cuántas comprobaciones se pusieron en cola.', { type: 'object', properties: { checks: { type: 'integer' } } }), ...moderatorRefusals, '404': refusal('No existe esa fuente.') },
+    },
+  },
   '/v2/ops/jobs/{id}/retry': {
     post: {
       summary: 'Reintentar una captura fallida: vuelve a la cola con todos sus intentos',

@@ -24,6 +24,7 @@ import { foldLabel } from './map.ts';
 import { activeRunsOf, HARVEST_JOB, queueHarvestRun, refuseSnapshot, type HarvestJobPayload } from './run-job.ts';
 import { documentsRead, emptyCounts } from './run.ts';
 import { changeHarvestedCatalogue, checkNewAddress, registerHarvestSource, type RegistrationRules } from './sources.ts';
+import { makeDueNow, queueDueRechecks, RECHECKS_PER_TURN } from './watch.ts';
 
 /**
  * How often a source is harvested again: the choices a moderator has, and the PostgreSQL interval
@@ -618,6 +619,20 @@ export async function retryCapture(db: Db, jobId: number): Promise<{ jobId: numb
   }
   if (job.status !== 'failed' || !(await retryFailed(db, jobId))) throw new HttpError(409, 'Esa captura no ha fallado: no hay nada que reintentar.');
   return { jobId };
+}
+
+/**
+ * «Comprobar los archivos ahora»: every captured file of the source that its catalogue still lists
+ * is asked of its origin again now (a conditional request, as the watch does), not when its watch
+ * would: a file changed at its origin while the catalogue said nothing. The checks are queued at
+ * once; each is the watch's, so a new version, a 304 or a disappearance is told as it always is.
+ */
+export async function checkSourceFilesNow(db: Db, harvestSourceId: number): Promise<{ checks: number }> {
+  await requireSource(db, harvestSourceId);
+  const due = await makeDueNow(db, undefined, harvestSourceId);
+  // All of them at once (the queue paces them per host), and what else was due, as a turn would.
+  if (due.length > 0) await queueDueRechecks(db, due.length + RECHECKS_PER_TURN);
+  return { checks: due.length };
 }
 
 /** "Reintentar todas": every failed capture of the source still without its file, back in the queue. */

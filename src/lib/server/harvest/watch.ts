@@ -16,7 +16,7 @@
  *
  * Every date here is the database's (`now()`), never this process's clock.
  */
-import { and, eq, isNotNull, lte, ne, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { anyOf } from '../db/json-values.ts';
 import { alexandrias, captures, harvestedRecords, statusHistory } from '../db/schema.ts';
@@ -163,7 +163,7 @@ async function noteInHistory(tx: Tx, alexandriaId: number, reason: string): Prom
 }
 
 /** Checks queued per turn of the schedule: a few hundred polite requests, not the whole archive at once. */
-const RECHECKS_PER_TURN = 500;
+export const RECHECKS_PER_TURN = 500;
 
 export interface RecheckTarget {
   alexandriaId: number;
@@ -210,10 +210,11 @@ export async function queueDueRechecks(db: Db, limit = RECHECKS_PER_TURN): Promi
 }
 
 /**
- * Makes the checks of `alexandriaIds` (or of every watched record) due now, for `npm run recheck`;
+ * Makes the checks of `alexandriaIds` (or of every watched record) due now, for `npm run recheck`,
+ * or those of one harvest source's records (`harvestSourceId`, «Comprobar los archivos ahora»);
  * returns the records made due.
  */
-export async function makeDueNow(db: Db, alexandriaIds?: readonly number[]): Promise<number[]> {
+export async function makeDueNow(db: Db, alexandriaIds?: readonly number[], harvestSourceId?: number): Promise<number[]> {
   const rows = await db
     .update(harvestedRecords)
     .set({ nextCheckAt: sql`now()` })
@@ -223,6 +224,9 @@ export async function makeDueNow(db: Db, alexandriaIds?: readonly number[]): Pro
         // What `queueDueRechecks` would check: a file, and a record no moderator blocked.
         sql`exists (select 1 from ${alexandrias} a where a.id = ${harvestedRecords.alexandriaId} and a.cid is not null and a.status <> 'blocked')`,
         alexandriaIds ? sql`${harvestedRecords.alexandriaId} in ${alexandriaIds.length ? alexandriaIds : [-1]}` : undefined,
+        harvestSourceId === undefined ? undefined : eq(harvestedRecords.harvestSourceId, harvestSourceId),
+        // A record its catalogue withdrew keeps its copy, and its URL is no longer the catalogue's word.
+        harvestSourceId === undefined ? undefined : isNull(harvestedRecords.withdrawnAt),
       ),
     )
     .returning({ alexandriaId: harvestedRecords.alexandriaId });
