@@ -47,14 +47,14 @@ export function harvestProgressText(progress: HarvestProgressInput): string {
     case 'harvesting':
       return lastRun?.status === 'in_progress' ? `Cosechando: ${documents(lastRun.documents)} leídos hasta ahora…` : 'Cosechando: leyendo el catálogo…';
     case 'capturing':
-      return `Catálogo leído. Capturando archivos: quedan ${(queued + running).toLocaleString('es-DO')}; la fuente tiene ${done.toLocaleString('es-DO')} de ${(queued + running + done + failed).toLocaleString('es-DO')} capturados…`;
+      return `Catálogo leído. Capturando archivos: quedan ${(queued + running).toLocaleString('es-DO')} por capturar; la fuente tiene ${done.toLocaleString('es-DO')} de ${(queued + running + done + failed).toLocaleString('es-DO')} capturados…`;
     case 'failed':
       return `La última cosecha falló tras ${documents(lastRun!.documents)}: su motivo está en la lista de cosechas.`;
     case 'done':
       return failed > 0
         ? `Última cosecha terminada: ${documents(lastRun!.documents)}. ${pickPlural(failed, {
-            one: '1 captura sigue fallando: está abajo, para reintentarla.',
-            other: `${failed.toLocaleString('es-DO')} capturas siguen fallando: están abajo, para reintentarlas.`,
+            one: '1 captura sigue fallando: aparece abajo, donde puede reintentarla.',
+            other: `${failed.toLocaleString('es-DO')} capturas siguen fallando: aparecen abajo, donde puede reintentarlas.`,
           })}`
         : `Última cosecha terminada: ${documents(lastRun!.documents)}.`;
   }

@@ -231,7 +231,7 @@ test('a page on another origin cannot upload, sign in or read the signed-in user
 
 test('/docs explains what of the original API is accepted, what differs, and how an API client signs in', async ({ page }) => {
   await page.goto('/docs#compatibilidad');
-  const section = page.getByRole('region', { name: 'Compatibilidad con el API original' });
+  const section = page.getByRole('region', { name: 'Compatibilidad con la API original' });
   await expect(section).toBeVisible();
   await expect(section.getByRole('heading', { name: 'Se acepta como en el original' })).toBeVisible();
   await expect(section.getByRole('heading', { name: 'Qué cambia y por qué' })).toBeVisible();

@@ -197,10 +197,10 @@ test.describe('a harvested record', () => {
       // The dragas package ("Nomina 2022") states no coverage in the real sample: given one, as ckanext-dcat's extras do.
       const dragas = portal.packages.find((pkg) => pkg.name === 'conjunto-de-datos')!;
       dragas.extras = [...((dragas.extras as unknown[]) ?? []), { key: 'temporal_start', value: '2022-01-01' }, { key: 'temporal_end', value: '2022-12-31' }];
-      // CONALECHE's XLS offered as a service instead (`url_type: api`, as HDX marks its APIs).
+      // CONALECHE's XLS offered as a service instead (its declared format `API`).
       const conaleche = portal.packages.find((pkg) => pkg.name === 'nominas-personal-institucion')!;
       const service = conaleche.resources[0]! as Record<string, unknown>;
-      service.url_type = 'api';
+      service.format = 'API';
       await signInWithWallet(page);
       const created = await page.request.post('/v2/ops/harvest-sources', { data: { url: portal.urls.ckan, kind: 'ckan', name: 'Portal de citas' } });
       expect(created.status()).toBe(201);
@@ -236,7 +236,8 @@ test.describe('a harvested record', () => {
       await listed('Nomina de Empleados, CONALECHE 2026.xls');
       await page.locator('tr[data-record]').getByRole('link', { name: /CONALECHE 2026\.xls$/ }).first().click();
       const notice = page.locator('[data-not-archived] [data-api-endpoint]');
-      await expect(notice).toContainText('Su catálogo lo ofrece como servicio (una API), no como un archivo que descargar');
+      await expect(notice).toContainText('Su catálogo lo ofrece como un servicio (una API), no como un documento que descargar');
+      await expect(page.locator('[data-not-archived]')).not.toContainText('mientras tanto');
       await expect(notice.getByRole('link')).toHaveAttribute('href', service.url as string);
       expect(portal.requests.some((request) => request.startsWith(new URL(service.url as string).pathname))).toBe(false);
       await page.setViewportSize({ width: 390, height: 844 });

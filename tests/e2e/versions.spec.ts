@@ -140,6 +140,8 @@ test('a record changed at its origin lists both versions and what changed', asyn
   await expect(first).toContainText('Primera captura del documento.');
   const download = first.getByRole('link', { name: 'Descargar v1' });
   await expect(download).toHaveAttribute('href', new RegExp(`^/ipfs/${v1Cid}\\?download=`));
+  // Named with its number: two versions saved side by side keep apart.
+  await expect(download).toHaveAttribute('download', /-v1\.[a-z]+$/);
   const v1 = await page.request.get((await download.getAttribute('href'))!);
   expect(Buffer.compare(Buffer.from(await v1.body()), ORIGINAL)).toBe(0);
 
@@ -171,7 +173,7 @@ test('a record changed at its origin lists both versions and what changed', asyn
   });
   expect(scrolled).toBeGreaterThan(0);
   // A keyboard reaches it too: a named tab stop, scrolled back with the arrow keys.
-  await expect(sample.getByRole('region', { name: 'Muestra de las filas que cambiaron' })).toHaveAttribute('tabindex', '0');
+  await expect(sample.getByRole('region', { name: 'Muestra de las filas que cambiaron (v2)' })).toHaveAttribute('tabindex', '0');
   await scroller.focus();
   await page.keyboard.press('ArrowLeft');
   await expect.poll(() => scroller.evaluate((element) => element.scrollLeft)).toBeLessThan(scrolled);

@@ -556,7 +556,7 @@ describe('the readers on what real portals publish beyond the examples', () => {
     expect(other!.datasets[0]!.keywords).toEqual(['salud', 'hospitales']);
   });
 
-  it('CKAN: a resource of type api (resource_type, or url_type as HDX says it) is a service, not a file', async () => {
+  it('CKAN: a resource of type api (resource_type, or url_type as HDX says it) is hinted as one', async () => {
     const resources = [
       { id: 'f', url: 'https://p.example/f.xlsx', format: 'XLSX', url_type: 'upload', resource_type: 'file.upload' },
       { id: 'a', url: 'https://mapas.p.example/arcgis/rest/services/X/MapServer', format: 'Geoservice', url_type: 'api', resource_type: null },
@@ -564,10 +564,10 @@ describe('the readers on what real portals publish beyond the examples', () => {
     ];
     const body = JSON.stringify({ success: true, result: { count: 1, results: [{ id: 'x', name: 'x', title: 'Equis', resources }] } });
     const [page] = await readAll('ckan', 'https://p.example', answering(body, 'application/json'));
-    expect(page!.datasets[0]!.distributions.map(({ identifier, service }) => ({ identifier, service }))).toEqual([
-      { identifier: 'f', service: false },
-      { identifier: 'a', service: true },
-      { identifier: 'b', service: true },
+    expect(page!.datasets[0]!.distributions.map(({ identifier, apiHint }) => ({ identifier, apiHint }))).toEqual([
+      { identifier: 'f', apiHint: false },
+      { identifier: 'a', apiHint: true },
+      { identifier: 'b', apiHint: true },
     ]);
   });
 

@@ -46,19 +46,41 @@ describe('mapDataset', () => {
     const records = mapDataset(
       dataset([
         distribution({ identifier: 'r1', url: 'https://datos.example.org/nomina.csv', format: 'CSV' }),
-        distribution({ identifier: 'r2', url: 'https://mapas.example.org/arcgis/rest/services/Nomina/MapServer', title: 'Geoservicio', format: 'Geoservice', service: true }),
-        distribution({ identifier: 'r3', url: 'https://datos.example.org/api/3/action/datastore_search?resource_id=r1', title: 'Consulta', format: 'api' }),
+        distribution({ identifier: 'r2', url: 'https://mapas.example.org/arcgis/rest/services/Nomina/MapServer', title: 'Geoservicio', format: 'Geoservice', apiHint: true }),
+        distribution({ identifier: 'r3', url: 'https://datos.example.org/api/3/action/datastore_search?resource_id=r1', title: 'Consulta', format: 'API' }),
+        // CKAN's «api» type and no format at all: a link to an API.
+        distribution({ identifier: 'r4', url: 'https://datos.example.org/api/nomina', title: 'Servicio', apiHint: true }),
       ]),
     );
     expect(records.map(({ distributionKey, url, apiEndpoint }) => ({ distributionKey, url, apiEndpoint }))).toEqual([
       { distributionKey: 'r1', url: 'https://datos.example.org/nomina.csv', apiEndpoint: null },
       { distributionKey: 'r2', url: null, apiEndpoint: 'https://mapas.example.org/arcgis/rest/services/Nomina/MapServer' },
       { distributionKey: 'r3', url: null, apiEndpoint: 'https://datos.example.org/api/3/action/datastore_search?resource_id=r1' },
+      { distributionKey: 'r4', url: null, apiEndpoint: 'https://datos.example.org/api/nomina' },
     ]);
-    // A dataset offered only as a service is one description, with its API, and nothing to capture.
-    const [only, ...none] = mapDataset(dataset([distribution({ identifier: 's1', url: 'https://mapas.example.org/wms', format: 'WMS', service: true })]));
-    expect(none).toEqual([]);
-    expect(only).toMatchObject({ distributionKey: 's1', url: null, apiEndpoint: 'https://mapas.example.org/wms', declaredFormat: 'WMS' });
+    // A dataset of services only keeps a record for each, as it had before they were told apart.
+    const services = mapDataset(
+      dataset([
+        distribution({ identifier: 's1', url: 'https://mapas.example.org/wms', format: 'WMS' }),
+        distribution({ identifier: 's2', url: 'https://mapas.example.org/wfs', format: 'WFS' }),
+      ]),
+    );
+    expect(services.map(({ distributionKey, url, apiEndpoint, declaredFormat }) => ({ distributionKey, url, apiEndpoint, declaredFormat }))).toEqual([
+      { distributionKey: 's1', url: null, apiEndpoint: 'https://mapas.example.org/wms', declaredFormat: 'WMS' },
+      { distributionKey: 's2', url: null, apiEndpoint: 'https://mapas.example.org/wfs', declaredFormat: 'WFS' },
+    ]);
+  });
+
+  it('captures a linked file HDX marks as «api» when its format, media type or extension is a document\'s', () => {
+    const records = mapDataset(
+      dataset([
+        distribution({ identifier: 'h1', url: 'https://data.humdata.org/dataset/x/resource/y/download/pob.csv', format: 'CSV', apiHint: true }),
+        distribution({ identifier: 'h2', url: 'https://example.org/limites.geojson', format: 'GeoJSON', apiHint: true }),
+        distribution({ identifier: 'h3', url: 'https://example.org/descarga?id=7', mediaType: 'application/zip', apiHint: true }),
+        distribution({ identifier: 'h4', url: 'https://example.org/archivos/limites.zip', apiHint: true }),
+      ]),
+    );
+    expect(records.map(({ url, apiEndpoint }) => ({ captured: url !== null, apiEndpoint }))).toEqual(Array(4).fill({ captured: true, apiEndpoint: null }));
   });
 
   it('makes one record of a dataset with one file, titled as the dataset, with what the catalogue declared', () => {

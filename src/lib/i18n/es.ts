@@ -229,7 +229,7 @@ export const es = {
   'docs.description': 'Cómo leer el archivo desde sus programas: REST, GraphQL y el documento OpenAPI.',
   'docs.heading': 'API abierta del archivo',
   'docs.intro': 'Todo lo que muestra el archivo se puede leer también desde sus programas, sin registrarse: las llamadas REST del servicio original del que nació este archivo (quien usaba aquella API puede usar esta sin cambios) y una API GraphQL. Las lecturas admiten cualquier origen (CORS) y no usan credenciales.',
-  'docs.rest': 'Cada lista llega en el sobre { code, body }, con body como texto JSON, igual que el API original. Los estados HTTP son reales (400 para parámetros no válidos, 404 si no existe) y code los repite. limit admite de 1 a 100; los parámetros desconocidos se ignoran.',
+  'docs.rest': 'Cada lista llega en el sobre { code, body }, con body como texto JSON, igual que la API original. Los estados HTTP son reales (400 para parámetros no válidos, 404 si no existe) y code los repite. limit admite de 1 a 100; los parámetros desconocidos se ignoran.',
   'docs.ops': 'Contribuir por API',
   'docs.opsIntro': 'Subir un documento exige una sesión de cartera (POST /auth/login con un mensaje Sign-In with Ethereum firmado) y una firma de confirmación por cada subida. Las respuestas de error traen un mensaje en español y el estado HTTP real.',
   'docs.gateway': 'Los archivos se leen en /ipfs/{cid}: con rangos (Range), ?download=nombre para descargar y ?format=car (o Accept: application/vnd.ipld.car) para recibir los bloques como CAR y verificarlos sin confiar en el archivo.',
@@ -574,7 +574,8 @@ export const es = {
   'record.notArchived.title': 'Todavía no archivado',
   'record.notArchived.body':
     'El archivo aún no guarda una copia de este documento: lo conoce por el catálogo de su fuente. Puede consultarlo en la fuente mientras tanto.',
-  'record.notArchived.service': 'Su catálogo lo ofrece como servicio (una API), no como un archivo que descargar, y el archivo guarda documentos, no servicios. El servicio está en',
+  'record.notArchived.service':
+    'Su catálogo lo ofrece como un servicio (una API), no como un documento que descargar, y este archivo solo conserva documentos: no guardará una copia. Dirección del servicio:',
   'record.notArchived.failed': 'El último intento de captura, desde {url} el {date}, falló: {reason}',
   'record.declaredFormats': 'Formatos declarados',
   'record.archiveUpdated': 'Último cambio en el archivo',

@@ -12,7 +12,7 @@ export interface CompatNote {
 }
 
 export const COMPAT_INTRO =
-  'Quien usaba el API del servicio original (su aplicación web, scripts, cuadernos) puede apuntar a este archivo y seguir funcionando: ' +
+  'Quien usaba la API del servicio original (su aplicación web, scripts, cuadernos) puede apuntar a este archivo y seguir funcionando: ' +
   'GraphQL en /graphql y las rutas REST aceptan las mismas consultas, con los mismos nombres de campos. Se comprueba con cada consulta ' +
   'que envía la aplicación original.';
 
@@ -24,7 +24,7 @@ export const COMPAT_ACCEPTED: CompatNote[] = [
   },
   {
     call: '_limit, _start, _sort=campo:asc|desc, _where[campo]=valor',
-    text: 'Como en Strapi: cualquier otro parámetro filtra por igualdad (type=pdf, category=3, status=under_review); los demás parámetros con _ se ignoran. Las rutas getAll del API abierto aceptan también _start y _limit.',
+    text: 'Como en Strapi: cualquier otro parámetro filtra por igualdad (type=pdf, category=3, status=under_review); los demás parámetros con _ se ignoran. Las rutas getAll de la API abierta aceptan también _start y _limit.',
   },
   {
     call: 'sort: "desc", _sort=desc',

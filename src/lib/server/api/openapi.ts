@@ -36,7 +36,7 @@ const envelope = (description: string, bodyIsString = true) => ({
         properties: {
           code: { type: 'integer', const: 200 },
           body: bodyIsString
-            ? { type: 'string', description: 'Lista en JSON, como texto (la forma del API original).' }
+            ? { type: 'string', description: 'Lista en JSON, como texto (la forma de la API original).' }
             : { type: 'object', properties: { pins: { type: 'array' }, deals: { type: 'array' } } },
         },
       },
@@ -511,7 +511,7 @@ export function openApiDocument(origin: string) {
       version: '1.0.0',
       description:
         'Lecturas públicas del archivo, y las operaciones de quien inicia sesión (subir) y de moderación (estados, cosechas). Cada lista llega en el sobre `{ code, body }` con `body` como texto JSON, ' +
-        'como lo hacía el API original; los estados HTTP son reales y `code` los repite. Para consultas más ricas, use GraphQL en /graphql.',
+        'como lo hacía la API original; los estados HTTP son reales y `code` los repite. Para consultas más ricas, use GraphQL en /graphql.',
     },
     servers: [{ url: origin }],
     paths: { ...REST_PATHS, ...OPEN_DATA_PATHS, ...AUTH_PATHS, ...OPS_PATHS, ...HARVEST_OPS_PATHS },

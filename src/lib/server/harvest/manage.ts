@@ -465,7 +465,15 @@ export async function captureQueue(db: Db, harvestSourceId: number): Promise<Cap
   const failedTotal = rows[0]?.total ?? 0;
   counts.failed = failedTotal;
 
-  // Captured, kept, and not published: the capture that brought each record's file says why.
+  // Captured, kept, and not published: the capture that brought each record's file says why. The
+  // source's records first (its index), then each one's newest capture of its current file.
+  const bringing = db
+    .select({ id: sql<number>`max(${captures.id})`.as('id') })
+    .from(harvestedRecords)
+    .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
+    .innerJoin(captures, and(eq(captures.alexandriaId, alexandrias.id), eq(captures.cid, alexandrias.cid)))
+    .where(and(eq(harvestedRecords.harvestSourceId, harvestSourceId), eq(alexandrias.status, 'under_review')))
+    .groupBy(alexandrias.id);
   const held = await db
     .select({
       alexandriaId: alexandrias.id,
@@ -476,13 +484,9 @@ export async function captureQueue(db: Db, harvestSourceId: number): Promise<Cap
       capturedAt: captures.capturedAt,
       total: sql<number>`count(*) over ()`.mapWith(Number),
     })
-    .from(harvestedRecords)
-    .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
-    .innerJoin(
-      captures,
-      sql`${captures.id} = (select c.id from ${captures} c where c.alexandria_id = ${alexandrias.id} and c.cid = ${alexandrias.cid} order by c.id desc limit 1)`,
-    )
-    .where(and(eq(harvestedRecords.harvestSourceId, harvestSourceId), eq(alexandrias.status, 'under_review'), isNotNull(alexandrias.cid)))
+    .from(captures)
+    .innerJoin(alexandrias, eq(alexandrias.id, captures.alexandriaId))
+    .where(inArray(captures.id, bringing))
     .orderBy(desc(captures.id))
     .limit(FAILED_CAPTURES_LIMIT);
   return {
@@ -611,13 +615,18 @@ export async function requestHarvestRun(db: Db, id: number, requestedBy: string)
  * keeps one run per source).
  */
 export async function retryCapture(db: Db, jobId: number): Promise<{ jobId: number }> {
-  const [job] = await db.select({ kind: jobs.kind, status: jobs.status, unlisted: sql<boolean>`${noLongerListed}` }).from(jobs).where(eq(jobs.id, jobId));
+  const [job] = await db
+    .select({ kind: jobs.kind, status: jobs.status, dedupeKey: jobs.dedupeKey, unlisted: sql<boolean>`${noLongerListed}` })
+    .from(jobs)
+    .where(eq(jobs.id, jobId));
   if (!job) throw new HttpError(404, 'Ese trabajo no existe.');
   if (job.kind !== CAPTURE_JOB) throw new HttpError(409, 'Solo las capturas se reintentan así; una cosecha se vuelve a pedir con «Cosechar ahora».');
-  if (job.unlisted) {
+  if (job.status !== 'failed') throw new HttpError(409, 'Esa captura no ha fallado: no hay nada que reintentar.');
+  // A first capture only: a check of a kept copy (`recheck:`, the audit's repairs) is the watch's, listed or not.
+  if (job.dedupeKey?.startsWith('capture:') && job.unlisted) {
     throw new HttpError(409, 'El catálogo ya no da ese archivo en esa dirección: su captura no se reintenta. Si vuelve a darlo, la próxima cosecha lo capturará.');
   }
-  if (job.status !== 'failed' || !(await retryFailed(db, jobId))) throw new HttpError(409, 'Esa captura no ha fallado: no hay nada que reintentar.');
+  if (!(await retryFailed(db, jobId))) throw new HttpError(409, 'Esa captura no ha fallado: no hay nada que reintentar.');
   return { jobId };
 }
 

@@ -79,7 +79,8 @@ export function mapDataset(dataset: CatalogDataset): MappedRecord[] {
     keys.add(key);
     return [{ distribution, index, key }];
   });
-  if (!unique.some(({ distribution }) => fileUrl(distribution) !== null)) return [describedOnly(dataset)];
+  // A service keeps a record of its own, as a file does: one per distribution, whatever it is.
+  if (!unique.some(({ distribution }) => distribution.url !== null)) return [describedOnly(dataset)];
   const names = siblingNames(dataset, unique);
   return unique.map(({ distribution, key }, position) => {
     const type = normalizeFormat(formatLabel(distribution));
@@ -98,12 +99,19 @@ export function mapDataset(dataset: CatalogDataset): MappedRecord[] {
   });
 }
 
+/** Formats that name a service rather than a document: an API, a map or feature server, an endpoint. */
+const SERVICE_FORMAT = /^(api|rest|json api|web service|geoservice|geoservicio|arcgis( rest| map| feature)?( service)?|esri rest|ogc api|wms|wfs|wmts|wcs|sparql( endpoint)?)$/i;
+
 /**
  * A distribution the catalogue offers as a service (an API, a map server) rather than a file:
- * asking its address for a document gets a service's page, or a 404, every run.
+ * asking its address for a document gets a service's page, or a 404, every run. Its declared
+ * format says so; CKAN's «api» type alone only when it declares no format at all, since HDX gives
+ * it to every linked file (CSV, GeoJSON, zipped shapefiles), which are documents to capture.
  */
 function isService(distribution: CatalogDistribution): boolean {
-  return distribution.service === true || distribution.format?.trim().toUpperCase() === 'API';
+  const format = distribution.format?.trim() ?? '';
+  if (SERVICE_FORMAT.test(format)) return true;
+  return distribution.apiHint === true && !format && !distribution.mediaType && !(distribution.url && extensionOf(distribution.url));
 }
 
 /** The address to capture a distribution's file from: none for a service. */
@@ -126,7 +134,7 @@ function describedOnly(dataset: CatalogDataset): MappedRecord {
     ...datasetFacts(dataset),
     distributionKey: first ? distributionKey(first, 0) : '#1',
     url: null,
-    apiEndpoint: dataset.distributions.find((distribution) => isService(distribution) && distribution.url !== null)?.url ?? null,
+    apiEndpoint: null,
     title: dataset.title,
     type: primaryFormat(labels),
     formats: normalizeFormats(labels),

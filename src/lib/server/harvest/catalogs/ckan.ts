@@ -150,8 +150,8 @@ function ckanDataset(item: Record<string, unknown>, portal: string): CatalogData
       mediaType: vocabularyCode(resource.mimetype, 'mediaType'),
       byteSize: cleanFileSize(resource.size),
       checksum: cleanChecksum(resource.hash),
-      // CKAN's resource types: `file`, `file.upload`, `api`… HDX and others say `api` in `url_type`.
-      service: [resource.resource_type, resource.url_type].some((type) => cleanText(type)?.toLowerCase() === 'api'),
+      // CKAN's resource types: `file`, `file.upload`, `api`… HDX says `api` in `url_type`, for any linked file.
+      apiHint: [resource.resource_type, resource.url_type].some((type) => cleanText(type)?.toLowerCase() === 'api'),
     })),
   };
 }

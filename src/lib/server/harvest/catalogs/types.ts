@@ -93,10 +93,11 @@ export interface CatalogDistribution {
   byteSize: number | null;
   checksum: CatalogChecksum | null;
   /**
-   * The catalogue offers it as a service (an API, a map server), not as a file: CKAN's resource
-   * type `api`, or the format `API`. Its URL is no document to capture. False when not said.
+   * The catalogue calls it an API (CKAN's resource type `api`, HDX's `url_type`). On some portals
+   * that only means a linked rather than an uploaded file, so it decides nothing alone: see
+   * `isService` in `map.ts`. False when not said.
    */
-  service?: boolean;
+  apiHint?: boolean;
 }
 
 export interface CatalogDataset {
