@@ -9,6 +9,7 @@ import { packageSearchUrl } from '../../src/lib/server/harvest/catalogs/ckan.ts'
 import { catalogIdentity } from '../../src/lib/server/harvest/catalogs/index.ts';
 import { CatalogReadError, PageNotFoundError, readCatalog, type CatalogKind, type CatalogPage, type FetchPage, type ReadOptions } from '../../src/lib/server/harvest/catalogs/index.ts';
 import { cleanChecksum, cleanDate, cleanUrl } from '../../src/lib/server/harvest/catalogs/values.ts';
+import { frequencyLabel } from '../../src/lib/server/harvest/catalogs/frequency.ts';
 import { formatDate } from '../../src/lib/format.ts';
 import { samplePackages, startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
 
@@ -554,6 +555,27 @@ describe('the readers on what real portals publish beyond the examples', () => {
     const tagged = JSON.stringify({ success: true, result: { count: 1, results: [{ id: 'y', name: 'y', tags: 'salud, hospitales ,' }] } });
     const [other] = await readAll('ckan', 'https://p.example', answering(tagged, 'application/json'));
     expect(other!.datasets[0]!.keywords).toEqual(['salud', 'hospitales']);
+  });
+
+  it("CKAN: HDX's update frequency in days is read as the EU table's frequency, other numbers are not guessed; a user id is no contact", async () => {
+    const packages: Array<Record<string, unknown>> = ['365', '30', 7, '-1', '0', '45'].map((days, index) => ({ id: `p${index}`, name: `p${index}`, data_update_frequency: days }));
+    // HDX's maintainer is its user's id: no contact; the author, when named, is.
+    Object.assign(packages[0]!, { maintainer: '84e567b6-1d09-4f7e-96f5-b69c09028cbc', author: 'Oficina de datos', author_email: 'datos@p.example' });
+    Object.assign(packages[1]!, { maintainer: '84e567b6-1d09-4f7e-96f5-b69c09028cbc' });
+    const body = JSON.stringify({ success: true, result: { count: packages.length, results: packages } });
+    const [page] = await readAll('ckan', 'https://p.example', answering(body, 'application/json'));
+    const frequencies = page!.datasets.map((dataset) => dataset.updateFrequency);
+    expect(frequencies).toEqual([
+      'http://publications.europa.eu/resource/authority/frequency/ANNUAL',
+      'http://publications.europa.eu/resource/authority/frequency/MONTHLY',
+      'http://publications.europa.eu/resource/authority/frequency/WEEKLY',
+      'http://publications.europa.eu/resource/authority/frequency/NEVER',
+      'http://publications.europa.eu/resource/authority/frequency/CONT',
+      null,
+    ]);
+    expect(frequencies.slice(0, 2).map((frequency) => frequencyLabel(frequency!))).toEqual(['Anual', 'Mensual']);
+    expect(page!.datasets[0]!.contact).toMatchObject({ name: 'Oficina de datos', email: 'datos@p.example' });
+    expect(page!.datasets[1]!.contact).toBeNull();
   });
 
   it('CKAN: a resource of type api (resource_type, or url_type as HDX says it) is hinted as one', async () => {

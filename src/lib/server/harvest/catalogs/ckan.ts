@@ -6,6 +6,7 @@
  */
 import { arrayOf, isObject, kindHint, parseJsonPage } from './body.ts';
 import { CatalogReadError } from './errors.ts';
+import { EU_FREQUENCY_NS } from './frequency.ts';
 import { pageLimits } from './limits.ts';
 import { readPages, type ParsedPage } from './paging.ts';
 import { DEFAULT_PAGE_SIZE, type CatalogContact, type CatalogDataset, type CatalogPage, type CatalogPublisher, type FetchPage, type ReadOptions } from './types.ts';
@@ -23,6 +24,22 @@ const ACRONYM_KEYS = ['acronym', 'siglas', 'acronimo', 'acrónimo'];
  * hand: `Periodicidad`, and also `Periocidad`.
  */
 const FREQUENCY_KEYS = ['frequency', 'accrual_periodicity', 'periodicidad', 'periocidad', 'frecuencia'];
+/**
+ * HDX's `data_update_frequency`: a number of days («365»), or -1 for never, -2 for as needed and 0
+ * for live data, as its dataset form offers them; named here by the EU table's codes.
+ */
+const HDX_FREQUENCY_DAYS: Readonly<Record<string, string>> = {
+  '-2': 'IRREG',
+  '-1': 'NEVER',
+  '0': 'CONT',
+  '1': 'DAILY',
+  '7': 'WEEKLY',
+  '14': 'BIWEEKLY',
+  '30': 'MONTHLY',
+  '90': 'QUARTERLY',
+  '180': 'ANNUAL_2',
+  '365': 'ANNUAL',
+};
 /** A temporal coverage's dates (ckanext-dcat's names) and a coverage stated in words. */
 const TEMPORAL_START_KEYS = ['temporal_start'];
 const TEMPORAL_END_KEYS = ['temporal_end'];
@@ -101,6 +118,13 @@ function parseCkanPage(json: unknown, url: string): ParsedPage {
   return { datasets, total, skipped, next };
 }
 
+/** HDX's frequency in days as the EU table's IRI; null for any other value. */
+function hdxFrequency(days: unknown): string | null {
+  // A number where a string was meant, as some exports write it.
+  const code = HDX_FREQUENCY_DAYS[(typeof days === 'number' ? String(days) : cleanText(days)) ?? ''];
+  return code ? `${EU_FREQUENCY_NS}${code}` : null;
+}
+
 function ckanDataset(item: Record<string, unknown>, portal: string): CatalogDataset | null {
   const id = cleanText(item.id);
   const name = cleanText(item.name);
@@ -126,7 +150,7 @@ function ckanDataset(item: Record<string, unknown>, portal: string): CatalogData
     license: licenseTitle || licenseUrl ? { title: licenseTitle, url: licenseUrl } : null,
     // Tags as CKAN gives them (objects with a name), as names, or as one comma-separated string.
     keywords: cleanKeywords(typeof item.tags === 'string' ? item.tags : arrayOf(item.tags).map((tag) => (isObject(tag) ? (cleanText(tag.name) ?? tag.display_name) : tag))),
-    updateFrequency: cleanText(field(FREQUENCY_KEYS)),
+    updateFrequency: cleanText(field(FREQUENCY_KEYS)) ?? hdxFrequency(item.data_update_frequency),
     contact: ckanContact(item),
     temporal:
       cleanTemporal(field(TEMPORAL_START_KEYS), field(TEMPORAL_END_KEYS), field(TEMPORAL_TEXT_KEYS)) ?? (coverage ? cleanTemporal(coverage.start, coverage.end) : null),
@@ -173,8 +197,12 @@ function fieldReader(object: Record<string, unknown>): (keys: string[]) => unkno
  * as a pair (never the name of one with the address of the other). A maintainer without an address
  * gives way to an author with one: a contact is for writing to.
  */
+/** A user's id where a name belongs (HDX's maintainer is its user's UUID): no one a reader can write to. */
+const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function ckanContact(item: Record<string, unknown>): CatalogContact | null {
-  const maintainer = cleanContact(item.maintainer, item.maintainer_email);
+  const maintainerName = USER_ID.test(cleanText(item.maintainer) ?? '') ? null : item.maintainer;
+  const maintainer = cleanContact(maintainerName, item.maintainer_email);
   const author = cleanContact(item.author, item.author_email);
   const listed = arrayOf(item.contact).find(isObject);
   return (maintainer && (maintainer.email || !author?.email) ? maintainer : author) ?? (listed ? cleanContact(listed.name, listed.email) : null);
