@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContentStore } from '../../src/lib/server/storage/index.ts';
 import { KEYED_NOTE } from '../../src/lib/server/versions/keyed-comparison.ts';
 import { compareTables, DEFAULT_TABLE_DIFF_BOUNDS, type TableChanges } from '../../src/lib/server/versions/table-diff.ts';
+import { withoutEmptyUnnamedColumns } from '../../src/lib/server/versions/table-rows.ts';
 import { createTestStore } from '../helpers/database.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
 import { expectedChanges } from '../helpers/table-changes.ts';
@@ -102,6 +103,19 @@ describe.each([
     expect(counts(streamed)).toEqual(expected);
     expect(streamed.sample.slice(1).map((row) => row[0]).sort()).toEqual(['+++', '+++', '->', '->']);
   });
+});
+
+it("shows no column for the Hacienda CSV's trailing «;», which no header names and no row fills", async () => {
+  const before = csvFixture('salario-minimo-hacienda-2000-2025.csv');
+  const { sample } = await changesOf(before, edited(before), 'csv');
+  const unnamed = sample[0]!.filter((name) => /^Columna \d+$/.test(name));
+  // What the comparison keeps (the stored diff), and what the record page shows of it.
+  expect(unnamed).toHaveLength(1);
+  const shown = withoutEmptyUnnamedColumns(sample);
+  expect(shown[0]).toEqual(sample[0]!.filter((name) => !unnamed.includes(name)));
+  expect(shown.every((row) => row.length === shown[0]!.length)).toBe(true);
+  // A blank-headed column a row does fill stays.
+  expect(withoutEmptyUnnamedColumns([['@@', 'a', 'Columna 3'], ['+++', '1', 'x']])).toEqual([['@@', 'a', 'Columna 3'], ['+++', '1', 'x']]);
 });
 
 it('says why the rows were not compared past the largest table', async () => {

@@ -63,6 +63,19 @@ export function columnNames(header: readonly string[]): string[] {
   });
 }
 
+/**
+ * A comparison's sample (`TableChanges.sample`) without the columns no header names (`Columna N`,
+ * as `columnNames` calls them) and no row of it fills: a trailing `;` on every line makes one (the
+ * Hacienda CSVs), and the record page's CSV panel leaves it out too (`tabular/table.ts`). The first
+ * column, the rows' actions, always stays.
+ */
+export function withoutEmptyUnnamedColumns(sample: readonly string[][]): string[][] {
+  const [header = []] = sample;
+  const fills = (index: number) => sample.slice(1).some((row) => (row[index] ?? '').trim() !== '');
+  const kept = header.map((name, index) => index === 0 || !/^Columna \d+$/.test(name.trim()) || fills(index));
+  return sample.map((row) => row.filter((_, index) => kept[index] !== false));
+}
+
 /** Columns of `after` not in `before`, and of `before` not in `after`, by name, in their table's order. */
 export function columnChanges(before: readonly string[], after: readonly string[]): { added: string[]; removed: string[] } {
   const beforeNames = new Set(before);
