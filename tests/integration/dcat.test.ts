@@ -6,11 +6,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray } from 'drizzle-orm';
 import jsonld from 'jsonld';
 import { DataFactory, Parser, Store, Writer, type Quad, type Term } from 'n3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alexandrias, captures, categories, departments, recordVersions } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, captures, categories, departments, harvestedRecords, recordVersions } from '../../src/lib/server/db/schema.ts';
 import { catalogIriDocument } from '../../src/lib/server/dcat/catalog.ts';
 import { CATALOG_DOCUMENTS_AT_ONCE, CATALOG_DOCUMENTS_WAITING, catalogDocumentsWaiting, catalogResponse, type CatalogFormat } from '../../src/lib/server/dcat/response.ts';
 import { HttpError } from '../../src/lib/server/http/errors.ts';
@@ -29,6 +29,8 @@ const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const DCAT = 'http://www.w3.org/ns/dcat#';
 const DCT = 'http://purl.org/dc/terms/';
 const FOAF = 'http://xmlns.com/foaf/0.1/';
+/** Later than any record's own change in the test: the withdrawal is the catalogue record's last change. */
+const WITHDRAWN_AT = new Date('2099-01-02T03:04:05.000Z');
 const SKOS = 'http://www.w3.org/2004/02/skos/core#';
 const SPDX = 'http://spdx.org/rdf/terms#';
 const ADMS = 'http://www.w3.org/ns/adms#';
@@ -165,6 +167,7 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     earlierSize: number;
     earlierSha: string;
     facts: Record<FactCase, number>;
+    withdrawn: number;
   };
 
   async function fetchCatalog(format: CatalogFormat, init: RequestInit = {}, pageSize?: number) {
@@ -210,6 +213,18 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       { alexandriaId: versioned, number: 1, cid: earlier!.cid!, sha256: earlier!.fileSha256!, size: earlier!.fileSize!, type: earlier!.type, mimeType: earlier!.mimeType, fileName: 'anterior.csv', capturedAt: new Date('2026-01-02T03:04:05Z'), captureId: v1!.id },
       { alexandriaId: versioned, number: 2, cid: current!.cid!, sha256: current!.fileSha256!, size: current!.fileSize!, type: current!.type, mimeType: current!.mimeType, fileName: current!.fileName, capturedAt: new Date(CURRENT_CAPTURED_AT), captureId: v2!.id },
     ]);
+    // A harvested record its catalogue withdrew since: still described, its catalogue record says so.
+    const taken = [...harvested.map((row) => row.id), ...archived.slice(0, 4).map((row) => row.id)];
+    const [listed] = await db
+      .select({ id: harvestedRecords.alexandriaId })
+      .from(harvestedRecords)
+      .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
+      .where(and(inArray(alexandrias.status, ['on_line', 'under_review']), notInArray(alexandrias.id, taken)))
+      .orderBy(asc(harvestedRecords.alexandriaId))
+      .limit(1);
+    special.withdrawn = listed!.id;
+    const withdrawnRows = await db.update(harvestedRecords).set({ withdrawnAt: WITHDRAWN_AT }).where(eq(harvestedRecords.alexandriaId, special.withdrawn)).returning();
+    expect(withdrawnRows).toHaveLength(1);
     published = await db.select().from(alexandrias).where(inArray(alexandrias.status, ['on_line', 'under_review'])).orderBy(asc(alexandrias.id));
 
     // JSON-LD in the default pages, Turtle in many small ones: the same graph proves the paging.
@@ -312,7 +327,10 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
         const catalogRecord = about[0]!;
         expect(objects(graph(), catalogRecord, `${RDF}type`).map((term) => term.value)).toEqual([`${DCAT}CatalogRecord`]);
         expect(dates(catalogRecord, `${DCT}issued`)).toEqual([record.createdAt.toISOString()]);
-        expect(dates(catalogRecord, `${DCT}modified`)).toEqual([record.updatedAt.toISOString()]);
+        // A withdrawal changed the description of a dataset its catalogue no longer lists: then, and «Withdrawn» since.
+        const withdrawn = record.id === special.withdrawn;
+        expect(dates(catalogRecord, `${DCT}modified`)).toEqual([(withdrawn ? WITHDRAWN_AT : record.updatedAt).toISOString()]);
+        expect(objects(graph(), catalogRecord, `${ADMS}status`).map((term) => term.value)).toEqual(withdrawn ? ['http://purl.org/adms/status/Withdrawn'] : []);
       }
       // Only the records whose catalogue declared dates have them; the others' are the archive's alone.
       const { full, open } = special.facts;

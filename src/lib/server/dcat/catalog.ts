@@ -79,6 +79,7 @@ import {
   type Resource,
 } from './rdf.ts';
 import {
+  ADMS_WITHDRAWN,
   DOMINICAN_REPUBLIC,
   EU_DATA_THEMES,
   PUBLIC_ACCESS,
@@ -203,10 +204,14 @@ function frequencyValue(declared: string | null): NamedNode | Resource | undefin
  * (`createdAt`) and last changed (`updatedAt`) in this catalogue, about the dataset it describes.
  */
 function catalogRecordResource(record: CatalogRecord, iris: CatalogIris): Resource {
+  // A dataset its catalogue withdrew stays described (the archive keeps it), said «Withdrawn», as
+  // DCAT-AP says it: its record changed then, though the record's own row may not have.
+  const withdrawn = record.withdrawnFromCatalogAt;
+  const modified = withdrawn && withdrawn > record.updatedAt ? withdrawn : record.updatedAt;
   return resource(
     iris.catalogRecord(record.id),
     [dcat.CatalogRecord],
-    { [dct.issued]: dateTime(record.createdAt), [dct.modified]: dateTime(record.updatedAt) },
+    { [dct.issued]: dateTime(record.createdAt), [dct.modified]: dateTime(modified), [adms.status]: withdrawn ? iri(ADMS_WITHDRAWN) : undefined },
     { [dcat.record]: iri(iris.catalog) },
   );
 }

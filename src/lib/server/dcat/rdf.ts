@@ -94,6 +94,7 @@ export const adms = {
   Identifier: `${NS.adms}Identifier`,
   identifier: `${NS.adms}identifier`,
   schemaAgency: `${NS.adms}schemaAgency`,
+  status: `${NS.adms}status`,
 } as const;
 
 export const vcard = {

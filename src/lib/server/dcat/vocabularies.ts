@@ -14,6 +14,8 @@ export const SPANISH = `${AUTHORITY}/language/SPA`;
 export const DOMINICAN_REPUBLIC = `${AUTHORITY}/country/DOM`;
 /** Public access (Ley 200-04), in the EU access-right table. */
 export const PUBLIC_ACCESS = `${AUTHORITY}/access-right/PUBLIC`;
+/** ADMS's status of a catalogue record whose dataset its catalogue no longer lists (DCAT-AP's `adms:status` of a `dcat:CatalogRecord`). */
+export const ADMS_WITHDRAWN = 'http://purl.org/adms/status/Withdrawn';
 /** The EU data-theme table, which DCAT-AP wants every catalogue to list among its taxonomies. */
 export const EU_DATA_THEMES = `${AUTHORITY}/data-theme`;
 
