@@ -61,7 +61,7 @@ try {
       : [];
     targets = [...new Set([...ids, ...byUrl.map((row) => row.id)])];
   }
-  const due = await makeDueNow(db, targets);
+  const due = await makeDueNow(db, { alexandriaIds: targets });
   if (targets) {
     const missing = targets.filter((id) => !due.includes(id));
     for (const id of missing) console.log(`Registro ${id}: no es un archivo capturado de un catálogo con dirección que comprobar.`);

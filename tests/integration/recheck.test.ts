@@ -156,7 +156,7 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
 
   /** Makes the record's check due now, queues it as the schedule would, and runs it. */
   async function checkNow(): Promise<void> {
-    expect(await makeDueNow(database.db, [recordId])).toEqual([recordId]);
+    expect(await makeDueNow(database.db, { alexandriaIds: [recordId] })).toEqual([recordId]);
     expect(await queueDueRechecks(database.db)).toBe(1);
     await work();
   }

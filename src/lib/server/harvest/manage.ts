@@ -16,6 +16,7 @@ import { z } from 'zod';
 import type { Db } from '../db/index.ts';
 import { alexandrias, captures, categories, harvestedRecords, harvestSources, imports, jobs, type HarvestCounts, type ImportError } from '../db/schema.ts';
 import { ConflictError, HttpError, ValidationError } from '../http/errors.ts';
+import { parseId } from '../queries/index.ts';
 import { retryFailed, retryFailedMany } from '../jobs/index.ts';
 import { JOB_STATUSES, type JobStatus } from '../jobs/statuses.ts';
 import { CATALOG_KINDS, type CatalogKind } from './catalogs/index.ts';
@@ -505,6 +506,13 @@ function notFound(): HttpError {
   return new HttpError(404, 'Esa fuente de cosecha no existe.');
 }
 
+/** The harvest source a route's `{id}` names, as a row id; a 404 in Spanish for anything else. */
+export function harvestSourceIdOf(param: string | undefined): number {
+  const id = parseId(param);
+  if (id === null) throw notFound();
+  return id;
+}
+
 async function requireSource(db: Db, id: number): Promise<{ name: string; snapshotOn: string | null }> {
   const [found] = await db.select({ name: harvestSources.name, snapshotOn: harvestSources.snapshotOn }).from(harvestSources).where(eq(harvestSources.id, id));
   if (!found) throw notFound();
@@ -638,7 +646,7 @@ export async function retryCapture(db: Db, jobId: number): Promise<{ jobId: numb
  */
 export async function checkSourceFilesNow(db: Db, harvestSourceId: number): Promise<{ checks: number }> {
   await requireSource(db, harvestSourceId);
-  const due = await makeDueNow(db, undefined, harvestSourceId);
+  const due = await makeDueNow(db, { harvestSourceId });
   // All of them at once (the queue paces them per host), and what else was due, as a turn would.
   if (due.length > 0) await queueDueRechecks(db, due.length + RECHECKS_PER_TURN);
   return { checks: due.length };

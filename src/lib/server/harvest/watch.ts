@@ -211,10 +211,10 @@ export async function queueDueRechecks(db: Db, limit = RECHECKS_PER_TURN): Promi
 
 /**
  * Makes the checks of `alexandriaIds` (or of every watched record) due now, for `npm run recheck`,
- * or those of one harvest source's records (`harvestSourceId`, «Comprobar los archivos ahora»);
- * returns the records made due.
+ * or those of one harvest source's records its catalogue still lists (`harvestSourceId`,
+ * «Comprobar los archivos ahora»); returns the records made due.
  */
-export async function makeDueNow(db: Db, alexandriaIds?: readonly number[], harvestSourceId?: number): Promise<number[]> {
+export async function makeDueNow(db: Db, { alexandriaIds, harvestSourceId }: { alexandriaIds?: readonly number[]; harvestSourceId?: number } = {}): Promise<number[]> {
   const rows = await db
     .update(harvestedRecords)
     .set({ nextCheckAt: sql`now()` })

@@ -1,9 +1,8 @@
 import type { APIRoute } from 'astro';
 import { getArchive } from '../../../../../lib/server/archive.ts';
-import { requestHarvestRun } from '../../../../../lib/server/harvest/manage.ts';
-import { HttpError, handle, json } from '../../../../../lib/server/http/errors.ts';
+import { harvestSourceIdOf, requestHarvestRun } from '../../../../../lib/server/harvest/manage.ts';
+import { handle, json } from '../../../../../lib/server/http/errors.ts';
 import { requireModerator } from '../../../../../lib/server/moderation/index.ts';
-import { parseId } from '../../../../../lib/server/queries/index.ts';
 
 /**
  * POST /v2/ops/harvest-sources/{id}/run: "Cosechar ahora", a run queued for the moderator (paused
@@ -13,8 +12,7 @@ export const POST: APIRoute = ({ params, locals }) =>
   handle(async () => {
     const actor = requireModerator(locals);
     const { db } = await getArchive();
-    const id = parseId(params.id);
-    if (id === null) throw new HttpError(404, 'Esa fuente de cosecha no existe.');
+    const id = harvestSourceIdOf(params.id);
     const queued = await requestHarvestRun(db, id, actor);
     const status = queued.created ? 202 : 200;
     return json({ code: status, body: queued }, status);

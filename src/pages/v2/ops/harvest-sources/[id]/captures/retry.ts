@@ -1,16 +1,14 @@
 import type { APIRoute } from 'astro';
 import { getArchive } from '../../../../../../lib/server/archive.ts';
-import { retryFailedCaptures } from '../../../../../../lib/server/harvest/manage.ts';
-import { HttpError, handle, json } from '../../../../../../lib/server/http/errors.ts';
+import { harvestSourceIdOf, retryFailedCaptures } from '../../../../../../lib/server/harvest/manage.ts';
+import { handle, json } from '../../../../../../lib/server/http/errors.ts';
 import { requireModerator } from '../../../../../../lib/server/moderation/index.ts';
-import { parseId } from '../../../../../../lib/server/queries/index.ts';
 
 /** POST /v2/ops/harvest-sources/{id}/captures/retry: every failed capture still without its file, queued again. */
 export const POST: APIRoute = ({ params, locals }) =>
   handle(async () => {
     requireModerator(locals);
     const { db } = await getArchive();
-    const id = parseId(params.id);
-    if (id === null) throw new HttpError(404, 'Esa fuente de cosecha no existe.');
+    const id = harvestSourceIdOf(params.id);
     return json({ code: 200, body: await retryFailedCaptures(db, id) });
   });
