@@ -4,7 +4,8 @@
  * seeded records becomes a watched, harvested one whose URL is "desaparecido en origen" (written
  * through the archive's embedded database socket while the server runs, as a check would leave
  * it), and the list shows it, filters by its institution in the URL, and leads to the record page,
- * which tells since when with its copy still offered. /preservacion shows the audit. Everything the
+ * which tells since when with its copy still offered. A second record leaves its catalogue: the list
+ * shows both with what happened to each, and filters by reason. /preservacion shows the audit. Everything the
  * test wrote is removed at the end. Screenshots at 1366 and 390 px go to test-results/screenshots/.
  */
 import pg from 'pg';
@@ -77,7 +78,7 @@ test('a document gone from its source is listed, filtered, and told on its page,
   // Filtered by its institution: the choice lives in the URL, and the institution's feed is offered.
   await page.getByLabel('Institución').selectOption(String(record!.department_id));
   await page.getByRole('button', { name: 'Filtrar' }).click();
-  await expect(page).toHaveURL(new RegExp(`/desaparecidos\\?dep=${record!.department_id}&cat=$|/desaparecidos\\?dep=${record!.department_id}$`));
+  await expect(page).toHaveURL(new RegExp(`/desaparecidos\\?dep=${record!.department_id}(&cat=)?(&motivo=)?$`));
   await expect(row).toBeVisible();
   await expect(page.locator(`link[rel="alternate"][href="${HARVEST_ARCHIVE_URL}/feeds/instituciones/${record!.department_id}.atom"]`)).toHaveCount(1);
   await page.getByRole('link', { name: 'Quitar filtros' }).click();
@@ -118,9 +119,48 @@ test('a document gone from its source is listed, filtered, and told on its page,
   await found.scrollIntoViewIfNeeded();
   await screenshots(page, 'desaparecido-y-retirado-en-la-busqueda');
 
-  // The dashboard counts it and links the list.
+  // A second record that only left its catalogue (its address still answers): /desaparecidos lists
+  // it too, and tells the two reasons apart, each its own filter.
+  const [other] = await sql<{ id: number; title: string }>(
+    `select a.id, a.title from alexandrias a
+      where a.cid is not null and a.status = 'on_line' and a.id <> $1 order by a.id limit 1`,
+    [record!.id],
+  );
+  await sql(
+    `insert into harvested_records (alexandria_id, harvest_source_id, dataset_identifier, distribution_key, distribution_url, withdrawn_at)
+     values ($1, $2, 'otro', 'file', 'http://127.0.0.1:9/desaparecidos-e2e/files/otro.csv', now() - interval '3 days')`,
+    [other!.id, harvestSource!.id],
+  );
+  // Reloaded: the browser holds the list it showed before for a minute.
+  await page.goto('/desaparecidos');
+  await page.reload();
+  await expect(page.locator('[data-disappeared-count]')).toHaveText('Documentos desaparecidos: 2');
+  const both = page.locator(`tr[data-disappeared="${record!.id}"]`);
+  const withdrawnOnly = page.locator(`tr[data-disappeared="${other!.id}"]`);
+  await expect(both.locator('[data-withdrawn-mark]')).toHaveText(/^Retirado del catálogo el \d\d\/\d\d\/\d{4}$/);
+  await expect(both.locator('[data-gone-mark]')).toBeVisible();
+  await expect(withdrawnOnly.locator('[data-withdrawn-mark]')).toBeVisible();
+  await expect(withdrawnOnly.locator('[data-gone-mark]')).toHaveCount(0);
+  await screenshots(page, 'desaparecidos-y-retirados');
+  await page.getByLabel('Motivo').selectOption({ label: 'Desaparecido en origen (1)' });
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await expect(page).toHaveURL(/[?&]motivo=origen(&|$)/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Desaparecidos en origen');
+  await expect(both).toBeVisible();
+  await expect(withdrawnOnly).toHaveCount(0);
+  // The record page of a withdrawn one leads to the list of its kind.
+  await page.goto(`/registro/${other!.id}`);
+  await page.getByRole('link', { name: 'Ver todos los documentos retirados de su catálogo' }).click();
+  await expect(page).toHaveURL(/\/desaparecidos\?motivo=catalogo$/);
+  await expect(page.locator('[data-disappeared-count]')).toHaveText('Documentos desaparecidos: 2');
+  await expect(page.getByLabel('Motivo')).toHaveValue('catalogo');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Retirados de su catálogo');
+  await expect(page.locator(`tr[data-disappeared="${other!.id}"]`)).toBeVisible();
+  await screenshots(page, 'retirados-del-catalogo');
+
+  // The dashboard counts both and links the list.
   await page.goto('/dashboard');
-  await expect(page.locator('[data-stat="dashboard.disappeared"]')).toHaveText('1');
+  await expect(page.locator('[data-stat="dashboard.disappeared"]')).toHaveText('2');
   await page.locator('[data-disappeared-summary]').getByRole('link', { name: 'Ver la lista' }).click();
   await expect(page).toHaveURL(/\/desaparecidos$/);
 });

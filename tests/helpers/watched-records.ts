@@ -63,6 +63,11 @@ export async function setGoneSince(db: Db, record: SeededRecord, date: Date): Pr
   await db.update(harvestedRecords).set({ goneSince: date, failingSince: date }).where(eq(harvestedRecords.alexandriaId, record.id));
 }
 
+/** Marks `record` as withdrawn from its catalogue at `date` ("retirado del catálogo"), as a harvest run would. */
+export async function setWithdrawn(db: Db, record: SeededRecord, date: Date): Promise<void> {
+  await db.update(harvestedRecords).set({ withdrawnAt: date }).where(eq(harvestedRecords.alexandriaId, record.id));
+}
+
 /** Records v1 (the record's file) and a v2 with `cid` as the record's versions; returns v2's number. */
 export async function addSecondVersion(db: Db, record: SeededRecord, cid: string, size: number): Promise<number> {
   return db.transaction(async (tx) => {

@@ -4,7 +4,8 @@
  * public institutions named, blocked records left out), the dashboard's count, the record page's
  * `goneFromOriginSince`, and the Atom feeds, parsed with a real XML parser: entries for a new
  * version and a disappearance, newest first, absolute links on the configured origin, and one
- * institution's feed.
+ * institution's feed. Then the records their catalogue withdrew, listed beside those whose
+ * address is gone: by the later of their dates, filtered by reason, counted, fed and dated.
  */
 import { and, eq, notInArray } from 'drizzle-orm';
 import { xml2js, type Element } from 'xml-js';
@@ -13,8 +14,10 @@ import { alexandrias, departments, imports } from '../../src/lib/server/db/schem
 import { archiveChangesFeed, departmentChangesFeed } from '../../src/lib/server/feeds/index.ts';
 import { countDisappeared, listDisappeared } from '../../src/lib/server/queries/disappeared.ts';
 import { getRecord, loadDashboard } from '../../src/lib/server/queries/index.ts';
+import { loadPreservation } from '../../src/lib/server/queries/preservation.ts';
+import { sitemapEntries } from '../../src/lib/server/queries/sitemap.ts';
 import { createSeededDatabase, createTestDatabase, testEngines } from '../helpers/database.ts';
-import { addSecondVersion, markGone, recordsWithFiles, setGoneSince, watchRecords, type SeededRecord } from '../helpers/watched-records.ts';
+import { addSecondVersion, markGone, recordsWithFiles, setGoneSince, setWithdrawn, watchRecords, type SeededRecord } from '../helpers/watched-records.ts';
 
 const ORIGIN = 'https://archivo.example.org';
 
@@ -172,5 +175,82 @@ describe.each(testEngines())('disappeared documents and change feeds on %s', (en
     expect(feed.entries.map((entry) => entry.title)).toContain(`Desaparecido en origen: ${newer.title}`);
     expect(feed.entries.map((entry) => entry.title)).not.toContain(`Desaparecido en origen: ${older.title}`);
     expect(await departmentChangesFeed(archive.db, ORIGIN, 2_000_000)).toBeNull();
+  });
+});
+
+describe.each(testEngines())('documents withdrawn from their catalogue, on /desaparecidos and in the feeds, on %s', (engine) => {
+  let archive: Awaited<ReturnType<typeof createSeededDatabase>>;
+  /** Gone at its address on 1 March. */
+  let gone: SeededRecord;
+  /** Withdrawn on 1 April; its address still answers. */
+  let withdrawn: SeededRecord;
+  /** Gone on 1 February, then withdrawn on 1 May: listed once, by the later date. */
+  let both: SeededRecord;
+  /** Withdrawn, but blocked by a moderator. */
+  let blocked: SeededRecord;
+
+  beforeAll(async () => {
+    archive = await createSeededDatabase(engine);
+    const records = (await recordsWithFiles(archive.db)).filter((record) => record.departmentId !== null && record.categoryId !== null);
+    [gone, withdrawn, both, blocked] = records as [SeededRecord, SeededRecord, SeededRecord, SeededRecord];
+    await watchRecords(archive.db, [gone, withdrawn, both, blocked]);
+    for (const record of [gone, both]) await markGone(archive.db, record);
+    await setGoneSince(archive.db, gone, new Date('2026-03-01T12:00:00Z'));
+    await setGoneSince(archive.db, both, new Date('2026-02-01T12:00:00Z'));
+    await setWithdrawn(archive.db, withdrawn, new Date('2026-04-01T12:00:00Z'));
+    await setWithdrawn(archive.db, both, new Date('2026-05-01T12:00:00Z'));
+    await setWithdrawn(archive.db, blocked, new Date('2026-06-01T12:00:00Z'));
+    await archive.db.update(alexandrias).set({ status: 'blocked' }).where(eq(alexandrias.id, blocked.id));
+  });
+  afterAll(() => archive?.destroy());
+
+  it('lists them beside the gone ones, newest first by the later of their dates, each with what happened', async () => {
+    const page = await listDisappeared(archive.db);
+    expect(page.items.map((item) => item.id)).toEqual([both.id, withdrawn.id, gone.id]);
+    expect(page.items.map((item) => [item.withdrawnAt, item.goneSince])).toEqual([
+      [new Date('2026-05-01T12:00:00Z'), new Date('2026-02-01T12:00:00Z')],
+      [new Date('2026-04-01T12:00:00Z'), null],
+      [null, new Date('2026-03-01T12:00:00Z')],
+    ]);
+    expect(page.total).toBe(3);
+    expect(page.choices.reasons).toEqual({ origen: 2, catalogo: 2 });
+  });
+
+  it('filters by reason, with the other filters', async () => {
+    const byReason = async (reason: 'origen' | 'catalogo', filters = {}) => (await listDisappeared(archive.db, { ...filters, reason })).items.map((item) => item.id);
+    expect(await byReason('catalogo')).toEqual([both.id, withdrawn.id]);
+    expect(await byReason('origen')).toEqual([both.id, gone.id]);
+    expect(await byReason('catalogo', { departmentId: withdrawn.departmentId! })).toEqual(
+      [both, withdrawn].filter((record) => record.departmentId === withdrawn.departmentId).map((record) => record.id),
+    );
+  });
+
+  it('counts both on the dashboard, and only the gone addresses on the preservation record', async () => {
+    expect((await loadDashboard(archive.db)).disappeared).toBe(3);
+    expect(await countDisappeared(archive.db, 'catalogo')).toBe(2);
+    expect((await loadPreservation(archive.db)).disappeared).toBe(2);
+  });
+
+  it('feeds each withdrawal with its catalogue and date, under an id of its own', async () => {
+    const feed = atomEntries(await archiveChangesFeed(archive.db, ORIGIN));
+    const entry = feed.entries.find((item) => item.title === `Retirado del catálogo: ${withdrawn.title}`);
+    expect(entry).toBeDefined();
+    expect(entry!.id).toBe(`${ORIGIN}/registro/${withdrawn.id}#retirado-2026-04-01T12:00:00.000Z`);
+    expect(entry!.summary).toBe(`«${withdrawn.title}» dejó de figurar en el catálogo «Portal de prueba» el 01/04/2026. El archivo conserva el registro y su copia.`);
+    expect(entry!.updated).toEqual(new Date('2026-04-01T12:00:00Z'));
+    // Both of a record that left its catalogue after its address went; none for a blocked record.
+    expect(feed.entries.map((item) => item.title)).toEqual([
+      `Retirado del catálogo: ${both.title}`,
+      `Retirado del catálogo: ${withdrawn.title}`,
+      `Desaparecido en origen: ${gone.title}`,
+      `Desaparecido en origen: ${both.title}`,
+    ]);
+  });
+
+  it('dates /desaparecidos in the sitemap by its latest disappearance or withdrawal', async () => {
+    const entries = await sitemapEntries(archive.db, { offset: 0, limit: 2 });
+    // The blocked record's withdrawal (1 June) is not on the page, but dates it: the sitemap
+    // only tells a crawler when to look again.
+    expect(entries.find((entry) => entry.path === '/desaparecidos')?.lastmod).toEqual(new Date('2026-06-01T12:00:00Z'));
   });
 });

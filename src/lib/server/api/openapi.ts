@@ -497,7 +497,7 @@ export const OPEN_DATA_PATHS = {
   '/catalog.ttl': document('El catálogo DCAT-AP en Turtle', 'El mismo grafo que /catalog.jsonld.', 'text/turtle'),
   '/export/catalogo.csv': document('Exportación del catálogo en CSV', 'Una fila por registro publicado, columnas en español, UTF-8 con BOM.', 'text/csv', [], { lastModified: true }),
   '/export/catalogo.json': document('Exportación del catálogo en JSON', 'Las mismas filas que el CSV, como una lista JSON.', 'application/json', [], { lastModified: true }),
-  '/feeds/cambios.atom': document('Cambios del archivo (Atom)', 'Nuevas versiones de archivos y documentos desaparecidos en origen, lo más reciente primero.', 'application/atom+xml'),
+  '/feeds/cambios.atom': document('Cambios del archivo (Atom)', 'Nuevas versiones de archivos, documentos desaparecidos en origen y documentos retirados de su catálogo, lo más reciente primero.', 'application/atom+xml'),
   '/feeds/instituciones/{id}.atom': document('Cambios de una institución (Atom)', 'Como /feeds/cambios.atom, para los registros de una institución.', 'application/atom+xml', [
     { name: 'id', in: 'path', required: true, description: 'El id de la institución.', schema: { type: 'integer' } },
   ]),

@@ -737,6 +737,7 @@ export const harvestedRecords = pgTable(
     index('harvested_records_dataset_idx').on(t.harvestSourceId, t.datasetIdentifier),
     index('harvested_records_next_check_idx').on(t.nextCheckAt).where(sql`${t.nextCheckAt} is not null`),
     index('harvested_records_gone_idx').on(t.goneSince).where(sql`${t.goneSince} is not null`),
+    index('harvested_records_withdrawn_idx').on(t.withdrawnAt).where(sql`${t.withdrawnAt} is not null`),
   ],
 );
 

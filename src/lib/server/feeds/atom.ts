@@ -85,6 +85,15 @@ export function changesAtom({ origin, events, department, since }: AtomFeedOptio
         date: event.at,
         description: html(t('feed.entry.versionBody', { number: event.number, title: event.title, date: formatDate(event.at), size: formatBytes(event.size), cid: event.cid, url: file })),
       });
+    } else if (event.kind === 'withdrawn') {
+      // Withdrawn again after coming back is a new entry: the date is part of its id.
+      feed.addItem({
+        id: `${entry}#retirado-${event.at.toISOString()}`,
+        title: html(t('feed.entry.withdrawn', { title: event.title })),
+        link: page,
+        date: event.at,
+        description: html(t('feed.entry.withdrawnBody', { title: event.title, date: formatDate(event.at), catalogue: event.catalogue })),
+      });
     } else {
       feed.addItem({
         id: `${entry}#desaparecido-${event.at.toISOString()}`,

@@ -1,12 +1,12 @@
 /**
  * What the change feeds tell (issue #19): each new version of a captured file (v2 onwards: v1 is
- * the first capture) and each document whose source disappeared, newest first, for the whole
- * archive or one institution. Blocked records are left out, as everywhere the public reads; an
+ * the first capture), each document whose source disappeared and each one its catalogue stopped
+ * listing, newest first, for the whole archive or one institution. Blocked records are left out, as everywhere the public reads; an
  * institution's feed exists only for one the public sees (`visibility.ts`).
  */
 import { and, desc, eq, gt, isNotNull, min, ne, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { alexandrias, departments, harvestedRecords, imports, recordVersions } from '../db/schema.ts';
+import { alexandrias, departments, harvestedRecords, harvestSources, imports, recordVersions } from '../db/schema.ts';
 import { publicDepartment } from '../queries/visibility.ts';
 
 /** Entries a feed holds at most: readers poll it, they do not page through history. */
@@ -23,7 +23,8 @@ interface ChangeBase {
 
 export type ChangeEvent =
   | (ChangeBase & { kind: 'version'; number: number; cid: string; size: number })
-  | (ChangeBase & { kind: 'gone'; url: string | null });
+  | (ChangeBase & { kind: 'gone'; url: string | null })
+  | (ChangeBase & { kind: 'withdrawn'; catalogue: string });
 
 /** The records a feed may name: with a file, not blocked, of `departmentId` when given. */
 function publicRecords(departmentId: number | undefined): SQL {
@@ -62,9 +63,24 @@ export async function latestChanges(db: Db, options: { departmentId?: number; li
     .where(and(where, isNotNull(harvestedRecords.goneSince)))
     .orderBy(desc(harvestedRecords.goneSince), desc(alexandrias.id))
     .limit(limit);
+  const withdrawn = await db
+    .select({
+      alexandriaId: alexandrias.id,
+      title: alexandrias.title,
+      recordCid: alexandrias.cid,
+      at: harvestedRecords.withdrawnAt,
+      catalogue: harvestSources.name,
+    })
+    .from(harvestedRecords)
+    .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
+    .innerJoin(harvestSources, eq(harvestSources.id, harvestedRecords.harvestSourceId))
+    .where(and(where, isNotNull(harvestedRecords.withdrawnAt)))
+    .orderBy(desc(harvestedRecords.withdrawnAt), desc(alexandrias.id))
+    .limit(limit);
   const events: ChangeEvent[] = [
     ...versions.map((row) => ({ ...row, kind: 'version' as const, recordCid: row.recordCid! })),
     ...gone.map((row) => ({ ...row, kind: 'gone' as const, recordCid: row.recordCid!, at: row.at! })),
+    ...withdrawn.map((row) => ({ ...row, kind: 'withdrawn' as const, recordCid: row.recordCid!, at: row.at! })),
   ];
   return events.sort((a, b) => b.at.getTime() - a.at.getTime()).slice(0, limit);
 }

@@ -1,20 +1,26 @@
 /**
  * The documents whose source disappeared (issue #19, `/desaparecidos`): harvested records whose
- * URL is "desaparecido en origen" (`harvested_records.gone_since`, set by `harvest/watch.ts`),
- * newest disappearance first, filtered by institution and category. The archive keeps serving
- * their copy, so only records with a file are listed, and not those a moderator blocked.
- * Institutions are named only when the public sees them (`visibility.ts`).
+ * URL is "desaparecido en origen" (`harvested_records.gone_since`, set by `harvest/watch.ts`), or
+ * that their catalogue no longer lists, "retirado del catálogo" (`withdrawn_at`, set by
+ * `harvest/run.ts`): a publisher that takes a dataset out of its portal has taken it from the
+ * public as surely as one whose link breaks, and that is what an archive is there to show. Newest
+ * first (by the later of the two dates), filtered by institution, category and reason. The
+ * archive keeps serving their copy, so only records with a file are listed, and not those a
+ * moderator blocked. Institutions are named only when the public sees them (`visibility.ts`).
  */
-import { and, count, desc, eq, isNotNull, ne, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AssetType, AssetStatus } from '../../domain/constants.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, categories, departments, harvestedRecords } from '../db/schema.ts';
+import type { DisappearedReason } from '../../watch-paths.ts';
 import { pageWindow, toPage, type Page } from './paging.ts';
 import { publicDepartment, recordDepartmentJoin } from './visibility.ts';
 
 export interface DisappearedFilters {
   departmentId?: number | undefined;
   categoryId?: number | undefined;
+  /** Only the documents gone for this reason; both when not given. */
+  reason?: DisappearedReason | undefined;
 }
 
 export interface DisappearedRow {
@@ -23,9 +29,11 @@ export interface DisappearedRow {
   title: string;
   type: AssetType;
   status: AssetStatus;
-  /** The first failed check of the URL that then lasted the threshold. */
-  goneSince: Date;
-  /** The URL that no longer answers. */
+  /** The first failed check of the URL that then lasted the threshold; null while it answers. */
+  goneSince: Date | null;
+  /** When its catalogue stopped listing it; null while it still does. */
+  withdrawnAt: Date | null;
+  /** The URL it was captured from (which no longer answers, when `goneSince` is set). */
   url: string | null;
   department: { id: number; name: string } | null;
   category: { id: number; title: string } | null;
@@ -39,16 +47,28 @@ export interface DisappearedChoice {
 }
 
 export interface DisappearedPage extends Page<DisappearedRow> {
-  /** The institutions and categories that have disappeared documents, for the filters. */
-  choices: { departments: DisappearedChoice[]; categories: DisappearedChoice[] };
+  /** The institutions, categories and reasons that have disappeared documents, for the filters. */
+  choices: { departments: DisappearedChoice[]; categories: DisappearedChoice[]; reasons: Record<DisappearedReason, number> };
 }
 
-/** The records `/desaparecidos` lists, whatever the filters. */
-export const disappearedCondition: SQL = and(isNotNull(harvestedRecords.goneSince), isNotNull(alexandrias.cid), ne(alexandrias.status, 'blocked'))!;
+/** The records gone for `reason`, or for either. */
+function goneFor(reason: DisappearedReason | undefined): SQL {
+  if (reason === 'origen') return isNotNull(harvestedRecords.goneSince);
+  if (reason === 'catalogo') return isNotNull(harvestedRecords.withdrawnAt);
+  return or(isNotNull(harvestedRecords.goneSince), isNotNull(harvestedRecords.withdrawnAt))!;
+}
+
+/** The records `/desaparecidos` lists for `reason` (both when not given), whatever the other filters. */
+export function disappearedCondition(reason?: DisappearedReason): SQL {
+  return and(goneFor(reason), isNotNull(alexandrias.cid), ne(alexandrias.status, 'blocked'))!;
+}
+
+/** When a listed record disappeared: the later of its two dates (`greatest` passes over a null). */
+const disappearedAt = sql<Date>`greatest(${harvestedRecords.goneSince}, ${harvestedRecords.withdrawnAt})`;
 
 function filterCondition(filters: DisappearedFilters): SQL {
   return and(
-    disappearedCondition,
+    disappearedCondition(filters.reason),
     // An institution the public does not see cannot be filtered on: it matches nothing.
     filters.departmentId !== undefined
       ? and(eq(alexandrias.departmentId, filters.departmentId), sql`exists (select 1 from ${departments} where ${departments.id} = ${filters.departmentId} and ${publicDepartment})`)
@@ -57,13 +77,16 @@ function filterCondition(filters: DisappearedFilters): SQL {
   )!;
 }
 
-/** How many documents have disappeared from their source (the dashboard's figure). */
-export async function countDisappeared(db: Db): Promise<number> {
+/**
+ * How many documents have disappeared from their source, for `reason` or for either: both are the
+ * dashboard's figure; the preservation record counts the addresses gone (`origen`) beside those it watches.
+ */
+export async function countDisappeared(db: Db, reason?: DisappearedReason): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(harvestedRecords)
     .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
-    .where(disappearedCondition);
+    .where(disappearedCondition(reason));
   return row?.n ?? 0;
 }
 
@@ -84,6 +107,7 @@ export async function listDisappeared(db: Db, filters: DisappearedFilters = {}, 
       type: alexandrias.type,
       status: alexandrias.status,
       goneSince: harvestedRecords.goneSince,
+      withdrawnAt: harvestedRecords.withdrawnAt,
       url: harvestedRecords.distributionUrl,
       departmentId: departments.id,
       departmentName: departments.name,
@@ -95,27 +119,26 @@ export async function listDisappeared(db: Db, filters: DisappearedFilters = {}, 
     .leftJoin(departments, recordDepartmentJoin)
     .leftJoin(categories, eq(categories.id, alexandrias.categoryId))
     .where(where)
-    .orderBy(desc(harvestedRecords.goneSince), desc(alexandrias.id))
+    .orderBy(desc(disappearedAt), desc(alexandrias.id))
     .limit(window.pageSize)
     .offset(window.offset);
   const items = rows.map(({ departmentId, departmentName, categoryId, categoryTitle, ...row }) => ({
     ...row,
     cid: row.cid!,
-    goneSince: row.goneSince!,
     department: departmentId !== null && departmentName !== null ? { id: departmentId, name: departmentName } : null,
     category: categoryId !== null && categoryTitle !== null ? { id: categoryId, title: categoryTitle } : null,
   }));
   return { ...toPage(items, counted?.n ?? 0, window), choices: await disappearedChoices(db) };
 }
 
-/** Every public institution and every category that holds a disappeared document, with its count. */
+/** Every public institution and every category that holds a disappeared document, with its count, and the count of each reason. */
 async function disappearedChoices(db: Db): Promise<DisappearedPage['choices']> {
   const byDepartment = await db
     .select({ id: departments.id, label: departments.name, count: count() })
     .from(harvestedRecords)
     .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
     .innerJoin(departments, recordDepartmentJoin)
-    .where(disappearedCondition)
+    .where(disappearedCondition())
     .groupBy(departments.id, departments.name)
     .orderBy(departments.name);
   const byCategory = await db
@@ -123,8 +146,16 @@ async function disappearedChoices(db: Db): Promise<DisappearedPage['choices']> {
     .from(harvestedRecords)
     .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
     .innerJoin(categories, eq(categories.id, alexandrias.categoryId))
-    .where(disappearedCondition)
+    .where(disappearedCondition())
     .groupBy(categories.id, categories.title)
     .orderBy(categories.title);
-  return { departments: byDepartment, categories: byCategory };
+  const [byReason] = await db
+    .select({
+      origen: sql<number>`count(${harvestedRecords.goneSince})::int`,
+      catalogo: sql<number>`count(${harvestedRecords.withdrawnAt})::int`,
+    })
+    .from(harvestedRecords)
+    .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
+    .where(disappearedCondition());
+  return { departments: byDepartment, categories: byCategory, reasons: { origen: byReason?.origen ?? 0, catalogo: byReason?.catalogo ?? 0 } };
 }

@@ -77,6 +77,6 @@ export async function loadPreservation(db: Db): Promise<Preservation> {
     recentFailures,
     versions: { total: versions?.total ?? 0, older: (versions?.total ?? 0) - Number(versions?.records ?? 0) },
     watchedUrls: watched?.n ?? 0,
-    disappeared: await countDisappeared(db),
+    disappeared: await countDisappeared(db, 'origen'),
   };
 }

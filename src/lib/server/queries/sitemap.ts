@@ -72,14 +72,17 @@ const recordPages: Segment = {
 };
 
 /**
- * The watch's public pages (issue #19): /desaparecidos changes with each disappearance,
+ * The watch's public pages (issue #19): /desaparecidos changes with each disappearance and withdrawal,
  * /preservacion with each slice of the fixity audit; no date while nothing has happened to either
  * (the protocol makes it optional; an invented one would mislead a crawler).
  */
 const watchPages: Segment = {
   size: async () => 2,
   async read(db, offset, limit) {
-    const [gone] = await db.select({ at: max(harvestedRecords.goneSince) }).from(harvestedRecords);
+    // Its last change: the latest disappearance or withdrawal (`greatest` passes over a null).
+    const [gone] = await db
+      .select({ at: sql<Date | null>`greatest(max(${harvestedRecords.goneSince}), max(${harvestedRecords.withdrawnAt}))`.mapWith(harvestedRecords.goneSince) })
+      .from(harvestedRecords);
     const [audited] = await db.select({ at: max(fixityRuns.nextSliceAt) }).from(fixityRuns);
     const pages: SitemapEntry[] = [
       { path: disappearedPath(), lastmod: gone?.at ?? null },
