@@ -36,7 +36,7 @@ const HELP = `${USAGE}
 
 Registra el catálogo como fuente de cosecha si es nueva, pone una cosecha en la cola de trabajos y
 muestra su avance y el de sus capturas, funcione o no un servidor (npm start) a la vez.
-  --kind          ckan (la API de acciones, package_search), dcat (DCAT-AP en JSON-LD o Turtle)
+  --kind          ckan (la API de acciones, package_search), dcat (DCAT-AP en JSON-LD, Turtle o RDF/XML)
                   o datajson (DCAT-US 1.1); sin él se adivina por la URL.
   --source-name   el nombre de la fuente nueva (por omisión, el del servidor).
   --timeout       minutos de espera antes de dejar el resto en la cola (60).

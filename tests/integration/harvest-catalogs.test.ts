@@ -50,7 +50,7 @@ function essentials(datasets: CatalogDataset[]) {
 
 describe('the catalogue readers on the local portal', () => {
   let portal: LocalPortal;
-  const read = {} as Record<'ckan' | 'jsonld' | 'turtle' | 'datajson', CatalogPage[]>;
+  const read = {} as Record<'ckan' | 'jsonld' | 'turtle' | 'rdfxml' | 'datajson', CatalogPage[]>;
   const requestsOf = (path: string) => portal.requests.filter((request) => request.startsWith(path));
 
   beforeAll(async () => {
@@ -58,6 +58,7 @@ describe('the catalogue readers on the local portal', () => {
     read.ckan = await readAll('ckan', portal.urls.ckan, portal.fetchPage, 2);
     read.jsonld = await readAll('dcat', portal.urls.dcatJsonLd, portal.fetchPage);
     read.turtle = await readAll('dcat', portal.urls.dcatTurtle, portal.fetchPage);
+    read.rdfxml = await readAll('dcat', portal.urls.dcatRdfXml, portal.fetchPage);
     read.datajson = await readAll('datajson', portal.urls.dataJson, portal.fetchPage);
   });
   afterAll(() => portal?.close());
@@ -67,7 +68,7 @@ describe('the catalogue readers on the local portal', () => {
     expect(fromCkan).toHaveLength(5);
     expect(fromCkan.flatMap((dataset) => dataset.distributions)).toHaveLength(22);
     expect(fromCkan.flatMap((dataset) => dataset.distributions).every((distribution) => distribution.url?.startsWith(`${portal.origin}/files/`))).toBe(true);
-    for (const kind of ['jsonld', 'turtle', 'datajson'] as const) {
+    for (const kind of ['jsonld', 'turtle', 'rdfxml', 'datajson'] as const) {
       expect(essentials(read[kind].flatMap((page) => page.datasets)), kind).toEqual(fromCkan);
     }
   });
@@ -79,12 +80,14 @@ describe('the catalogue readers on the local portal', () => {
     expect(fromCkan.filter(([, checksum]) => checksum !== null)).toHaveLength(5);
     expect(checksums(read.jsonld).sort()).toEqual(fromCkan);
     expect(checksums(read.turtle).sort()).toEqual(fromCkan);
+    expect(checksums(read.rdfxml).sort()).toEqual(fromCkan);
   });
 
-  it('follows Hydra paging in JSON-LD (hydra:next) and Turtle (hydra:nextPage), page by page', () => {
+  it('follows Hydra paging in JSON-LD (hydra:next), Turtle and RDF/XML (hydra:nextPage), page by page', () => {
     expect(requestsOf('/dcat/catalog.jsonld')).toEqual(['/dcat/catalog.jsonld', '/dcat/catalog.jsonld?page=2']);
     expect(requestsOf('/dcat/catalog.ttl')).toEqual(['/dcat/catalog.ttl', '/dcat/catalog.ttl?page=2']);
-    for (const pages of [read.jsonld, read.turtle]) {
+    expect(requestsOf('/dcat/catalog.rdf')).toEqual(['/dcat/catalog.rdf', '/dcat/catalog.rdf?page=2']);
+    for (const pages of [read.jsonld, read.turtle, read.rdfxml]) {
       expect(pages.map((page) => page.datasets.length)).toEqual([3, 2]);
       expect(pages.map((page) => page.total)).toEqual([5, 5]);
     }

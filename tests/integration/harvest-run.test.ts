@@ -712,7 +712,7 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
   });
 });
 
-describe.each(testEngines())('CKAN, DCAT and data.json of one portal on %s', (engine) => {
+describe.each(testEngines())('CKAN, DCAT (JSON-LD and RDF/XML) and data.json of one portal on %s', (engine) => {
   let h: Harness;
   beforeAll(async () => {
     h = await harness(engine);
@@ -724,6 +724,7 @@ describe.each(testEngines())('CKAN, DCAT and data.json of one portal on %s', (en
       ['ckan', h.portal.urls.ckan],
       ['dcat', h.portal.urls.dcatJsonLd],
       ['datajson', h.portal.urls.dataJson],
+      ['dcat', h.portal.urls.dcatRdfXml],
     ];
     const seen: unknown[] = [];
     let departmentsAfterFirst = -1;
@@ -754,5 +755,6 @@ describe.each(testEngines())('CKAN, DCAT and data.json of one portal on %s', (en
     expect((seen[0] as unknown[]).length).toBe(distributionsOf(h.portal.packages).length);
     expect(seen[1]).toEqual(seen[0]);
     expect(seen[2]).toEqual(seen[0]);
+    expect(seen[3]).toEqual(seen[0]);
   });
 });

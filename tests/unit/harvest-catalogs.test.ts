@@ -385,13 +385,19 @@ describe('the DCAT reader on what the graph states', () => {
     expect(page!.datasets[0]!.distributions[0]!.format).toBe('%E0%A4%A');
   });
 
-  it('refuses JSON that is not DCAT, HTML, RDF/XML and broken Turtle, in Spanish', async () => {
+  it('refuses JSON that is not DCAT, HTML, XML that is not RDF, and broken Turtle and RDF/XML, in Spanish', async () => {
     const ckan = await readUntilError('dcat', 'https://portal.example/x', answering('{"success": true, "result": {"count": 0, "results": []}}', 'application/json'));
     expect(ckan.error.message).toMatch(/no describe ningún dcat:Catalog ni dcat:Dataset: no es un catálogo DCAT\. Parece una respuesta de la API de CKAN/);
     const html = await readUntilError('dcat', 'https://portal.example/x', answering('<!doctype html><title>Inicio</title>', null));
     expect(html.error.message).toMatch(/devolvió una página HTML, no un catálogo DCAT/);
-    const xml = await readUntilError('dcat', 'https://portal.example/x', answering('<rdf:RDF/>', 'application/rdf+xml'));
-    expect(xml.error.message).toMatch(/RDF\/XML .*JSON-LD o Turtle/);
+    const atom = await readUntilError('dcat', 'https://portal.example/x', answering('<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"/>', 'application/xml'));
+    expect(atom.error.message).toBe('https://portal.example/x sirve XML que no es RDF/XML (no tiene la raíz rdf:RDF), así que no es un catálogo DCAT.');
+    // Cut short: its elements are left open.
+    const brokenXml = await readUntilError('dcat', 'https://portal.example/x', answering('<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description>', 'application/rdf+xml'));
+    expect(brokenXml.error.code).toBe('wrong-kind');
+    expect(brokenXml.error.message).toMatch(/^https:\/\/portal\.example\/x no es un catálogo DCAT en RDF\/XML válido: /);
+    const empty = await readUntilError('dcat', 'https://portal.example/x', answering('<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>', 'application/rdf+xml'));
+    expect(empty.error.message).toMatch(/no describe ningún dcat:Catalog ni dcat:Dataset: no es un catálogo DCAT/);
     const broken = await readUntilError('dcat', 'https://portal.example/x', answering('@prefix dcat: <http://www.w3.org/ns/dcat#> .\n<a> a dcat:Dataset ;; ]', 'text/turtle'));
     expect(broken.error.code).toBe('wrong-kind');
     expect(broken.error.message).toMatch(/no es un catálogo DCAT en Turtle válido/);
@@ -488,14 +494,19 @@ describe('the readers on what real portals publish beyond the examples', () => {
     expect(byId.get('1')!.distributions[0]).toMatchObject({ url: 'https://p.example/f.xls', format: 'XLS', mediaType: 'application/vnd.ms-excel', byteSize: null });
   });
 
-  it('DCAT: Turtle that opens with a relative IRI is read; RDF/XML sent as text/plain or untyped is named as such; a data.json read as DCAT is told so', async () => {
+  it('DCAT: Turtle that opens with a relative IRI is read; RDF/XML sent as text/plain, XML or untyped is read; a data.json read as DCAT is told so', async () => {
     const relative = '<#catalogo> a <http://www.w3.org/ns/dcat#Catalog> ; <http://www.w3.org/ns/dcat#dataset> <#d1> .\n<#d1> a <http://www.w3.org/ns/dcat#Dataset> ; <http://purl.org/dc/terms/title> "Uno" .';
     const [page] = await readAll('dcat', 'https://p.example/catalogo.ttl', answering(relative, null));
     expect(page!.datasets.map((dataset) => [dataset.identifier, dataset.title])).toEqual([['https://p.example/catalogo.ttl#d1', 'Uno']]);
-    for (const contentType of [null, 'text/plain']) {
-      const rdfXml = '<?xml version="1.0" encoding="utf-8"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"></rdf:RDF>';
-      const { error } = await readUntilError('dcat', 'https://p.example/catalog.rdf', answering(rdfXml, contentType));
-      expect(error.message).toBe('https://p.example/catalog.rdf sirve RDF/XML; el archivo lee DCAT en JSON-LD o Turtle (en CKAN: catalog.jsonld o catalog.ttl).');
+    for (const contentType of [null, 'text/plain', 'application/xml', 'text/xml; charset=utf-8']) {
+      const rdfXml = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:dcat="http://www.w3.org/ns/dcat#" xmlns:dct="http://purl.org/dc/terms/">',
+        '<rdf:Description rdf:about="#d1"><rdf:type rdf:resource="http://www.w3.org/ns/dcat#Dataset"/><dct:title>Uno</dct:title></rdf:Description>',
+        '</rdf:RDF>',
+      ].join('\n');
+      const [rdfPage] = await readAll('dcat', 'https://p.example/catalog.rdf', answering(rdfXml, contentType));
+      expect(rdfPage!.datasets.map((dataset) => [dataset.identifier, dataset.title]), String(contentType)).toEqual([['https://p.example/catalog.rdf#d1', 'Uno']]);
     }
     for (const markup of ['<html><body>Mantenimiento</body></html>', '<p>Error 500</p>', '<title>Inicio</title>', '<div><span>x</span></div>']) {
       const html = await readUntilError('dcat', 'https://p.example/x', answering(markup, null));
@@ -513,6 +524,66 @@ describe('the readers on what real portals publish beyond the examples', () => {
     const compact = JSON.stringify({ '@context': 'https://p.example/contexto.jsonld', '@type': 'dcat:Catalog', dataset: [] });
     const refused = await readUntilError('dcat', 'https://p.example/catalog.jsonld', answering(compact, 'application/ld+json'));
     expect(refused.error.message).toMatch(/el catálogo debe llevar su contexto en línea\.$/);
+  });
+
+  it("DCAT: RDF/XML as ckanext-dcat writes catalog.rdf (typed nodes, nested distributions, Hydra paging) reads as its Turtle would", async () => {
+    const page = (n: number, next: string | null) =>
+      [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:dcat="http://www.w3.org/ns/dcat#" xmlns:dct="http://purl.org/dc/terms/"',
+        '  xmlns:foaf="http://xmlns.com/foaf/0.1/" xmlns:hydra="http://www.w3.org/ns/hydra/core#" xmlns:spdx="http://spdx.org/rdf/terms#" xmlns:xsd="http://www.w3.org/2001/XMLSchema#">',
+        '  <hydra:PagedCollection rdf:about="https://p.example/catalog.rdf?page=' + n + '">',
+        '    <hydra:totalItems rdf:datatype="http://www.w3.org/2001/XMLSchema#integer">2</hydra:totalItems>',
+        next ? `    <hydra:nextPage>${next}</hydra:nextPage>` : '',
+        '  </hydra:PagedCollection>',
+        '  <dcat:Catalog rdf:about="https://p.example/catalog"><dcat:dataset rdf:resource="https://p.example/dataset/d' + n + '"/></dcat:Catalog>',
+        '  <dcat:Dataset rdf:about="https://p.example/dataset/d' + n + '">',
+        `    <dct:identifier>d-${n}</dct:identifier>`,
+        `    <dct:title>Ejecución presupuestaria &amp; deuda ${n}</dct:title>`,
+        '    <dct:issued rdf:datatype="http://www.w3.org/2001/XMLSchema#dateTime">2024-01-15T10:00:00</dct:issued>',
+        '    <dcat:keyword>presupuesto</dcat:keyword>',
+        '    <dcat:theme rdf:resource="http://publications.europa.eu/resource/authority/data-theme/ECON"/>',
+        '    <dct:publisher><foaf:Organization rdf:about="https://p.example/organization/hacienda"><foaf:name>Ministerio de Hacienda</foaf:name></foaf:Organization></dct:publisher>',
+        '    <dcat:distribution>',
+        `      <dcat:Distribution rdf:about="https://p.example/dataset/d${n}/resource/r1">`,
+        `        <dcat:downloadURL rdf:resource="https://p.example/files/d${n}.csv"/>`,
+        '        <dct:format>CSV</dct:format>',
+        '        <dcat:byteSize rdf:datatype="http://www.w3.org/2001/XMLSchema#decimal">5120</dcat:byteSize>',
+        '        <spdx:checksum><spdx:Checksum><spdx:algorithm rdf:resource="http://spdx.org/rdf/terms#checksumAlgorithm_sha256"/>',
+        `          <spdx:checksumValue>${'a'.repeat(64)}</spdx:checksumValue></spdx:Checksum></spdx:checksum>`,
+        '      </dcat:Distribution>',
+        '    </dcat:distribution>',
+        '  </dcat:Dataset>',
+        '</rdf:RDF>',
+      ].join('\n');
+    const fetcher = serving({
+      'https://p.example/catalog.rdf': [page(1, 'https://p.example/catalog.rdf?page=2'), 'application/rdf+xml; charset=utf-8'],
+      'https://p.example/catalog.rdf?page=2': [page(2, null), 'application/rdf+xml; charset=utf-8'],
+    });
+    const pages = await readAll('dcat', 'https://p.example/catalog.rdf', fetcher);
+    expect(pages.map((one) => one.datasets.map((dataset) => dataset.identifier))).toEqual([['d-1'], ['d-2']]);
+    expect(pages.map((one) => one.total)).toEqual([2, 2]);
+    const [first] = pages[0]!.datasets;
+    expect(first).toMatchObject({ title: 'Ejecución presupuestaria & deuda 1', keywords: ['presupuesto'], publisher: { name: 'Ministerio de Hacienda' } });
+    expect(first!.issued?.toISOString().slice(0, 10)).toBe('2024-01-15');
+    expect(first!.distributions).toEqual([
+      expect.objectContaining({ url: 'https://p.example/files/d1.csv', format: 'CSV', byteSize: 5120, checksum: { algorithm: 'sha256', value: 'a'.repeat(64) } }),
+    ]);
+  });
+
+  it('DCAT: RDF/XML never fetches an external entity, and an internal one is replaced once, not expanded into a bomb', async () => {
+    const entities = [
+      '<!ENTITY a "aaaaaaaaaa">',
+      ...Array.from({ length: 8 }, (_, i) => `<!ENTITY ${String.fromCharCode(98 + i)} "${`&${String.fromCharCode(97 + i)};`.repeat(10)}">`),
+    ].join('');
+    const root = '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:dcat="http://www.w3.org/ns/dcat#" xmlns:dct="http://purl.org/dc/terms/">';
+    const bomb = `<?xml version="1.0"?><!DOCTYPE rdf:RDF [${entities}]>${root}<dcat:Dataset rdf:about="https://p.example/d"><dct:title>&i;</dct:title></dcat:Dataset></rdf:RDF>`;
+    const [page] = await readAll('dcat', 'https://p.example/catalog.rdf', answering(bomb, 'application/rdf+xml'));
+    // Ten references to the entity before it, as written: 10^9 characters had it been expanded.
+    expect(page!.datasets[0]!.title).toBe('&h;'.repeat(10));
+    const external = `<?xml version="1.0"?><!DOCTYPE rdf:RDF [<!ENTITY x SYSTEM "file:///etc/passwd">]>${root}<dcat:Dataset rdf:about="https://p.example/d"><dct:title>&x;</dct:title></dcat:Dataset></rdf:RDF>`;
+    const { error } = await readUntilError('dcat', 'https://p.example/catalog.rdf', answering(external, 'application/rdf+xml'));
+    expect(error.message).toMatch(/^https:\/\/p\.example\/catalog\.rdf no es un catálogo DCAT en RDF\/XML válido: .*undefined entity/);
   });
 
   it("CKAN: ckanext-dcat's DCAT-AP fields (declared dates, theme IRIs, vocabulary formats, resource licence, contact and publisher lists, coverage); a size of 0 is unknown", async () => {
@@ -640,7 +711,22 @@ describe('the data.json reader', () => {
 });
 
 /** A DCAT page of `count` datasets with two distributions each (18 triples a dataset), in Turtle or JSON-LD. */
-function dcatPageOf(count: number, syntax: 'turtle' | 'jsonld'): string {
+function dcatPageOf(count: number, syntax: 'turtle' | 'jsonld' | 'rdfxml'): string {
+  if (syntax === 'rdfxml') {
+    // ckanext-dcat's style: typed node elements, nested distributions.
+    const datasets = Array.from({ length: count }, (_, i) =>
+      [
+        `<dcat:Dataset rdf:about="https://portal.example/d/${i}"><dct:identifier>d-${i}</dct:identifier><dct:title xml:lang="es">Conjunto ${i}</dct:title>`,
+        '<dcat:keyword>uno</dcat:keyword><dcat:keyword>dos</dcat:keyword>',
+        ...[1, 2].map(
+          (n) =>
+            `<dcat:distribution><dcat:Distribution rdf:about="https://portal.example/d/${i}/${n}"><dcat:downloadURL rdf:resource="https://portal.example/f/${i}-${n}.csv"/><dct:format>CSV</dct:format></dcat:Distribution></dcat:distribution>`,
+        ),
+        '</dcat:Dataset>',
+      ].join(''),
+    );
+    return `<?xml version="1.0" encoding="utf-8"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:dcat="http://www.w3.org/ns/dcat#" xmlns:dct="http://purl.org/dc/terms/">\n${datasets.join('\n')}\n</rdf:RDF>\n`;
+  }
   if (syntax === 'turtle') {
     const lines = ['@prefix dcat: <http://www.w3.org/ns/dcat#> .', '@prefix dct: <http://purl.org/dc/terms/> .'];
     for (let i = 0; i < count; i++) {
@@ -685,8 +771,8 @@ async function longestStall(work: () => Promise<unknown>): Promise<number> {
 }
 
 describe('what one DCAT page may cost', () => {
-  it('refuses a page past its triples or datasets, Turtle and JSON-LD alike, and reads one within them', async () => {
-    for (const [syntax, type] of [['turtle', 'text/turtle'], ['jsonld', 'application/ld+json']] as const) {
+  it('refuses a page past its triples or datasets, Turtle, JSON-LD and RDF/XML alike, and reads one within them', async () => {
+    for (const [syntax, type] of [['turtle', 'text/turtle'], ['jsonld', 'application/ld+json'], ['rdfxml', 'application/rdf+xml']] as const) {
       const body = dcatPageOf(100, syntax);
       const triples = await readUntilError('dcat', 'https://portal.example/catalogo', answering(body, type), { limits: { maxTriples: 1000 } });
       expect(triples.pages, syntax).toEqual([]);

@@ -1,7 +1,8 @@
 /**
  * The local portal's catalogue in every kind the archive harvests, built from the same CKAN
  * packages: the `package_search` answer, DCAT-AP pages in JSON-LD and in Turtle (written with the
- * archive's own DCAT writer pieces, `src/lib/server/dcat/`, read-only), and a data.json (DCAT-US
+ * archive's own DCAT writer pieces, `src/lib/server/dcat/`, read-only) and in RDF/XML (the Turtle
+ * page's triples, written out here: the archive writes no RDF/XML), and a data.json (DCAT-US
  * 1.1 as Andino publishes it, with a `themeTaxonomy`).
  *
  * The DCAT pages follow the two Hydra paging styles harvesters meet: JSON-LD a
@@ -28,6 +29,7 @@ import {
   type Resource,
 } from '../../../src/lib/server/dcat/rdf.ts';
 import { turtleBlock, turtleString } from '../../../src/lib/server/dcat/turtle.ts';
+import { Parser, type Quad_Object, type Quad_Subject } from 'n3';
 import type { CkanPackage, CkanResource } from './packages.ts';
 
 const HYDRA = 'http://www.w3.org/ns/hydra/core#';
@@ -178,6 +180,56 @@ export function dcatTurtlePage(origin: string, page: DcatPage): string {
   const paging = [`<${page.pageUrl}> a hydra:PagedCollection`, `    hydra:totalItems ${page.total}`];
   if (page.nextUrl) paging.push(`    hydra:nextPage ${turtleString(page.nextUrl)}`);
   return `${prefixes}\n${blocks.join('\n')}\n${paging.join(' ;\n')} .\n`;
+}
+
+const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
+
+/** Text as XML character data, or (`attribute`) as a double-quoted attribute's value. */
+function xmlEscaped(value: string, attribute = false): string {
+  const escaped = value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return attribute ? escaped.replace(/"/g, '&quot;') : escaped;
+}
+
+/**
+ * One DCAT-AP page in RDF/XML, as ckanext-dcat serves `catalog.rdf`: the triples of its Turtle
+ * page, each subject a node element named by its first type (`<dcat:Dataset rdf:about="…">`),
+ * blank nodes by `rdf:nodeID`, literals with their language or datatype.
+ */
+export function dcatRdfXmlPage(origin: string, page: DcatPage): string {
+  const quads = new Parser({ baseIRI: page.pageUrl }).parse(dcatTurtlePage(origin, page));
+  const prefixes = new Map<string, string>([[RDF, 'rdf']]);
+  const qualified = (value: string) => {
+    const cut = Math.max(value.lastIndexOf('#'), value.lastIndexOf('/')) + 1;
+    const [namespace, local] = [value.slice(0, cut), value.slice(cut)];
+    if (!/^[A-Za-z_][\w.-]*$/.test(local)) throw new Error(`${value} has no local name RDF/XML can write`);
+    if (!prefixes.has(namespace)) prefixes.set(namespace, `n${prefixes.size}`);
+    return `${prefixes.get(namespace)}:${local}`;
+  };
+  const node = (term: Quad_Subject | Quad_Object) => (term.termType === 'BlankNode' ? `rdf:nodeID="${term.value}"` : `rdf:about="${xmlEscaped(term.value, true)}"`);
+  const bySubject = new Map<string, typeof quads>();
+  for (const quad of quads) {
+    const key = `${quad.subject.termType}:${quad.subject.value}`;
+    bySubject.set(key, [...(bySubject.get(key) ?? []), quad]);
+  }
+  const elements = [...bySubject.values()].map((statements) => {
+    const typing = statements.find((quad) => quad.predicate.value === `${RDF}type` && quad.object.termType === 'NamedNode');
+    const name = typing ? qualified(typing.object.value) : 'rdf:Description';
+    const properties = statements
+      .filter((quad) => quad !== typing)
+      .map(({ predicate, object }) => {
+        const property = qualified(predicate.value);
+        if (object.termType === 'NamedNode') return `  <${property} rdf:resource="${xmlEscaped(object.value, true)}"/>`;
+        if (object.termType === 'BlankNode') return `  <${property} rdf:nodeID="${object.value}"/>`;
+        if (object.termType !== 'Literal') throw new Error(`${object.termType} cannot be written`);
+        const tag = object.language
+          ? ` xml:lang="${object.language}"`
+          : object.datatype.value === `${NS.xsd}string` ? '' : ` rdf:datatype="${xmlEscaped(object.datatype.value, true)}"`;
+        return `  <${property}${tag}>${xmlEscaped(object.value)}</${property}>`;
+      });
+    return `<${name} ${node(statements[0]!.subject)}>\n${properties.join('\n')}\n</${name}>`;
+  });
+  const declarations = [...prefixes].map(([namespace, prefix]) => ` xmlns:${prefix}="${xmlEscaped(namespace, true)}"`).join('');
+  return `<?xml version="1.0" encoding="utf-8"?>\n<rdf:RDF${declarations}>\n${elements.join('\n')}\n</rdf:RDF>\n`;
 }
 
 /** The whole catalogue as a DCAT-US 1.1 data.json, Andino-style (themes as codes with a taxonomy). */

@@ -9,6 +9,7 @@
  * | `/api/3/action/package_search?rows=&start=` | CKAN's answer, paged (rows default 10, as CKAN) |
  * | `/dcat/catalog.jsonld?page=N` | DCAT-AP in JSON-LD, `dcatPageSize` datasets a page, `hydra:next` |
  * | `/dcat/catalog.ttl?page=N` | the same in Turtle, `hydra:nextPage` |
+ * | `/dcat/catalog.rdf?page=N` | the Turtle pages in RDF/XML, as ckanext-dcat's `catalog.rdf` |
  * | `/dcat/loop.jsonld?page=N` | two JSON-LD pages whose second's next is the first |
  * | `/dcat/remote-context.jsonld` | JSON-LD whose `@context` is `/contexts/dcat.jsonld` here |
  * | `/data.json` | data.json (DCAT-US 1.1, Andino-style) |
@@ -27,7 +28,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FetchPage } from '../../../src/lib/server/harvest/catalogs/index.ts';
-import { ckanAnswer, dataJson, dcatJsonLdPage, dcatTurtlePage, type DcatPage } from './documents.ts';
+import { ckanAnswer, dataJson, dcatJsonLdPage, dcatRdfXmlPage, dcatTurtlePage, type DcatPage } from './documents.ts';
 import { generatedPackages, localPackages, portalFileBytes, type CkanPackage, type PortalFile } from './packages.ts';
 
 export { CKAN_SAMPLE_PATH, generatedPackages, samplePackages, type CkanPackage, type CkanResource, type PortalFile } from './packages.ts';
@@ -40,6 +41,7 @@ export interface LocalPortal {
     ckan: string;
     dcatJsonLd: string;
     dcatTurtle: string;
+    dcatRdfXml: string;
     dcatLoop: string;
     dcatRemoteContext: string;
     dataJson: string;
@@ -157,6 +159,8 @@ export async function startLocalPortal({ dcatPageSize = 3, datasets, slow = {} }
         return send(response, 'application/ld+json', dcatJsonLdPage(origin, dcatPage(url.pathname, page)));
       case '/dcat/catalog.ttl':
         return send(response, 'text/turtle; charset=utf-8', dcatTurtlePage(origin, dcatPage(url.pathname, page)));
+      case '/dcat/catalog.rdf':
+        return send(response, 'application/rdf+xml; charset=utf-8', dcatRdfXmlPage(origin, dcatPage(url.pathname, page)));
       case '/dcat/loop.jsonld':
         return send(response, 'application/ld+json', dcatJsonLdPage(origin, dcatPage(url.pathname, page, true)));
       case '/dcat/remote-context.jsonld': {
@@ -190,6 +194,7 @@ export async function startLocalPortal({ dcatPageSize = 3, datasets, slow = {} }
       ckan: origin,
       dcatJsonLd: `${origin}/dcat/catalog.jsonld`,
       dcatTurtle: `${origin}/dcat/catalog.ttl`,
+      dcatRdfXml: `${origin}/dcat/catalog.rdf`,
       dcatLoop: `${origin}/dcat/loop.jsonld`,
       dcatRemoteContext: `${origin}/dcat/remote-context.jsonld`,
       dataJson: `${origin}/data.json`,

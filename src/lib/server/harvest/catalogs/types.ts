@@ -10,7 +10,7 @@ import type { CatalogPageLimits } from './limits.ts';
 /** The public catalogue formats the archive harvests. */
 export const CATALOG_KINDS = {
   ckan: { label: 'CKAN (API de acciones, package_search)' },
-  dcat: { label: 'DCAT-AP (JSON-LD o Turtle, con paginación Hydra)' },
+  dcat: { label: 'DCAT-AP (JSON-LD, Turtle o RDF/XML, con paginación Hydra)' },
   datajson: { label: 'data.json (DCAT-US 1.1, portales Andino)' },
 } as const;
 
