@@ -31,6 +31,10 @@ const GZIP_BOMB = gzipSync(Buffer.alloc(50_000_000));
 let server: Server;
 let port: number;
 let connections = 0;
+/** Requests each socket has served, for `/reset-on-reuse`. */
+const servedOn = new WeakMap<object, number>();
+/** Requests `/reset-on-reuse` answered by cutting a reused connection. */
+let resets = 0;
 /** Paths the server was asked for, in order. */
 let seen: Array<{ path: string; headers: IncomingMessage['headers'] }> = [];
 
@@ -68,7 +72,19 @@ function drip(response: ServerResponse, everyMs: number, count: number): void {
 function handle(request: IncomingMessage, response: ServerResponse): void {
   const url = new URL(request.url ?? '/', 'http://local');
   seen.push({ path: url.pathname, headers: request.headers });
+  const served = servedOn.get(request.socket) ?? 0;
+  servedOn.set(request.socket, served + 1);
   switch (url.pathname) {
+    case '/reset-on-reuse':
+      // As a server whose keep-alive ran out just as the request came: a reused connection is cut.
+      if (served > 0) {
+        resets++;
+        request.socket.resetAndDestroy();
+        return;
+      }
+      response.writeHead(200, { 'Content-Type': 'text/csv', 'Content-Length': FILE.length });
+      response.end(FILE);
+      return;
     case '/ok':
       if (request.headers['if-none-match'] === ETAG) {
         response.writeHead(304, { ETag: ETAG });
@@ -231,6 +247,15 @@ describe('a good server', () => {
     const before = connections;
     await fetchAll(local('/ok'), LOCAL);
     expect(connections).toBe(before);
+  });
+
+  it('sends a request again on a new connection when the kept-alive one turns out closed', async () => {
+    await fetchAll(local('/ok'), LOCAL);
+    const [before, resetsBefore] = [connections, resets];
+    // The socket kept from /ok is cut as the request goes out on it: one new connection serves it.
+    expect((await fetchAll(local('/reset-on-reuse'), LOCAL)).equals(FILE)).toBe(true);
+    expect(resets - resetsBefore).toBe(1);
+    expect(connections - before).toBe(1);
   });
 
   it('reuses a kept-alive socket only for the address the new check approved', async () => {

@@ -168,7 +168,7 @@ export async function captureFetch(url: string, options: CaptureFetchOptions = {
           return new CaptureError('connect_timeout', `resolviendo ${current.hostname}`, { url: current.href });
         }),
       );
-      const response = await requestOnce(current, address, settings, deadline);
+      const response = await requestOnLiveSocket(current, address, settings, deadline);
       const location = response.headers.location;
       if (!REDIRECT_STATUSES.has(response.statusCode ?? 0) || !location) {
         const body = bodyOf(response, current, settings);
@@ -263,6 +263,36 @@ class Deadline {
   }
 }
 
+/** Requests sent again, at most, when the kept-alive socket they went out on turns out closed. */
+const STALE_SOCKET_RETRIES = 2;
+
+/** A request written on a kept-alive socket that the server had closed: it never reached the server. */
+class StaleSocket extends Error {
+  readonly failure: CaptureError;
+  constructor(failure: CaptureError) {
+    super(failure.message, { cause: failure });
+    this.failure = failure;
+  }
+}
+
+/**
+ * `requestOnce`, sent again on another socket when the kept-alive one it went out on was closed by
+ * the server while it lay idle (Apache closes them after 5 s, the agent keeps them 15 s): the
+ * request fails at once, before any answer, and a GET the server never read is safe to repeat
+ * (Node's own advice, `request.reusedSocket`). Bounded: a stale socket is destroyed as it fails, and
+ * after `STALE_SOCKET_RETRIES` the failure stands. A fresh connection that fails fails at once.
+ */
+async function requestOnLiveSocket(url: URL, address: ResolvedAddress, settings: Settings, deadline: Deadline): Promise<IncomingMessage> {
+  for (let retry = 0; ; retry++) {
+    try {
+      return await requestOnce(url, address, settings, deadline);
+    } catch (error) {
+      if (!(error instanceof StaleSocket)) throw error;
+      if (retry >= STALE_SOCKET_RETRIES) throw error.failure;
+    }
+  }
+}
+
 /** One GET to the checked address, resolved with the response once its headers arrive. */
 function requestOnce(url: URL, address: ResolvedAddress, settings: Settings, deadline: Deadline): Promise<IncomingMessage> {
   return new Promise<IncomingMessage>((resolve, reject) => {
@@ -296,7 +326,10 @@ function requestOnce(url: URL, address: ResolvedAddress, settings: Settings, dea
     });
     request.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(error instanceof CaptureError ? error : networkFailure(error, phase, url));
+      const failure = error instanceof CaptureError ? error : networkFailure(error, phase, url);
+      // No response came (this promise would be settled): on a reused socket, the server had closed it.
+      const stale = request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+      reject(stale ? new StaleSocket(failure) : failure);
     });
     // The deadline destroys the request with its CaptureError, which the error listener rejects with.
     deadline.cancelWith(request);
