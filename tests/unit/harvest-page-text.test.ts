@@ -35,6 +35,15 @@ describe('pageText', () => {
     expect(await pageText(Buffer.from(JSON_TEXT), 'application/json; charset=no-existe', null)).toBe(JSON_TEXT);
   });
 
+  it("reads RDF/XML that is not UTF-8 in the encoding its XML declaration names, when the server names none", async () => {
+    const xml = '<?xml version="1.0" encoding="ISO-8859-1"?>\n<rdf:RDF><dct:title>Nómina de año</dct:title></rdf:RDF>';
+    expect(await pageText(Buffer.from(xml, 'latin1'), 'application/rdf+xml', null)).toBe(xml);
+    expect(await pageText(Buffer.from(xml, 'latin1'), null, null)).toBe(xml);
+    // The server's charset comes first; and UTF-8 bytes stay UTF-8 whatever the declaration says.
+    expect(await pageText(Buffer.from(xml.replace('ISO-8859-1', 'UTF-16'), 'latin1'), 'application/rdf+xml; charset=windows-1252', null)).toBe(xml.replace('ISO-8859-1', 'UTF-16'));
+    expect(await pageText(Buffer.from(xml), 'application/rdf+xml', null)).toBe(xml);
+  });
+
   it('inflates a page sent compressed anyway (gzip, deflate raw or not, br), and reads as sent what the header belies', async () => {
     expect(await pageText(await promisify(zlib.gzip)(JSON_TEXT), 'application/json', 'gzip')).toBe(JSON_TEXT);
     expect(await pageText(await promisify(zlib.deflate)(JSON_TEXT), 'application/json', 'deflate')).toBe(JSON_TEXT);

@@ -190,7 +190,8 @@ async function inflated(bytes: Buffer, encoding: string): Promise<Buffer> {
  * The text encoding of a page: its byte-order mark (a data.json saved as UTF-16 by a Windows
  * tool); else UTF-8, which JSON, JSON-LD and Turtle are by definition, whatever charset a server
  * adds (Apache's default ISO-8859-1 on a UTF-8 file); only bytes that are not UTF-8 are read in
- * the charset the Content-Type names, if TextDecoder knows it.
+ * the charset the Content-Type names, else (RDF/XML) in the one its XML declaration names
+ * (`<?xml version="1.0" encoding="ISO-8859-1"?>`), if TextDecoder knows it.
  */
 function charsetOf(bytes: Buffer, contentType: string | null): string {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
@@ -201,7 +202,9 @@ function charsetOf(bytes: Buffer, contentType: string | null): string {
   } catch {
     // Not UTF-8: the charset named, if any.
   }
-  const named = /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? '')?.[1];
+  const named =
+    /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? '')?.[1] ??
+    /^\s*<\?xml\s[^>]*?encoding\s*=\s*["']([\w.:-]+)["']/.exec(bytes.subarray(0, 200).toString('latin1'))?.[1];
   if (named) {
     try {
       return new TextDecoder(named).encoding;

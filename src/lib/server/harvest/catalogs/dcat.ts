@@ -1,9 +1,11 @@
 /**
- * DCAT-AP catalogues in JSON-LD or Turtle (our own `/catalog.jsonld`, ckanext-dcat's `catalog.ttl`,
- * uData's `catalog.jsonld`), following Hydra paging when present. Each page is a document parsed
+ * DCAT-AP catalogues in JSON-LD, Turtle or RDF/XML (our own `/catalog.jsonld`, ckanext-dcat's
+ * `catalog.ttl` and `catalog.rdf`, uData's `catalog.jsonld`), following Hydra paging when present. Each page is a document parsed
  * in a worker thread (`dcat-worker-read.ts`), within `CatalogPageLimits`: expanding JSON-LD or
  * building a graph can take far more memory and time than the page's bytes suggest, and that cost
- * must fall on the page, never on the server. What a page's graph says is read in `dcat-graph.ts`.
+ * must fall on the page, never on the server. (A worker's heap limit does not stop one allocation
+ * too large for it, which ends the whole process: what could make one, XML entities, is refused
+ * before parsing, `rdf-document.ts`.) What a page's graph says is read in `dcat-graph.ts`.
  */
 import { DcatPageParser } from './dcat-worker-read.ts';
 import { pageLimits } from './limits.ts';

@@ -1,6 +1,6 @@
 /**
- * Reading public catalogues (issue #18): CKAN's action API, DCAT-AP (JSON-LD or Turtle, Hydra
- * paging) and data.json, each as an async generator of pages of normalised datasets.
+ * Reading public catalogues (issue #18): CKAN's action API, DCAT-AP (JSON-LD, Turtle or RDF/XML,
+ * Hydra paging) and data.json, each as an async generator of pages of normalised datasets.
  *
  * The contract a runner relies on: pages come one at a time (nothing holds a whole portal);
  * a generator that ends without throwing has listed the whole catalogue, so a dataset missing

@@ -7,8 +7,11 @@
  * as they state one more, JSON-LD once jsonld.js has turned it into N-Quads (its expansion cannot
  * be stopped part-way; the worker's time and memory limits bound that).
  *
- * RDF/XML's parser (saxes) never reads a DTD's external entities, and replaces an internal one by
- * its text once, without expanding the entities inside it: an entity bomb stays a short string.
+ * RDF/XML that declares entities (`<!ENTITY`) is refused before it is parsed. Its parser would
+ * never read an external one, nor expand the entities inside an internal one, but it replaces each
+ * reference by the whole value: a 1 MB value named 400 times is one 400 MB string, a single
+ * allocation that V8 cannot fit under the worker's heap limit and that ends the whole process.
+ * DCAT exporters (ckanext-dcat, rdflib) write no DTD.
  *
  * This runs in the page's worker thread (`dcat-worker.ts`): only erasable TypeScript here.
  */
@@ -44,6 +47,10 @@ const OPENING_IRI = /^<[^\s<>"{}|\\^`]*>\s*(a\s|<[^\s<>"]*[:#]|[A-Za-z][\w.-]*:|
 const XML_OPENING = /^<\?xml[\s?]/i;
 const RDF_XML_ROOT = /<rdf:RDF[\s>]/;
 const HTML_OPENING = /^<(!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
+/** An entity declaration, general or parameter: only a DTD holds one (a literal's `<` is escaped). */
+const ENTITY_DECLARATION = /<!ENTITY/i;
+/** How much RDF/XML the parser takes at a time, so that a refusal stops it part-way. */
+const RDF_XML_SLICE = 64 * 1024;
 
 function rdfSyntax(page: FetchedPage, url: string): RdfSyntax {
   const mediaType = page.contentType?.split(';', 1)[0]!.trim().toLowerCase() ?? '';
@@ -116,15 +123,22 @@ function parseTriples(text: string, format: string, url: string, maxTriples: num
 }
 
 /**
- * Parses RDF/XML into a graph, refusing it at the first triple past `maxTriples`. Its terms are
- * N3.js's own (`dataFactory`), as the graph's readers compare them.
+ * Parses RDF/XML into a graph, refusing it at the first triple past `maxTriples`: the text goes in
+ * slices, and none after the refusal. Its terms are N3.js's own (`dataFactory`), as the graph's
+ * readers compare them. IRIs are not validated here: one download URL with a space would refuse
+ * the whole page, when `values.ts` cleans (or drops) each URL on its own.
  */
 function parseRdfXml(text: string, url: string, maxTriples: number): Promise<Store> {
+  if (ENTITY_DECLARATION.test(text)) {
+    return Promise.reject(
+      new CatalogReadError('wrong-kind', url, `${url} declara entidades XML (<!ENTITY …>), que el archivo no lee: un catálogo DCAT en RDF/XML no las necesita.`),
+    );
+  }
   return new Promise((resolve, reject) => {
     const graph = new Store();
     let count = 0;
     let settled = false;
-    const parser = new RdfXmlParser({ baseIRI: url, dataFactory: DataFactory });
+    const parser = new RdfXmlParser({ baseIRI: url, dataFactory: DataFactory, validateUri: false });
     const stop = (error: Error | null) => {
       if (settled) return;
       settled = true;
@@ -142,11 +156,13 @@ function parseRdfXml(text: string, url: string, maxTriples: number): Promise<Sto
     });
     parser.on('error', (error: Error) => stop(error));
     parser.on('end', () => stop(null));
-    parser.write(text);
+    // The parser carries a surrogate pair cut between two slices over to the next.
+    for (let offset = 0; offset < text.length && !settled && !parser.errored; offset += RDF_XML_SLICE) parser.write(text.slice(offset, offset + RDF_XML_SLICE));
     // The parser ends its stream without closing its XML parser, whose last checks (an element
     // left open: a page cut short) would go unheard; closing it reports them as the parser's
-    // 'error'. A private field of the pinned version (package.json), so a test covers it.
-    if (!settled) (parser as unknown as { saxParser: { close(): void } }).saxParser.close();
+    // 'error'. Not after an error of its own, which reaches 'error' a tick later and is the one to
+    // tell. A private field of the pinned version (package.json), so a test covers it.
+    if (!settled && !parser.errored) (parser as unknown as { saxParser: { close(): void } }).saxParser.close();
     parser.end();
   });
 }
