@@ -41,8 +41,8 @@ test.afterAll(async () => {
 
 test('a document gone from its source is listed, filtered, and told on its page, its copy still offered', async ({ page, request }) => {
   await page.goto('/desaparecidos');
-  await expect(page.getByRole('heading', { level: 1, name: 'Desaparecidos en origen' })).toBeVisible();
-  await expect(page.locator('[data-disappeared-empty]')).toHaveText('Ningún documento del archivo ha desaparecido de su origen por ahora.');
+  await expect(page.getByRole('heading', { level: 1, name: 'Documentos desaparecidos' })).toBeVisible();
+  await expect(page.locator('[data-disappeared-empty]')).toHaveText('Ningún documento del archivo ha desaparecido de su origen ni ha sido retirado de su catálogo por ahora.');
   await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${HARVEST_ARCHIVE_URL}/desaparecidos`);
   // The first page of a visit shows the splash for half a second: the picture is of the page.
   await expect(page.locator('.splash')).toBeHidden({ timeout: 2000 });
@@ -154,7 +154,7 @@ test('a document gone from its source is listed, filtered, and told on its page,
   await expect(page).toHaveURL(/\/desaparecidos\?motivo=catalogo$/);
   await expect(page.locator('[data-disappeared-count]')).toHaveText('Documentos desaparecidos: 2');
   await expect(page.getByLabel('Motivo')).toHaveValue('catalogo');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Retirados de su catálogo');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Retirados del catálogo');
   await expect(page.locator(`tr[data-disappeared="${other!.id}"]`)).toBeVisible();
   await screenshots(page, 'retirados-del-catalogo');
 

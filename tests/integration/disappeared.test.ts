@@ -7,10 +7,10 @@
  * institution's feed. Then the records their catalogue withdrew, listed beside those whose
  * address is gone: by the later of their dates, filtered by reason, counted, fed and dated.
  */
-import { and, eq, notInArray } from 'drizzle-orm';
+import { and, eq, isNull, notInArray } from 'drizzle-orm';
 import { xml2js, type Element } from 'xml-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alexandrias, departments, imports } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, departments, harvestedRecords, imports } from '../../src/lib/server/db/schema.ts';
 import { archiveChangesFeed, departmentChangesFeed } from '../../src/lib/server/feeds/index.ts';
 import { countDisappeared, listDisappeared } from '../../src/lib/server/queries/disappeared.ts';
 import { getRecord, loadDashboard } from '../../src/lib/server/queries/index.ts';
@@ -188,6 +188,8 @@ describe.each(testEngines())('documents withdrawn from their catalogue, on /desa
   let both: SeededRecord;
   /** Withdrawn, but blocked by a moderator. */
   let blocked: SeededRecord;
+  /** Withdrawn and gone, but never captured: the archive holds no copy to offer. */
+  let uncaptured: { id: number; title: string };
 
   beforeAll(async () => {
     archive = await createSeededDatabase(engine);
@@ -201,6 +203,16 @@ describe.each(testEngines())('documents withdrawn from their catalogue, on /desa
     await setWithdrawn(archive.db, both, new Date('2026-05-01T12:00:00Z'));
     await setWithdrawn(archive.db, blocked, new Date('2026-06-01T12:00:00Z'));
     await archive.db.update(alexandrias).set({ status: 'blocked' }).where(eq(alexandrias.id, blocked.id));
+    // A seeded record without a file (harvested from the seed's export), withdrawn and gone on 1 July.
+    const [bare] = await archive.db
+      .select({ id: alexandrias.id, title: alexandrias.title })
+      .from(alexandrias)
+      .innerJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
+      .where(isNull(alexandrias.cid))
+      .limit(1);
+    uncaptured = bare!;
+    const july = new Date('2026-07-01T12:00:00Z');
+    await archive.db.update(harvestedRecords).set({ withdrawnAt: july, goneSince: july }).where(eq(harvestedRecords.alexandriaId, uncaptured.id));
   });
   afterAll(() => archive?.destroy());
 
@@ -219,7 +231,8 @@ describe.each(testEngines())('documents withdrawn from their catalogue, on /desa
   it('filters by reason, with the other filters', async () => {
     const byReason = async (reason: 'origen' | 'catalogo', filters = {}) => (await listDisappeared(archive.db, { ...filters, reason })).items.map((item) => item.id);
     expect(await byReason('catalogo')).toEqual([both.id, withdrawn.id]);
-    expect(await byReason('origen')).toEqual([both.id, gone.id]);
+    // Each reason by its own date: gone on 1 March before gone on 1 February.
+    expect(await byReason('origen')).toEqual([gone.id, both.id]);
     expect(await byReason('catalogo', { departmentId: withdrawn.departmentId! })).toEqual(
       [both, withdrawn].filter((record) => record.departmentId === withdrawn.departmentId).map((record) => record.id),
     );
@@ -229,6 +242,14 @@ describe.each(testEngines())('documents withdrawn from their catalogue, on /desa
     expect((await loadDashboard(archive.db)).disappeared).toBe(3);
     expect(await countDisappeared(archive.db, 'catalogo')).toBe(2);
     expect((await loadPreservation(archive.db)).disappeared).toBe(2);
+  });
+
+  it('leaves out a record the archive holds no copy of, in the list, the counts and the feed', async () => {
+    expect((await listDisappeared(archive.db)).items.map((item) => item.id)).not.toContain(uncaptured.id);
+    expect((await listDisappeared(archive.db)).choices.reasons).toEqual({ origen: 2, catalogo: 2 });
+    expect(await countDisappeared(archive.db)).toBe(3);
+    const titles = atomEntries(await archiveChangesFeed(archive.db, ORIGIN)).entries.map((entry) => entry.title);
+    expect(titles.some((title) => title.endsWith(uncaptured.title))).toBe(false);
   });
 
   it('feeds each withdrawal with its catalogue and date, under an id of its own', async () => {
@@ -247,10 +268,9 @@ describe.each(testEngines())('documents withdrawn from their catalogue, on /desa
     ]);
   });
 
-  it('dates /desaparecidos in the sitemap by its latest disappearance or withdrawal', async () => {
+  it('dates /desaparecidos in the sitemap by the latest disappearance or withdrawal it lists', async () => {
     const entries = await sitemapEntries(archive.db, { offset: 0, limit: 2 });
-    // The blocked record's withdrawal (1 June) is not on the page, but dates it: the sitemap
-    // only tells a crawler when to look again.
-    expect(entries.find((entry) => entry.path === '/desaparecidos')?.lastmod).toEqual(new Date('2026-06-01T12:00:00Z'));
+    // Not by the blocked record's withdrawal (1 June), nor the uncaptured one's (1 July): neither is listed.
+    expect(entries.find((entry) => entry.path === '/desaparecidos')?.lastmod).toEqual(new Date('2026-05-01T12:00:00Z'));
   });
 });

@@ -571,21 +571,46 @@ describe('the readers on what real portals publish beyond the examples', () => {
     ]);
   });
 
-  it('DCAT: RDF/XML that declares entities is refused before it is parsed: no bomb, no file of the server read', async () => {
+  it('DCAT: RDF/XML entities: IRI abbreviations are read; a bomb, a flood of references or a file of the server never is', async () => {
     const root = '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:dcat="http://www.w3.org/ns/dcat#" xmlns:dct="http://purl.org/dc/terms/">';
     const dataset = (title: string) => `${root}<dcat:Dataset rdf:about="https://p.example/d"><dct:title>${title}</dct:title></dcat:Dataset></rdf:RDF>`;
-    // One level is enough to exhaust memory: a value of a megabyte named hundreds of times.
-    const wide = `<?xml version="1.0"?><!DOCTYPE rdf:RDF [<!ENTITY a "${'a'.repeat(1_000_000)}">]>${dataset('&a;'.repeat(400))}`;
-    const nested = `<?xml version="1.0"?><!DOCTYPE rdf:RDF [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "${'&a;'.repeat(10)}">]>${dataset('&b;')}`;
-    const external = `<?xml version="1.0"?><!DOCTYPE rdf:RDF [<!ENTITY x SYSTEM "file:///etc/passwd">]>${dataset('&x;')}`;
-    for (const [name, body] of Object.entries({ wide, nested, external })) {
-      const { error } = await readUntilError('dcat', 'https://p.example/catalog.rdf', answering(body, 'application/rdf+xml'));
-      expect(error.code, name).toBe('wrong-kind');
-      expect(error.message, name).toBe('https://p.example/catalog.rdf declara entidades XML (<!ENTITY …>), que el archivo no lee: un catálogo DCAT en RDF/XML no las necesita.');
+    const refused = async (body: string) => (await readUntilError('dcat', 'https://p.example/catalog.rdf', answering(body, 'application/rdf+xml'))).error;
+    // A value of a megabyte named hundreds of times: one string of 400 MB, had it been expanded.
+    const long = await refused(`<?xml version="1.0"?><!DOCTYPE rdf:RDF [<!ENTITY a "${'a'.repeat(1_000_000)}">]>${dataset('&a;'.repeat(400))}`);
+    const nested = await refused(`<?xml version="1.0"?><!DOCTYPE rdf:RDF [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "${'&a;'.repeat(10)}">]>${dataset('&b;')}`);
+    const external = await refused(`<?xml version="1.0"?><!DOCTYPE rdf:RDF [<!ENTITY x SYSTEM "file:///etc/passwd">]>${dataset('&x;')}`);
+    for (const error of [long, nested, external]) {
+      expect(error.code).toBe('wrong-kind');
+      expect(error.message).toBe(
+        'https://p.example/catalog.rdf declara entidades XML que el archivo no lee (externas, de parámetro, anidadas o de más de 256 caracteres): un catálogo DCAT en RDF/XML no las necesita.',
+      );
     }
-    // The predefined ones and character references are XML itself: read.
-    const [page] = await readAll('dcat', 'https://p.example/catalog.rdf', answering(dataset('Salud &amp; educaci&#243;n'), 'application/rdf+xml'));
-    expect(page!.datasets[0]!.title).toBe('Salud & educación');
+    // Short values, but so many references that they would add more than the page holds.
+    const flood = await refused(`<?xml version="1.0"?><!DOCTYPE rdf:RDF [<!ENTITY a "${'a'.repeat(200)}">]>${dataset('&a;'.repeat(1000))}`);
+    expect(flood.message).toMatch(/^https:\/\/p\.example\/catalog\.rdf usa sus entidades XML tantas veces que ocuparían 200\.000 caracteres, más que la página misma/);
+    const many = await refused(`<?xml version="1.0"?><!DOCTYPE rdf:RDF [${Array.from({ length: 65 }, (_, i) => `<!ENTITY e${i} "x">`).join('')}]>${dataset('&e1;')}`);
+    expect(many.message).toBe('https://p.example/catalog.rdf declara 65 entidades XML, más de las 64 que el archivo lee.');
+    // The idiom RDF/XML writers use, an IRI abbreviated; and the predefined ones and character references.
+    const idiom = [
+      '<?xml version="1.0"?>',
+      '<!DOCTYPE rdf:RDF [<!ENTITY xsd "http://www.w3.org/2001/XMLSchema#"> <!ENTITY dcat "http://www.w3.org/ns/dcat#">]>',
+      root,
+      '<rdf:Description rdf:about="https://p.example/d"><rdf:type rdf:resource="&dcat;Dataset"/>',
+      '<dct:title>Salud &amp; educaci&#243;n</dct:title><dct:issued rdf:datatype="&xsd;date">2024-03-05</dct:issued></rdf:Description></rdf:RDF>',
+    ].join('\n');
+    const [page] = await readAll('dcat', 'https://p.example/catalog.rdf', answering(idiom, 'application/rdf+xml'));
+    expect(page!.datasets[0]).toMatchObject({ title: 'Salud & educación' });
+    expect(page!.datasets[0]!.issued?.toISOString().slice(0, 10)).toBe('2024-03-05');
+  });
+
+  it('DCAT: an HTML page served as RDF/XML or Turtle is named as HTML; what the XML parser says of a page cut short is told in Spanish', async () => {
+    for (const type of ['application/rdf+xml', 'text/turtle']) {
+      const { error } = await readUntilError('dcat', 'https://p.example/catalog.rdf', answering('<!DOCTYPE html><html><body>Error</body></html>', type));
+      expect(error.message, type).toBe('https://p.example/catalog.rdf devolvió una página HTML, no un catálogo DCAT. Revise la dirección y el tipo del catálogo.');
+    }
+    const cut = dcatPageOf(3, 'rdfxml').slice(0, -40);
+    const { error } = await readUntilError('dcat', 'https://p.example/catalog.rdf', answering(cut, 'application/rdf+xml'));
+    expect(error.message).toMatch(/no es un catálogo DCAT en RDF\/XML válido: .*la etiqueta \S+ no se cierra \(¿la página llegó cortada\?\)/);
   });
 
   it('DCAT: in RDF/XML, one download URL with a space loses nothing else of its page; a real error is told as itself', async () => {

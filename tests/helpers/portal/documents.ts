@@ -10,6 +10,7 @@
  * with `hydra:nextPage` as a literal (ckanext-dcat). Formats are literals as ckanext-dcat writes
  * them; media types IANA IRIs; checksums `spdx:checksum` from each resource's `sha256:` hash.
  */
+import { Parser, type Quad_Object, type Quad_Subject } from 'n3';
 import { jsonLdNode, CATALOG_CONTEXT } from '../../../src/lib/server/dcat/jsonld.ts';
 import {
   dateTime,
@@ -29,7 +30,7 @@ import {
   type Resource,
 } from '../../../src/lib/server/dcat/rdf.ts';
 import { turtleBlock, turtleString } from '../../../src/lib/server/dcat/turtle.ts';
-import { Parser, type Quad_Object, type Quad_Subject } from 'n3';
+import { escapeXml } from '../../../src/lib/server/seo/sitemap.ts';
 import type { CkanPackage, CkanResource } from './packages.ts';
 
 const HYDRA = 'http://www.w3.org/ns/hydra/core#';
@@ -184,12 +185,6 @@ export function dcatTurtlePage(origin: string, page: DcatPage): string {
 
 const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 
-/** Text as XML character data, or (`attribute`) as a double-quoted attribute's value. */
-function xmlEscaped(value: string, attribute = false): string {
-  const escaped = value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return attribute ? escaped.replace(/"/g, '&quot;') : escaped;
-}
-
 /**
  * One DCAT-AP page in RDF/XML, as ckanext-dcat serves `catalog.rdf`: the triples of its Turtle
  * page, each subject a node element named by its first type (`<dcat:Dataset rdf:about="…">`),
@@ -205,7 +200,7 @@ export function dcatRdfXmlPage(origin: string, page: DcatPage): string {
     if (!prefixes.has(namespace)) prefixes.set(namespace, `n${prefixes.size}`);
     return `${prefixes.get(namespace)}:${local}`;
   };
-  const node = (term: Quad_Subject | Quad_Object) => (term.termType === 'BlankNode' ? `rdf:nodeID="${term.value}"` : `rdf:about="${xmlEscaped(term.value, true)}"`);
+  const node = (term: Quad_Subject | Quad_Object) => (term.termType === 'BlankNode' ? `rdf:nodeID="${term.value}"` : `rdf:about="${escapeXml(term.value)}"`);
   const bySubject = new Map<string, typeof quads>();
   for (const quad of quads) {
     const key = `${quad.subject.termType}:${quad.subject.value}`;
@@ -218,17 +213,17 @@ export function dcatRdfXmlPage(origin: string, page: DcatPage): string {
       .filter((quad) => quad !== typing)
       .map(({ predicate, object }) => {
         const property = qualified(predicate.value);
-        if (object.termType === 'NamedNode') return `  <${property} rdf:resource="${xmlEscaped(object.value, true)}"/>`;
+        if (object.termType === 'NamedNode') return `  <${property} rdf:resource="${escapeXml(object.value)}"/>`;
         if (object.termType === 'BlankNode') return `  <${property} rdf:nodeID="${object.value}"/>`;
         if (object.termType !== 'Literal') throw new Error(`${object.termType} cannot be written`);
         const tag = object.language
           ? ` xml:lang="${object.language}"`
-          : object.datatype.value === `${NS.xsd}string` ? '' : ` rdf:datatype="${xmlEscaped(object.datatype.value, true)}"`;
-        return `  <${property}${tag}>${xmlEscaped(object.value)}</${property}>`;
+          : object.datatype.value === `${NS.xsd}string` ? '' : ` rdf:datatype="${escapeXml(object.datatype.value)}"`;
+        return `  <${property}${tag}>${escapeXml(object.value)}</${property}>`;
       });
     return `<${name} ${node(statements[0]!.subject)}>\n${properties.join('\n')}\n</${name}>`;
   });
-  const declarations = [...prefixes].map(([namespace, prefix]) => ` xmlns:${prefix}="${xmlEscaped(namespace, true)}"`).join('');
+  const declarations = [...prefixes].map(([namespace, prefix]) => ` xmlns:${prefix}="${escapeXml(namespace)}"`).join('');
   return `<?xml version="1.0" encoding="utf-8"?>\n<rdf:RDF${declarations}>\n${elements.join('\n')}\n</rdf:RDF>\n`;
 }
 

@@ -63,8 +63,12 @@ export function disappearedCondition(reason?: DisappearedReason): SQL {
   return and(goneFor(reason), isNotNull(alexandrias.cid), ne(alexandrias.status, 'blocked'))!;
 }
 
-/** When a listed record disappeared: the later of its two dates (`greatest` passes over a null). */
-const disappearedAt = sql<Date>`greatest(${harvestedRecords.goneSince}, ${harvestedRecords.withdrawnAt})`;
+/** When a listed record disappeared for `reason`; for either, the later of its two dates (`greatest` passes over a null). */
+function disappearedAt(reason: DisappearedReason | undefined): SQL {
+  if (reason === 'origen') return sql`${harvestedRecords.goneSince}`;
+  if (reason === 'catalogo') return sql`${harvestedRecords.withdrawnAt}`;
+  return sql`greatest(${harvestedRecords.goneSince}, ${harvestedRecords.withdrawnAt})`;
+}
 
 function filterCondition(filters: DisappearedFilters): SQL {
   return and(
@@ -119,7 +123,7 @@ export async function listDisappeared(db: Db, filters: DisappearedFilters = {}, 
     .leftJoin(departments, recordDepartmentJoin)
     .leftJoin(categories, eq(categories.id, alexandrias.categoryId))
     .where(where)
-    .orderBy(desc(disappearedAt), desc(alexandrias.id))
+    .orderBy(desc(disappearedAt(filters.reason)), desc(alexandrias.id))
     .limit(window.pageSize)
     .offset(window.offset);
   const items = rows.map(({ departmentId, departmentName, categoryId, categoryTitle, ...row }) => ({

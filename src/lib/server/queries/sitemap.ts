@@ -3,13 +3,14 @@
  * record's page (issue #20: a record without a file has one too, at `/registro/{id}`). One fixed order, so `offset` and `limit` cut the same list
  * into the 50,000-URL files of a sitemap index however many records there are.
  */
-import { asc, count, max, ne, sql } from 'drizzle-orm';
+import { asc, count, eq, max, ne, sql } from 'drizzle-orm';
 import type { GroupEntity } from '../../domain/groups.ts';
 import { collectionPath, recordPath } from '../../paths.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, fixityRuns, harvestedRecords } from '../db/schema.ts';
 import { disappearedPath, PRESERVATION_PATH } from '../../watch-paths.ts';
 import { DIMENSIONS, GROUP_ENTITY_LIST } from './dimensions.ts';
+import { disappearedCondition } from './disappeared.ts';
 
 export interface SitemapEntry {
   /** Path on the archive's origin (the caller makes it absolute). */
@@ -79,10 +80,12 @@ const recordPages: Segment = {
 const watchPages: Segment = {
   size: async () => 2,
   async read(db, offset, limit) {
-    // Its last change: the latest disappearance or withdrawal (`greatest` passes over a null).
+    // Its last change: the latest disappearance or withdrawal it lists (`greatest` passes over a null).
     const [gone] = await db
       .select({ at: sql<Date | null>`greatest(max(${harvestedRecords.goneSince}), max(${harvestedRecords.withdrawnAt}))`.mapWith(harvestedRecords.goneSince) })
-      .from(harvestedRecords);
+      .from(harvestedRecords)
+      .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
+      .where(disappearedCondition());
     const [audited] = await db.select({ at: max(fixityRuns.nextSliceAt) }).from(fixityRuns);
     const pages: SitemapEntry[] = [
       { path: disappearedPath(), lastmod: gone?.at ?? null },

@@ -7,11 +7,13 @@
  * as they state one more, JSON-LD once jsonld.js has turned it into N-Quads (its expansion cannot
  * be stopped part-way; the worker's time and memory limits bound that).
  *
- * RDF/XML that declares entities (`<!ENTITY`) is refused before it is parsed. Its parser would
- * never read an external one, nor expand the entities inside an internal one, but it replaces each
- * reference by the whole value: a 1 MB value named 400 times is one 400 MB string, a single
- * allocation that V8 cannot fit under the worker's heap limit and that ends the whole process.
- * DCAT exporters (ckanext-dcat, rdflib) write no DTD.
+ * RDF/XML's entities are checked before it is parsed. Its parser never reads an external one, nor
+ * expands the entities inside an internal one, but it replaces each reference by the whole value:
+ * a 1 MB value named 400 times is one 400 MB string, a single allocation that V8 cannot fit under
+ * the worker's heap limit and that ends the whole process. So only the idiom RDF/XML writers use
+ * is read, short plain values that abbreviate IRIs (`<!ENTITY xsd "http://…#">`, `&xsd;integer`),
+ * and only while all their references together add no more text than the page holds; a page that
+ * declares any other entity is refused. (DCAT exporters such as ckanext-dcat write no DTD at all.)
  *
  * This runs in the page's worker thread (`dcat-worker.ts`): only erasable TypeScript here.
  */
@@ -48,24 +50,38 @@ const XML_OPENING = /^<\?xml[\s?]/i;
 const RDF_XML_ROOT = /<rdf:RDF[\s>]/;
 const HTML_OPENING = /^<(!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
 /** An entity declaration, general or parameter: only a DTD holds one (a literal's `<` is escaped). */
-const ENTITY_DECLARATION = /<!ENTITY/i;
+const ENTITY_DECLARATION = /<!ENTITY/gi;
+/** The one kind read: a general entity whose value is short plain text (no reference, no markup). */
+const PLAIN_ENTITY = /<!ENTITY\s+([A-Za-z_][\w.-]*)\s+(["'])([^"'&%<]{1,256})\2\s*>/g;
+/** Entities a page may declare at most: an IRI abbreviation per namespace is a handful. */
+const MAX_ENTITIES = 64;
+/** What the XML parser says most often, as moderators read it. */
+const XML_PROBLEMS: ReadonlyArray<[RegExp, string]> = [
+  [/unclosed tag: (\S+)/, 'la etiqueta $1 no se cierra (¿la página llegó cortada?)'],
+  [/unexpected end/, 'el documento termina antes de tiempo'],
+  [/undefined entity/, 'usa una entidad XML que no declara'],
+];
 /** How much RDF/XML the parser takes at a time, so that a refusal stops it part-way. */
 const RDF_XML_SLICE = 64 * 1024;
 
 function rdfSyntax(page: FetchedPage, url: string): RdfSyntax {
   const mediaType = page.contentType?.split(';', 1)[0]!.trim().toLowerCase() ?? '';
+  const start = bodyText(page).trimStart();
+  // An error page is named as what it is, even served under the catalogue's type (a proxy's 200).
+  if (mediaType.includes('html') || HTML_OPENING.test(start)) {
+    throw new CatalogReadError('wrong-kind', url, `${url} devolvió una página HTML, no un catálogo DCAT. Revise la dirección y el tipo del catálogo.`);
+  }
   const known = SYNTAX_BY_MEDIA_TYPE[mediaType];
   if (known) return known;
-  const start = bodyText(page).trimStart();
   const rdfXmlRoot = RDF_XML_ROOT.test(start.slice(0, 4096));
   // A server that says only "XML" (`application/xml`, `text/xml`), or nothing of its type, or
-  // `text/plain`, may still serve RDF/XML, as ckanext-dcat's `catalog.rdf` and datos.gob.es do.
-  const looksLikeXml = start.startsWith('<') && (XML_OPENING.test(start) || rdfXmlRoot) && !HTML_OPENING.test(start);
-  if (mediaType.includes('xml') || (!mediaType.includes('html') && looksLikeXml)) {
+  // `text/plain`, may still serve RDF/XML, as ckanext-dcat's `catalog.rdf` may.
+  const looksLikeXml = start.startsWith('<') && (XML_OPENING.test(start) || rdfXmlRoot);
+  if (mediaType.includes('xml') || looksLikeXml) {
     if (rdfXmlRoot) return 'rdfxml';
     throw new CatalogReadError('wrong-kind', url, `${url} sirve XML que no es RDF/XML (no tiene la raíz rdf:RDF), así que no es un catálogo DCAT.`);
   }
-  if (mediaType.includes('html') || HTML_OPENING.test(start) || (start.startsWith('<') && !OPENING_IRI.test(start))) {
+  if (start.startsWith('<') && !OPENING_IRI.test(start)) {
     throw new CatalogReadError('wrong-kind', url, `${url} devolvió una página HTML, no un catálogo DCAT. Revise la dirección y el tipo del catálogo.`);
   }
   return start.startsWith('{') || start.startsWith('[') ? 'jsonld' : 'turtle';
@@ -80,7 +96,7 @@ export async function parseRdfPage(page: FetchedPage, url: string, maxTriples: n
     return await parseTriples(bodyText(page), syntax === 'turtle' ? 'text/turtle' : 'N-Triples', url, maxTriples);
   } catch (error) {
     if (error instanceof CatalogReadError) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = inSpanish(error instanceof Error ? error.message : String(error));
     const named = syntax === 'rdfxml' ? 'RDF/XML' : 'Turtle';
     throw new CatalogReadError('wrong-kind', url, `${url} no es un catálogo DCAT en ${named} válido: ${reason}`, { cause: error });
   }
@@ -129,11 +145,8 @@ function parseTriples(text: string, format: string, url: string, maxTriples: num
  * the whole page, when `values.ts` cleans (or drops) each URL on its own.
  */
 function parseRdfXml(text: string, url: string, maxTriples: number): Promise<Store> {
-  if (ENTITY_DECLARATION.test(text)) {
-    return Promise.reject(
-      new CatalogReadError('wrong-kind', url, `${url} declara entidades XML (<!ENTITY …>), que el archivo no lee: un catálogo DCAT en RDF/XML no las necesita.`),
-    );
-  }
+  const entities = entityProblem(text);
+  if (entities) return Promise.reject(new CatalogReadError('wrong-kind', url, `${url} ${entities}`));
   return new Promise((resolve, reject) => {
     const graph = new Store();
     let count = 0;
@@ -165,6 +178,30 @@ function parseRdfXml(text: string, url: string, maxTriples: number): Promise<Sto
     if (!settled && !parser.errored) (parser as unknown as { saxParser: { close(): void } }).saxParser.close();
     parser.end();
   });
+}
+
+/**
+ * Why the entities `text` declares cannot be read (see the module's header), or null when it
+ * declares none or only short plain ones whose references add at most the page's length.
+ */
+function entityProblem(text: string): string | null {
+  const declared = text.match(ENTITY_DECLARATION)?.length ?? 0;
+  if (declared === 0) return null;
+  if (declared > MAX_ENTITIES) return `declara ${declared.toLocaleString('es')} entidades XML, más de las ${MAX_ENTITIES} que el archivo lee.`;
+  const plain = [...text.matchAll(PLAIN_ENTITY)];
+  if (plain.length < declared) {
+    return 'declara entidades XML que el archivo no lee (externas, de parámetro, anidadas o de más de 256 caracteres): un catálogo DCAT en RDF/XML no las necesita.';
+  }
+  let added = 0;
+  for (const [, name, , value] of plain) added += (text.split(`&${name};`).length - 1) * value!.length;
+  if (added > text.length) return `usa sus entidades XML tantas veces que ocuparían ${added.toLocaleString('es')} caracteres, más que la página misma: el archivo no las expande.`;
+  return null;
+}
+
+/** A parser's message with what it says most often in Spanish. */
+function inSpanish(message: string): string {
+  for (const [pattern, spanish] of XML_PROBLEMS) if (pattern.test(message)) return message.replace(pattern, spanish);
+  return message;
 }
 
 /** Lines of an N-Quads document (one quad each), counted without splitting it. */
