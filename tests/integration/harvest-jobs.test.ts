@@ -16,7 +16,7 @@ import type { Archive } from '../../src/lib/server/archive.ts';
 import { readConfig } from '../../src/lib/server/config.ts';
 import { alexandrias, harvestedRecords, harvestSources, imports, jobs } from '../../src/lib/server/db/schema.ts';
 import { HARVEST_JOB, queueDueHarvests, queueHarvestRun, registerHarvestSource } from '../../src/lib/server/harvest/index.ts';
-import { claim, enqueue, markBegun } from '../../src/lib/server/jobs/index.ts';
+import { claim, enqueue, markBegun, reclaimExpired } from '../../src/lib/server/jobs/index.ts';
 import { createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
 import { drainJobs } from '../helpers/jobs.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
@@ -151,5 +151,26 @@ describe.each(testEngines())('harvest runs on the job queue, on %s', (engine) =>
     // One record per (source, dataset, distribution), still.
     const identities = await database.db.select({ n: count() }).from(harvestedRecords).where(eq(harvestedRecords.harvestSourceId, harvestSourceId));
     expect(identities[0]!.n).toBe(portal.packages.flatMap((pkg) => pkg.resources).length);
+  });
+
+  it('closes the run of a job that died on its last attempt as failed, with the reason, since no retry will', async () => {
+    const { job } = await queueHarvestRun(database.db, harvestSourceId, 'programada');
+    await database.db.update(jobs).set({ maxAttempts: 1 }).where(eq(jobs.id, job.id));
+    const [claimed] = await claim(database.db, { worker: 'muerto:2', kinds: [HARVEST_JOB], limit: 1, leaseMs: 1 });
+    await markBegun(database.db, [claimed!]);
+    const [dead] = await database.db
+      .insert(imports)
+      .values({ type: 'harvest', status: 'in_progress', harvestSourceId, jobId: job.id, documents: 3 })
+      .returning({ id: imports.id });
+    // An Import of another job, and one already closed, stay as they are.
+    const [other] = await database.db.insert(imports).values({ type: 'harvest', status: 'in_progress', harvestSourceId, documents: 0 }).returning({ id: imports.id });
+    await sleep(20);
+    expect((await reclaimExpired(database.db)).map((taken) => [taken.id, taken.status])).toEqual([[job.id, 'failed']]);
+    const [closed] = await database.db.select().from(imports).where(eq(imports.id, dead!.id));
+    expect(closed!.status).toBe('failed');
+    expect(closed!.errors.at(-1)?.message).toBe("Cosecha interrumpida: El proceso que lo ejecutaba (muerto:2) dejó de responder: su concesión venció.");
+    const [untouched] = await database.db.select().from(imports).where(eq(imports.id, other!.id));
+    expect(untouched!.status).toBe('in_progress');
+    await database.db.update(imports).set({ status: 'failed' }).where(eq(imports.id, other!.id));
   });
 });
