@@ -152,6 +152,8 @@ const CURRENT_CAPTURED_AT = '2026-02-03T04:05:06.000Z';
 const datasetIri = (id: number) => `${ORIGIN}/catalog/dataset/${id}`;
 const catalogRecordIri = (id: number) => `${ORIGIN}/catalog/record/${id}`;
 
+const LANGUAGE = 'http://publications.europa.eu/resource/authority/language/';
+
 describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
   let seeded: Awaited<ReturnType<typeof createSeededDatabase>>;
   const documents = {} as Record<CatalogFormat, { text: string; headers: Headers; graph: Graph }>;
@@ -168,6 +170,9 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     earlierSha: string;
     facts: Record<FactCase, number>;
     withdrawn: number;
+    /** Harvested from a catalogue that declares English and Chile; and from one that declares nothing. */
+    foreign: number;
+    undeclared: number;
   };
 
   async function fetchCatalog(format: CatalogFormat, init: RequestInit = {}, pageSize?: number) {
@@ -178,7 +183,7 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
   beforeAll(async () => {
     seeded = await createSeededDatabase(engine);
     const db = seeded.db;
-    const harvested = await db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.status, 'under_review')).orderBy(asc(alexandrias.id)).limit(8);
+    const harvested = await db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.status, 'under_review')).orderBy(asc(alexandrias.id)).limit(10);
     const archived = await db.select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.status, 'on_line')).orderBy(asc(alexandrias.id));
     const [tricky, blocked, broken, noDescription, badSource] = harvested.map((row) => row.id) as [number, number, number, number, number];
     Object.assign(special, { tricky, noDescription, badSource, noChecksum: archived[1]!.id });
@@ -188,6 +193,12 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
     await db.update(alexandrias).set({ fileSha256: null }).where(eq(alexandrias.id, special.noChecksum));
     special.facts = Object.fromEntries(FACT_CASES.map((name, index) => [name, harvested[5 + index]!.id])) as Record<FactCase, number>;
     for (const name of FACT_CASES) await db.update(alexandrias).set(DECLARED_FACTS[name]).where(eq(alexandrias.id, special.facts[name]));
+    Object.assign(special, { foreign: harvested[8]!.id, undeclared: harvested[9]!.id });
+    await db
+      .update(alexandrias)
+      .set({ languages: [`${LANGUAGE}ENG`], spatial: ['http://publications.europa.eu/resource/authority/country/CHL', 'Región de Valparaíso'] })
+      .where(eq(alexandrias.id, special.foreign));
+    await db.update(alexandrias).set({ languages: [], spatial: [] }).where(eq(alexandrias.id, special.undeclared));
     // A blocked archived file too: its distribution must go with it.
     hidden = [blocked, broken, archived[0]!.id];
     await db.update(alexandrias).set({ status: 'blocked' }).where(inArray(alexandrias.id, [blocked, archived[0]!.id]));
@@ -357,7 +368,11 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
         expect(literal(one(graph(), dataset, `${DCT}identifier`), { language: '', datatype: `${XSD}string` })).toBe(String(record.id));
         expect(literal(one(graph(), dataset, `${DCT}title`), { language: 'es' })).toBe(record.title);
         expect(literal(one(graph(), dataset, `${DCT}description`), { language: 'es' })).toBe(record.description ?? record.title);
-        expect(one(graph(), dataset, `${DCT}language`).value).toBe('http://publications.europa.eu/resource/authority/language/SPA');
+        // The seed's catalogue declares Spanish and the Dominican Republic (the two below declare otherwise).
+        if (record.id !== special.foreign && record.id !== special.undeclared) {
+          expect(one(graph(), dataset, `${DCT}language`).value).toBe(`${LANGUAGE}SPA`);
+          expect(one(graph(), dataset, `${DCT}spatial`).value).toBe('http://publications.europa.eu/resource/authority/country/DOM');
+        }
 
         // Every seeded record names its issuer: the publisher, an agent with its name and website.
         const department = departmentRows.get(record.departmentId!)!;
@@ -535,6 +550,19 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       }
       expect(graph().getSubjects(namedNode(`${RDF}type`), namedNode(`${VCARD}Kind`), null)).toHaveLength(3);
       expect(graph().getSubjects(namedNode(`${RDF}type`), namedNode(`${DCT}PeriodOfTime`), null)).toHaveLength(3);
+    });
+
+    it("states a harvested record's languages and areas as its catalogue declared them, and none it did not declare", () => {
+      const stated = (id: number, predicate: string) => objects(graph(), datasetIri(id), predicate);
+      expect(stated(special.foreign, `${DCT}language`).map((term) => term.value)).toEqual([`${LANGUAGE}ENG`]);
+      const areas = stated(special.foreign, `${DCT}spatial`);
+      expect(areas.filter((term) => term.termType === 'NamedNode').map((term) => term.value)).toEqual(['http://publications.europa.eu/resource/authority/country/CHL']);
+      const named = areas.find((term) => term.termType === 'BlankNode')!;
+      expect(isA(graph(), named, `${DCT}Location`)).toBe(true);
+      expect(literal(one(graph(), named, `${SKOS}prefLabel`), { language: '' })).toBe('Región de Valparaíso');
+      // A catalogue that says nothing of them: the archive does not say Spanish or Dominican for it.
+      expect(stated(special.undeclared, `${DCT}language`)).toEqual([]);
+      expect(stated(special.undeclared, `${DCT}spatial`)).toEqual([]);
     });
 
     it('carries quotes, line breaks, markup and accents exactly', () => {

@@ -110,23 +110,28 @@ describe.each(testEngines())('citation facts harvested on %s', (engine) => {
     });
   });
 
-  it('updates a changed frequency and contact on the next run, and keeps the change in the history', async () => {
+  it('updates a changed frequency, contact, language and area on the next run, and keeps the change in the history', async () => {
     const bani = byName(portal, 'nomina-bani-2018');
     const extras = bani.extras as Array<{ key: string; value: string }>;
-    bani.extras = extras.map((extra) => (extra.key === 'Periodicidad' ? { ...extra, value: 'Trimestral' } : extra));
+    bani.extras = [...extras.map((extra) => (extra.key === 'Periodicidad' ? { ...extra, value: 'Trimestral' } : extra)), { key: 'spatial_text', value: 'Baní, Peravia' }];
     bani.maintainer_email = 'datos@bani.gob.do';
+    bani.language = 'es';
     const report = await runHarvest(db, harvestSourceId, { fetchPage });
     const total = portal.packages.reduce((sum, pkg) => sum + pkg.resources.length, 0);
     expect(report.counts).toEqual({ new: 0, updated: bani.resources.length, unchanged: total - bani.resources.length, withdrawn: 0, failed: 0 });
     const facts = (await factsByDataset(db, harvestSourceId)).get(bani.id)!;
     expect(facts).toMatchObject({ updateFrequency: 'Trimestral', contactName: 'Saul Santana', contactEmail: 'datos@bani.gob.do' });
+    const declared = await db.select({ languages: alexandrias.languages, spatial: alexandrias.spatial }).from(alexandrias).where(inArray(alexandrias.id, facts.ids));
+    expect(new Set(declared.map((row) => JSON.stringify(row)))).toEqual(
+      new Set([JSON.stringify({ languages: ['http://publications.europa.eu/resource/authority/language/SPA'], spatial: ['Baní, Peravia'] })]),
+    );
     for (const id of facts.ids) {
       const history = await db
         .select({ reason: statusHistory.reason })
         .from(statusHistory)
         .where(and(eq(statusHistory.alexandriaId, id), like(statusHistory.reason, 'Actualizado desde el catálogo%')));
       expect(history).toEqual([
-        { reason: 'Actualizado desde el catálogo: frecuencia de actualización «Mensual» → «Trimestral»; contacto del editor cambiado' },
+        { reason: 'Actualizado desde el catálogo: frecuencia de actualización «Mensual» → «Trimestral»; contacto del editor cambiado; idioma declarado cambiado; cobertura geográfica cambiada' },
       ]);
     }
     // Nothing changed since: a third run updates nothing.

@@ -221,6 +221,26 @@ describe.each(testEngines())('migrations on %s', (engine) => {
     }
   });
 
+  it("state Spanish and the Dominican Republic of the records of the seed's export, and of no other catalogue's (0043)", async () => {
+    await withCatalogues('https://datos.gob.do', [{ url: 'https://datos.gob.do/dataset/', kind: 'ckan' }, { url: 'https://datos.gob.cl/api/3/action/package_search', kind: 'ckan' }], async ([exported, chile]) => {
+      await database.db.execute(sql`update harvest_sources set snapshot_on = '2026-09-24' where id = ${exported}`);
+      const records = await rowsOf<{ id: number }>(sql`
+        insert into alexandrias (title, type, status) values ('De la exportación', 'csv', 'under_review'), ('De Chile', 'csv', 'under_review') returning id`);
+      const [seeded, chilean] = records.map((record) => record.id);
+      await database.db.execute(sql`
+        insert into harvested_records (alexandria_id, harvest_source_id, dataset_identifier, distribution_key)
+        values (${seeded}, ${exported}, 'a', '0'), (${chilean}, ${chile}, 'b', '0')`);
+      expect(await reapplyMigrationsFrom(database, '0043')).toBeGreaterThan(0);
+      const rows = await rowsOf<{ id: number; languages: string[]; spatial: string[] }>(
+        sql`select id, languages, spatial from alexandrias where id in (${seeded}, ${chilean}) order by id`,
+      );
+      expect(rows).toEqual([
+        { id: seeded, languages: ['http://publications.europa.eu/resource/authority/language/SPA'], spatial: ['http://publications.europa.eu/resource/authority/country/DOM'] },
+        { id: chilean, languages: [], spatial: [] },
+      ]);
+    });
+  });
+
   it('search Spanish text without accents and with stemming', async () => {
     await database.db.execute(sql`insert into categories (title, description) values ('Educación', 'Estadísticas de escuelas públicas')`);
     const result = (await database.db.execute(

@@ -37,7 +37,7 @@ function catalogRecord(contactName: string | null, contactEmail: string | null):
     fileName: null, fileSize: null, mimeType: null, fileSha256: null, walletAddress: null, createdAt: new Date(), updatedAt: new Date(),
     department: null, category: null, source: null, fileArchivedAt: null, fileCapturedFrom: null, olderVersions: [], withdrawnFromCatalogAt: null, goneFromOriginSince: null,
     issued: null, modified: null, licenseTitle: null, licenseUrl: null, keywords: [], updateFrequency: null,
-    contactName, contactEmail, temporalStart: null, temporalEnd: null, temporalText: null,
+    contactName, contactEmail, temporalStart: null, temporalEnd: null, temporalText: null, languages: [], spatial: [], harvested: false,
   };
 }
 

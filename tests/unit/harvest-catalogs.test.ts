@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageSearchUrl } from '../../src/lib/server/harvest/catalogs/ckan.ts';
 import { catalogIdentity } from '../../src/lib/server/harvest/catalogs/index.ts';
 import { CatalogReadError, PageNotFoundError, readCatalog, type CatalogKind, type CatalogPage, type FetchPage, type ReadOptions } from '../../src/lib/server/harvest/catalogs/index.ts';
-import { cleanChecksum, cleanDate, cleanUrl } from '../../src/lib/server/harvest/catalogs/values.ts';
+import { cleanChecksum, cleanDate, cleanLanguage, cleanSpatial, cleanUrl } from '../../src/lib/server/harvest/catalogs/values.ts';
 import { frequencyLabel } from '../../src/lib/server/harvest/catalogs/frequency.ts';
 import { formatDate } from '../../src/lib/format.ts';
 import { samplePackages, startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
@@ -236,6 +236,25 @@ describe('the CKAN reader on broken answers', () => {
 });
 
 describe('declared values', () => {
+  it("reads a declared language as the EU table's IRI, from a code, a tag, an IRI or a name, and guesses nothing else", () => {
+    const eu = (code: string) => `http://publications.europa.eu/resource/authority/language/${code}`;
+    for (const value of ['es', 'ES', 'es-AR', 'es_DO', 'spa', 'esp', 'Español', 'castellano', eu('SPA'), 'http://lexvo.org/id/iso639-3/spa', 'http://id.loc.gov/vocabulary/iso639-1/es']) {
+      expect(cleanLanguage(value), value).toBe(eu('SPA'));
+    }
+    expect(cleanLanguage('en-US')).toBe(eu('ENG'));
+    expect(cleanLanguage('fre')).toBe(eu('FRA'));
+    expect(cleanLanguage('ht')).toBe(eu('HAT'));
+    for (const value of ['', 'N/A', 'Varios idiomas', eu('spanish'), 42, null]) expect(cleanLanguage(value), String(value)).toBeNull();
+  });
+
+  it('reads a declared area as an IRI or a place, never a box or a geometry', () => {
+    expect(cleanSpatial('http://publications.europa.eu/resource/authority/country/CHL')).toBe('http://publications.europa.eu/resource/authority/country/CHL');
+    expect(cleanSpatial('  Región de Valparaíso ')).toBe('Región de Valparaíso');
+    for (const value of ['{"type": "Polygon", "coordinates": [[[-71.9, 17.5]]]}', 'POLYGON((-71.9 17.5, -68.3 19.9))', '-71.9,17.5,-68.3,19.9', 'javascript:alert(1)', ' ']) {
+      expect(cleanSpatial(value), value).toBeNull();
+    }
+  });
+
   it('reads checksums by declared algorithm, prefix or digest length', () => {
     const sha256 = 'A'.repeat(64);
     expect(cleanChecksum(`sha256:${sha256}`)).toEqual({ algorithm: 'sha256', value: 'a'.repeat(64) });
@@ -524,6 +543,49 @@ describe('the readers on what real portals publish beyond the examples', () => {
     const compact = JSON.stringify({ '@context': 'https://p.example/contexto.jsonld', '@type': 'dcat:Catalog', dataset: [] });
     const refused = await readUntilError('dcat', 'https://p.example/catalog.jsonld', answering(compact, 'application/ld+json'));
     expect(refused.error.message).toMatch(/el catálogo debe llevar su contexto en línea\.$/);
+  });
+
+  it('reads the languages and areas each kind declares: CKAN (ckanext-dcat fields and extras), data.json and DCAT (the catalogue\'s area for a dataset that states none)', async () => {
+    const spain = 'http://publications.europa.eu/resource/authority/country/ESP';
+    const ckan = answering(
+      JSON.stringify({
+        success: true,
+        result: {
+          count: 3,
+          results: [
+            { id: 'a', name: 'a', title: 'A', language: ['http://publications.europa.eu/resource/authority/language/SPA', 'en'], extras: [{ key: 'spatial_uri', value: spain }, { key: 'spatial', value: '{"type": "Point", "coordinates": [-3.7, 40.4]}' }] },
+            { id: 'b', name: 'b', title: 'B', extras: [{ key: 'language', value: '["es", "ca"]' }, { key: 'spatial_text', value: 'Cataluña' }] },
+            { id: 'c', name: 'c', title: 'C' },
+          ],
+        },
+      }),
+      'application/json',
+    );
+    const [ckanPage] = await readAll('ckan', 'https://p.example/api/3/action/package_search', ckan);
+    const eu = (code: string) => `http://publications.europa.eu/resource/authority/language/${code}`;
+    expect(ckanPage!.datasets.map((dataset) => [dataset.identifier, dataset.languages, dataset.spatial])).toEqual([
+      ['a', [eu('SPA'), eu('ENG')], [spain]],
+      ['b', [eu('SPA'), eu('CAT')], ['Cataluña']],
+      ['c', [], []],
+    ]);
+    const dataJson = JSON.stringify({ dataset: [{ identifier: 'x', title: 'X', language: ['es-AR'], spatial: 'Provincia de Buenos Aires' }, { identifier: 'y', title: 'Y', spatial: '-58.5,-34.7,-58.3,-34.5' }] });
+    const [jsonPage] = await readAll('datajson', 'https://p.example/data.json', answering(dataJson, 'application/json'));
+    expect(jsonPage!.datasets.map((dataset) => [dataset.languages, dataset.spatial])).toEqual([
+      [[eu('SPA')], ['Provincia de Buenos Aires']],
+      [[], []],
+    ]);
+    const turtle = [
+      ...DCAT_PREFIXES,
+      '@prefix locn: <http://www.w3.org/ns/locn#> .',
+      `<https://p.example/catalog> a dcat:Catalog ; dct:language <${eu('SPA')}> ; dct:spatial <${spain}> ; dcat:dataset <https://p.example/d/1>, <https://p.example/d/2> .`,
+      `<https://p.example/d/1> a dcat:Dataset ; dct:identifier "1" ; dct:title "Uno" ; dct:language <${eu('ENG')}>, "fr" ; dct:spatial [ a dct:Location ; locn:geographicName "Madrid"@es ] .`,
+      '<https://p.example/d/2> a dcat:Dataset ; dct:identifier "2" ; dct:title "Dos" .',
+    ].join('\n');
+    const [dcatPage] = await readAll('dcat', 'https://p.example/catalog.ttl', answering(turtle, 'text/turtle'));
+    const byId = new Map(dcatPage!.datasets.map((dataset) => [dataset.identifier, dataset]));
+    expect([byId.get('1')!.languages.sort(), byId.get('1')!.spatial]).toEqual([[eu('ENG'), eu('FRA')], ['Madrid']]);
+    // The catalogue's area is its datasets'; its language is that of its descriptions, not of the data.
+    expect([byId.get('2')!.languages, byId.get('2')!.spatial]).toEqual([[], [spain]]);
   });
 
   it("DCAT: RDF/XML as ckanext-dcat writes catalog.rdf (typed nodes, nested distributions, Hydra paging) reads as its Turtle would", async () => {

@@ -33,6 +33,8 @@ const dataset = (distributions: CatalogDistribution[]): CatalogDataset => ({
   modified: null,
   license: null,
   keywords: [],
+  languages: [],
+  spatial: [],
   updateFrequency: null,
   contact: null,
   temporal: null,
@@ -120,6 +122,8 @@ describe('mapDataset', () => {
       temporalStart: null,
       temporalEnd: null,
       temporalText: null,
+      languages: [],
+      spatial: [],
     });
   });
 

@@ -54,6 +54,8 @@ function record(overrides: Partial<RecordDetail> = {}): RecordDetail {
     temporalStart: null,
     temporalEnd: null,
     temporalText: null,
+    languages: [],
+    spatial: [],
     ...overrides,
   };
 }

@@ -1,8 +1,9 @@
 /**
  * What the original's catalogue says of a harvested record, as the record keeps it (migrations
- * 0021 and 0026): the original's own dates, licence, keywords, how often it is updated (as
- * declared; `frequencyLabel` names it), whom to ask about it (an e-mail only when valid), and the
- * period it covers (calendar dates `YYYY-MM-DD` and/or the catalogue's words).
+ * 0021, 0026 and 0043): the original's own dates, licence, keywords, how often it is updated (as
+ * declared; `frequencyLabel` names it), whom to ask about it (an e-mail only when valid), the
+ * period it covers (calendar dates `YYYY-MM-DD` and/or the catalogue's words), and its languages
+ * and the areas it covers (`dcat/catalog.ts` publishes only what was declared).
  *
  * Listed once: the harvester maps and writes them, a change of any is kept in the history, and
  * record pages read them for "Cómo citar".
@@ -21,6 +22,8 @@ export const CATALOGUE_FACT_KEYS = [
   'temporalStart',
   'temporalEnd',
   'temporalText',
+  'languages',
+  'spatial',
 ] as const;
 
 type CatalogueFactKey = (typeof CATALOGUE_FACT_KEYS)[number];

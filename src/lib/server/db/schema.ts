@@ -265,6 +265,10 @@ export const alexandrias = pgTable(
     temporalStart: date('temporal_start', { mode: 'string' }),
     temporalEnd: date('temporal_end', { mode: 'string' }),
     temporalText: text('temporal_text'),
+    /** The languages of the data, as its catalogue declares them: the EU language table's IRIs. */
+    languages: text('languages').array().notNull().default(sql`'{}'::text[]`),
+    /** The areas the data covers, as its catalogue declares them: IRIs or places' names. */
+    spatial: text('spatial').array().notNull().default(sql`'{}'::text[]`),
     ...timestamps,
     search: tsvector('search').generatedAlwaysAs(
       (): SQL =>

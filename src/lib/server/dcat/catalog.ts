@@ -344,6 +344,25 @@ function licenseValue({ licenseTitle, licenseUrl }: Pick<CatalogueFacts, 'licens
   return title ? resource(null, [dct.LicenseDocument], { [rdfs.label]: text(title) }) : undefined;
 }
 
+/**
+ * The languages of a record's data: for a harvested one, what its catalogue declared (none when it
+ * declared none: a Chilean or an English catalogue's datasets are not the archive's to call
+ * Spanish); for an upload, Spanish, as the archive's contributions are.
+ */
+function languagesOf(record: CatalogRecord): NamedNode[] {
+  if (!record.harvested) return [iri(SPANISH)];
+  return record.languages.flatMap((language) => (webIri(language) ? [iri(language)] : []));
+}
+
+/** The area a record covers: as `languagesOf`, declared for a harvested one (an IRI, or a place's name), else the Dominican Republic. */
+function spatialOf(record: CatalogRecord): Array<NamedNode | Resource> {
+  if (!record.harvested) return [iri(DOMINICAN_REPUBLIC)];
+  return record.spatial.map((place) => {
+    const named = webIri(place);
+    return named ? iri(named) : resource(null, [dct.Location], { [skos.prefLabel]: plain(place) });
+  });
+}
+
 /** Its catalogue's keywords, then its category's title, each once (ignoring case). */
 function keywordsOf(record: CatalogRecord): string[] {
   const seen = new Set<string>();
@@ -375,8 +394,8 @@ export function datasetResource(record: CatalogRecord, iris: CatalogIris): Resou
     [dcat.theme]: record.category ? [iri(iris.theme(record.category.id)), euTheme ? iri(euTheme) : undefined] : undefined,
     [dcat.keyword]: keywordsOf(record).map(text),
     [dct.license]: licenseValue(record),
-    [dct.language]: iri(SPANISH),
-    [dct.spatial]: iri(DOMINICAN_REPUBLIC),
+    [dct.language]: languagesOf(record),
+    [dct.spatial]: spatialOf(record),
     [dct.accessRights]: iri(PUBLIC_ACCESS),
     [dct.accrualPeriodicity]: frequencyValue(record.updateFrequency),
     [dcat.contactPoint]: contactPointResource(record),

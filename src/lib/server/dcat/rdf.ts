@@ -66,6 +66,7 @@ export const dct = {
   license: `${NS.dct}license`,
   RightsStatement: `${NS.dct}RightsStatement`,
   LicenseDocument: `${NS.dct}LicenseDocument`,
+  Location: `${NS.dct}Location`,
   PeriodOfTime: `${NS.dct}PeriodOfTime`,
   Frequency: `${NS.dct}Frequency`,
 } as const;

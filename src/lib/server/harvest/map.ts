@@ -160,6 +160,8 @@ function datasetFacts(dataset: CatalogDataset) {
     temporalStart: dataset.temporal?.start ?? null,
     temporalEnd: dataset.temporal?.end ?? null,
     temporalText: bounded(dataset.temporal?.text ?? null, MAX_FACT_LENGTH),
+    languages: dataset.languages.slice(0, MAX_KEYWORDS),
+    spatial: dataset.spatial.slice(0, MAX_KEYWORDS).map((place) => bounded(place, MAX_FACT_LENGTH) ?? place),
   };
 }
 

@@ -572,6 +572,8 @@ function describeChanges(current: CurrentRecord, next: MappedRecord): string[] {
   if (current.temporalStart !== next.temporalStart || current.temporalEnd !== next.temporalEnd || current.temporalText !== next.temporalText) {
     changes.push('cobertura temporal cambiada');
   }
+  if (current.languages.join('\u0000') !== next.languages.join('\u0000')) changes.push('idioma declarado cambiado');
+  if (current.spatial.join('\u0000') !== next.spatial.join('\u0000')) changes.push('cobertura geográfica cambiada');
   return changes;
 }
 

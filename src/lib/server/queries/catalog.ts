@@ -52,6 +52,8 @@ export interface CatalogRecord extends CatalogueFacts {
   withdrawnFromCatalogAt: Date | null;
   /** Since when its origin no longer serves its file (issue #19, "desaparecido en origen"); null while it does. */
   goneFromOriginSince: Date | null;
+  /** It came from a harvested catalogue: its language and area are only what that catalogue declared. */
+  harvested: boolean;
 }
 
 
@@ -79,6 +81,7 @@ async function recordsBetween(db: Db, after: number, upTo: number): Promise<Cata
       updatedAt: alexandrias.updatedAt,
       withdrawnFromCatalogAt: harvestedRecords.withdrawnAt,
       goneFromOriginSince: harvestedRecords.goneSince,
+      harvested: sql<boolean>`${harvestedRecords.alexandriaId} is not null`,
       ...catalogueFactColumns,
       departmentId: departments.id,
       departmentName: departments.name,

@@ -23,6 +23,7 @@ import { harvestSources, imports } from '../db/schema.ts';
 import type { FetchPage } from '../harvest/catalogs/index.ts';
 import { runHarvest } from '../harvest/run.ts';
 import { withArticle } from '../../domain/institution-names.ts';
+import { DOMINICAN_REPUBLIC } from '../dcat/vocabularies.ts';
 import { PORTAL, type SeedCatalog, type SeedDataset } from './catalog.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -90,5 +91,9 @@ function ckanPackage(dataset: SeedDataset) {
     organization: { title: dataset.org },
     groups: dataset.groups.map((group) => ({ name: group, title: group })),
     resources: dataset.publishedFormats.map((format) => ({ format })),
+    // The national portal's data is Dominican and in Spanish, which its packages do not state: said
+    // as ckanext-dcat would, so that the archive's DCAT states it of these records.
+    language: 'es',
+    extras: [{ key: 'spatial_uri', value: DOMINICAN_REPUBLIC }],
   };
 }

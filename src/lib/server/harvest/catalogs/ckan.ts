@@ -10,7 +10,7 @@ import { EU_FREQUENCY_NS } from './frequency.ts';
 import { pageLimits } from './limits.ts';
 import { readPages, type ParsedPage } from './paging.ts';
 import { DEFAULT_PAGE_SIZE, type CatalogContact, type CatalogDataset, type CatalogPage, type CatalogPublisher, type FetchPage, type ReadOptions } from './types.ts';
-import { cleanChecksum, cleanContact, cleanDate, cleanFileSize, cleanKeywords, cleanTemporal, cleanText, cleanUrl, distinct, vocabularyCode } from './values.ts';
+import { cleanChecksum, cleanContact, cleanDate, cleanFileSize, cleanKeywords, cleanLanguage, cleanSpatial, cleanTemporal, cleanText, cleanUrl, distinct, vocabularyCode } from './values.ts';
 
 const PACKAGE_SEARCH = /\/api\/(3\/)?action\/package_search\/?$/;
 
@@ -154,6 +154,10 @@ function ckanDataset(item: Record<string, unknown>, portal: string): CatalogData
     contact: ckanContact(item),
     temporal:
       cleanTemporal(field(TEMPORAL_START_KEYS), field(TEMPORAL_END_KEYS), field(TEMPORAL_TEXT_KEYS)) ?? (coverage ? cleanTemporal(coverage.start, coverage.end) : null),
+    // ckanext-dcat's `language` (codes or the EU table's IRIs) and `spatial_uri` / `spatial_text`;
+    // its `spatial` extra is a GeoJSON geometry, which names no place.
+    languages: distinct(listField(item, ['language'], { commas: true }).map(cleanLanguage)),
+    spatial: distinct(listField(item, ['spatial_uri', 'spatial_text'], { commas: false }).map(cleanSpatial)),
     publisher: (isObject(item.organization) ? ckanPublisher(item.organization) : null) ?? schemaPublisher(item.publisher),
     themes: [
       ...arrayOf(item.groups).flatMap((group) => {
@@ -185,11 +189,41 @@ function ckanDataset(item: Record<string, unknown>, portal: string): CatalogData
  * case or surrounding spaces), skipping blank values.
  */
 function fieldReader(object: Record<string, unknown>): (keys: string[]) => unknown {
+  const extras = extrasOf(object);
+  return (keys) => keys.map((key) => object[key] ?? extras.get(key)).find((value) => cleanText(value) !== null);
+}
+
+/** A package's extras by key, lower-cased. */
+function extrasOf(object: Record<string, unknown>): Map<string, unknown> {
   const extras = new Map<string, unknown>();
   for (const extra of arrayOf(object.extras)) {
     if (isObject(extra) && typeof extra.key === 'string') extras.set(extra.key.trim().toLowerCase(), extra.value);
   }
-  return (keys) => keys.map((key) => object[key] ?? extras.get(key)).find((value) => cleanText(value) !== null);
+  return extras;
+}
+
+/**
+ * A field or extra that may hold several values: a list, a JSON list in a string (as ckanext-dcat
+ * keeps a list in an extra), or (`commas`) comma-separated text; else the text is one value (a
+ * place's name has commas of its own: «Baní, Peravia»).
+ */
+function listField(object: Record<string, unknown>, keys: string[], { commas }: { commas: boolean }): unknown[] {
+  const extras = extrasOf(object);
+  return keys.flatMap((key) => {
+    const value = object[key] ?? extras.get(key);
+    if (Array.isArray(value)) return value;
+    const text = cleanText(value);
+    if (!text) return [];
+    if (text.startsWith('[')) {
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (Array.isArray(parsed)) return parsed;
+      } catch {
+        // Not JSON after all: read as text.
+      }
+    }
+    return commas ? text.split(',') : [text];
+  });
 }
 
 /**

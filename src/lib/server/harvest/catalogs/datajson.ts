@@ -13,7 +13,7 @@ import { arrayOf, isObject, kindHint, parseJsonPage } from './body.ts';
 import { CatalogReadError } from './errors.ts';
 import { pageLimits } from './limits.ts';
 import { DEFAULT_PAGE_SIZE, type CatalogDataset, type CatalogPage, type CatalogPublisher, type FetchedPage, type FetchPage, type ReadOptions } from './types.ts';
-import { cleanChecksum, cleanContact, cleanDate, cleanFileSize, cleanKeywords, cleanTemporal, cleanText, cleanUrl, distinct, vocabularyCode } from './values.ts';
+import { cleanChecksum, cleanContact, cleanDate, cleanFileSize, cleanKeywords, cleanLanguage, cleanSpatial, cleanTemporal, cleanText, cleanUrl, distinct, vocabularyCode } from './values.ts';
 import { readPages } from './paging.ts';
 
 /** Every dataset of a data.json catalogue, in pages of `pageSize`. */
@@ -72,6 +72,9 @@ function dataJsonDataset(item: Record<string, unknown>, themeLabels: Map<string,
     contact: isObject(item.contactPoint) ? cleanContact(item.contactPoint.fn, item.contactPoint.hasEmail) : null,
     // An ISO 8601 interval, `2017-01-01/2017-12-31`.
     temporal: cleanTemporal(null, null, item.temporal),
+    // DCAT-US: `language` a list of RFC 5646 tags (`es-AR`), `spatial` a place's name, an IRI or a box.
+    languages: distinct(arrayOf(item.language).map(cleanLanguage)),
+    spatial: distinct([cleanSpatial(item.spatial)]),
     publisher: publisherOf(item.publisher),
     themes: distinct(arrayOf(item.theme).map(cleanText)).map((theme) => ({ identifier: theme, label: themeLabels.get(theme) ?? theme })),
     distributions: arrayOf(item.distribution)

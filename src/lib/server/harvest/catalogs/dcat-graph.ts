@@ -18,11 +18,15 @@ import { parseRdfPage } from './rdf-document.ts';
 import { firstValue, HYDRA_NS, inArchiveLanguage, labelOf, literalsByLanguage, objectsOf, preferredText, RDF_VALUE, termKey } from './rdf-terms.ts';
 import type { CatalogContact, CatalogDataset, CatalogDistribution, CatalogLicense, CatalogPublisher, CatalogTemporal, CatalogTheme, FetchedPage } from './types.ts';
 import { frequencyIri } from './frequency.ts';
-import { cleanByteSize, cleanChecksum, cleanContact, cleanDate, cleanEmail, cleanFileSize, cleanTemporal, cleanText, cleanUrl, distinct, vocabularyCode, type VocabularyKind } from './values.ts';
+import { cleanByteSize, cleanChecksum, cleanContact, cleanDate, cleanEmail, cleanFileSize, cleanLanguage, cleanSpatial, cleanTemporal, cleanText, cleanUrl, distinct, vocabularyCode, type VocabularyKind } from './values.ts';
 
 const DCT_LICENSE = `${NS.dct}license`;
 const DCT_ACCRUAL_PERIODICITY = `${NS.dct}accrualPeriodicity`;
 const DCT_TEMPORAL = `${NS.dct}temporal`;
+const DCT_LANGUAGE = `${NS.dct}language`;
+const DCT_SPATIAL = `${NS.dct}spatial`;
+/** INSPIRE's name of a place (`locn:geographicName`), as DCAT-AP names a `dct:Location`. */
+const LOCN_GEOGRAPHIC_NAME = 'http://www.w3.org/ns/locn#geographicName';
 const DCAT_CONTACT_POINT = `${NS.dcat}contactPoint`;
 const VCARD_NS = 'http://www.w3.org/2006/vcard/ns#';
 const TIME_NS = 'http://www.w3.org/2006/time#';
@@ -85,7 +89,7 @@ function parseDcatGraph(graph: Store, url: string, body: string, maxDatasets: nu
     skipped.push(`La página ${url} nombra ${listed.length.toLocaleString('es')} conjunto(s) de datos sin describir ninguno (el archivo no abre la dirección de cada uno): no se leen.`);
   }
   for (const node of subjects) {
-    const dataset = dcatDataset(graph, node, cataloguePublisher(graph, node));
+    const dataset = dcatDataset(graph, node, { publisher: cataloguePublisher(graph, node), spatial: () => catalogueSpatial(graph, node) });
     if (dataset) datasets.push(dataset);
     else skipped.push(`Un dcat:Dataset de ${url} no tiene dct:identifier ni IRI: no se puede identificar.`);
   }
@@ -111,17 +115,51 @@ function describedHere(graph: Store, node: Term): boolean {
 }
 
 /**
- * The publisher of the catalogue that lists a dataset (DCAT-AP's catalogue publisher is mandatory
- * and a dataset's only recommended: a dataset that names none is its catalogue's); with a single
- * catalogue on the page, that one's. Never another catalogue's.
+ * The catalogue that lists a dataset, or with a single catalogue on the page, that one; never
+ * another catalogue's: what `read` finds of the first that has it, null when none does.
  */
-function cataloguePublisher(graph: Store, dataset: Term): CatalogPublisher | null {
+function ofItsCatalogue<T>(graph: Store, dataset: Term, read: (catalogue: Term) => T | null): T | null {
   for (const catalogue of graph.getSubjects(dcat.dataset, dataset, null)) {
-    const publisher = publisherOf(graph, catalogue);
-    if (publisher) return publisher;
+    const found = read(catalogue);
+    if (found !== null) return found;
   }
   const catalogues = graph.getSubjects(rdf.type, dcat.Catalog, null);
-  return catalogues.length === 1 ? publisherOf(graph, catalogues[0]!) : null;
+  return catalogues.length === 1 ? read(catalogues[0]!) : null;
+}
+
+/**
+ * The publisher of the catalogue that lists a dataset (DCAT-AP's catalogue publisher is mandatory
+ * and a dataset's only recommended: a dataset that names none is its catalogue's).
+ */
+function cataloguePublisher(graph: Store, dataset: Term): CatalogPublisher | null {
+  return ofItsCatalogue(graph, dataset, (catalogue) => publisherOf(graph, catalogue));
+}
+
+/**
+ * The area its catalogue covers, for a dataset that states none (datos.gob.es states Spain once, on
+ * its catalogue). Not its catalogue's language: on a catalogue, DCAT-AP's `dct:language` is the
+ * language of the descriptions, not of the data.
+ */
+function catalogueSpatial(graph: Store, dataset: Term): string[] {
+  return ofItsCatalogue(graph, dataset, (catalogue) => {
+    const spatial = spatialOf(graph, catalogue);
+    return spatial.length > 0 ? spatial : null;
+  }) ?? [];
+}
+
+/** The languages `dct:language` states of `node`: IRIs or codes, as the EU table's IRIs. */
+function languagesOf(graph: Store, node: Term): string[] {
+  return distinct(objectsOf(graph, node, DCT_LANGUAGE).map((term) => (term.termType === 'BlankNode' ? null : cleanLanguage(term.value))));
+}
+
+/** The areas `dct:spatial` states of `node`: an IRI, a name, or a `dct:Location` node's name. */
+function spatialOf(graph: Store, node: Term): string[] {
+  return distinct(
+    objectsOf(graph, node, DCT_SPATIAL).map((term) => {
+      if (term.termType !== 'BlankNode') return cleanSpatial(term.value);
+      return cleanSpatial(preferredText(graph, term, LOCN_GEOGRAPHIC_NAME) ?? labelOf(graph, term));
+    }),
+  );
 }
 
 function hydraNext(graph: Store, url: string): string | null {
@@ -139,10 +177,17 @@ function hydraTotal(graph: Store): number | null {
   return quad ? cleanByteSize(quad.object.value) : null;
 }
 
-function dcatDataset(graph: Store, node: Term, cataloguePublisher: CatalogPublisher | null): CatalogDataset | null {
+/** What a dataset takes from its catalogue when it states none of its own. */
+interface FromCatalogue {
+  publisher: CatalogPublisher | null;
+  spatial: () => string[];
+}
+
+function dcatDataset(graph: Store, node: Term, fromCatalogue: FromCatalogue): CatalogDataset | null {
   const identifier = preferredText(graph, node, dct.identifier) ?? (node.termType === 'NamedNode' ? node.value : null);
   if (!identifier) return null;
   const distributionNodes = objectsOf(graph, node, dcat.distribution).filter((term) => term.termType !== 'Literal');
+  const ownSpatial = spatialOf(graph, node);
   return {
     identifier,
     landingPage: cleanUrl(firstValue(graph, node, dcat.landingPage)),
@@ -156,7 +201,9 @@ function dcatDataset(graph: Store, node: Term, cataloguePublisher: CatalogPublis
     updateFrequency: frequencyOf(graph, node),
     contact: contactOf(graph, node),
     temporal: temporalOf(graph, node),
-    publisher: publisherOf(graph, node) ?? cataloguePublisher,
+    languages: languagesOf(graph, node),
+    spatial: ownSpatial.length > 0 ? ownSpatial : fromCatalogue.spatial(),
+    publisher: publisherOf(graph, node) ?? fromCatalogue.publisher,
     themes: objectsOf(graph, node, dcat.theme).flatMap((theme): CatalogTheme[] => {
       if (theme.termType === 'Literal') return cleanText(theme.value) ? [{ identifier: theme.value.trim(), label: theme.value.trim() }] : [];
       return theme.termType === 'NamedNode' ? [{ identifier: theme.value, label: labelOf(graph, theme) }] : [];

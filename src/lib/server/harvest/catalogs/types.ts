@@ -116,6 +116,10 @@ export interface CatalogDataset {
   updateFrequency: string | null;
   contact: CatalogContact | null;
   temporal: CatalogTemporal | null;
+  /** The languages of its data, as the EU table's IRIs (`cleanLanguage`); what is not one is left out. */
+  languages: string[];
+  /** The areas it covers: IRIs (a country of the EU's table, a GeoNames place) or places' names (`cleanSpatial`). */
+  spatial: string[];
   publisher: CatalogPublisher | null;
   themes: CatalogTheme[];
   distributions: CatalogDistribution[];

@@ -247,3 +247,54 @@ export function cleanTemporal(startValue: unknown, endValue: unknown, textValue?
   text ??= undatedStart && undatedEnd ? `${undatedStart} – ${undatedEnd}` : undatedStart ? `Desde ${undatedStart}` : undatedEnd ? `Hasta ${undatedEnd}` : null;
   return start || end || text ? { start, end, text } : null;
 }
+
+/** The EU's language authority table (DCAT-AP's vocabulary for `dct:language`), as its IRIs begin. */
+export const EU_LANGUAGE_NS = 'http://publications.europa.eu/resource/authority/language/';
+
+/**
+ * ISO 639-1 codes, the bibliographic ISO 639-2 codes that differ from the terminological ones, and
+ * the languages' own names in Spanish and English, as the EU table's code (ISO 639-3, which any
+ * other three-letter code already is). The languages of the portals the archive harvests first.
+ */
+const LANGUAGE_CODES: Readonly<Record<string, string>> = {
+  es: 'SPA', en: 'ENG', pt: 'POR', fr: 'FRA', de: 'DEU', it: 'ITA', ca: 'CAT', eu: 'EUS', gl: 'GLG', nl: 'NLD',
+  ht: 'HAT', qu: 'QUE', gn: 'GRN', ay: 'AYM', zh: 'ZHO', ja: 'JPN', ru: 'RUS', ar: 'ARA',
+  fre: 'FRA', ger: 'DEU', dut: 'NLD', baq: 'EUS', chi: 'ZHO', per: 'FAS', esp: 'SPA',
+  espanol: 'SPA', castellano: 'SPA', spanish: 'SPA', ingles: 'ENG', english: 'ENG', portugues: 'POR', portuguese: 'POR',
+  frances: 'FRA', french: 'FRA', catalan: 'CAT', euskera: 'EUS', gallego: 'GLG', criollo: 'HAT', creole: 'HAT',
+};
+
+/**
+ * A language a catalogue declares, as the EU table's IRI: that IRI itself, a code (`es`, `es-AR`,
+ * `spa`) or an IRI that ends in one (lexvo's, the Library of Congress's), or a language's name
+ * (`Español`); null for anything else, rather than a guess.
+ */
+export function cleanLanguage(value: unknown): string | null {
+  const text = cleanText(value);
+  if (!text || text.length > 200) return null;
+  if (text.startsWith(EU_LANGUAGE_NS)) {
+    const code = text.slice(EU_LANGUAGE_NS.length);
+    return /^[A-Z]{3}$/.test(code) ? text : null;
+  }
+  // An IRI's last segment (`http://lexvo.org/id/iso639-3/spa`, `http://id.loc.gov/vocabulary/iso639-1/es`).
+  const word = (/^https?:\/\//i.test(text) ? (text.split(/[/#]/).pop() ?? '') : text).normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  const primary = word.split(/[-_]/, 1)[0]!;
+  const code = LANGUAGE_CODES[primary] ?? (/^[a-z]{3}$/.test(primary) ? primary.toUpperCase() : undefined);
+  return code ? `${EU_LANGUAGE_NS}${code}` : null;
+}
+
+/**
+ * The area a dataset covers, as a catalogue declares it: a web IRI (a country of the EU's table, a
+ * GeoNames place) or a place's name; not a bounding box or a geometry (GeoJSON, WKT), which name
+ * no place a reader would recognise, nor another scheme's IRI. Null for those and for anything blank.
+ */
+export function cleanSpatial(value: unknown): string | null {
+  const text = cleanText(value);
+  if (!text || text.length > 500) return null;
+  if (/^https?:\/\//i.test(text)) return cleanUrl(text);
+  // Another scheme's IRI (`urn:`, `javascript:`): no place, and no web address.
+  if (/^[a-z][a-z0-9+.-]*:\S/i.test(text)) return null;
+  // `{"type": "Polygon", …}`, `POLYGON((…))`, `-71.9,17.5,-68.3,19.9`.
+  if (/^[{[]/.test(text) || /^(POINT|POLYGON|MULTIPOLYGON|LINESTRING|ENVELOPE)\b/i.test(text) || /^[-\d.,\s]+$/.test(text)) return null;
+  return text;
+}
