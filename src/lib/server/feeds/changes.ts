@@ -26,6 +26,9 @@ export type ChangeEvent =
   | (ChangeBase & { kind: 'gone'; url: string | null })
   | (ChangeBase & { kind: 'withdrawn'; catalogue: string });
 
+/** What every entry names of its record. */
+const recordColumns = { alexandriaId: alexandrias.id, title: alexandrias.title, recordCid: alexandrias.cid };
+
 /** The records a feed may name: with a file, not blocked, of `departmentId` when given. */
 function publicRecords(departmentId: number | undefined): SQL {
   return and(isNotNull(alexandrias.cid), ne(alexandrias.status, 'blocked'), departmentId !== undefined ? eq(alexandrias.departmentId, departmentId) : undefined)!;
@@ -37,9 +40,7 @@ export async function latestChanges(db: Db, options: { departmentId?: number; li
   const where = publicRecords(options.departmentId);
   const versions = await db
     .select({
-      alexandriaId: alexandrias.id,
-      title: alexandrias.title,
-      recordCid: alexandrias.cid,
+      ...recordColumns,
       at: recordVersions.capturedAt,
       number: recordVersions.number,
       cid: recordVersions.cid,
@@ -52,9 +53,7 @@ export async function latestChanges(db: Db, options: { departmentId?: number; li
     .limit(limit);
   const gone = await db
     .select({
-      alexandriaId: alexandrias.id,
-      title: alexandrias.title,
-      recordCid: alexandrias.cid,
+      ...recordColumns,
       at: harvestedRecords.goneSince,
       url: harvestedRecords.distributionUrl,
     })
@@ -65,9 +64,7 @@ export async function latestChanges(db: Db, options: { departmentId?: number; li
     .limit(limit);
   const withdrawn = await db
     .select({
-      alexandriaId: alexandrias.id,
-      title: alexandrias.title,
-      recordCid: alexandrias.cid,
+      ...recordColumns,
       at: harvestedRecords.withdrawnAt,
       catalogue: harvestSources.name,
     })
