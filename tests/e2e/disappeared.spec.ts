@@ -109,12 +109,12 @@ test('a document gone from its source is listed, filtered, and told on its page,
   const institutionList = `/collection/dep/${record!.department_id}?q=${encodeURIComponent(record!.title.slice(0, 60))}`;
   await page.goto(institutionList);
   const listed = page.locator(`tr[data-record="${record!.id}"]`);
-  await expect(listed.locator('[data-gone-mark]')).toHaveText(/^Desaparecido en origen desde el \d\d\/\d\d\/\d{4}$/);
+  await expect(listed.locator('[data-gone-mark]')).toHaveText(/^Desaparecido en origen desde el\s\d\d\/\d\d\/\d{4}$/);
   await expect(listed.locator('[data-withdrawn-mark]')).toHaveCount(0);
   await sql(`update harvested_records set withdrawn_at = now() - interval '1 day' where alexandria_id = $1`, [record!.id]);
   await page.goto(`/buscar?q=${encodeURIComponent(record!.title.slice(0, 60))}`);
   const found = page.locator(`tr[data-record="${record!.id}"]`);
-  await expect(found.locator('[data-withdrawn-mark]')).toHaveText(/^Retirado del catálogo el \d\d\/\d\d\/\d{4}$/);
+  await expect(found.locator('[data-withdrawn-mark]')).toHaveText(/^Retirado del catálogo el\s\d\d\/\d\d\/\d{4}$/);
   await expect(found.locator('[data-gone-mark]')).toBeVisible();
   await found.scrollIntoViewIfNeeded();
   await screenshots(page, 'desaparecido-y-retirado-en-la-busqueda');
@@ -137,7 +137,7 @@ test('a document gone from its source is listed, filtered, and told on its page,
   await expect(page.locator('[data-disappeared-count]')).toHaveText('Documentos desaparecidos: 2');
   const both = page.locator(`tr[data-disappeared="${record!.id}"]`);
   const withdrawnOnly = page.locator(`tr[data-disappeared="${other!.id}"]`);
-  await expect(both.locator('[data-withdrawn-mark]')).toHaveText(/^Retirado del catálogo el \d\d\/\d\d\/\d{4}$/);
+  await expect(both.locator('[data-withdrawn-mark]')).toHaveText(/^Retirado del catálogo el\s\d\d\/\d\d\/\d{4}$/);
   await expect(both.locator('[data-gone-mark]')).toBeVisible();
   await expect(withdrawnOnly.locator('[data-withdrawn-mark]')).toBeVisible();
   await expect(withdrawnOnly.locator('[data-gone-mark]')).toHaveCount(0);

@@ -301,7 +301,8 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       expect(literal(one(graph(), publisher, `${FOAF}name`), { language: 'es' })).toBe('Archivo Abierto');
       expect(one(graph(), catalog, `${FOAF}homepage`).value).toBe(`${ORIGIN}/`);
       expect(one(graph(), catalog, `${DCT}language`).value).toBe('http://publications.europa.eu/resource/authority/language/SPA');
-      expect(one(graph(), catalog, `${DCT}spatial`).value).toBe('http://publications.europa.eu/resource/authority/country/DOM');
+      // No area of the catalogue's own: another archive harvesting it would give it to every dataset without one.
+      expect(objects(graph(), catalog, `${DCT}spatial`)).toEqual([]);
       const modified = literal(one(graph(), catalog, `${DCT}modified`), { datatype: `${XSD}dateTime` });
       const latest = Math.max(...published.map((record) => record.updatedAt.getTime()));
       expect(new Date(modified).getTime()).toBe(latest);

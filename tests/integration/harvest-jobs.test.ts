@@ -162,13 +162,13 @@ describe.each(testEngines())('harvest runs on the job queue, on %s', (engine) =>
       .insert(imports)
       .values({ type: 'harvest', status: 'in_progress', harvestSourceId, jobId: job.id, documents: 3 })
       .returning({ id: imports.id });
-    // An Import of another job, and one already closed, stay as they are.
+    // An Import that no job runs stays as it is.
     const [other] = await database.db.insert(imports).values({ type: 'harvest', status: 'in_progress', harvestSourceId, documents: 0 }).returning({ id: imports.id });
     await sleep(20);
     expect((await reclaimExpired(database.db)).map((taken) => [taken.id, taken.status])).toEqual([[job.id, 'failed']]);
     const [closed] = await database.db.select().from(imports).where(eq(imports.id, dead!.id));
     expect(closed!.status).toBe('failed');
-    expect(closed!.errors.at(-1)?.message).toBe("Cosecha interrumpida: El proceso que lo ejecutaba (muerto:2) dejó de responder: su concesión venció.");
+    expect(closed!.errors.at(-1)?.message).toBe('Cosecha interrumpida, sin más intentos. El proceso que lo ejecutaba (muerto:2) dejó de responder: su concesión venció.');
     const [untouched] = await database.db.select().from(imports).where(eq(imports.id, other!.id));
     expect(untouched!.status).toBe('in_progress');
     await database.db.update(imports).set({ status: 'failed' }).where(eq(imports.id, other!.id));

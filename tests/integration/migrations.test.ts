@@ -221,6 +221,24 @@ describe.each(testEngines())('migrations on %s', (engine) => {
     }
   });
 
+  it('close the harvest runs an older version left open after their job failed for good (0042)', async () => {
+    const [job] = await rowsOf<{ id: number }>(sql`
+      insert into jobs (kind, payload, status, last_error) values ('harvest', '{}'::jsonb, 'failed', 'El proceso que lo ejecutaba (x) dejó de responder: su concesión venció.') returning id`);
+    const [open, live] = await rowsOf<{ id: number }>(sql`
+      insert into imports (type, status, job_id) values ('harvest', 'in_progress', ${job!.id}), ('harvest', 'in_progress', null) returning id`);
+    try {
+      expect(await reapplyMigrationsFrom(database, '0042')).toBeGreaterThan(0);
+      const rows = await rowsOf<{ id: number; status: string; errors: Array<{ message: string }> }>(sql`select id, status, errors from imports where id in (${open!.id}, ${live!.id}) order by id`);
+      expect(rows.map((row) => [row.id, row.status, row.errors.at(-1)?.message ?? null])).toEqual([
+        [open!.id, 'failed', 'Cosecha interrumpida, sin más intentos. El proceso que lo ejecutaba (x) dejó de responder: su concesión venció.'],
+        [live!.id, 'in_progress', null],
+      ]);
+    } finally {
+      await database.db.execute(sql`delete from imports where id in (${open!.id}, ${live!.id})`);
+      await database.db.execute(sql`delete from jobs where id = ${job!.id}`);
+    }
+  });
+
   it("state Spanish and the Dominican Republic of the records of the seed's export, and of no other catalogue's (0043)", async () => {
     await withCatalogues('https://datos.gob.do', [{ url: 'https://datos.gob.do/dataset/', kind: 'ckan' }, { url: 'https://datos.gob.cl/api/3/action/package_search', kind: 'ckan' }], async ([exported, chile]) => {
       await database.db.execute(sql`update harvest_sources set snapshot_on = '2026-09-24' where id = ${exported}`);

@@ -244,13 +244,17 @@ describe('declared values', () => {
     expect(cleanLanguage('en-US')).toBe(eu('ENG'));
     expect(cleanLanguage('fre')).toBe(eu('FRA'));
     expect(cleanLanguage('ht')).toBe(eu('HAT'));
-    for (const value of ['', 'N/A', 'Varios idiomas', eu('spanish'), 42, null]) expect(cleanLanguage(value), String(value)).toBeNull();
+    expect(cleanLanguage('https://publications.europa.eu/resource/authority/language/spa')).toBe(eu('SPA'));
+    expect(cleanLanguage('cze')).toBe(eu('CES'));
+    // Three letters that are a word, or no code the table knows.
+    for (const value of ['', 'N/A', 'Varios idiomas', 'sin', 'ing', 'cas', eu('spanish'), 42, null]) expect(cleanLanguage(value), String(value)).toBeNull();
   });
 
   it('reads a declared area as an IRI or a place, never a box or a geometry', () => {
     expect(cleanSpatial('http://publications.europa.eu/resource/authority/country/CHL')).toBe('http://publications.europa.eu/resource/authority/country/CHL');
     expect(cleanSpatial('  Región de Valparaíso ')).toBe('Región de Valparaíso');
-    for (const value of ['{"type": "Polygon", "coordinates": [[[-71.9, 17.5]]]}', 'POLYGON((-71.9 17.5, -68.3 19.9))', '-71.9,17.5,-68.3,19.9', 'javascript:alert(1)', ' ']) {
+    expect(cleanSpatial('Provincia:Santo Domingo')).toBe('Provincia:Santo Domingo');
+    for (const value of ['{"type": "Polygon", "coordinates": [[[-71.9, 17.5]]]}', 'POLYGON((-71.9 17.5, -68.3 19.9))', '-71.9,17.5,-68.3,19.9', 'javascript:alert(1)', 'urn:ogc:def:crs:EPSG::4326', ' ']) {
       expect(cleanSpatial(value), value).toBeNull();
     }
   });
@@ -553,7 +557,7 @@ describe('the readers on what real portals publish beyond the examples', () => {
         result: {
           count: 3,
           results: [
-            { id: 'a', name: 'a', title: 'A', language: ['http://publications.europa.eu/resource/authority/language/SPA', 'en'], extras: [{ key: 'spatial_uri', value: spain }, { key: 'spatial', value: '{"type": "Point", "coordinates": [-3.7, 40.4]}' }] },
+            { id: 'a', name: 'a', title: 'A', language: ['http://publications.europa.eu/resource/authority/language/SPA', 'en'], extras: [{ key: 'spatial_uri', value: spain }, { key: 'spatial_text', value: 'España' }, { key: 'spatial', value: '{"type": "Point", "coordinates": [-3.7, 40.4]}' }] },
             { id: 'b', name: 'b', title: 'B', extras: [{ key: 'language', value: '["es", "ca"]' }, { key: 'spatial_text', value: 'Cataluña' }] },
             { id: 'c', name: 'c', title: 'C' },
           ],
@@ -568,11 +572,11 @@ describe('the readers on what real portals publish beyond the examples', () => {
       ['b', [eu('SPA'), eu('CAT')], ['Cataluña']],
       ['c', [], []],
     ]);
-    const dataJson = JSON.stringify({ dataset: [{ identifier: 'x', title: 'X', language: ['es-AR'], spatial: 'Provincia de Buenos Aires' }, { identifier: 'y', title: 'Y', spatial: '-58.5,-34.7,-58.3,-34.5' }] });
+    const dataJson = JSON.stringify({ dataset: [{ identifier: 'x', title: 'X', language: ['es-AR'], spatial: 'Provincia de Buenos Aires' }, { identifier: 'y', title: 'Y', language: 'es, en', spatial: '-58.5,-34.7,-58.3,-34.5' }] });
     const [jsonPage] = await readAll('datajson', 'https://p.example/data.json', answering(dataJson, 'application/json'));
     expect(jsonPage!.datasets.map((dataset) => [dataset.languages, dataset.spatial])).toEqual([
       [[eu('SPA')], ['Provincia de Buenos Aires']],
-      [[], []],
+      [[eu('SPA'), eu('ENG')], []],
     ]);
     const turtle = [
       ...DCAT_PREFIXES,
@@ -650,6 +654,8 @@ describe('the readers on what real portals publish beyond the examples', () => {
     // Short values, but so many references that they would add more than the page holds.
     const flood = await refused(`<?xml version="1.0"?><!DOCTYPE rdf:RDF [<!ENTITY a "${'a'.repeat(200)}">]>${dataset('&a;'.repeat(1000))}`);
     expect(flood.message).toMatch(/^https:\/\/p\.example\/catalog\.rdf usa sus entidades XML tantas veces que ocuparían 200\.000 caracteres, más que la página misma/);
+    const redefined = await refused(`<?xml version="1.0"?><!DOCTYPE rdf:RDF [<!ENTITY amp "y">]>${dataset('Salud &amp; educación')}`);
+    expect(redefined.message).toBe('https://p.example/catalog.rdf redefine una entidad propia de XML (amp, lt, gt, quot o apos), y el archivo no la lee.');
     const many = await refused(`<?xml version="1.0"?><!DOCTYPE rdf:RDF [${Array.from({ length: 65 }, (_, i) => `<!ENTITY e${i} "x">`).join('')}]>${dataset('&e1;')}`);
     expect(many.message).toBe('https://p.example/catalog.rdf declara 65 entidades XML, más de las 64 que el archivo lee.');
     // The idiom RDF/XML writers use, an IRI abbreviated; and the predefined ones and character references.
@@ -670,6 +676,13 @@ describe('the readers on what real portals publish beyond the examples', () => {
       const { error } = await readUntilError('dcat', 'https://p.example/catalog.rdf', answering('<!DOCTYPE html><html><body>Error</body></html>', type));
       expect(error.message, type).toBe('https://p.example/catalog.rdf devolvió una página HTML, no un catálogo DCAT. Revise la dirección y el tipo del catálogo.');
     }
+    // A character outside the BMP (two UTF-16 units) across the parser's 64 KB slices is read whole.
+    const head = '<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:dcat="http://www.w3.org/ns/dcat#" xmlns:dct="http://purl.org/dc/terms/"><dcat:Dataset rdf:about="https://p.example/d"><dct:title>';
+    const title = `${'a'.repeat(65_535 - head.length)}😀b`;
+    // Its first half is the last unit of the first slice.
+    expect((head + title).charCodeAt(65_535)).toBe(0xd83d);
+    const [emoji] = await readAll('dcat', 'https://p.example/catalog.rdf', answering(`${head}${title}</dct:title></dcat:Dataset></rdf:RDF>`, 'application/rdf+xml'));
+    expect(emoji!.datasets[0]!.title.endsWith('😀b')).toBe(true);
     const cut = dcatPageOf(3, 'rdfxml').slice(0, -40);
     const { error } = await readUntilError('dcat', 'https://p.example/catalog.rdf', answering(cut, 'application/rdf+xml'));
     expect(error.message).toMatch(/no es un catálogo DCAT en RDF\/XML válido: .*la etiqueta \S+ no se cierra \(¿la página llegó cortada\?\)/);

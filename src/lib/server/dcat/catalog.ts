@@ -145,8 +145,9 @@ export function catalogResource(summary: CatalogSummary, iris: CatalogIris): Res
     [dct.description]: text(t('site.description')),
     [dct.publisher]: iri(iris.archive),
     [foaf.homepage]: iri(iris.homepage),
+    // The language of its descriptions (DCAT-AP's meaning on a catalogue). No area of its own: its
+    // datasets state theirs, some foreign, and a harvester gives a dataset without one its catalogue's.
     [dct.language]: iri(SPANISH),
-    [dct.spatial]: iri(DOMINICAN_REPUBLIC),
     [dct.issued]: summary.issued ? dateTime(summary.issued) : undefined,
     [dct.modified]: summary.modified ? dateTime(summary.modified) : undefined,
     [dcat.themeTaxonomy]: [iri(iris.scheme), iri(EU_DATA_THEMES)],

@@ -160,8 +160,9 @@ function datasetFacts(dataset: CatalogDataset) {
     temporalStart: dataset.temporal?.start ?? null,
     temporalEnd: dataset.temporal?.end ?? null,
     temporalText: bounded(dataset.temporal?.text ?? null, MAX_FACT_LENGTH),
-    languages: dataset.languages.slice(0, MAX_KEYWORDS),
-    spatial: dataset.spatial.slice(0, MAX_KEYWORDS).map((place) => bounded(place, MAX_FACT_LENGTH) ?? place),
+    // Sorted: a graph gives its values in no order, and a new order is no change.
+    languages: dataset.languages.slice(0, MAX_KEYWORDS).sort(),
+    spatial: dataset.spatial.slice(0, MAX_KEYWORDS).map((place) => bounded(place, MAX_FACT_LENGTH) ?? place).sort(),
   };
 }
 

@@ -138,6 +138,7 @@ function ckanDataset(item: Record<string, unknown>, portal: string): CatalogData
   const licenseUrl = cleanUrl(item.license_url) ?? cleanUrl(resourceLicense);
   // The same schema's lists of coverage periods, contacts and publishers: the first of each.
   const coverage = arrayOf(item.temporal_coverage).find(isObject);
+  const placeIris = distinct(listField(item, ['spatial_uri'], { commas: false }).map(cleanSpatial));
   return {
     identifier,
     // ckanext-dcat's landing page is the package's `url` (its origin); without one, the portal's page.
@@ -157,7 +158,8 @@ function ckanDataset(item: Record<string, unknown>, portal: string): CatalogData
     // ckanext-dcat's `language` (codes or the EU table's IRIs) and `spatial_uri` / `spatial_text`;
     // its `spatial` extra is a GeoJSON geometry, which names no place.
     languages: distinct(listField(item, ['language'], { commas: true }).map(cleanLanguage)),
-    spatial: distinct(listField(item, ['spatial_uri', 'spatial_text'], { commas: false }).map(cleanSpatial)),
+    // The place's IRI, else its name: ckanext-dcat's two fields of one dct:Location.
+    spatial: placeIris.length > 0 ? placeIris : distinct(listField(item, ['spatial_text'], { commas: false }).map(cleanSpatial)),
     publisher: (isObject(item.organization) ? ckanPublisher(item.organization) : null) ?? schemaPublisher(item.publisher),
     themes: [
       ...arrayOf(item.groups).flatMap((group) => {

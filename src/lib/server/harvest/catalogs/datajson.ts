@@ -73,7 +73,7 @@ function dataJsonDataset(item: Record<string, unknown>, themeLabels: Map<string,
     // An ISO 8601 interval, `2017-01-01/2017-12-31`.
     temporal: cleanTemporal(null, null, item.temporal),
     // DCAT-US: `language` a list of RFC 5646 tags (`es-AR`), `spatial` a place's name, an IRI or a box.
-    languages: distinct(arrayOf(item.language).map(cleanLanguage)),
+    languages: distinct((typeof item.language === 'string' ? item.language.split(',') : arrayOf(item.language)).map(cleanLanguage)),
     spatial: distinct([cleanSpatial(item.spatial)]),
     publisher: publisherOf(item.publisher),
     themes: distinct(arrayOf(item.theme).map(cleanText)).map((theme) => ({ identifier: theme, label: themeLabels.get(theme) ?? theme })),

@@ -53,6 +53,8 @@ const HTML_OPENING = /^<(!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
 const ENTITY_DECLARATION = /<!ENTITY/gi;
 /** The one kind read: a general entity whose value is short plain text (no reference, no markup). */
 const PLAIN_ENTITY = /<!ENTITY\s+([A-Za-z_][\w.-]*)\s+(["'])([^"'&%<]{1,256})\2\s*>/g;
+/** XML's predefined entities, which a page may not redefine. */
+const PREDEFINED_ENTITIES = new Set(['amp', 'lt', 'gt', 'quot', 'apos']);
 /** Entities a page may declare at most: an IRI abbreviation per namespace is a handful. */
 const MAX_ENTITIES = 64;
 /** What the XML parser says most often, as moderators read it. */
@@ -169,8 +171,14 @@ function parseRdfXml(text: string, url: string, maxTriples: number): Promise<Sto
     });
     parser.on('error', (error: Error) => stop(error));
     parser.on('end', () => stop(null));
-    // The parser carries a surrogate pair cut between two slices over to the next.
-    for (let offset = 0; offset < text.length && !settled && !parser.errored; offset += RDF_XML_SLICE) parser.write(text.slice(offset, offset + RDF_XML_SLICE));
+    for (let offset = 0; offset < text.length && !settled && !parser.errored; ) {
+      // Never between the two halves of a surrogate pair (an emoji): the stream encodes each slice
+      // as UTF-8 on its own, and half a pair becomes U+FFFD.
+      let end = Math.min(offset + RDF_XML_SLICE, text.length);
+      if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
+      parser.write(text.slice(offset, end));
+      offset = end;
+    }
     // The parser ends its stream without closing its XML parser, whose last checks (an element
     // left open: a page cut short) would go unheard; closing it reports them as the parser's
     // 'error'. Not after an error of its own, which reaches 'error' a tick later and is the one to
@@ -178,6 +186,10 @@ function parseRdfXml(text: string, url: string, maxTriples: number): Promise<Sto
     if (!settled && !parser.errored) (parser as unknown as { saxParser: { close(): void } }).saxParser.close();
     parser.end();
   });
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /**
@@ -192,6 +204,8 @@ function entityProblem(text: string): string | null {
   if (plain.length < declared) {
     return 'declara entidades XML que el archivo no lee (externas, de parámetro, anidadas o de más de 256 caracteres): un catálogo DCAT en RDF/XML no las necesita.';
   }
+  // XML's own (`&amp;`…) keep their meaning: a page that redefines one says something else by them.
+  if (plain.some(([, name]) => PREDEFINED_ENTITIES.has(name!))) return 'redefine una entidad propia de XML (amp, lt, gt, quot o apos), y el archivo no la lee.';
   let added = 0;
   for (const [, name, , value] of plain) added += (text.split(`&${name};`).length - 1) * value!.length;
   if (added > text.length) return `usa sus entidades XML tantas veces que ocuparían ${added.toLocaleString('es')} caracteres, más que la página misma: el archivo no las expande.`;

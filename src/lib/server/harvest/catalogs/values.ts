@@ -253,16 +253,20 @@ export const EU_LANGUAGE_NS = 'http://publications.europa.eu/resource/authority/
 
 /**
  * ISO 639-1 codes, the bibliographic ISO 639-2 codes that differ from the terminological ones, and
- * the languages' own names in Spanish and English, as the EU table's code (ISO 639-3, which any
- * other three-letter code already is). The languages of the portals the archive harvests first.
+ * the languages' own names in Spanish and English, as the EU table's code (ISO 639-3). A
+ * three-letter code is read only when it is one of these codes (`sin` is also a Spanish word).
  */
 const LANGUAGE_CODES: Readonly<Record<string, string>> = {
   es: 'SPA', en: 'ENG', pt: 'POR', fr: 'FRA', de: 'DEU', it: 'ITA', ca: 'CAT', eu: 'EUS', gl: 'GLG', nl: 'NLD',
   ht: 'HAT', qu: 'QUE', gn: 'GRN', ay: 'AYM', zh: 'ZHO', ja: 'JPN', ru: 'RUS', ar: 'ARA',
-  fre: 'FRA', ger: 'DEU', dut: 'NLD', baq: 'EUS', chi: 'ZHO', per: 'FAS', esp: 'SPA',
+  fre: 'FRA', ger: 'DEU', dut: 'NLD', baq: 'EUS', chi: 'ZHO', per: 'FAS', esp: 'SPA', cze: 'CES', gre: 'ELL', rum: 'RON',
+  slo: 'SLK', alb: 'SQI', arm: 'HYE', geo: 'KAT', ice: 'ISL', mac: 'MKD', mao: 'MRI', may: 'MSA', bur: 'MYA', tib: 'BOD', wel: 'CYM',
   espanol: 'SPA', castellano: 'SPA', spanish: 'SPA', ingles: 'ENG', english: 'ENG', portugues: 'POR', portuguese: 'POR',
   frances: 'FRA', french: 'FRA', catalan: 'CAT', euskera: 'EUS', gallego: 'GLG', criollo: 'HAT', creole: 'HAT',
 };
+
+/** The EU table's codes the archive knows: those `LANGUAGE_CODES` leads to. */
+const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(LANGUAGE_CODES));
 
 /**
  * A language a catalogue declares, as the EU table's IRI: that IRI itself, a code (`es`, `es-AR`,
@@ -272,14 +276,14 @@ const LANGUAGE_CODES: Readonly<Record<string, string>> = {
 export function cleanLanguage(value: unknown): string | null {
   const text = cleanText(value);
   if (!text || text.length > 200) return null;
-  if (text.startsWith(EU_LANGUAGE_NS)) {
-    const code = text.slice(EU_LANGUAGE_NS.length);
-    return /^[A-Z]{3}$/.test(code) ? text : null;
+  if (text.toLowerCase().startsWith(EU_LANGUAGE_NS) || text.toLowerCase().startsWith(EU_LANGUAGE_NS.replace('http:', 'https:'))) {
+    const code = (text.split('/').pop() ?? '').toUpperCase();
+    return KNOWN_CODES.has(code) ? `${EU_LANGUAGE_NS}${code}` : null;
   }
   // An IRI's last segment (`http://lexvo.org/id/iso639-3/spa`, `http://id.loc.gov/vocabulary/iso639-1/es`).
   const word = (/^https?:\/\//i.test(text) ? (text.split(/[/#]/).pop() ?? '') : text).normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
   const primary = word.split(/[-_]/, 1)[0]!;
-  const code = LANGUAGE_CODES[primary] ?? (/^[a-z]{3}$/.test(primary) ? primary.toUpperCase() : undefined);
+  const code = LANGUAGE_CODES[primary] ?? (KNOWN_CODES.has(primary.toUpperCase()) ? primary.toUpperCase() : undefined);
   return code ? `${EU_LANGUAGE_NS}${code}` : null;
 }
 
@@ -293,7 +297,7 @@ export function cleanSpatial(value: unknown): string | null {
   if (!text || text.length > 500) return null;
   if (/^https?:\/\//i.test(text)) return cleanUrl(text);
   // Another scheme's IRI (`urn:`, `javascript:`): no place, and no web address.
-  if (/^[a-z][a-z0-9+.-]*:\S/i.test(text)) return null;
+  if (/^(urn|javascript|data|file|ftp|mailto|tel|vbscript):/i.test(text)) return null;
   // `{"type": "Polygon", …}`, `POLYGON((…))`, `-71.9,17.5,-68.3,19.9`.
   if (/^[{[]/.test(text) || /^(POINT|POLYGON|MULTIPOLYGON|LINESTRING|ENVELOPE)\b/i.test(text) || /^[-\d.,\s]+$/.test(text)) return null;
   return text;
