@@ -64,7 +64,7 @@ export function disappearedCondition(reason?: DisappearedReason): SQL {
 }
 
 /** When a listed record disappeared for `reason`; for either, the later of its two dates (`greatest` passes over a null). */
-function disappearedAt(reason: DisappearedReason | undefined): SQL {
+export function disappearedAt(reason?: DisappearedReason): SQL {
   if (reason === 'origen') return sql`${harvestedRecords.goneSince}`;
   if (reason === 'catalogo') return sql`${harvestedRecords.withdrawnAt}`;
   return sql`greatest(${harvestedRecords.goneSince}, ${harvestedRecords.withdrawnAt})`;

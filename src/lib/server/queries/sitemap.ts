@@ -10,7 +10,7 @@ import type { Db } from '../db/index.ts';
 import { alexandrias, fixityRuns, harvestedRecords } from '../db/schema.ts';
 import { disappearedPath, PRESERVATION_PATH } from '../../watch-paths.ts';
 import { DIMENSIONS, GROUP_ENTITY_LIST } from './dimensions.ts';
-import { disappearedCondition } from './disappeared.ts';
+import { disappearedAt, disappearedCondition } from './disappeared.ts';
 
 export interface SitemapEntry {
   /** Path on the archive's origin (the caller makes it absolute). */
@@ -80,9 +80,9 @@ const recordPages: Segment = {
 const watchPages: Segment = {
   size: async () => 2,
   async read(db, offset, limit) {
-    // Its last change: the latest disappearance or withdrawal it lists (`greatest` passes over a null).
+    // Its last change: the latest disappearance or withdrawal it lists.
     const [gone] = await db
-      .select({ at: sql<Date | null>`greatest(max(${harvestedRecords.goneSince}), max(${harvestedRecords.withdrawnAt}))`.mapWith(harvestedRecords.goneSince) })
+      .select({ at: sql<Date | null>`max(${disappearedAt()})`.mapWith(harvestedRecords.goneSince) })
       .from(harvestedRecords)
       .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
       .where(disappearedCondition());

@@ -138,7 +138,7 @@ function ckanDataset(item: Record<string, unknown>, portal: string): CatalogData
   const licenseUrl = cleanUrl(item.license_url) ?? cleanUrl(resourceLicense);
   // The same schema's lists of coverage periods, contacts and publishers: the first of each.
   const coverage = arrayOf(item.temporal_coverage).find(isObject);
-  const placeIris = distinct(listField(item, ['spatial_uri'], { commas: false }).map(cleanSpatial));
+  const placeIris = distinct(field.list(['spatial_uri'], { commas: false }).map(cleanSpatial));
   return {
     identifier,
     // ckanext-dcat's landing page is the package's `url` (its origin); without one, the portal's page.
@@ -157,9 +157,9 @@ function ckanDataset(item: Record<string, unknown>, portal: string): CatalogData
       cleanTemporal(field(TEMPORAL_START_KEYS), field(TEMPORAL_END_KEYS), field(TEMPORAL_TEXT_KEYS)) ?? (coverage ? cleanTemporal(coverage.start, coverage.end) : null),
     // ckanext-dcat's `language` (codes or the EU table's IRIs) and `spatial_uri` / `spatial_text`;
     // its `spatial` extra is a GeoJSON geometry, which names no place.
-    languages: distinct(listField(item, ['language'], { commas: true }).map(cleanLanguage)),
+    languages: distinct(field.list(['language'], { commas: true }).map(cleanLanguage)),
     // The place's IRI, else its name: ckanext-dcat's two fields of one dct:Location.
-    spatial: placeIris.length > 0 ? placeIris : distinct(listField(item, ['spatial_text'], { commas: false }).map(cleanSpatial)),
+    spatial: placeIris.length > 0 ? placeIris : distinct(field.list(['spatial_text'], { commas: false }).map(cleanSpatial)),
     publisher: (isObject(item.organization) ? ckanPublisher(item.organization) : null) ?? schemaPublisher(item.publisher),
     themes: [
       ...arrayOf(item.groups).flatMap((group) => {
@@ -186,46 +186,42 @@ function ckanDataset(item: Record<string, unknown>, portal: string): CatalogData
   };
 }
 
-/**
- * The first of `keys` an object states as a field or as one of its `extras` (keys matched without
- * case or surrounding spaces), skipping blank values.
- */
-function fieldReader(object: Record<string, unknown>): (keys: string[]) => unknown {
-  const extras = extrasOf(object);
-  return (keys) => keys.map((key) => object[key] ?? extras.get(key)).find((value) => cleanText(value) !== null);
+/** Reads an object's fields and `extras` (keys matched without case or surrounding spaces). */
+interface FieldReader {
+  /** The first of `keys` it states, skipping blank values. */
+  (keys: string[]): unknown;
+  /**
+   * Every value `keys` hold that may be several: a list, a JSON list in a string (as ckanext-dcat
+   * keeps a list in an extra), or (`commas`) comma-separated text; else the text is one value (a
+   * place's name has commas of its own: «Baní, Peravia»).
+   */
+  list(keys: string[], options: { commas: boolean }): unknown[];
 }
 
-/** A package's extras by key, lower-cased. */
-function extrasOf(object: Record<string, unknown>): Map<string, unknown> {
+function fieldReader(object: Record<string, unknown>): FieldReader {
   const extras = new Map<string, unknown>();
   for (const extra of arrayOf(object.extras)) {
     if (isObject(extra) && typeof extra.key === 'string') extras.set(extra.key.trim().toLowerCase(), extra.value);
   }
-  return extras;
+  const valueOf = (key: string) => object[key] ?? extras.get(key);
+  const first = (keys: string[]) => keys.map(valueOf).find((value) => cleanText(value) !== null);
+  return Object.assign(first, { list: (keys: string[], { commas }: { commas: boolean }) => keys.flatMap((key) => listValue(valueOf(key), commas)) });
 }
 
-/**
- * A field or extra that may hold several values: a list, a JSON list in a string (as ckanext-dcat
- * keeps a list in an extra), or (`commas`) comma-separated text; else the text is one value (a
- * place's name has commas of its own: «Baní, Peravia»).
- */
-function listField(object: Record<string, unknown>, keys: string[], { commas }: { commas: boolean }): unknown[] {
-  const extras = extrasOf(object);
-  return keys.flatMap((key) => {
-    const value = object[key] ?? extras.get(key);
-    if (Array.isArray(value)) return value;
-    const text = cleanText(value);
-    if (!text) return [];
-    if (text.startsWith('[')) {
-      try {
-        const parsed: unknown = JSON.parse(text);
-        if (Array.isArray(parsed)) return parsed;
-      } catch {
-        // Not JSON after all: read as text.
-      }
+/** One field's values, as `FieldReader.list` reads them. */
+function listValue(value: unknown, commas: boolean): unknown[] {
+  if (Array.isArray(value)) return value;
+  const text = cleanText(value);
+  if (!text) return [];
+  if (text.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (Array.isArray(parsed)) return parsed;
+    } catch {
+      // Not JSON after all: read as text.
     }
-    return commas ? text.split(',') : [text];
-  });
+  }
+  return commas ? text.split(',') : [text];
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * A DCAT catalogue page as an RDF graph (an N3.js store), parsed by real libraries: Turtle and
  * N-Triples by N3.js, JSON-LD by jsonld.js to N-Quads and then N3.js, RDF/XML (DCAT-AP's own
- * syntax, ckanext-dcat's `catalog.rdf`, datos.gob.es) by rdfxml-streaming-parser. The syntax comes
+ * syntax, ckanext-dcat's `catalog.rdf`) by rdfxml-streaming-parser. The syntax comes
  * from the Content-Type, or from the body when the server says nothing useful (`text/plain`,
  * `application/xml`, none). A graph stops at `maxTriples`: Turtle and RDF/XML are refused as soon
  * as they state one more, JSON-LD once jsonld.js has turned it into N-Quads (its expansion cannot
@@ -207,7 +207,7 @@ function entityProblem(text: string): string | null {
   // XML's own (`&amp;`…) keep their meaning: a page that redefines one says something else by them.
   if (plain.some(([, name]) => PREDEFINED_ENTITIES.has(name!))) return 'redefine una entidad propia de XML (amp, lt, gt, quot o apos), y el archivo no la lee.';
   let added = 0;
-  for (const [, name, , value] of plain) added += (text.split(`&${name};`).length - 1) * value!.length;
+  for (const [, name, , value] of plain) added += occurrences(text, `&${name};`) * value!.length;
   if (added > text.length) return `usa sus entidades XML tantas veces que ocuparían ${added.toLocaleString('es')} caracteres, más que la página misma: el archivo no las expande.`;
   return null;
 }
@@ -218,11 +218,11 @@ function inSpanish(message: string): string {
   return message;
 }
 
-/** Lines of an N-Quads document (one quad each), counted without splitting it. */
-function lineCount(text: string): number {
-  let lines = 0;
-  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) lines += 1;
-  return lines;
+/** How many times `needle` occurs in `text`, counted without splitting it (a page may be 50 MB). */
+function occurrences(text: string, needle: string): number {
+  let found = 0;
+  for (let index = text.indexOf(needle); index !== -1; index = text.indexOf(needle, index + needle.length)) found += 1;
+  return found;
 }
 
 async function parseJsonLd(document: unknown, url: string, maxTriples: number): Promise<Store> {
@@ -249,6 +249,6 @@ async function parseJsonLd(document: unknown, url: string, maxTriples: number): 
     const reason = error instanceof Error ? error.message : String(error);
     throw new CatalogReadError('wrong-kind', url, `${url} no es JSON-LD válido: ${reason}`, { cause: error });
   }
-  if (lineCount(nquads) > maxTriples) throw tooManyTriples(url, maxTriples);
+  if (occurrences(nquads, '\n') > maxTriples) throw tooManyTriples(url, maxTriples);
   return new Store(new Parser({ format: 'N-Quads' }).parse(nquads));
 }
