@@ -682,6 +682,11 @@ export const harvestSources = pgTable(
     snapshotOn: date('snapshot_on', { mode: 'string' }),
     /** How often the catalogue is harvested again. */
     interval: interval('interval').notNull().default('1 day'),
+    /**
+     * The run that found too much of the catalogue gone at once to withdraw it on one reading
+     * (`harvest/withdrawals.ts`): the next complete run withdraws what neither of them listed.
+     */
+    withdrawalsHeldBy: integer('withdrawals_held_by').references((): AnyPgColumn => imports.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   (t) => [uniqueIndex('harvest_sources_url_key').on(t.url)],

@@ -14,12 +14,12 @@
  *   that trail; a table of its own would be a second history.
  * - Only a read that ended without a `CatalogReadError`, every entry read and every dataset
  *   written, lists the whole catalogue: only then are the records of this source it did not see
- *   marked withdrawn (`withdrawn_at`, "retirado del
- *   catálogo"). Nothing is ever deleted.
+ *   marked withdrawn (`withdrawn_at`, "retirado del catálogo"), and not too many at once
+ *   (`withdrawals.ts`). Nothing is ever deleted.
  * - A capture job per record with a file to fetch and no CID yet, its dedupe key naming the run,
  *   so re-running a page (or the whole run) never queues the same capture twice.
  */
-import { and, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import {
   alexandrias,
@@ -40,6 +40,7 @@ import { frequencyLabel } from './catalogs/frequency.ts';
 import { CAPTURE_JOB, type CaptureJobPayload } from './capture-job.ts';
 import { catalogueNote, chooseCategory, fileNameOf, foldLabel, mapDataset, type CategoryChoice, type MappedRecord } from './map.ts';
 import { PublisherMatcher } from './publishers.ts';
+import { withdrawUnseen } from './withdrawals.ts';
 import { catalogueFactColumns, catalogueFactsOf, type CatalogueFacts } from '../db/catalogue-facts.ts';
 import { insertRows } from '../db/json-values.ts';
 import { publishableContact } from '../../domain/contact-point.ts';
@@ -205,7 +206,9 @@ export async function runHarvest(db: Db, harvestSourceId: number, options: RunHa
       if (documentsRead(counts) === 0 && (await listedRecords(db, harvestSourceId)) > 0) {
         throw new Error('El catálogo no lista ningún conjunto de datos, y antes listaba los que el archivo cosechó: no se da ninguno por retirado. Si el portal está caído o su índice vacío, la próxima cosecha lo comprobará.');
       }
-      counts.withdrawn = await withdrawUnseen(db, harvestSourceId, importId);
+      const withdrawals = await withdrawUnseen(db, harvestSourceId, importId);
+      counts.withdrawn = withdrawals.withdrawn;
+      if (withdrawals.held) noteError(RUN_ERROR_KEY, withdrawals.held);
     }
     await save('done');
     return { importId, status: 'done', counts, errors, capturesQueued };
@@ -530,9 +533,6 @@ const BACK_IN_CATALOGUE = 'De vuelta en el catálogo: la fuente lo lista de nuev
  * the record still holds that (`current`); a record a moderator moved by hand keeps theirs.
  */
 const follows = (mapped: number | null, current: number | null, next: number | null) => next !== mapped && current === mapped;
-/** The history line of a record whose dataset left its catalogue: what the archive keeps of it depends on whether its file was captured. */
-const WITHDRAWN_WITH_COPY = 'Retirado del catálogo: la fuente ya no lo lista. El archivo conserva el registro y su copia.';
-const WITHDRAWN_WITHOUT_COPY = 'Retirado del catálogo: la fuente ya no lo lista. El archivo conserva el registro, pero no llegó a capturar su documento.';
 
 /** What changed in the file the catalogue names for a record: its address, or what it declares of its bytes. */
 function describeFileChanges(harvested: typeof harvestedRecords.$inferSelect, next: MappedRecord): string[] {
@@ -597,30 +597,4 @@ export function storableText(text: string, maxChars = 2_000): string {
   const clean = text.toWellFormed().replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
   if (clean.length <= maxChars) return clean;
   return `${firstCharacters(clean, maxChars - 1)}…`;
-}
-
-/** Marks withdrawn the records of the source that the run `importId` did not see; returns how many. */
-async function withdrawUnseen(db: Db, harvestSourceId: number, importId: number): Promise<number> {
-  return db.transaction(async (tx) => {
-    const gone = await tx
-      .update(harvestedRecords)
-      .set({ withdrawnAt: sql`now()` })
-      .where(
-        and(
-          eq(harvestedRecords.harvestSourceId, harvestSourceId),
-          isNull(harvestedRecords.withdrawnAt),
-          or(isNull(harvestedRecords.lastSeenImportId), ne(harvestedRecords.lastSeenImportId, importId)),
-        ),
-      )
-      .returning({ alexandriaId: harvestedRecords.alexandriaId });
-    if (gone.length === 0) return 0;
-    // One statement, whatever their number: those withdrawn just now carry this transaction's now().
-    await tx.execute(sql`
-      insert into ${statusHistory} (alexandria_id, from_status, to_status, reason)
-      select a.id, a.status, a.status,
-             case when a.cid is null then ${WITHDRAWN_WITHOUT_COPY} else ${WITHDRAWN_WITH_COPY} end
-        from ${alexandrias} a join ${harvestedRecords} h on h.alexandria_id = a.id
-       where h.harvest_source_id = ${harvestSourceId} and h.withdrawn_at = now()`);
-    return gone.length;
-  });
 }
