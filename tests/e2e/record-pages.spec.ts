@@ -196,7 +196,14 @@ test.describe('a harvested record', () => {
     try {
       // The dragas package ("Nomina 2022") states no coverage in the real sample: given one, as ckanext-dcat's extras do.
       const dragas = portal.packages.find((pkg) => pkg.name === 'conjunto-de-datos')!;
-      dragas.extras = [...((dragas.extras as unknown[]) ?? []), { key: 'temporal_start', value: '2022-01-01' }, { key: 'temporal_end', value: '2022-12-31' }];
+      // And its languages (kept in the order of their codes) and area, as ckanext-dcat's extras state them.
+      dragas.extras = [
+        ...((dragas.extras as unknown[]) ?? []),
+        { key: 'temporal_start', value: '2022-01-01' },
+        { key: 'temporal_end', value: '2022-12-31' },
+        { key: 'language', value: 'es,en' },
+        { key: 'spatial_uri', value: 'http://publications.europa.eu/resource/authority/country/DOM' },
+      ];
       // CONALECHE's XLS offered as a service instead (its declared format `API`).
       const conaleche = portal.packages.find((pkg) => pkg.name === 'nominas-personal-institucion')!;
       const service = conaleche.resources[0]! as Record<string, unknown>;
@@ -219,6 +226,10 @@ test.describe('a harvested record', () => {
       await expect(card.locator('dt:text-is("Contacto del editor") + dd')).toContainText('Oficina de Acceso a la Información');
       await expect(card.getByRole('link', { name: 'datosabiertos@dragas.mil.do' })).toHaveAttribute('href', 'mailto:datosabiertos@dragas.mil.do');
       await expect(card.locator('dt:text-is("Cobertura temporal") + dd')).toHaveText('Año 2022');
+      await expect(card.locator('dt:text-is("Idioma de los datos") + dd')).toHaveText('Inglés, español');
+      await expect(card.getByRole('link', { name: 'República Dominicana' })).toHaveAttribute('href', 'http://publications.europa.eu/resource/authority/country/DOM');
+      const dataset = async () => JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!) as Record<string, unknown>;
+      expect(await dataset()).toMatchObject({ inLanguage: ['en', 'es'], spatialCoverage: { '@type': 'Place', name: 'República Dominicana' } });
       await card.screenshot({ path: 'test-results/screenshots/registro-cosechado-cita.png' });
       // The real package states no frequency: nothing is shown for it, not an empty line.
       await expect(card.getByText('Frecuencia de actualización')).toHaveCount(0);
@@ -230,6 +241,11 @@ test.describe('a harvested record', () => {
       await expect(card.locator('dt:text-is("Frecuencia de actualización") + dd')).toHaveText('Mensual');
       await expect(card.getByRole('link', { name: 'danyelysantana@bani.gob.do' })).toHaveAttribute('href', 'mailto:danyelysantana@bani.gob.do');
       await expect(card.getByText('Cobertura temporal')).toHaveCount(0);
+      // Its catalogue declares no language nor area: the page and its Dataset state none either.
+      await expect(card.getByText('Idioma de los datos')).toHaveCount(0);
+      await expect(card.getByText('Cobertura geográfica')).toHaveCount(0);
+      expect(await dataset()).not.toHaveProperty('inLanguage');
+      expect(await dataset()).not.toHaveProperty('spatialCoverage');
       await expectNoSidewaysScroll(page);
 
       // The service: a description with its address, never asked for a file.

@@ -45,6 +45,9 @@ describe.each(testEngines())('findability on %s', (engine) => {
       });
       expect(dataset).not.toHaveProperty('datePublished');
       expect(dataset).not.toHaveProperty('dateModified');
+      // Not harvested: the archive's own language and area, as its DCAT catalogue states them.
+      expect(record.harvested).toBe(false);
+      expect(dataset).toMatchObject({ inLanguage: 'es', spatialCoverage: { '@type': 'Place', name: 'República Dominicana' } });
       expect(dataset.creator).toEqual(dataset.publisher);
       expect(dataset.distribution).toEqual([
         {

@@ -2,14 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { calendarDayDate } from '../../src/lib/domain/calendar-day.ts';
 import { ASSET_TYPES, ASSET_TYPE_VALUES } from '../../src/lib/domain/constants.ts';
 import type { GroupItem } from '../../src/lib/server/queries/groups.ts';
-import type { RecordDetail, RecordRow } from '../../src/lib/server/queries/records.ts';
+import type { OriginFacts, RecordDetail, RecordRow } from '../../src/lib/server/queries/records.ts';
 import { collectionJsonLd, compact, datasetJsonLd } from '../../src/lib/server/seo/jsonld.ts';
 
 const ORIGIN = 'https://archivo.example';
 const CID = 'bafkreifjjcie6lypi6ny7amxnfftagclbuxndqonfipmb64f2km2devei4';
 
-function record(overrides: Partial<RecordDetail> = {}): RecordDetail {
+type DatasetRecord = RecordDetail & Pick<OriginFacts, 'harvested'>;
+
+function record(overrides: Partial<DatasetRecord> = {}): DatasetRecord {
   return {
+    harvested: false,
     id: 42,
     cid: CID,
     title: 'Estadísticas del Seguro Familiar de Salud',
@@ -91,6 +94,8 @@ describe('the Dataset of a record', () => {
       publisher,
       creator: publisher,
       keywords: ['Salud'],
+      // An upload: the archive's own language and area, as its DCAT catalogue states them.
+      spatialCoverage: { '@type': 'Place', name: 'República Dominicana', sameAs: 'http://publications.europa.eu/resource/authority/country/DOM' },
       isBasedOn: 'https://sisalril.gob.do/estadisticas',
       sameAs: 'https://sisalril.gob.do/estadisticas',
       includedInDataCatalog: { '@type': 'DataCatalog', name: 'Archivo Abierto', url: `${ORIGIN}/dashboard` },
@@ -105,6 +110,24 @@ describe('the Dataset of a record', () => {
         },
       ],
     });
+  });
+
+  it("states a harvested record's languages and areas as its catalogue declared them, and none it did not declare", () => {
+    const EU = 'http://publications.europa.eu/resource/authority';
+    const declared = datasetJsonLd(
+      record({ harvested: true, languages: [`${EU}/language/ENG`, `${EU}/language/SPA`], spatial: [`${EU}/country/CHL`, 'Región de Valparaíso', 'https://sws.geonames.org/3868626/'] }),
+      ORIGIN,
+    );
+    expect(declared.inLanguage).toEqual(['en', 'es']);
+    expect(declared.spatialCoverage).toEqual([
+      { '@type': 'Place', name: 'Chile', sameAs: `${EU}/country/CHL` },
+      { '@type': 'Place', name: 'Región de Valparaíso' },
+      { '@type': 'Place', name: 'https://sws.geonames.org/3868626/', sameAs: 'https://sws.geonames.org/3868626/' },
+    ]);
+    const silent = datasetJsonLd(record({ harvested: true }), ORIGIN);
+    expect(silent).not.toHaveProperty('inLanguage');
+    expect(silent).not.toHaveProperty('spatialCoverage');
+    expect(datasetJsonLd(record({ harvested: true, languages: [`${EU}/language/HAT`] }), ORIGIN).inLanguage).toBe('ht');
   });
 
   it('leaves out what is unknown instead of writing null', () => {

@@ -132,6 +132,8 @@ export const es = {
   'record.coverageBetween': 'Del {start} al {end}',
   'record.coverageFrom': 'Desde el {date}',
   'record.coverageUntil': 'Hasta el {date}',
+  'record.languages': 'Idioma de los datos',
+  'record.spatialCoverage': 'Cobertura geográfica',
   'record.history': 'Historial de estado',
   'record.historyArchive': 'el archivo',
   'record.historyWhen': 'Fecha',

@@ -12,6 +12,56 @@ const AUTHORITY = 'http://publications.europa.eu/resource/authority';
 export const SPANISH = `${AUTHORITY}/language/SPA`;
 /** The Dominican Republic, in the EU country table. */
 export const DOMINICAN_REPUBLIC = `${AUTHORITY}/country/DOM`;
+const LANGUAGE_TABLE = `${AUTHORITY}/language/`;
+const COUNTRY_TABLE = `${AUTHORITY}/country/`;
+
+/**
+ * A language of the EU table as a BCP 47 tag (`…/language/SPA` → `es`: ICU gives ISO 639-3 codes
+ * their two-letter form where there is one), for schema.org's `inLanguage`; null for another IRI.
+ */
+export function languageTag(iri: string): string | null {
+  if (!iri.startsWith(LANGUAGE_TABLE)) return null;
+  try {
+    return Intl.getCanonicalLocales(iri.slice(LANGUAGE_TABLE.length).toLowerCase())[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const LANGUAGE_NAMES = new Intl.DisplayNames(['es'], { type: 'language', fallback: 'none' });
+const REGION_NAMES = new Intl.DisplayNames(['es'], { type: 'region', fallback: 'none' });
+
+/** A language of the EU table by its Spanish name («español», «criollo haitiano»); null for another IRI. */
+export function languageName(iri: string): string | null {
+  const tag = languageTag(iri);
+  return tag ? (LANGUAGE_NAMES.of(tag) ?? null) : null;
+}
+
+/**
+ * The EU country table names countries by ISO 3166-1 alpha-3, which Intl does not read: the
+ * alpha-2 codes of the countries a Spanish-language catalogue is likely to name. Any other is
+ * shown by its code, linked to its entry in the table.
+ */
+const ALPHA2: Readonly<Record<string, string>> = {
+  DOM: 'DO', HTI: 'HT', CUB: 'CU', PRI: 'PR', JAM: 'JM', MEX: 'MX', GTM: 'GT', BLZ: 'BZ', HND: 'HN', SLV: 'SV', NIC: 'NI',
+  CRI: 'CR', PAN: 'PA', COL: 'CO', VEN: 'VE', ECU: 'EC', PER: 'PE', BOL: 'BO', CHL: 'CL', ARG: 'AR', URY: 'UY', PRY: 'PY',
+  BRA: 'BR', GNQ: 'GQ', ESP: 'ES', PRT: 'PT', FRA: 'FR', ITA: 'IT', DEU: 'DE', GBR: 'GB', USA: 'US', CAN: 'CA',
+};
+
+/**
+ * A place a catalogue declared, as a record page names it: a country of the EU table by its
+ * Spanish name, another address by the address, a place's name as written; `url` is its address.
+ */
+export function placeName(place: string): { name: string; url: string | null } {
+  if (!/^https?:\/\//i.test(place)) return { name: place, url: null };
+  if (place.startsWith(COUNTRY_TABLE)) {
+    const code = place.slice(COUNTRY_TABLE.length);
+    const alpha2 = ALPHA2[code];
+    return { name: (alpha2 && REGION_NAMES.of(alpha2)) || code, url: place };
+  }
+  return { name: place, url: place };
+}
+
 /** Public access (Ley 200-04), in the EU access-right table. */
 export const PUBLIC_ACCESS = `${AUTHORITY}/access-right/PUBLIC`;
 /** ADMS's status of a catalogue record whose dataset its catalogue no longer lists (DCAT-AP's `adms:status` of a `dcat:CatalogRecord`). */

@@ -84,6 +84,11 @@ export interface OriginFacts extends OriginMarks {
   capture: CaptureFacts | null;
   /** A check of the origin after `capture` (the same bytes, a 304, or a failure), the latest. */
   laterCheck: CaptureFacts | null;
+  /**
+   * Harvested from a catalogue: what it says of its language and area is what its catalogue
+   * declared, nothing when that declared none (an upload's are the archive's own).
+   */
+  harvested: boolean;
 }
 
 export type RecordWithOrigin = RecordDetail & OriginFacts;
@@ -335,6 +340,9 @@ export async function withOriginFacts(db: Db, records: RecordDetail[]): Promise<
         where v.alexandria_id = ${captures.alexandriaId} and v.cid = a.cid order by v.number desc limit 1)`,
     ),
   );
+  const harvested = new Set(
+    (await db.select({ id: harvestedRecords.alexandriaId }).from(harvestedRecords).where(inArray(harvestedRecords.alexandriaId, ids))).map((row) => row.id),
+  );
   const originOf = (record: RecordDetail) => {
     const latest = latestOf.get(record.id) ?? null;
     const proof = record.cid ? (bringingOf.get(record.id) ?? null) : latest;
@@ -344,7 +352,7 @@ export async function withOriginFacts(db: Db, records: RecordDetail[]): Promise<
       const { id: _id, ...capture } = row;
       return capture;
     };
-    return { capture: facts(proof), laterCheck: facts(later) };
+    return { capture: facts(proof), laterCheck: facts(later), harvested: harvested.has(record.id) };
   };
   return (await withOriginMarks(db, records)).map((record) => ({ ...record, ...originOf(record) }));
 }

@@ -6,7 +6,9 @@
  * What the original's catalogue says of a record (`db/catalogue-facts.ts`) goes where schema.org
  * has a place for it: the period its data covers as `temporalCoverage`, and whom to ask as the
  * publisher's `contactPoint` (schema.org has no contact on a Dataset itself, so a record with no
- * named institution does not state one). Its update frequency has no schema.org property on a
+ * named institution does not state one), its languages and areas as `inLanguage` and
+ * `spatialCoverage` (as the DCAT catalogue: a harvested record's only as declared, an upload's
+ * Spanish and the Dominican Republic). Its update frequency has no schema.org property on a
  * Dataset (`repeatFrequency` belongs to a Schedule, of events): it is published in the DCAT
  * catalogue (`dct:accrualPeriodicity`) and shown on the page, not here.
  *
@@ -22,7 +24,8 @@ import type { GroupEntity } from '../../domain/groups.ts';
 import { t } from '../../i18n/index.ts';
 import { absoluteUrl, collectionPath, recordPath } from '../../paths.ts';
 import type { GroupItem } from '../queries/groups.ts';
-import type { RecordDetail, RecordRow } from '../queries/records.ts';
+import type { OriginFacts, RecordDetail, RecordRow } from '../queries/records.ts';
+import { DOMINICAN_REPUBLIC, languageTag, placeName, SPANISH } from '../dcat/vocabularies.ts';
 
 export type JsonLdValue = string | number | boolean | JsonLd | JsonLdValue[];
 export interface JsonLd {
@@ -95,7 +98,7 @@ function temporalInterval({ temporalStart: start, temporalEnd: end }: Pick<Recor
  * a record the archive holds no file of yet has no download. The original's own dates, licence
  * and keywords come from its catalogue, when it states them.
  */
-export function datasetJsonLd(record: RecordDetail, origin: string): JsonLd {
+export function datasetJsonLd(record: RecordDetail & Pick<OriginFacts, 'harvested'>, origin: string): JsonLd {
   const canonical = absoluteUrl(origin, recordPath(record));
   const publisher = record.department ? organization(record.department, contactPoint(record)) : undefined;
   // `sameAs` claims the page *is* this dataset: an issuer's home page (where the seeded files were
@@ -116,12 +119,18 @@ export function datasetJsonLd(record: RecordDetail, origin: string): JsonLd {
     // A node of its own, without the page's IRI: the Dataset already has it as its `@id`.
     mainEntityOfPage: { '@type': 'ItemPage', url: canonical, datePublished: record.createdAt, dateModified: record.updatedAt },
     license: licenseOf(record),
-    inLanguage: 'es',
+    inLanguage: one(declared(record, 'languages', SPANISH).flatMap((language) => languageTag(language) ?? [])),
     isAccessibleForFree: true,
     publisher,
     creator: publisher,
     keywords: [record.category?.title, ...record.keywords],
     temporalCoverage: temporalInterval(record),
+    spatialCoverage: one(
+      declared(record, 'spatial', DOMINICAN_REPUBLIC).map((place) => {
+        const { name, url } = placeName(place);
+        return { '@type': 'Place', name, sameAs: url };
+      }),
+    ),
     isBasedOn: record.sourceUrl,
     sameAs,
     includedInDataCatalog: archiveCatalog(origin),
@@ -140,6 +149,16 @@ export function datasetJsonLd(record: RecordDetail, origin: string): JsonLd {
         ]
       : undefined,
   });
+}
+
+/** A harvested record's languages or areas as its catalogue declared them (maybe none); an upload's, the archive's own `upload`. */
+function declared(record: RecordDetail & Pick<OriginFacts, 'harvested'>, fact: 'languages' | 'spatial', upload: string): string[] {
+  return record.harvested ? record[fact] : [upload];
+}
+
+/** One value as itself, several as a list, none as nothing. */
+function one<T>(values: T[]): T | T[] | undefined {
+  return values.length <= 1 ? values[0] : values;
 }
 
 /**
