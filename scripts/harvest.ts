@@ -22,7 +22,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, count, desc, eq, like } from 'drizzle-orm';
 import { startBackgroundWork } from '../src/lib/server/background.ts';
-import { openArchiveForCommand, parseCommandArgs, withHostDelay } from '../src/lib/server/commands.ts';
+import { openArchiveForCommand, parseCommandArgs, reportLostDatabase, withHostDelay } from '../src/lib/server/commands.ts';
 import { readConfigOrExit } from '../src/lib/server/config.ts';
 import { imports, jobs, type HarvestCounts } from '../src/lib/server/db/schema.ts';
 import { CATALOG_KINDS, type CatalogKind } from '../src/lib/server/harvest/catalogs/index.ts';
@@ -204,6 +204,9 @@ try {
       await sleep(500);
     }
   }
+} catch (error) {
+  if (!reportLostDatabase(error, 'La cosecha y sus capturas')) throw error;
+  exitCode = 1;
 } finally {
   stop.abort();
   await work?.stop();

@@ -10,7 +10,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, desc, eq, inArray, like, or, sql } from 'drizzle-orm';
 import { startBackgroundWork } from '../src/lib/server/background.ts';
-import { openArchiveForCommand, parseCommandArgs, withHostDelay } from '../src/lib/server/commands.ts';
+import { openArchiveForCommand, parseCommandArgs, reportLostDatabase, withHostDelay } from '../src/lib/server/commands.ts';
 import { readConfigOrExit } from '../src/lib/server/config.ts';
 import { alexandrias, captures, harvestedRecords, jobs, recordVersions } from '../src/lib/server/db/schema.ts';
 import { makeDueNow, queueDueRechecks } from '../src/lib/server/harvest/watch.ts';
@@ -99,6 +99,9 @@ try {
       if (line.failed) exitCode = 1;
     }
   }
+} catch (error) {
+  if (!reportLostDatabase(error, 'Las comprobaciones')) throw error;
+  exitCode = 1;
 } finally {
   await work?.stop();
   await archive.close();

@@ -3,7 +3,7 @@
  * it registers the local portal, harvests it, captures its files and reports in Spanish; a second
  * run finds everything unchanged; with private addresses refused (the default) its run fails and
  * a new catalogue on 127.0.0.1 is not registered, and the script exits non-zero; a database held
- * by a running server is named as the reason.
+ * by a running server is named as the reason, and so is one that goes away while it follows a run.
  */
 import { fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -14,9 +14,10 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedDatabaseDir } from '../../src/lib/server/config.ts';
-import { openDatabase } from '../../src/lib/server/db/index.ts';
+import { migrateDatabase, openDatabase } from '../../src/lib/server/db/index.ts';
 import { harvestSources } from '../../src/lib/server/db/schema.ts';
 import { liveWorkerCount } from '../../src/lib/server/instances/index.ts';
+import { MIGRATIONS_DIR } from '../helpers/database.ts';
 import { startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
 
 const SCRIPT = path.resolve('scripts/harvest.ts');
@@ -296,4 +297,49 @@ describe('npm run harvest', () => {
       await database.db.execute(sql`delete from server_instances where hostname = 'otro-servidor'`).finally(() => database.close());
     }
   }, 180_000);
+
+  it('says in one line that the database went away when the server serving it stops, and that the run stays queued', async () => {
+    // Migrated, as `npm start` leaves it (when this test runs alone, no command has yet).
+    const prepared = await openDatabase({ dataDir: embeddedDatabaseDir(dataDir) });
+    await migrateDatabase(prepared, MIGRATIONS_DIR).finally(() => prepared.close());
+    const database = fork(path.resolve('scripts/embedded-db.ts'), [], { env: { ...process.env, DATABASE_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    const url = await new Promise<string>((resolve, reject) => {
+      database.once('message', (message: { url?: string; error?: string }) => (message.url ? resolve(message.url) : reject(new Error(message.error))));
+      database.once('exit', (code) => reject(new Error(`embedded-db exited with ${code}`)));
+    });
+    // A server with the worker up, as far as the command can tell: it only follows the run.
+    const server = new pg.Client({ connectionString: url });
+    await server.connect();
+    await server.query(`insert into server_instances (id, hostname, pid, lease_until, worker) values (gen_random_uuid(), 'servidor-que-se-detiene', 1, now() + interval '10 minutes', true)`);
+    await server.end();
+    const { DATABASE_URL: _ignored, ...inherited } = process.env;
+    const child = spawn(process.execPath, [SCRIPT, portal.urls.ckan, ...FAST], { env: { ...inherited, ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const followed = new Promise<void>((resolve) => {
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('servidor(es) con el trabajador en marcha')) resolve();
+      };
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
+    });
+    const ended = once(child, 'close') as Promise<[number | null]>;
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    try {
+      await followed;
+      // `npm start` stopped (Ctrl-C): its database process goes, and the socket with it.
+      database.kill('SIGTERM');
+      await once(database, 'exit');
+      const [code] = await ended;
+      expect(output).toMatch(/Se perdió la conexión con la base de datos \(.+\): ¿se detuvo el servidor\? La cosecha y sus capturas siguen en la cola de la base de datos/);
+      expect(output).not.toContain('DrizzleQueryError');
+      expect(output).not.toMatch(/^\s+at /m);
+      expect(code).toBe(1);
+    } finally {
+      clearTimeout(timer);
+      if (database.exitCode === null) database.kill('SIGKILL');
+      const after = await openDatabase({ dataDir: embeddedDatabaseDir(dataDir) });
+      await after.db.execute(sql`delete from server_instances where hostname = 'servidor-que-se-detiene'`).finally(() => after.close());
+    }
+  }, 120_000);
 });

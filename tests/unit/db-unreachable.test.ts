@@ -3,7 +3,7 @@
  * code, what it means in Spanish and its own words, also for the AggregateError `localhost` fails with when both ::1 and 127.0.0.1 refuse.
  */
 import { describe, expect, it } from 'vitest';
-import { messageOf, unreachableDatabase } from '../../src/lib/server/db/unreachable.ts';
+import { lostDatabase, messageOf, unreachableDatabase } from '../../src/lib/server/db/unreachable.ts';
 
 const withCode = <E extends Error>(error: E, code: string) => Object.assign(error, { code });
 
@@ -44,5 +44,23 @@ describe('messageOf', () => {
     expect(messageOf(new AggregateError([], ''))).toBe('AggregateError');
     expect(messageOf(withCode(new AggregateError([], ''), 'ECONNREFUSED'))).toBe('ECONNREFUSED');
     expect(messageOf('texto')).toBe('texto');
+  });
+});
+
+describe('lostDatabase', () => {
+  /** As drizzle wraps a driver's failure: the query's error, the driver's as its cause. */
+  const failedQuery = (cause: Error) => new Error('Failed query: select 1\nparams: ', { cause });
+
+  it('finds, under the query that failed, a connection that closed, reset or is no longer there', () => {
+    expect(lostDatabase(failedQuery(new Error('Connection terminated unexpectedly')))).toBe('Connection terminated unexpectedly');
+    expect(lostDatabase(failedQuery(withCode(new Error('write EPIPE'), 'EPIPE')))).toBe('EPIPE: write EPIPE');
+    expect(lostDatabase(failedQuery(withCode(new Error('connect ENOENT /tmp/db/.s.PGSQL.5432'), 'ENOENT')))).toBe('ENOENT: connect ENOENT /tmp/db/.s.PGSQL.5432');
+    expect(lostDatabase(failedQuery(withCode(new Error('password authentication failed'), '28P01')))).toMatch(/^el usuario o la contraseña no son válidos/);
+  });
+
+  it('leaves a failure of the query itself to its caller', () => {
+    expect(lostDatabase(failedQuery(withCode(new Error('relation "x" does not exist'), '42P01')))).toBeNull();
+    expect(lostDatabase(new Error('Failed query: select 1'))).toBeNull();
+    expect(lostDatabase(undefined)).toBeNull();
   });
 });

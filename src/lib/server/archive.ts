@@ -7,6 +7,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { embeddedDatabaseDir, readConfig, type ArchiveConfig } from './config.ts';
 import { migrateDatabase, openDatabase, pendingMigrations, type DatabaseHandle } from './db/index.ts';
+import { lostDatabase } from './db/unreachable.ts';
 import { needsSeed, seedArchive } from './seed/index.ts';
 import { pinningProviders, type PinningProvider } from './pinning/index.ts';
 import { createContentStore, createStagingArea, databaseFileGuard, openBlockstore, type ContentStore, type StagingArea } from './storage/index.ts';
@@ -116,7 +117,13 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
     async close() {
       clearInterval(sweeps);
       // The row goes first: what this instance leaves in staging is anyone's to clear from then on.
-      await registered.stop().catch((error: unknown) => console.error('No se pudo dar de baja la instancia del servidor:', error));
+      await registered.stop().catch((error: unknown) => {
+        // A database gone already (a command whose server stopped): its row's lease runs out on
+        // its own; one line says so, not a driver's stack.
+        const lost = lostDatabase(error);
+        if (lost) console.error(`No se pudo dar de baja la instancia del servidor: la base de datos ya no responde (${lost}); su registro caduca solo.`);
+        else console.error('No se pudo dar de baja la instancia del servidor:', error);
+      });
       await store.close();
       await handle.close();
     },

@@ -9,7 +9,7 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { openArchive, type Archive } from './archive.ts';
 import { MAX_HOST_DELAY_MS, type ArchiveConfig } from './config.ts';
 import { readEmbeddedAddress } from './db/embedded-address.ts';
-import { messageOf, unreachableDatabase } from './db/unreachable.ts';
+import { lostDatabase, messageOf, unreachableDatabase } from './db/unreachable.ts';
 
 /** Opens the archive for a command (`what` names its work in the messages: "la cosecha"). */
 export async function openArchiveForCommand(config: ArchiveConfig, what: string): Promise<Archive> {
@@ -37,6 +37,21 @@ export async function openArchiveForCommand(config: ArchiveConfig, what: string)
     }
     process.exit(1);
   }
+}
+
+/**
+ * What a command says when `error` is its database going away under it (the server that served
+ * the embedded database stopped): one line in Spanish, true, and the work it queued stays queued
+ * (`what`'s own words say so). False for any other error, which the command lets through.
+ */
+export function reportLostDatabase(error: unknown, what: string): boolean {
+  const lost = lostDatabase(error);
+  if (!lost) return false;
+  console.error(
+    `Se perdió la conexión con la base de datos (${lost}): ¿se detuvo el servidor? ${what} siguen en la cola de la base de datos; ` +
+      'un servidor las terminará cuando vuelva a arrancar.',
+  );
+  return true;
 }
 
 /**

@@ -45,3 +45,26 @@ export function messageOf(error: unknown): string {
   if (first instanceof Error && first.message) return first.message;
   return (error as { code?: unknown }).code ? String((error as { code?: unknown }).code) : error.name;
 }
+
+/**
+ * Codes of a connection lost during a command (the server that served the embedded database
+ * stopped, PostgreSQL restarted): the socket closed or reset under a query, then refused or gone
+ * when the pool connects again.
+ */
+const LOST_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ENOENT']);
+
+/**
+ * `error`'s one line when it says the database went away under a command: the driver's words
+ * (node-postgres's «Connection terminated unexpectedly», a socket's code), found under the query
+ * error that carries them; null for anything else, whose stack is the one to read.
+ */
+export function lostDatabase(error: unknown): string | null {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth += 1) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && LOST_CONNECTION.has(code)) return `${code}: ${messageOf(cause)}`;
+    if (/^Connection terminated/i.test(cause.message)) return cause.message;
+    const unreachable = unreachableDatabase(cause);
+    if (unreachable) return unreachable;
+  }
+  return null;
+}
