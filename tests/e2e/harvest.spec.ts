@@ -100,8 +100,15 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await add.getByLabel('Tipo de catálogo').selectOption('ckan');
   await add.getByLabel('Nombre (opcional)').fill('Portal de datos local');
   await add.getByLabel('Frecuencia').selectOption('semanal');
+  // The portal's datasets declare no language or area, as datos.gob.do's do not: the moderator says them.
+  await add.getByLabel(/^Idioma de los datos/).selectOption({ label: 'Español' });
+  await add.getByLabel(/^País que cubren/).selectOption({ label: 'República Dominicana' });
   await add.getByRole('button', { name: 'Añadir fuente' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Fuente añadida' })).toBeVisible();
+  const settings = page.locator('[data-edit-form]');
+  await expect(settings.getByLabel('Idioma de los datos')).toHaveValue('es');
+  await expect(settings.getByLabel('País que cubren')).toHaveValue('DOM');
+  await expect(settings.getByLabel('Idioma de los datos')).toHaveAccessibleDescription(/^Solo para los conjuntos cuyo catálogo no declara su idioma/);
   await expect(sources.locator('[data-source]')).toHaveCount(2);
   const local = sources.locator('[data-source]').filter({ hasText: 'Portal de datos local' });
   await expect(local).toContainText('Semanal');
@@ -163,6 +170,9 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   const csvRow = page.locator('tr[data-record]').filter({ has: page.getByText('CSV', { exact: true }) }).first();
   await csvRow.getByRole('link').first().click();
   await expect(page.getByText(/Capturado por el archivo desde/).first()).toBeVisible();
+  const citation = page.locator('[data-citation-card]');
+  await expect(citation.locator('dt:text-is("Idioma de los datos") + dd')).toHaveText('Español');
+  await expect(citation.locator('dt:text-is("Cobertura geográfica") + dd').getByRole('link', { name: /^República Dominicana/ })).toBeVisible();
   await page.getByRole('button', { name: 'Buscar en el CSV' }).click();
   const panel = page.getByRole('region', { name: /^Search/ });
   await expect(panel).toBeVisible();

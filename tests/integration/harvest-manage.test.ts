@@ -745,6 +745,64 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     await db.delete(harvestSources).where(inArray(harvestSources.url, spellings));
   });
 
+  it("gives the datasets of a catalogue that declares no language or area the source's, and a dataset's own declaration comes first", async () => {
+    const EU = 'http://publications.europa.eu/resource/authority';
+    const silent = await startLocalPortal();
+    try {
+      // One dataset of the sample declares its own language, as ckanext-dcat's extras do.
+      const english = silent.packages[0]!;
+      english.extras = [...((english.extras as unknown[]) ?? []), { key: 'language', value: 'en' }];
+      const added = await call(sourcesRoute.POST, {
+        method: 'POST',
+        body: { url: silent.urls.ckan, kind: 'ckan', name: 'Portal sin idioma', defaultLanguage: 'es', defaultCountry: 'dom' },
+      });
+      expect(added.status).toBe(201);
+      const source = added.body.body as HarvestSourceDetail;
+      expect(source).toMatchObject({ defaultLanguage: 'es', defaultCountry: 'DOM' });
+      expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: source.id, body: { defaultLanguage: 'klingon' } })).body).toMatchObject({
+        code: 400,
+        message: 'Idioma desconocido: elija uno de la lista, o un código como «es».',
+      });
+      expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: source.id, body: { defaultCountry: 'XYZ' } })).body).toMatchObject({
+        code: 400,
+        message: 'País desconocido: elija uno de la lista, o un código ISO de tres letras como «DOM».',
+      });
+
+      const facts = async () =>
+        db
+          .select({ dataset: harvestedRecords.datasetIdentifier, languages: alexandrias.languages, spatial: alexandrias.spatial })
+          .from(harvestedRecords)
+          .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
+          .where(eq(harvestedRecords.harvestSourceId, source.id));
+      const run = async () => {
+        expect((await call(runRoute.POST, { method: 'POST', id: source.id })).status).toBe(202);
+        await drainQueue();
+        return ((await call(sourceRoute.GET, { id: source.id })).body.body as HarvestSourceDetail).lastRun!;
+      };
+      await run();
+      const first = await facts();
+      expect(first.length).toBeGreaterThan(1);
+      for (const row of first) {
+        expect(row.languages).toEqual([row.dataset === english.id ? `${EU}/language/ENG` : `${EU}/language/SPA`]);
+        expect(row.spatial).toEqual([`${EU}/country/DOM`]);
+      }
+
+      // Taken back: the datasets say nothing again, and their history says what changed.
+      const cleared = await call(sourceRoute.PATCH, { method: 'PATCH', id: source.id, body: { defaultLanguage: null, defaultCountry: '' } });
+      expect(cleared.body.body).toMatchObject({ defaultLanguage: null, defaultCountry: null });
+      const again = await run();
+      const silentOnes = first.filter((row) => row.dataset !== english.id).length;
+      expect(again.counts).toMatchObject({ new: 0, updated: first.length, unchanged: 0 });
+      for (const row of await facts()) {
+        expect(row.languages).toEqual(row.dataset === english.id ? [`${EU}/language/ENG`] : []);
+        expect(row.spatial).toEqual([]);
+      }
+      expect(silentOnes).toBeGreaterThan(0);
+    } finally {
+      await silent.close();
+    }
+  });
+
   it('reads the page forms: empty fields, the theme map by category title, and lines it cannot read', async () => {
     const choices = [
       { id: 7, title: 'Salud' },
@@ -772,6 +830,12 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     edit.set('interval', 'semanal');
     edit.set('themeMap', 'salud = Salud');
     expect(harvestSourceEditFromForm(edit, choices)).toEqual({ name: 'Datos abiertos', defaultCategoryId: 9, interval: 'semanal', themeMap: { salud: 7 } });
+    // «Sin indicar» is none; a choice is its code.
+    edit.set('defaultLanguage', '');
+    edit.set('defaultCountry', 'DOM');
+    expect(harvestSourceEdit.parse(harvestSourceEditFromForm(edit, choices))).toMatchObject({ defaultLanguage: '', defaultCountry: 'DOM' });
+    edit.delete('defaultLanguage');
+    edit.delete('defaultCountry');
     edit.set('url', ' https://datos.gob.do/api/3/action/package_search ');
     expect(harvestSourceEdit.parse(harvestSourceEditFromForm(edit, choices))).toMatchObject({ url: 'https://datos.gob.do/api/3/action/package_search' });
   });

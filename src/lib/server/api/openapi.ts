@@ -219,6 +219,8 @@ const harvestSource = {
     intervalLabel: { type: 'string', description: 'Cada cuánto se cosecha, en español: «Diaria», «Semanal», «Mensual» o, para otro intervalo, «Cada 36 horas».' },
     defaultCategory: { type: ['object', 'null'], properties: { id: { type: 'integer' }, title: { type: 'string' } } },
     themeMap: { type: 'object', additionalProperties: { type: 'integer' } },
+    defaultLanguage: { type: ['string', 'null'], description: 'Idioma (código como «es») que reciben los conjuntos cuyo catálogo no declara el suyo; null si ninguno.' },
+    defaultCountry: { type: ['string', 'null'], description: 'País (código ISO de tres letras como «DOM») que cubren los conjuntos cuyo catálogo no declara su cobertura geográfica; null si ninguno.' },
     sourceId: { type: 'integer', description: 'La fuente (`source`) en la que se archivan sus registros.' },
     records: { type: 'integer' },
     createdAt: { type: 'string', format: 'date-time' },

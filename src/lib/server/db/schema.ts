@@ -683,6 +683,12 @@ export const harvestSources = pgTable(
     /** How often the catalogue is harvested again. */
     interval: interval('interval').notNull().default('1 day'),
     /**
+     * The language of the data and the country covered of the datasets that declare none, as a
+     * moderator says them for the catalogue (the EU tables' IRIs), or null.
+     */
+    defaultLanguage: text('default_language'),
+    defaultCountry: text('default_country'),
+    /**
      * The run that found too much of the catalogue gone at once to withdraw it on one reading
      * (`harvest/withdrawals.ts`): the next complete run withdraws what neither of them listed.
      */

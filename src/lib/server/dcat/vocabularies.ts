@@ -48,17 +48,41 @@ const ALPHA2: Readonly<Record<string, string>> = {
   BRA: 'BR', GNQ: 'GQ', ESP: 'ES', PRT: 'PT', FRA: 'FR', ITA: 'IT', DEU: 'DE', GBR: 'GB', USA: 'US', CAN: 'CA',
 };
 
+/** A country of the EU table by its Spanish name, or its code when Intl cannot name it. */
+function countryName(code: string): string {
+  const alpha2 = ALPHA2[code];
+  return (alpha2 && REGION_NAMES.of(alpha2)) || code;
+}
+
+/**
+ * The country `value` names, as the EU table's IRI: its ISO 3166-1 alpha-3 code (`DOM`) or that
+ * IRI, among the countries of `ALPHA2`; null for anything else.
+ */
+export function countryIri(value: string): string | null {
+  const code = (value.startsWith(COUNTRY_TABLE) ? value.slice(COUNTRY_TABLE.length) : value).trim().toUpperCase();
+  return Object.hasOwn(ALPHA2, code) ? `${COUNTRY_TABLE}${code}` : null;
+}
+
+/** The alpha-3 code of a country of the EU table (`DOM`); null for another value. */
+export function countryCode(iri: string): string | null {
+  return iri.startsWith(COUNTRY_TABLE) ? iri.slice(COUNTRY_TABLE.length) : null;
+}
+
+/** The countries of `ALPHA2` by Spanish name, in Spanish order: a moderator's choices for a catalogue that declares none. */
+export function countryChoices(): Array<{ code: string; name: string }> {
+  return Object.keys(ALPHA2)
+    .map((code) => ({ code, name: countryName(code) }))
+    .sort((a, b) => a.name.localeCompare(b.name, 'es'));
+}
+
 /**
  * A place a catalogue declared, as a record page names it: a country of the EU table by its
  * Spanish name, another address by the address, a place's name as written; `url` is its address.
  */
 export function placeName(place: string): { name: string; url: string | null } {
   if (!/^https?:\/\//i.test(place)) return { name: place, url: null };
-  if (place.startsWith(COUNTRY_TABLE)) {
-    const code = place.slice(COUNTRY_TABLE.length);
-    const alpha2 = ALPHA2[code];
-    return { name: (alpha2 && REGION_NAMES.of(alpha2)) || code, url: place };
-  }
+  const code = countryCode(place);
+  if (code !== null) return { name: countryName(code), url: place };
   return { name: place, url: place };
 }
 

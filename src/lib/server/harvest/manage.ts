@@ -20,6 +20,8 @@ import { parseId } from '../queries/index.ts';
 import { retryFailed, retryFailedMany } from '../jobs/index.ts';
 import { JOB_STATUSES, type JobStatus } from '../jobs/statuses.ts';
 import { CATALOG_KINDS, type CatalogKind } from './catalogs/index.ts';
+import { cleanLanguage } from './catalogs/values.ts';
+import { countryCode, countryIri, languageTag } from '../dcat/vocabularies.ts';
 import { CAPTURE_JOB } from './capture-job.ts';
 import { foldLabel } from './map.ts';
 import { activeRunsOf, HARVEST_JOB, queueHarvestRun, refuseSnapshot, type HarvestJobPayload } from './run-job.ts';
@@ -83,6 +85,34 @@ const themeMap = z
   )
   .refine((map) => Object.keys(map).length <= 500, 'El mapa de temas admite hasta 500 temas.');
 
+/**
+ * The language and the country a moderator gives the datasets of a catalogue that declares none
+ * (`SourceDefaults`): a language code (`es`), a country's ISO 3166-1 alpha-3 code (`DOM`), or
+ * their IRIs in the EU tables; null (or empty) for none.
+ */
+const defaultLanguage = z
+  .string({ error: 'El idioma debe ser un código como «es».' })
+  .trim()
+  .max(200, 'El idioma debe ser un código como «es».')
+  .nullable()
+  .refine((value) => !value || cleanLanguage(value) !== null, 'Idioma desconocido: elija uno de la lista, o un código como «es».');
+const defaultCountry = z
+  .string({ error: 'El país debe ser un código como «DOM».' })
+  .trim()
+  .max(200, 'El país debe ser un código como «DOM».')
+  .nullable()
+  .refine((value) => !value || countryIri(value) !== null, 'País desconocido: elija uno de la lista, o un código ISO de tres letras como «DOM».');
+const LANGUAGE_HELP = 'Idioma de los datos de los conjuntos que no declaran el suyo: un código como «es», o null para ninguno.';
+const COUNTRY_HELP = 'País que cubren los conjuntos que no declaran su cobertura geográfica: un código ISO de tres letras como «DOM», o null para ninguno.';
+
+/** What the columns keep of a moderator's language and country (`undefined`: unchanged). */
+function sourceDefaults(input: { defaultLanguage?: string | null | undefined; defaultCountry?: string | null | undefined }) {
+  return {
+    ...(input.defaultLanguage !== undefined ? { defaultLanguage: input.defaultLanguage ? cleanLanguage(input.defaultLanguage) : null } : {}),
+    ...(input.defaultCountry !== undefined ? { defaultCountry: input.defaultCountry ? countryIri(input.defaultCountry) : null } : {}),
+  };
+}
+
 /** A new harvest source (`POST /v2/ops/harvest-sources`). */
 export const newHarvestSourceInput = z.object({
   url: catalogUrl.describe('La dirección del catálogo: la raíz de un portal CKAN, un catálogo DCAT-AP o un data.json.'),
@@ -91,6 +121,8 @@ export const newHarvestSourceInput = z.object({
   defaultCategoryId: categoryId.nullable().optional().describe('Categoría de los conjuntos cuyos temas no tienen otra.'),
   interval: interval.default('diaria').describe('Frecuencia de la cosecha programada.'),
   themeMap: themeMap.optional().describe('Tema del catálogo (su identificador o su nombre) → id de categoría.'),
+  defaultLanguage: defaultLanguage.optional().describe(LANGUAGE_HELP),
+  defaultCountry: defaultCountry.optional().describe(COUNTRY_HELP),
 });
 export type NewHarvestSourceInput = z.infer<typeof newHarvestSourceInput>;
 
@@ -104,6 +136,8 @@ export const harvestSourceEdit = z
     defaultCategoryId: categoryId.nullable().optional(),
     interval: interval.optional(),
     themeMap: themeMap.optional(),
+    defaultLanguage: defaultLanguage.optional().describe(LANGUAGE_HELP),
+    defaultCountry: defaultCountry.optional().describe(COUNTRY_HELP),
     paused: z.boolean({ error: 'paused debe ser true o false.' }).optional().describe('Pausada: la programación no la cosecha; «Cosechar ahora» sí.'),
   })
   .refine((edit) => Object.values(edit).some((value) => value !== undefined), 'No hay nada que cambiar.');
@@ -178,6 +212,9 @@ export interface HarvestSourceSummary {
   intervalLabel: string;
   defaultCategory: { id: number; title: string } | null;
   themeMap: Record<string, number>;
+  /** The language code (`es`) and the country code (`DOM`) given to datasets that declare none, or null. */
+  defaultLanguage: string | null;
+  defaultCountry: string | null;
   /** Our `source` its records are filed under. */
   sourceId: number;
   records: number;
@@ -303,6 +340,8 @@ async function summaries(db: Db, onlyId?: number): Promise<HarvestSourceSummary[
       intervalLabel: intervalLabel(Number(intervalSeconds)),
       defaultCategory: source.defaultCategoryId !== null && categoryTitle ? { id: source.defaultCategoryId, title: categoryTitle } : null,
       themeMap: source.themeMap,
+      defaultLanguage: source.defaultLanguage && languageTag(source.defaultLanguage),
+      defaultCountry: source.defaultCountry && countryCode(source.defaultCountry),
       sourceId: source.sourceId,
       records: Number(records),
       createdAt: source.createdAt,
@@ -544,10 +583,11 @@ export async function createHarvestSource(db: Db, input: NewHarvestSourceInput, 
   });
   // Named with its address: the same catalogue may be registered under another spelling of it.
   if (!created) throw new HttpError(409, `Ya existe una fuente de cosecha para ese catálogo: «${harvestSource.name}», en ${harvestSource.url}.`);
-  if (input.interval !== 'diaria') {
+  const defaults = sourceDefaults(input);
+  if (input.interval !== 'diaria' || Object.keys(defaults).length > 0) {
     await db
       .update(harvestSources)
-      .set({ interval: HARVEST_INTERVALS[input.interval].interval })
+      .set({ interval: HARVEST_INTERVALS[input.interval].interval, ...defaults })
       .where(eq(harvestSources.id, harvestSource.id));
   }
   return getHarvestSource(db, harvestSource.id);
@@ -598,6 +638,7 @@ export async function updateHarvestSource(db: Db, id: number, edit: HarvestSourc
         ...(edit.defaultCategoryId !== undefined ? { defaultCategoryId: edit.defaultCategoryId } : {}),
         ...(edit.interval !== undefined ? { interval: HARVEST_INTERVALS[edit.interval].interval } : {}),
         ...(edit.themeMap !== undefined ? { themeMap: edit.themeMap } : {}),
+        ...sourceDefaults(edit),
         ...(edit.paused !== undefined ? { paused: edit.paused } : {}),
         updatedAt: sql`now()`,
       })
@@ -732,6 +773,8 @@ export function newHarvestSourceFromForm(form: FormData, choices: ReadonlyArray<
     defaultCategoryId: formCategory(form.get('defaultCategoryId')),
     interval: formText(form.get('interval')) || undefined,
     themeMap: themes === undefined ? undefined : themeMapFromText(themes, choices),
+    defaultLanguage: formText(form.get('defaultLanguage')),
+    defaultCountry: formText(form.get('defaultCountry')),
   };
 }
 
@@ -744,5 +787,7 @@ export function harvestSourceEditFromForm(form: FormData, choices: ReadonlyArray
     defaultCategoryId: formCategory(form.get('defaultCategoryId')),
     interval: formText(form.get('interval')),
     themeMap: themes === undefined ? undefined : themeMapFromText(themes, choices),
+    defaultLanguage: formText(form.get('defaultLanguage')),
+    defaultCountry: formText(form.get('defaultCountry')),
   };
 }

@@ -69,8 +69,19 @@ function bounded(text: string | null, max: number): string | null {
   return cut === text ? text : cut.trim();
 }
 
+/**
+ * What its source says of a catalogue's datasets that do not say it themselves (a moderator's
+ * setting, `harvest_sources.default_language` / `default_country`): the EU tables' IRIs, or null.
+ */
+export interface SourceDefaults {
+  language: string | null;
+  country: string | null;
+}
+
+const NO_DEFAULTS: SourceDefaults = { language: null, country: null };
+
 /** The records of `dataset`: one per distribution with a file, or one for a dataset without any. */
-export function mapDataset(dataset: CatalogDataset): MappedRecord[] {
+export function mapDataset(dataset: CatalogDataset, defaults: SourceDefaults = NO_DEFAULTS): MappedRecord[] {
   // A catalogue that lists one distribution twice gets one record.
   const keys = new Set<string>();
   const unique = dataset.distributions.flatMap((distribution, index) => {
@@ -80,12 +91,12 @@ export function mapDataset(dataset: CatalogDataset): MappedRecord[] {
     return [{ distribution, index, key }];
   });
   // A service keeps a record of its own, as a file does: one per distribution, whatever it is.
-  if (!unique.some(({ distribution }) => distribution.url !== null)) return [describedOnly(dataset)];
+  if (!unique.some(({ distribution }) => distribution.url !== null)) return [describedOnly(dataset, defaults)];
   const names = siblingNames(dataset, unique);
   return unique.map(({ distribution, key }, position) => {
     const type = normalizeFormat(formatLabel(distribution));
     return {
-      ...datasetFacts(dataset),
+      ...datasetFacts(dataset, defaults),
       distributionKey: key,
       url: fileUrl(distribution),
       apiEndpoint: isService(distribution) ? distribution.url : null,
@@ -124,14 +135,14 @@ function distributionKey(distribution: CatalogDistribution, index: number): stri
 }
 
 /** The one record of a dataset that offers no file to fetch: what the catalogue says of it. */
-function describedOnly(dataset: CatalogDataset): MappedRecord {
+function describedOnly(dataset: CatalogDataset, defaults: SourceDefaults): MappedRecord {
   const labels = dataset.distributions.flatMap((distribution) => {
     const label = formatLabel(distribution);
     return label ? [label] : [];
   });
   const first = dataset.distributions[0];
   return {
-    ...datasetFacts(dataset),
+    ...datasetFacts(dataset, defaults),
     distributionKey: first ? distributionKey(first, 0) : '#1',
     url: null,
     apiEndpoint: null,
@@ -145,7 +156,8 @@ function describedOnly(dataset: CatalogDataset): MappedRecord {
 }
 
 /** What every record of a dataset shares. */
-function datasetFacts(dataset: CatalogDataset) {
+function datasetFacts(dataset: CatalogDataset, defaults: SourceDefaults) {
+  const declared = (values: string[], otherwise: string | null) => (values.length > 0 ? values : otherwise ? [otherwise] : []);
   return {
     description: dataset.description,
     sourceUrl: dataset.landingPage,
@@ -161,8 +173,12 @@ function datasetFacts(dataset: CatalogDataset) {
     temporalEnd: dataset.temporal?.end ?? null,
     temporalText: bounded(dataset.temporal?.text ?? null, MAX_FACT_LENGTH),
     // Sorted: a graph gives its values in no order, and a new order is no change.
-    languages: dataset.languages.slice(0, MAX_KEYWORDS).sort(),
-    spatial: dataset.spatial.slice(0, MAX_KEYWORDS).map((place) => bounded(place, MAX_FACT_LENGTH) ?? place).sort(),
+    // A dataset's own declaration first, else what its source says of all of them.
+    languages: declared(dataset.languages, defaults.language).slice(0, MAX_KEYWORDS).sort(),
+    spatial: declared(dataset.spatial, defaults.country)
+      .slice(0, MAX_KEYWORDS)
+      .map((place) => bounded(place, MAX_FACT_LENGTH) ?? place)
+      .sort(),
   };
 }
 

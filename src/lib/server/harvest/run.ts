@@ -280,7 +280,7 @@ async function harvestPage(
   const prepared: PreparedDataset[] = [];
   for (const dataset of datasets) {
     try {
-      const records = mapDataset(dataset);
+      const records = mapDataset(dataset, { language: context.source.defaultLanguage, country: context.source.defaultCountry });
       if (records.length === 0) continue;
       // Departments are found or created outside the page's transaction: one shared by many
       // datasets is created once, and stays for the next page even if this one fails.

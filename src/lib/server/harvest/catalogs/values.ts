@@ -268,6 +268,9 @@ const LANGUAGE_CODES: Readonly<Record<string, string>> = {
 /** The EU table's codes the archive knows: those `LANGUAGE_CODES` leads to. */
 const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(LANGUAGE_CODES));
 
+/** The languages the archive knows, as the EU table's IRIs: a moderator's choices for a catalogue that declares none. */
+export const KNOWN_LANGUAGES: readonly string[] = [...KNOWN_CODES].map((code) => `${EU_LANGUAGE_NS}${code}`);
+
 /**
  * A language a catalogue declares, as the EU table's IRI: that IRI itself, a code (`es`, `es-AR`,
  * `spa`) or an IRI that ends in one (lexvo's, the Library of Congress's), or a language's name
