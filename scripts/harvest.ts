@@ -1,5 +1,5 @@
 /**
- * `npm run harvest -- <url> [--kind ckan|dcat|datajson] [--source-name "..."]`: harvests one
+ * `npm run harvest -- <url> [--kind ckan|dcat|datajson] [--source-name "..."] [--language es] [--country DOM]`: harvests one
  * public catalogue now. It registers the harvest source (and our `source` for it) if new, queues a
  * run in the database (`queueHarvestRun`: the job queue's `harvest` job), and prints the run's
  * progress and then its captures' until they end (or `--timeout` minutes pass), in Spanish. Exits
@@ -20,18 +20,21 @@
  * requests at once per host, and `--host-delay` ms (1 s) between two of them.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, count, desc, eq, like } from 'drizzle-orm';
+import { and, count, desc, eq, like, sql } from 'drizzle-orm';
 import { startBackgroundWork } from '../src/lib/server/background.ts';
 import { openArchiveForCommand, parseCommandArgs, reportLostDatabase, withHostDelay } from '../src/lib/server/commands.ts';
 import { readConfigOrExit } from '../src/lib/server/config.ts';
-import { imports, jobs, type HarvestCounts } from '../src/lib/server/db/schema.ts';
+import { harvestSources, imports, jobs, type HarvestCounts } from '../src/lib/server/db/schema.ts';
+import { countryIri, languageName, placeName } from '../src/lib/server/dcat/vocabularies.ts';
+import { cleanLanguage } from '../src/lib/server/harvest/catalogs/values.ts';
 import { CATALOG_KINDS, type CatalogKind } from '../src/lib/server/harvest/catalogs/index.ts';
 import { documentsRead, emptyCounts, queueHarvestRun, registerHarvestSource, registrationRules, RUN_ERROR_KEY } from '../src/lib/server/harvest/index.ts';
 import { CATALOGUE_CREDENTIALS_MESSAGE } from '../src/lib/server/harvest/manage.ts';
 import { HttpError, ValidationError } from '../src/lib/server/http/errors.ts';
 import { liveInstanceCount, liveWorkerCount } from '../src/lib/server/instances/index.ts';
 
-const USAGE = 'Uso: npm run harvest -- <url del catálogo> [--kind ckan|dcat|datajson] [--source-name "Nombre"] [--timeout minutos] [--host-delay ms]';
+const USAGE =
+  'Uso: npm run harvest -- <url del catálogo> [--kind ckan|dcat|datajson] [--source-name "Nombre"] [--language es] [--country DOM] [--timeout minutos] [--host-delay ms]';
 const HELP = `${USAGE}
 
 Registra el catálogo como fuente de cosecha si es nueva, pone una cosecha en la cola de trabajos y
@@ -39,6 +42,9 @@ muestra su avance y el de sus capturas, funcione o no un servidor (npm start) a 
   --kind          ckan (la API de acciones, package_search), dcat (DCAT-AP en JSON-LD, Turtle o RDF/XML)
                   o datajson (DCAT-US 1.1); sin él se adivina por la URL.
   --source-name   el nombre de la fuente nueva (por omisión, el del servidor).
+  --language      el idioma de los datos (un código como es) de los conjuntos que no declaran el suyo.
+  --country       el país que cubren (un código ISO de tres letras como DOM) los conjuntos que no
+                  declaran su cobertura geográfica. Ambos quedan en los ajustes de la fuente.
   --timeout       minutos de espera antes de dejar el resto en la cola (60).
   --host-delay    milisegundos entre dos peticiones a un mismo servidor (ARCHIVE_CAPTURE_HOST_DELAY_MS).
   --worker        trabajar también desde esta orden aunque haya servidores en marcha sobre la base
@@ -63,6 +69,8 @@ const { values, positionals } = parseCommandArgs(
   {
     kind: { type: 'string' },
     'source-name': { type: 'string' },
+    language: { type: 'string' },
+    country: { type: 'string' },
     timeout: { type: 'string', default: '60' },
     'host-delay': { type: 'string' },
     worker: { type: 'boolean', default: false },
@@ -77,6 +85,10 @@ if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) usage(`«${u
 if (new URL(url).username || new URL(url).password) usage(CATALOGUE_CREDENTIALS_MESSAGE);
 const kind = (values.kind ?? guessKind(url)) as CatalogKind;
 if (!Object.hasOwn(CATALOG_KINDS, kind)) usage(`Tipo de catálogo desconocido: «${values.kind}».`);
+const defaultLanguage = values.language === undefined ? undefined : cleanLanguage(values.language);
+if (defaultLanguage === null) usage(`Idioma desconocido: «${values.language}». Use un código como «es».`);
+const defaultCountry = values.country === undefined ? undefined : countryIri(values.country);
+if (defaultCountry === null) usage(`País desconocido: «${values.country}». Use un código ISO de tres letras como «DOM».`);
 const timeoutMinutes = Number(values.timeout);
 if (!(timeoutMinutes > 0)) usage('--timeout debe ser un número de minutos mayor que cero.');
 
@@ -102,6 +114,15 @@ console.log(
     ? `Fuente de cosecha registrada: «${harvestSource.name}» (${CATALOG_KINDS[harvestSource.kind].label}).`
     : `Fuente de cosecha ya registrada: «${harvestSource.name}» (${CATALOG_KINDS[harvestSource.kind].label}).`,
 );
+// Before the run is queued: it reads them when it begins. (A kept copy is refused just below.)
+if ((defaultLanguage !== undefined || defaultCountry !== undefined) && harvestSource.snapshotOn === null) {
+  await db
+    .update(harvestSources)
+    .set({ ...(defaultLanguage ? { defaultLanguage } : {}), ...(defaultCountry ? { defaultCountry } : {}), updatedAt: sql`now()` })
+    .where(eq(harvestSources.id, harvestSource.id));
+  const said = [defaultLanguage && `idioma ${languageName(defaultLanguage)}`, defaultCountry && `país ${placeName(defaultCountry).name}`].filter(Boolean).join(', ');
+  console.log(`Los conjuntos que no declaran los suyos tendrán: ${said}.`);
+}
 const queued = await queueHarvestRun(db, harvestSource.id, 'npm run harvest').catch(async (error: unknown) => {
   // A refusal meant for people (the seed's snapshot is never run again): its message, not a stack.
   if (!(error instanceof HttpError)) throw error;

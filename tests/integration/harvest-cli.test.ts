@@ -11,11 +11,11 @@ import pg from 'pg';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedDatabaseDir } from '../../src/lib/server/config.ts';
 import { migrateDatabase, openDatabase } from '../../src/lib/server/db/index.ts';
-import { harvestSources } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, harvestedRecords, harvestSources } from '../../src/lib/server/db/schema.ts';
 import { liveWorkerCount } from '../../src/lib/server/instances/index.ts';
 import { MIGRATIONS_DIR } from '../helpers/database.ts';
 import { startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
@@ -340,6 +340,34 @@ describe('npm run harvest', () => {
       if (database.exitCode === null) database.kill('SIGKILL');
       const after = await openDatabase({ dataDir: embeddedDatabaseDir(dataDir) });
       await after.db.execute(sql`delete from server_instances where hostname = 'servidor-que-se-detiene'`).finally(() => after.close());
+    }
+  }, 120_000);
+
+  it("gives the catalogue's datasets that declare none the language and country of --language and --country, and refuses ones it does not know", async () => {
+    const allowed = { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' };
+    const unknown = await harvest([portal.urls.ckan, '--language', 'klingon'], allowed, 30_000);
+    expect(unknown.output).toContain('Idioma desconocido: «klingon». Use un código como «es».');
+    expect(unknown.code).toBe(2);
+    expect((await harvest([portal.urls.ckan, '--country', 'XYZ'], allowed, 30_000)).output).toContain('País desconocido: «XYZ». Use un código ISO de tres letras como «DOM».');
+
+    const said = await harvest([portal.urls.ckan, ...FAST, '--language', 'es', '--country', 'dom'], allowed);
+    expect(said.output).toContain('Los conjuntos que no declaran los suyos tendrán: idioma español, país República Dominicana.');
+    expect(said.output).toMatch(/Cosecha terminada \(importación \d+\)/);
+    expect(said.code).toBe(0);
+    const database = await openDatabase({ dataDir: embeddedDatabaseDir(dataDir) });
+    try {
+      // The records the catalogue lists now (one an earlier test added left it).
+      const rows = await database.db
+        .select({ languages: alexandrias.languages, spatial: alexandrias.spatial })
+        .from(alexandrias)
+        .innerJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
+        .where(isNull(harvestedRecords.withdrawnAt));
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        expect(row).toEqual({ languages: ['http://publications.europa.eu/resource/authority/language/SPA'], spatial: ['http://publications.europa.eu/resource/authority/country/DOM'] });
+      }
+    } finally {
+      await database.close();
     }
   }, 120_000);
 });
