@@ -367,8 +367,10 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
         const dataset = datasetIri(record.id);
         expect(isA(graph(), dataset, `${DCAT}Dataset`)).toBe(true);
         expect(literal(one(graph(), dataset, `${DCT}identifier`), { language: '', datatype: `${XSD}string` })).toBe(String(record.id));
-        expect(literal(one(graph(), dataset, `${DCT}title`), { language: 'es' })).toBe(record.title);
-        expect(literal(one(graph(), dataset, `${DCT}description`), { language: 'es' })).toBe(record.description ?? record.title);
+        // In the language its catalogue declared: Spanish for the seed's, English for the foreign one, none when undeclared.
+        const language = record.id === special.foreign ? 'en' : record.id === special.undeclared ? '' : 'es';
+        expect(literal(one(graph(), dataset, `${DCT}title`), { language })).toBe(record.title);
+        expect(literal(one(graph(), dataset, `${DCT}description`), { language })).toBe(record.description ?? record.title);
         // The seed's catalogue declares Spanish and the Dominican Republic (the two below declare otherwise).
         if (record.id !== special.foreign && record.id !== special.undeclared) {
           expect(one(graph(), dataset, `${DCT}language`).value).toBe(`${LANGUAGE}SPA`);
@@ -564,6 +566,14 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       // A catalogue that says nothing of them: the archive does not say Spanish or Dominican for it.
       expect(stated(special.undeclared, `${DCT}language`)).toEqual([]);
       expect(stated(special.undeclared, `${DCT}spatial`)).toEqual([]);
+      // Nor does it tag its words Spanish: the English one's are English, the undeclared one's plain;
+      // the archive's own category stays Spanish among the keywords.
+      expect(literal(one(graph(), datasetIri(special.foreign), `${DCT}title`), { language: 'en' })).toBeTruthy();
+      expect(literal(one(graph(), datasetIri(special.undeclared), `${DCT}title`), { language: '', datatype: `${XSD}string` })).toBeTruthy();
+      const keywords = stated(special.foreign, `${DCAT}keyword`) as Array<Term & { language: string }>;
+      const [foreignRecord] = published.filter((record) => record.id === special.foreign);
+      expect(keywords.filter((term) => term.language === 'es').map((term) => term.value)).toEqual(foreignRecord!.categoryId === null ? [] : [expect.any(String)]);
+      expect(keywords.filter((term) => term.language === 'en')).toHaveLength(keywords.length - (foreignRecord!.categoryId === null ? 0 : 1));
     });
 
     it('carries quotes, line breaks, markup and accents exactly', () => {

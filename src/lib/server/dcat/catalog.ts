@@ -71,10 +71,13 @@ import {
   skos,
   spdx,
   text,
+  textIn,
   typed,
   vcard,
   webIri,
   xsd,
+  LANGUAGE_TAG,
+  type Literal,
   type NamedNode,
   type Resource,
 } from './rdf.ts';
@@ -86,6 +89,7 @@ import {
   SPANISH,
   euDataThemeIri,
   fileTypeIri,
+  languageTag,
   mediaTypeIri,
 } from './vocabularies.ts';
 
@@ -364,12 +368,24 @@ function spatialOf(record: CatalogRecord): Array<NamedNode | Resource> {
   });
 }
 
-/** Its catalogue's keywords, then its category's title, each once (ignoring case). */
-function keywordsOf(record: CatalogRecord): string[] {
+/**
+ * The record's own words (title, description, its catalogue's keywords) as literals in their
+ * language: an upload's are the archive's, Spanish; a harvested record's, the one language its
+ * catalogue declared, and untagged when it declared none or several (a Chilean or an English
+ * catalogue's titles are not the archive's to call Spanish).
+ */
+function wordsOf(record: CatalogRecord): (value: string) => Literal {
+  const tag = !record.harvested ? LANGUAGE_TAG : record.languages.length === 1 ? languageTag(record.languages[0]!) : null;
+  return (value) => textIn(value, tag);
+}
+
+/** Its catalogue's keywords in their words, then its category's title in the archive's, each once (ignoring case). */
+function keywordsOf(record: CatalogRecord, words: (value: string) => Literal): Literal[] {
   const seen = new Set<string>();
-  return [...record.keywords, ...(record.category ? [record.category.title] : [])]
-    .map((keyword) => keyword.trim())
-    .filter((keyword) => keyword !== '' && !seen.has(keyword.toLocaleLowerCase('es')) && seen.add(keyword.toLocaleLowerCase('es')));
+  const once = (keyword: string) => keyword !== '' && !seen.has(keyword.toLocaleLowerCase('es')) && seen.add(keyword.toLocaleLowerCase('es'));
+  const own = record.keywords.map((keyword) => keyword.trim()).filter(once).map(words);
+  const category = record.category && once(record.category.title.trim()) ? [text(record.category.title.trim())] : [];
+  return [...own, ...category];
 }
 
 /** One published record as a dataset, with its distribution when the archive holds the file. */
@@ -381,19 +397,20 @@ export function datasetResource(record: CatalogRecord, iris: CatalogIris): Resou
   const euTheme = record.category ? euDataThemeIri(record.category.title) : undefined;
   // The catalogue record about the dataset is written with it: it states `foaf:primaryTopic` of it.
   const about = { [foaf.primaryTopic]: catalogRecordResource(record, iris) };
+  const words = wordsOf(record);
   return resource(iris.dataset(record.id), [dcat.Dataset], {
     [dct.identifier]: plain(String(record.id)),
     [adms.identifier]: cid ? resource(null, [adms.Identifier], { [skos.notation]: plain(cid) }) : undefined,
-    [dct.title]: text(record.title),
+    [dct.title]: words(record.title),
     // DCAT-AP requires a description; the title is the best the record has when it lacks one.
-    [dct.description]: text(record.description?.trim() ? record.description : record.title),
+    [dct.description]: words(record.description?.trim() ? record.description : record.title),
     [dct.issued]: record.issued ? originDate(record.issued) : undefined,
     [dct.modified]: record.modified ? originDate(record.modified) : undefined,
     [dcat.landingPage]: landingPage ? iri(landingPage) : undefined,
     [dct.source]: cid && origin ? iri(origin) : undefined,
     [dct.publisher]: record.department ? iri(iris.publisher(record.department.id)) : undefined,
     [dcat.theme]: record.category ? [iri(iris.theme(record.category.id)), euTheme ? iri(euTheme) : undefined] : undefined,
-    [dcat.keyword]: keywordsOf(record).map(text),
+    [dcat.keyword]: keywordsOf(record, words),
     [dct.license]: licenseValue(record),
     [dct.language]: languagesOf(record),
     [dct.spatial]: spatialOf(record),

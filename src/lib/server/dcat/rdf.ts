@@ -146,6 +146,14 @@ export function text(value: string): Literal {
   return { kind: 'literal', value, language: LANGUAGE_TAG, datatype: '' };
 }
 
+/**
+ * Words in `language` (a BCP 47 tag), or a plain string when their language is not known: a
+ * harvested record's title, in whatever language its catalogue wrote it.
+ */
+export function textIn(value: string, language: string | null): Literal {
+  return language ? { kind: 'literal', value, language, datatype: '' } : plain(value);
+}
+
 /** A plain string (identifiers, codes): no language. */
 export function plain(value: string): Literal {
   return typed(value, xsd.string);
