@@ -104,6 +104,16 @@ describe.each(testEngines())('disappeared documents and change feeds on %s', (en
     const { choices } = await listDisappeared(archive.db);
     expect(choices.departments.map((choice) => [choice.id, choice.count]).sort()).toEqual([[older.departmentId, 1], [newer.departmentId, 1]].sort());
     expect(choices.categories.map((choice) => choice.id).sort()).toEqual([older.categoryId, newer.categoryId].sort());
+    // Each filter's counts are under the others: an institution's categories, a category's institutions.
+    const ofOlder = (await listDisappeared(archive.db, { departmentId: older.departmentId! })).choices;
+    expect(ofOlder.categories.map((choice) => [choice.id, choice.count])).toEqual([[older.categoryId, 1]]);
+    expect(ofOlder.departments.map((choice) => choice.id).sort()).toEqual([older.departmentId, newer.departmentId].sort());
+    expect(ofOlder.reasons).toEqual({ origen: 1, catalogo: 0 });
+    // Chosen together though they share nothing, both stay choices (counted 0), so the form shows what was asked.
+    const neither = (await listDisappeared(archive.db, { departmentId: older.departmentId!, categoryId: newer.categoryId! })).choices;
+    expect(neither.departments.find((choice) => choice.id === older.departmentId)).toMatchObject({ count: 0 });
+    expect(neither.categories.find((choice) => choice.id === newer.categoryId)).toMatchObject({ count: 0 });
+    expect(neither.reasons).toEqual({ origen: 0, catalogo: 0 });
   });
 
   it('names only institutions the public sees, and cannot be filtered on one it does not', async () => {

@@ -132,27 +132,61 @@ export async function listDisappeared(db: Db, filters: DisappearedFilters = {}, 
     department: departmentId !== null && departmentName !== null ? { id: departmentId, name: departmentName } : null,
     category: categoryId !== null && categoryTitle !== null ? { id: categoryId, title: categoryTitle } : null,
   }));
-  return { ...toPage(items, counted?.n ?? 0, window), choices: await disappearedChoices(db) };
+  return { ...toPage(items, counted?.n ?? 0, window), choices: await disappearedChoices(db, filters) };
 }
 
-/** Every public institution and every category that holds a disappeared document, with its count, and the count of each reason. */
-async function disappearedChoices(db: Db): Promise<DisappearedPage['choices']> {
-  const byDepartment = await db
+/**
+ * The filters' choices, each counted under the other filters (as a shop's facets): the
+ * institutions that hold a disappeared document of the chosen category and reason, the categories
+ * of the chosen institution and reason, and each reason's count for the chosen institution and
+ * category. A chosen institution or category stays a choice when the others leave it none.
+ */
+async function disappearedChoices(db: Db, filters: DisappearedFilters): Promise<DisappearedPage['choices']> {
+  const [departmentChoices, categoryChoices, reasons] = await Promise.all([
+    disappearedDepartments(db, filterCondition({ ...filters, departmentId: undefined })),
+    disappearedCategories(db, filterCondition({ ...filters, categoryId: undefined })),
+    disappearedReasons(db, filterCondition({ ...filters, reason: undefined })),
+  ]);
+  const kept = async (choices: DisappearedChoice[], id: number | undefined, label: () => Promise<string | undefined>) => {
+    if (id === undefined || choices.some((choice) => choice.id === id)) return choices;
+    const name = await label();
+    return name === undefined ? choices : [...choices, { id, label: name, count: 0 }].sort((a, b) => a.label.localeCompare(b.label, 'es'));
+  };
+  return {
+    departments: await kept(departmentChoices, filters.departmentId, async () =>
+      (await db.select({ name: departments.name }).from(departments).where(and(eq(departments.id, filters.departmentId!), publicDepartment)))[0]?.name,
+    ),
+    categories: await kept(categoryChoices, filters.categoryId, async () => (await db.select({ title: categories.title }).from(categories).where(eq(categories.id, filters.categoryId!)))[0]?.title),
+    reasons,
+  };
+}
+
+/** Every public institution that holds a disappeared document under `where`, with its count. */
+function disappearedDepartments(db: Db, where: SQL) {
+  return db
     .select({ id: departments.id, label: departments.name, count: count() })
     .from(harvestedRecords)
     .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
     .innerJoin(departments, recordDepartmentJoin)
-    .where(disappearedCondition())
+    .where(where)
     .groupBy(departments.id, departments.name)
     .orderBy(departments.name);
-  const byCategory = await db
+}
+
+/** Every category that holds a disappeared document under `where`, with its count. */
+function disappearedCategories(db: Db, where: SQL) {
+  return db
     .select({ id: categories.id, label: categories.title, count: count() })
     .from(harvestedRecords)
     .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
     .innerJoin(categories, eq(categories.id, alexandrias.categoryId))
-    .where(disappearedCondition())
+    .where(where)
     .groupBy(categories.id, categories.title)
     .orderBy(categories.title);
+}
+
+/** How many disappeared documents under `where` each reason lists (a record may be both gone and withdrawn). */
+async function disappearedReasons(db: Db, where: SQL): Promise<Record<DisappearedReason, number>> {
   const [byReason] = await db
     .select({
       origen: sql<number>`count(${harvestedRecords.goneSince})::int`,
@@ -160,6 +194,6 @@ async function disappearedChoices(db: Db): Promise<DisappearedPage['choices']> {
     })
     .from(harvestedRecords)
     .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
-    .where(disappearedCondition());
-  return { departments: byDepartment, categories: byCategory, reasons: { origen: byReason?.origen ?? 0, catalogo: byReason?.catalogo ?? 0 } };
+    .where(where);
+  return { origen: byReason?.origen ?? 0, catalogo: byReason?.catalogo ?? 0 };
 }
