@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageSearchUrl } from '../../src/lib/server/harvest/catalogs/ckan.ts';
 import { catalogIdentity } from '../../src/lib/server/harvest/catalogs/index.ts';
 import { CatalogReadError, PageNotFoundError, readCatalog, type CatalogKind, type CatalogPage, type FetchPage, type ReadOptions } from '../../src/lib/server/harvest/catalogs/index.ts';
-import { cleanChecksum, cleanDate, cleanLanguage, cleanSpatial, cleanUrl } from '../../src/lib/server/harvest/catalogs/values.ts';
+import { cleanChecksum, cleanDate, cleanLanguage, cleanSpatial, cleanUrl, KNOWN_LANGUAGES } from '../../src/lib/server/harvest/catalogs/values.ts';
+import { languageName, languageTag } from '../../src/lib/server/dcat/vocabularies.ts';
 import { frequencyLabel } from '../../src/lib/server/harvest/catalogs/frequency.ts';
 import { formatDate } from '../../src/lib/format.ts';
 import { samplePackages, startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
@@ -248,6 +249,17 @@ describe('declared values', () => {
     expect(cleanLanguage('cze')).toBe(eu('CES'));
     // Three letters that are a word, or no code the table knows.
     for (const value of ['', 'N/A', 'Varios idiomas', 'sin', 'ing', 'cas', eu('spanish'), 42, null]) expect(cleanLanguage(value), String(value)).toBeNull();
+  });
+
+  it('reads back, by its BCP 47 tag, every language a moderator may choose, each with a Spanish name', () => {
+    // What the settings form offers and the API answers (`languageTag`) must be taken back as the same language.
+    expect(KNOWN_LANGUAGES.length).toBeGreaterThan(30);
+    for (const iri of KNOWN_LANGUAGES) {
+      const tag = languageTag(iri);
+      expect(tag, iri).toMatch(/^[a-z]{2,3}$/);
+      expect(cleanLanguage(tag), iri).toBe(iri);
+      expect(languageName(iri), iri).toMatch(/^\p{Ll}/u);
+    }
   });
 
   it('reads a declared area as an IRI or a place, never a box or a geometry', () => {

@@ -689,10 +689,11 @@ export const harvestSources = pgTable(
     defaultLanguage: text('default_language'),
     defaultCountry: text('default_country'),
     /**
-     * The run that found too much of the catalogue gone at once to withdraw it on one reading
-     * (`harvest/withdrawals.ts`): the next complete run withdraws what neither of them listed.
+     * The run (an `imports` id; no foreign key, see migration 0044) that found too much of the
+     * catalogue gone at once to withdraw it on one reading (`harvest/withdrawals.ts`): a complete
+     * run long enough after it withdraws what neither of them listed.
      */
-    withdrawalsHeldBy: integer('withdrawals_held_by').references((): AnyPgColumn => imports.id, { onDelete: 'set null' }),
+    withdrawalsHeldBy: integer('withdrawals_held_by'),
     ...timestamps,
   },
   (t) => [uniqueIndex('harvest_sources_url_key').on(t.url)],

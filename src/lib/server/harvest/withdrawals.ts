@@ -3,26 +3,35 @@
  * marks them withdrawn ("retirado del catálogo", with the date, never deleted), unless too many of
  * the catalogue's datasets went at once.
  *
- * A portal losing a large part of its datasets from one day to the next is far more often a portal
- * in trouble than its publishers' decision: CKAN's search index half rebuilt answers
- * `package_search` with a fraction of the catalogue, a portal moves to new identifiers. Withdrawn
- * records are public (`/desaparecidos`, the Atom feeds), so one such reading would publish
- * hundreds of false disappearances. A run that finds more than `WITHDRAWALS_AT_ONCE` of its
- * catalogue's datasets gone withdraws none of them on its word alone: it names itself on its
- * source (`withdrawals_held_by`) and says so in its errors. The next complete run withdraws what
- * neither reading listed, and holds again only what it alone misses. So a real mass removal is
- * recorded one run later (a day, by default), and a broken index never is.
+ * A file a dataset no longer offers, while the dataset itself is still listed, is withdrawn at once:
+ * its publisher changed the dataset. A whole dataset gone is another matter when many go together:
+ * a portal losing a large part of its datasets from one day to the next is far more often a portal
+ * in trouble (CKAN's search index half rebuilt answers `package_search` with a fraction of the
+ * catalogue) than its publishers' decision. Withdrawn records are public (`/desaparecidos`, the
+ * Atom feeds), so one such reading would publish hundreds of false disappearances. A run that finds
+ * more than `WITHDRAWALS_AT_ONCE` of the datasets listed before it gone withdraws none of them on
+ * its word alone: it names itself on its source (`withdrawals_held_by`) and says so in its errors.
+ * A complete run at least `SECOND_READING_AFTER` later withdraws the datasets neither reading
+ * listed, and holds again what it alone misses, if that is still too many; a run sooner than that
+ * holds the same way without taking the first one's place. So a real mass removal is recorded a
+ * scheduled run later (a day, by default), and an index broken for less than that never is.
  */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { alexandrias, harvestedRecords, harvestSources, statusHistory } from '../db/schema.ts';
+import { alexandrias, harvestedRecords, harvestSources, imports, statusHistory } from '../db/schema.ts';
 
 /**
  * The most datasets one run withdraws on its own reading: `datasets`, or `share` of those its
- * source listed, whichever is more. Counted in datasets, not records: a dataset of twelve files
- * is one decision of its publisher.
+ * source listed before it, whichever is more. Counted in datasets, not records: a dataset of
+ * twelve files is one decision of its publisher.
  */
 export const WITHDRAWALS_AT_ONCE = { datasets: 10, share: 0.2 } as const;
+
+/**
+ * How long after the run that held withdrawals a second reading may confirm them: a moderator's
+ * «Cosechar ahora» a minute later would read the same broken index again.
+ */
+export const SECOND_READING_AFTER = { sql: '12 hours', words: '12 horas' } as const;
 
 /** The history line of a record whose dataset left its catalogue: what the archive keeps of it depends on whether its file was captured. */
 const WITHDRAWN_WITH_COPY = 'Retirado del catálogo: la fuente ya no lo lista. El archivo conserva el registro y su copia.';
@@ -35,62 +44,86 @@ export interface Withdrawals {
   held: string | null;
 }
 
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
 /**
  * Marks withdrawn the records of the source `harvestSourceId` that its complete run `importId`
- * did not see: all of them or, past `WITHDRAWALS_AT_ONCE`, only those that the run holding
- * withdrawals before (`withdrawals_held_by`) did not see either, and this run holds the rest.
+ * did not see: those of datasets it still lists at once, and those of the datasets it lists no
+ * more unless too many went (then only those a second reading confirms; see the header).
  */
 export async function withdrawUnseen(db: Db, harvestSourceId: number, importId: number): Promise<Withdrawals> {
   return db.transaction(async (tx) => {
     const [source] = await tx
-      .select({ heldBy: harvestSources.withdrawalsHeldBy })
+      .select({
+        heldBy: harvestSources.withdrawalsHeldBy,
+        // Whether the held run is old enough for this one to be its second reading (one whose
+        // import is gone is: there is nothing to wait for).
+        ripe: sql<boolean>`coalesce((select i.created_at <= now() - ${SECOND_READING_AFTER.sql}::interval
+          from ${imports} i where i.id = ${harvestSources.withdrawalsHeldBy}), true)`,
+      })
       .from(harvestSources)
       .where(eq(harvestSources.id, harvestSourceId))
       .for('update');
     const heldBy = source?.heldBy ?? null;
+    const confirming = heldBy !== null && source!.ripe;
     const unseen = sql`${harvestedRecords.lastSeenImportId} is distinct from ${importId}`;
-    const ofSource = and(eq(harvestedRecords.harvestSourceId, harvestSourceId), isNull(harvestedRecords.withdrawnAt));
+    const ofSource = and(eq(harvestedRecords.harvestSourceId, harvestSourceId), isNull(harvestedRecords.withdrawnAt))!;
+    // Each dataset still listed: gone (this run saw none of its records), missed by the held run
+    // as well (nor did it), and listed before this run (not one it found new).
+    const datasets = sql`
+      select ${harvestedRecords.datasetIdentifier} as dataset,
+             bool_and(${unseen}) as gone,
+             bool_and(coalesce(${harvestedRecords.lastSeenImportId} < ${confirming ? heldBy : null}::int, ${confirming}::boolean)) as twice,
+             bool_or(${harvestedRecords.createdAt} < (select created_at from ${imports} where id = ${importId})) as before
+        from ${harvestedRecords} where ${ofSource}
+       group by ${harvestedRecords.datasetIdentifier}`;
     const [tally] = (
       (await tx.execute(sql`
-        select count(distinct ${harvestedRecords.datasetIdentifier})::int as listed,
-               count(distinct ${harvestedRecords.datasetIdentifier}) filter (where ${unseen})::int as unseen
-          from ${harvestedRecords} where ${ofSource}`)) as unknown as { rows: Array<{ listed: number; unseen: number }> }
+        select count(*) filter (where before)::int as listed,
+               count(*) filter (where gone)::int as gone,
+               count(*) filter (where gone and twice)::int as confirmed
+          from (${datasets}) d`)) as unknown as { rows: Array<{ listed: number; gone: number; confirmed: number }> }
     ).rows;
     const listed = Number(tally?.listed ?? 0);
-    const unseenDatasets = Number(tally?.unseen ?? 0);
-    const hold = unseenDatasets > Math.max(WITHDRAWALS_AT_ONCE.datasets, Math.floor(listed * WITHDRAWALS_AT_ONCE.share));
-    // Held: only what the held run missed as well. A record it never saw has an older (or no) run.
-    const missedTwice = heldBy === null ? sql`false` : sql`coalesce(${harvestedRecords.lastSeenImportId} < ${heldBy}, true)`;
-    const gone = await tx
-      .update(harvestedRecords)
-      .set({ withdrawnAt: sql`now()` })
-      .where(and(ofSource, unseen, hold ? missedTwice : undefined))
-      .returning({ dataset: harvestedRecords.datasetIdentifier });
-    const confirmed = new Set(gone.map((row) => row.dataset)).size;
-    const waiting = unseenDatasets - confirmed;
-    const stillHeld = hold && waiting > 0;
-    const nextHeldBy = stillHeld ? importId : null;
+    const confirmed = Number(tally?.confirmed ?? 0);
+    const waiting = Number(tally?.gone ?? 0) - confirmed;
+    // The datasets a second reading confirms go whatever their number; the rest, when not too many.
+    const hold = waiting > Math.max(WITHDRAWALS_AT_ONCE.datasets, Math.floor(listed * WITHDRAWALS_AT_ONCE.share));
+    const goneDatasets = (which: SQL) => sql`${harvestedRecords.datasetIdentifier} in (select dataset from (${datasets}) d where ${which})`;
+    const withdrawn = await markWithdrawn(
+      tx,
+      harvestSourceId,
+      and(ofSource, unseen, hold ? sql`(not ${goneDatasets(sql`gone`)} or ${goneDatasets(sql`gone and twice`)})` : undefined)!,
+    );
+    // Held again by this run; or, too soon to be a second reading, still by the one before.
+    const nextHeldBy = !hold ? null : confirming || heldBy === null ? importId : heldBy;
     if (nextHeldBy !== heldBy) await tx.update(harvestSources).set({ withdrawalsHeldBy: nextHeldBy }).where(eq(harvestSources.id, harvestSourceId));
-    if (gone.length > 0) {
-      // One statement, whatever their number: those withdrawn just now carry this transaction's now().
-      await tx.execute(sql`
-        insert into ${statusHistory} (alexandria_id, from_status, to_status, reason)
-        select a.id, a.status, a.status,
-               case when a.cid is null then ${WITHDRAWN_WITHOUT_COPY} else ${WITHDRAWN_WITH_COPY} end
-          from ${alexandrias} a join ${harvestedRecords} h on h.alexandria_id = a.id
-         where h.harvest_source_id = ${harvestSourceId} and h.withdrawn_at = now()`);
-    }
-    return { withdrawn: gone.length, held: stillHeld ? heldMessage(waiting, listed, confirmed) : null };
+    return { withdrawn, held: hold ? heldMessage(waiting, listed, confirmed) : null };
   });
 }
 
-/** The run's note when it held `waiting` of the `listed` datasets, and withdrew the `confirmed` ones two runs missed. */
+/** Marks withdrawn the records `where` picks, each with its line of history; returns how many. */
+async function markWithdrawn(tx: Tx, harvestSourceId: number, where: SQL): Promise<number> {
+  const gone = await tx.update(harvestedRecords).set({ withdrawnAt: sql`now()` }).where(where).returning({ id: harvestedRecords.alexandriaId });
+  if (gone.length === 0) return 0;
+  // One statement, whatever their number: those withdrawn just now carry this transaction's now().
+  await tx.execute(sql`
+    insert into ${statusHistory} (alexandria_id, from_status, to_status, reason)
+    select a.id, a.status, a.status,
+           case when a.cid is null then ${WITHDRAWN_WITHOUT_COPY} else ${WITHDRAWN_WITH_COPY} end
+      from ${alexandrias} a join ${harvestedRecords} h on h.alexandria_id = a.id
+     where h.harvest_source_id = ${harvestSourceId} and h.withdrawn_at = now()`);
+  return gone.length;
+}
+
+/** The run's note when it held `waiting` of the `listed` datasets, and withdrew the `confirmed` ones two readings missed. */
 function heldMessage(waiting: number, listed: number, confirmed: number): string {
   const count = (n: number) => n.toLocaleString('es');
   const datasets = (n: number) => `${count(n)} ${n === 1 ? 'conjunto' : 'conjuntos'} de datos`;
-  const before = confirmed === 0 ? '' : `${confirmed === 1 ? 'Se retiró' : 'Se retiraron'} ${datasets(confirmed)} que tampoco listaba la cosecha anterior. `;
+  const before = confirmed === 0 ? '' : `${confirmed === 1 ? 'Se retiró' : 'Se retiraron'} ${datasets(confirmed)} que tampoco vio una cosecha anterior. `;
   return (
     `${before}El catálogo dejó de listar ${datasets(waiting)} de los ${count(listed)} que listaba: demasiados de una vez para darlos por retirados ` +
-    `con una sola lectura (suele ser el índice del portal, no sus datos). Siguen como estaban; si la próxima cosecha tampoco los lista, se marcarán retirados.`
+    `con una sola lectura (suele ser el índice del portal, no sus datos). Siguen como estaban; se marcarán retirados si tampoco los lista ` +
+    `una cosecha hecha al menos ${SECOND_READING_AFTER.words} después de la que lo notó.`
   );
 }

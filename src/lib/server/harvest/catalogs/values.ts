@@ -259,6 +259,10 @@ export const EU_LANGUAGE_NS = 'http://publications.europa.eu/resource/authority/
 const LANGUAGE_CODES: Readonly<Record<string, string>> = {
   es: 'SPA', en: 'ENG', pt: 'POR', fr: 'FRA', de: 'DEU', it: 'ITA', ca: 'CAT', eu: 'EUS', gl: 'GLG', nl: 'NLD',
   ht: 'HAT', qu: 'QUE', gn: 'GRN', ay: 'AYM', zh: 'ZHO', ja: 'JPN', ru: 'RUS', ar: 'ARA',
+  // The two-letter codes of the languages below known only by their bibliographic codes: what a
+  // BCP 47 tag (schema.org, the archive's own API) names them by.
+  fa: 'FAS', cs: 'CES', el: 'ELL', ro: 'RON', sk: 'SLK', sq: 'SQI', hy: 'HYE', ka: 'KAT', is: 'ISL', mk: 'MKD', mi: 'MRI', ms: 'MSA',
+  my: 'MYA', bo: 'BOD', cy: 'CYM',
   fre: 'FRA', ger: 'DEU', dut: 'NLD', baq: 'EUS', chi: 'ZHO', per: 'FAS', esp: 'SPA', cze: 'CES', gre: 'ELL', rum: 'RON',
   slo: 'SLK', alb: 'SQI', arm: 'HYE', geo: 'KAT', ice: 'ISL', mac: 'MKD', mao: 'MRI', may: 'MSA', bur: 'MYA', tib: 'BOD', wel: 'CYM',
   espanol: 'SPA', castellano: 'SPA', spanish: 'SPA', ingles: 'ENG', english: 'ENG', portugues: 'POR', portuguese: 'POR',
