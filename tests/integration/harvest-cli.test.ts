@@ -318,7 +318,8 @@ describe('npm run harvest', () => {
     const followed = new Promise<void>((resolve) => {
       const read = (chunk: Buffer) => {
         output += chunk.toString();
-        if (output.includes('servidor(es) con el trabajador en marcha')) resolve();
+        // Following the run: between two of its looks (every 500 ms), its connection idle.
+        if (/servidor\(es\) con el trabajador en marcha[^]*Cosecha en cola…/.test(output)) setTimeout(resolve, 200);
       };
       child.stdout.on('data', read);
       child.stderr.on('data', read);
@@ -334,6 +335,9 @@ describe('npm run harvest', () => {
       expect(output).toMatch(/Se perdió la conexión con la base de datos \(.+\): ¿se detuvo el servidor\? La cosecha y sus capturas siguen en la cola de la base de datos/);
       expect(output).not.toContain('DrizzleQueryError');
       expect(output).not.toMatch(/^\s+at /m);
+      // That one line alone after its progress: not the pool's idle connection, nor the instance it could not deregister.
+      const after = output.slice(output.indexOf('servidor(es) con el trabajador en marcha')).trim().split('\n').slice(1);
+      expect(after.filter((line) => !/^(Cosecha (en cola|empezando)…|Importación \d+: )/.test(line))).toEqual([expect.stringMatching(/^Se perdió la conexión/)]);
       expect(code).toBe(1);
     } finally {
       clearTimeout(timer);

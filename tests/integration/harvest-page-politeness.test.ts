@@ -263,7 +263,7 @@ describe.each(testEngines())('catalogue pages fetched politely, on %s', (engine)
     setTimeout(() => stop.abort(new Error('parada de la prueba')), 300);
     const { report, seconds } = await timedRun({ db: database.db, signal: stop.signal }, stop.signal);
     expect(report.status).toBe('failed');
-    expect(report.errors[0]!.message).toContain('Cosecha interrumpida mientras esperaba al catálogo.');
+    expect(report.errors[0]!.message).toBe('Cosecha interrumpida: parada de la prueba. La cola de trabajos la empieza de nuevo.');
     expect(seconds).toBeLessThan(3);
     expect(packageSearches(site)).toHaveLength(1);
   });

@@ -34,6 +34,7 @@ import {
   catalogPageFetcher,
   registerHarvestSource,
   runHarvest,
+  RUN_ERROR_KEY,
   WRITE_SLICE,
   type CaptureContext,
 } from '../../src/lib/server/harvest/index.ts';
@@ -388,6 +389,20 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     for (const row of again) {
       const lines = await h.db.select({ reason: statusHistory.reason }).from(statusHistory).where(eq(statusHistory.alexandriaId, row.alexandriaId));
       expect(lines.map((line) => line.reason).filter((reason) => reason?.startsWith('De vuelta en el catálogo'))).toHaveLength(1);
+    }
+  });
+
+  it('says a run its worker stopped while a page was on its way was interrupted, not that the page failed', async () => {
+    h.portal.slow.catalogueMs = 2_000;
+    const stop = new AbortController();
+    try {
+      setTimeout(() => stop.abort(new Error('El servidor se detiene.')), 200);
+      const report = await runHarvest(h.db, harvestSourceId, { fetchPage: catalogPageFetcher({ allowPrivate: true, signal: stop.signal }), signal: stop.signal });
+      expect(report.status).toBe('failed');
+      expect(report.errors.at(-1)).toEqual({ key: RUN_ERROR_KEY, message: 'Cosecha interrumpida: el servidor se detiene. La cola de trabajos la empieza de nuevo.' });
+      expect(report.counts.withdrawn).toBe(0);
+    } finally {
+      h.portal.slow.catalogueMs = 0;
     }
   });
 

@@ -54,11 +54,13 @@ describe('lostDatabase', () => {
   it('finds, under the query that failed, a connection that closed, reset or is no longer there', () => {
     expect(lostDatabase(failedQuery(new Error('Connection terminated unexpectedly')))).toBe('Connection terminated unexpectedly');
     expect(lostDatabase(failedQuery(withCode(new Error('write EPIPE'), 'EPIPE')))).toBe('EPIPE: write EPIPE');
-    expect(lostDatabase(failedQuery(withCode(new Error('connect ENOENT /tmp/db/.s.PGSQL.5432'), 'ENOENT')))).toBe('ENOENT: connect ENOENT /tmp/db/.s.PGSQL.5432');
-    expect(lostDatabase(failedQuery(withCode(new Error('password authentication failed'), '28P01')))).toMatch(/^el usuario o la contraseña no son válidos/);
+    const socketGone = Object.assign(withCode(new Error('connect ENOENT /tmp/db/.s.PGSQL.5432'), 'ENOENT'), { syscall: 'connect' });
+    expect(lostDatabase(failedQuery(socketGone))).toBe('ENOENT: connect ENOENT /tmp/db/.s.PGSQL.5432');
   });
 
-  it('leaves a failure of the query itself to its caller', () => {
+  it('leaves a failure of the query itself, a missing file or a refused password to its caller', () => {
+    expect(lostDatabase(Object.assign(withCode(new Error("ENOENT: no such file or directory, open '/datos/x'"), 'ENOENT'), { syscall: 'open' }))).toBeNull();
+    expect(lostDatabase(failedQuery(withCode(new Error('password authentication failed'), '28P01')))).toBeNull();
     expect(lostDatabase(failedQuery(withCode(new Error('relation "x" does not exist'), '42P01')))).toBeNull();
     expect(lostDatabase(new Error('Failed query: select 1'))).toBeNull();
     expect(lostDatabase(undefined)).toBeNull();

@@ -40,15 +40,18 @@ export interface OpenArchiveOptions {
   seedIfEmpty?: boolean;
   /** How long to wait for an embedded database folder that another process is still closing. */
   lockWaitMs?: number;
+  /** See `OpenOptions.onIdleError`. */
+  onIdleDatabaseError?: (error: Error) => void;
 }
 
 /** Opens the database and store that `config` names, applies migrations, and seeds if asked. */
-export async function openArchive({ config = readConfig(), seedIfEmpty = false, lockWaitMs }: OpenArchiveOptions = {}): Promise<Archive> {
+export async function openArchive({ config = readConfig(), seedIfEmpty = false, lockWaitMs, onIdleDatabaseError }: OpenArchiveOptions = {}): Promise<Archive> {
   const handle = await openDatabase({
     url: config.databaseUrl,
     poolMax: config.databasePoolMax,
     dataDir: config.databaseUrl ? undefined : embeddedDatabaseDir(config.dataDir),
     lockWaitMs,
+    onIdleError: onIdleDatabaseError,
   });
   // The blockstore every server shares (or this one's folder); staging commits into it unwrapped.
   const blockstore = openBlockstore(config.blockstore, config.dataDir);
@@ -118,11 +121,9 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
       clearInterval(sweeps);
       // The row goes first: what this instance leaves in staging is anyone's to clear from then on.
       await registered.stop().catch((error: unknown) => {
-        // A database gone already (a command whose server stopped): its row's lease runs out on
-        // its own; one line says so, not a driver's stack.
-        const lost = lostDatabase(error);
-        if (lost) console.error(`No se pudo dar de baja la instancia del servidor: la base de datos ya no responde (${lost}); su registro caduca solo.`);
-        else console.error('No se pudo dar de baja la instancia del servidor:', error);
+        // With the database gone already (a command whose server stopped, which says so itself),
+        // there is no row to remove: its lease runs out on its own.
+        if (!lostDatabase(error)) console.error('No se pudo dar de baja la instancia del servidor:', error);
       });
       await store.close();
       await handle.close();

@@ -20,7 +20,9 @@ export async function openArchiveForCommand(config: ArchiveConfig, what: string)
     console.log(`El servidor en marcha sirve la base de datos embebida: ${what} la usa a través de él.`);
   }
   try {
-    return await openArchive({ config });
+    // An idle connection lost says nothing here: the command's next query fails, and it tells the
+    // loss in one line (`reportLostDatabase`).
+    return await openArchive({ config, onIdleDatabaseError: () => undefined });
   } catch (error) {
     const message = messageOf(error);
     const unreachable = unreachableDatabase(error);

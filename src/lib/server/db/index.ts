@@ -31,6 +31,11 @@ export interface OpenOptions {
   poolMax?: number | undefined;
   /** How long to wait for the embedded database's folder while another process holds it (see openPglite). */
   lockWaitMs?: number | undefined;
+  /**
+   * What to do when an idle connection to `url` dies (logged by default). A command that reports
+   * the database going away itself (`commands.ts`) passes one that says nothing: its next query says it.
+   */
+  onIdleError?: ((error: Error) => void) | undefined;
 }
 
 /** Opens (without migrating) the database described by `options`. */
@@ -42,7 +47,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     // An idle connection can die under us (server restart, failover, an administrator ending it).
     // pg re-emits that on the pool, and an 'error' event nobody listens to would kill the process:
     // log it instead; the pool replaces the connection on the next query.
-    pool.on('error', (error) => console.error('Base de datos: conexión inactiva perdida:', error.message));
+    pool.on('error', options.onIdleError ?? ((error) => console.error('Base de datos: conexión inactiva perdida:', error.message)));
     const db = drizzle(pool, { schema }) as unknown as Db;
     return { db, engine: 'postgres', close: () => pool.end() };
   }

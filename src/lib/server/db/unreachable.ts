@@ -51,20 +51,22 @@ export function messageOf(error: unknown): string {
  * stopped, PostgreSQL restarted): the socket closed or reset under a query, then refused or gone
  * when the pool connects again.
  */
-const LOST_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ENOENT']);
+const LOST_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
+/** Codes of a connection that cannot be made again, when `connect` is what failed (a file's ENOENT is no database's). */
+const NO_CONNECTION = new Set(['ECONNREFUSED', 'ENOENT']);
 
 /**
  * `error`'s one line when it says the database went away under a command: the driver's words
  * (node-postgres's «Connection terminated unexpectedly», a socket's code), found under the query
- * error that carries them; null for anything else, whose stack is the one to read.
+ * error that carries them; null for anything else (a password refused is `unreachableDatabase`'s,
+ * and a stack is the one to read for the rest).
  */
 export function lostDatabase(error: unknown): string | null {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth += 1) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string' && LOST_CONNECTION.has(code)) return `${code}: ${messageOf(cause)}`;
+    const { code, syscall } = cause as { code?: unknown; syscall?: unknown };
+    const lost = typeof code === 'string' && (LOST_CONNECTION.has(code) || (NO_CONNECTION.has(code) && syscall === 'connect'));
+    if (lost) return `${code}: ${messageOf(cause)}`;
     if (/^Connection terminated/i.test(cause.message)) return cause.message;
-    const unreachable = unreachableDatabase(cause);
-    if (unreachable) return unreachable;
   }
   return null;
 }

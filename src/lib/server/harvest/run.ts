@@ -123,6 +123,12 @@ async function startRun(db: Db, sourceId: number, harvestSourceId: number, count
   });
 }
 
+/** Why a run its worker stopped ended, and what becomes of it: the queue hands its job on. */
+function interruption(reason: unknown): string {
+  const why = reason instanceof Error && reason.message ? reason.message.replace(/\.$/, '') : 'El servidor se detiene';
+  return `Cosecha interrumpida: ${why.charAt(0).toLowerCase()}${why.slice(1)}. La cola de trabajos la empieza de nuevo.`;
+}
+
 /**
  * The entries a run read and kept (new, updated or unchanged). Its import's `documents` counts
  * only those it imported (new or updated), as the timeline says it.
@@ -213,8 +219,11 @@ export async function runHarvest(db: Db, harvestSourceId: number, options: RunHa
     await save('done');
     return { importId, status: 'done', counts, errors, capturesQueued };
   } catch (error) {
-    // The reason the run ended is always told, whatever the cap.
-    errors.push({ key: RUN_ERROR_KEY, message: storableText(error instanceof Error ? error.message : String(error)) });
+    // The reason the run ended is always told, whatever the cap. Stopped by its worker (the server
+    // stopping, a lease lost), whatever it was doing failed for that: the stop is the reason, not
+    // «captura cancelada» of the page being read.
+    const stopped = options.signal?.aborted ? interruption(options.signal.reason) : null;
+    errors.push({ key: RUN_ERROR_KEY, message: storableText(stopped ?? (error instanceof Error ? error.message : String(error))) });
     await save('failed');
     return { importId, status: 'failed', counts, errors, capturesQueued };
   }
