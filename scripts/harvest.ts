@@ -20,16 +20,16 @@
  * requests at once per host, and `--host-delay` ms (1 s) between two of them.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, count, desc, eq, like, sql } from 'drizzle-orm';
+import { and, count, desc, eq, like } from 'drizzle-orm';
 import { startBackgroundWork } from '../src/lib/server/background.ts';
 import { openArchiveForCommand, parseCommandArgs, reportLostDatabase, withHostDelay } from '../src/lib/server/commands.ts';
 import { readConfigOrExit } from '../src/lib/server/config.ts';
-import { harvestSources, imports, jobs, type HarvestCounts } from '../src/lib/server/db/schema.ts';
+import { imports, jobs, type HarvestCounts } from '../src/lib/server/db/schema.ts';
 import { countryIri, languageName, placeName } from '../src/lib/server/dcat/vocabularies.ts';
 import { cleanLanguage } from '../src/lib/server/harvest/catalogs/values.ts';
 import { CATALOG_KINDS, type CatalogKind } from '../src/lib/server/harvest/catalogs/index.ts';
 import { documentsRead, emptyCounts, queueHarvestRun, registerHarvestSource, registrationRules, RUN_ERROR_KEY } from '../src/lib/server/harvest/index.ts';
-import { CATALOGUE_CREDENTIALS_MESSAGE } from '../src/lib/server/harvest/manage.ts';
+import { CATALOGUE_CREDENTIALS_MESSAGE, updateHarvestSource } from '../src/lib/server/harvest/manage.ts';
 import { HttpError, ValidationError } from '../src/lib/server/http/errors.ts';
 import { liveInstanceCount, liveWorkerCount } from '../src/lib/server/instances/index.ts';
 
@@ -114,12 +114,10 @@ console.log(
     ? `Fuente de cosecha registrada: «${harvestSource.name}» (${CATALOG_KINDS[harvestSource.kind].label}).`
     : `Fuente de cosecha ya registrada: «${harvestSource.name}» (${CATALOG_KINDS[harvestSource.kind].label}).`,
 );
-// Before the run is queued: it reads them when it begins. (A kept copy is refused just below.)
+// Into the source's settings, as the page saves them, before the run is queued: it reads them
+// when it begins. (Not for the seed's copy of a catalogue, which the queue refuses just below.)
 if ((defaultLanguage !== undefined || defaultCountry !== undefined) && harvestSource.snapshotOn === null) {
-  await db
-    .update(harvestSources)
-    .set({ ...(defaultLanguage ? { defaultLanguage } : {}), ...(defaultCountry ? { defaultCountry } : {}), updatedAt: sql`now()` })
-    .where(eq(harvestSources.id, harvestSource.id));
+  await updateHarvestSource(db, harvestSource.id, { defaultLanguage: values.language, defaultCountry: values.country }, registrationRules(config));
   const said = [defaultLanguage && `idioma ${languageName(defaultLanguage)}`, defaultCountry && `país ${placeName(defaultCountry).name}`].filter(Boolean).join(', ');
   console.log(`Los conjuntos que no declaran los suyos tendrán: ${said}.`);
 }

@@ -20,3 +20,8 @@ export function shortenWallet(address: string): string {
 export function formatCount(value: number): string {
   return new Intl.NumberFormat('es-DO').format(value);
 }
+
+/** `text` with its first letter in capitals, as a value standing alone starts («Español, inglés»). */
+export function capitalized(text: string): string {
+  return text.charAt(0).toLocaleUpperCase('es') + text.slice(1);
+}

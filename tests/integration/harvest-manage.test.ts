@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toUser, type User } from '../../src/lib/domain/user.ts';
 import { HARVEST_OPS_PATHS, openApiDocument } from '../../src/lib/server/api/openapi.ts';
 import type { Db, Engine } from '../../src/lib/server/db/index.ts';
-import { alexandrias, captures, categories, harvestedRecords, harvestSources, imports, jobs, sources } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, captures, categories, harvestedRecords, harvestSources, imports, jobs, sources, statusHistory } from '../../src/lib/server/db/schema.ts';
 import { CAPTURE_JOB, captureHandler, HARVEST_JOB, harvestRunHandler } from '../../src/lib/server/harvest/index.ts';
 import {
   harvestSourceEdit,
@@ -787,17 +787,30 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
         expect(row.spatial).toEqual([`${EU}/country/DOM`]);
       }
 
-      // Taken back: the datasets say nothing again, and their history says what changed.
+      // Taken back: the datasets say nothing again.
       const cleared = await call(sourceRoute.PATCH, { method: 'PATCH', id: source.id, body: { defaultLanguage: null, defaultCountry: '' } });
       expect(cleared.body.body).toMatchObject({ defaultLanguage: null, defaultCountry: null });
       const again = await run();
-      const silentOnes = first.filter((row) => row.dataset !== english.id).length;
       expect(again.counts).toMatchObject({ new: 0, updated: first.length, unchanged: 0 });
       for (const row of await facts()) {
         expect(row.languages).toEqual(row.dataset === english.id ? [`${EU}/language/ENG`] : []);
         expect(row.spatial).toEqual([]);
       }
-      expect(silentOnes).toBeGreaterThan(0);
+
+      // Given again: the history of a dataset that declares none says the source's settings did it, not its catalogue.
+      await call(sourceRoute.PATCH, { method: 'PATCH', id: source.id, body: { defaultLanguage: 'es', defaultCountry: 'DOM' } });
+      await run();
+      const lines = await db
+        .select({ dataset: harvestedRecords.datasetIdentifier, reason: statusHistory.reason })
+        .from(statusHistory)
+        .innerJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, statusHistory.alexandriaId))
+        .where(and(eq(harvestedRecords.harvestSourceId, source.id), like(statusHistory.reason, 'Actualizado%')))
+        .orderBy(statusHistory.id);
+      const last = (dataset: string) => lines.filter((line) => line.dataset === dataset).at(-1)?.reason;
+      const silentOne = first.find((row) => row.dataset !== english.id)!.dataset;
+      expect(last(silentOne)).toBe('Actualizado según los ajustes de su fuente de cosecha: idioma de los datos; país que cubren');
+      // The English one keeps its own language: only its area came from the settings.
+      expect(last(english.id)).toBe('Actualizado según los ajustes de su fuente de cosecha: país que cubren');
     } finally {
       await silent.close();
     }

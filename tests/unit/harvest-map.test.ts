@@ -124,7 +124,17 @@ describe('mapDataset', () => {
       temporalText: null,
       languages: [],
       spatial: [],
+      saidBy: { languages: null, spatial: null },
     });
+  });
+
+  it("gives a dataset that declares no language or area its source's, and keeps its own declaration first", () => {
+    const EU = 'http://publications.europa.eu/resource/authority';
+    const defaults = { language: `${EU}/language/SPA`, country: `${EU}/country/DOM` };
+    const [silent] = mapDataset(dataset([distribution({ url: 'https://x.org/a.csv', format: 'CSV' })]), defaults);
+    expect(silent).toMatchObject({ languages: [defaults.language], spatial: [defaults.country], saidBy: { languages: 'source', spatial: 'source' } });
+    const [own] = mapDataset({ ...dataset([distribution({ url: 'https://x.org/a.csv', format: 'CSV' })]), languages: [`${EU}/language/ENG`] }, defaults);
+    expect(own).toMatchObject({ languages: [`${EU}/language/ENG`], spatial: [defaults.country], saidBy: { languages: 'catalogue', spatial: 'source' } });
   });
 
   it('keeps what a researcher cites: the dataset\'s dates, licence and keywords, bounded', () => {

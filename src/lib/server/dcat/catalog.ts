@@ -83,7 +83,6 @@ import {
 } from './rdf.ts';
 import {
   ADMS_WITHDRAWN,
-  DOMINICAN_REPUBLIC,
   EU_DATA_THEMES,
   PUBLIC_ACCESS,
   SPANISH,
@@ -91,6 +90,8 @@ import {
   fileTypeIri,
   languageTag,
   mediaTypeIri,
+  statedAreas,
+  statedLanguages,
 } from './vocabularies.ts';
 
 const SCHEME_TITLE = 'Categorías de Archivo Abierto';
@@ -349,20 +350,14 @@ function licenseValue({ licenseTitle, licenseUrl }: Pick<CatalogueFacts, 'licens
   return title ? resource(null, [dct.LicenseDocument], { [rdfs.label]: text(title) }) : undefined;
 }
 
-/**
- * The languages of a record's data: for a harvested one, what its catalogue declared (none when it
- * declared none: a Chilean or an English catalogue's datasets are not the archive's to call
- * Spanish); for an upload, Spanish, as the archive's contributions are.
- */
+/** The languages of a record's data (`statedLanguages`), as IRIs. */
 function languagesOf(record: CatalogRecord): NamedNode[] {
-  if (!record.harvested) return [iri(SPANISH)];
-  return record.languages.flatMap((language) => (webIri(language) ? [iri(language)] : []));
+  return statedLanguages(record).flatMap((language) => (webIri(language) ? [iri(language)] : []));
 }
 
-/** The area a record covers: as `languagesOf`, declared for a harvested one (an IRI, or a place's name), else the Dominican Republic. */
+/** The areas a record covers (`statedAreas`): an IRI, or a place's name as a `dct:Location`. */
 function spatialOf(record: CatalogRecord): Array<NamedNode | Resource> {
-  if (!record.harvested) return [iri(DOMINICAN_REPUBLIC)];
-  return record.spatial.map((place) => {
+  return statedAreas(record).map((place) => {
     const named = webIri(place);
     return named ? iri(named) : resource(null, [dct.Location], { [skos.prefLabel]: plain(place) });
   });

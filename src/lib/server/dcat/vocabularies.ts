@@ -86,6 +86,21 @@ export function placeName(place: string): { name: string; url: string | null } {
   return { name: place, url: place };
 }
 
+/**
+ * The languages of a record's data as the archive states them (DCAT's `dct:language`, schema.org's
+ * `inLanguage`): for a harvested one, what its catalogue declared or its source's settings gave
+ * (none when neither did: a Chilean or an English catalogue's datasets are not the archive's to
+ * call Spanish); for an upload, Spanish, as the archive's contributions are.
+ */
+export function statedLanguages(record: { harvested: boolean; languages: readonly string[] }): readonly string[] {
+  return record.harvested ? record.languages : [SPANISH];
+}
+
+/** The areas a record covers as the archive states them: as `statedLanguages`, and the Dominican Republic for an upload. */
+export function statedAreas(record: { harvested: boolean; spatial: readonly string[] }): readonly string[] {
+  return record.harvested ? record.spatial : [DOMINICAN_REPUBLIC];
+}
+
 /** Public access (Ley 200-04), in the EU access-right table. */
 export const PUBLIC_ACCESS = `${AUTHORITY}/access-right/PUBLIC`;
 /** ADMS's status of a catalogue record whose dataset its catalogue no longer lists (DCAT-AP's `adms:status` of a `dcat:CatalogRecord`). */

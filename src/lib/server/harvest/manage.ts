@@ -21,7 +21,7 @@ import { retryFailed, retryFailedMany } from '../jobs/index.ts';
 import { JOB_STATUSES, type JobStatus } from '../jobs/statuses.ts';
 import { CATALOG_KINDS, type CatalogKind } from './catalogs/index.ts';
 import { cleanLanguage } from './catalogs/values.ts';
-import { countryCode, countryIri, languageTag } from '../dcat/vocabularies.ts';
+import { countryChoices, countryCode, countryIri, languageTag } from '../dcat/vocabularies.ts';
 import { CAPTURE_JOB } from './capture-job.ts';
 import { foldLabel } from './map.ts';
 import { activeRunsOf, HARVEST_JOB, queueHarvestRun, refuseSnapshot, type HarvestJobPayload } from './run-job.ts';
@@ -102,8 +102,12 @@ const defaultCountry = z
   .max(200, 'El país debe ser un código como «DOM».')
   .nullable()
   .refine((value) => !value || countryIri(value) !== null, 'País desconocido: elija uno de la lista, o un código ISO de tres letras como «DOM».');
-const LANGUAGE_HELP = 'Idioma de los datos de los conjuntos que no declaran el suyo: un código como «es», o null para ninguno.';
-const COUNTRY_HELP = 'País que cubren los conjuntos que no declaran su cobertura geográfica: un código ISO de tres letras como «DOM», o null para ninguno.';
+const LANGUAGE_HELP =
+  'Idioma de los datos de los conjuntos que no declaran el suyo: un código ISO 639 como «es» (también «spa» o la IRI de la tabla de idiomas de la UE), ' +
+  'o null para ninguno. El archivo conoce unos 35 idiomas (los de América Latina, la península ibérica y los más hablados); otro es un 400.';
+const COUNTRY_HELP =
+  'País que cubren los conjuntos que no declaran su cobertura geográfica: un código ISO 3166-1 de tres letras como «DOM» (o la IRI de la tabla de países de la UE), ' +
+  `o null para ninguno. Se aceptan: ${countryChoices().map((choice) => choice.code).sort().join(', ')}.`;
 
 /** What the columns keep of a moderator's language and country (`undefined`: unchanged). */
 function sourceDefaults(input: { defaultLanguage?: string | null | undefined; defaultCountry?: string | null | undefined }) {

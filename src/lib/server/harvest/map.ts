@@ -51,7 +51,11 @@ export interface MappedRecord extends CatalogueFacts {
   declaredSize: number | null;
   /** `algorithm:value`, as `harvested_records` and `captures` keep it. */
   declaredChecksum: string | null;
+  /** Who says `languages` and `spatial`: the dataset's catalogue, its source's settings (`SourceDefaults`), or nobody. */
+  saidBy: { languages: FactSayer; spatial: FactSayer };
 }
+
+export type FactSayer = 'catalogue' | 'source' | null;
 
 /** Keywords kept per record, and characters per keyword: tags, not a second description. */
 const MAX_KEYWORDS = 50;
@@ -158,6 +162,7 @@ function describedOnly(dataset: CatalogDataset, defaults: SourceDefaults): Mappe
 /** What every record of a dataset shares. */
 function datasetFacts(dataset: CatalogDataset, defaults: SourceDefaults) {
   const declared = (values: string[], otherwise: string | null) => (values.length > 0 ? values : otherwise ? [otherwise] : []);
+  const sayer = (values: string[], otherwise: string | null): FactSayer => (values.length > 0 ? 'catalogue' : otherwise ? 'source' : null);
   return {
     description: dataset.description,
     sourceUrl: dataset.landingPage,
@@ -179,6 +184,7 @@ function datasetFacts(dataset: CatalogDataset, defaults: SourceDefaults) {
       .slice(0, MAX_KEYWORDS)
       .map((place) => bounded(place, MAX_FACT_LENGTH) ?? place)
       .sort(),
+    saidBy: { languages: sayer(dataset.languages, defaults.language), spatial: sayer(dataset.spatial, defaults.country) },
   };
 }
 

@@ -401,7 +401,10 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
           alexandriaId,
           fromStatus: found.record.status,
           toStatus: found.record.status,
-          reason: `Actualizado desde el catálogo: ${changes.join('; ')}`,
+          // A change only the source's settings made is not the catalogue's.
+          reason: changes.every((change) => Object.hasOwn(BY_SETTINGS, change))
+            ? `Actualizado según los ajustes de su fuente de cosecha: ${changes.map((change) => BY_SETTINGS[change]).join('; ')}`
+            : `Actualizado desde el catálogo: ${changes.join('; ')}`,
         });
         written.counts.updated += 1;
       } else {
@@ -551,6 +554,12 @@ function describeFileChanges(harvested: typeof harvestedRecords.$inferSelect, ne
   return changes;
 }
 
+/** The changes `describeChanges` says the source's settings made, as a line of their own names them. */
+const BY_SETTINGS: Readonly<Record<string, string>> = {
+  'idioma de los datos según los ajustes de la fuente': 'idioma de los datos',
+  'país según los ajustes de la fuente': 'país que cubren',
+};
+
 /** What a record holds now of what the catalogue says, to tell what changed. */
 type CurrentRecord = Pick<MappedRecord, 'title' | 'description' | 'apiEndpoint'> & CatalogueFacts;
 
@@ -581,8 +590,11 @@ function describeChanges(current: CurrentRecord, next: MappedRecord): string[] {
   if (current.temporalStart !== next.temporalStart || current.temporalEnd !== next.temporalEnd || current.temporalText !== next.temporalText) {
     changes.push('cobertura temporal cambiada');
   }
-  if (current.languages.join('\u0000') !== next.languages.join('\u0000')) changes.push('idioma declarado cambiado');
-  if (current.spatial.join('\u0000') !== next.spatial.join('\u0000')) changes.push('cobertura geográfica cambiada');
+  // Its catalogue's, or its source's settings' (a moderator's), or no one's now: said as such.
+  const LANGUAGE_CHANGES = { catalogue: 'idioma declarado cambiado', source: 'idioma de los datos según los ajustes de la fuente', none: 'idioma de los datos ya sin indicar' };
+  const AREA_CHANGES = { catalogue: 'cobertura geográfica cambiada', source: 'país según los ajustes de la fuente', none: 'cobertura geográfica ya sin indicar' };
+  if (current.languages.join('\u0000') !== next.languages.join('\u0000')) changes.push(LANGUAGE_CHANGES[next.saidBy.languages ?? 'none']);
+  if (current.spatial.join('\u0000') !== next.spatial.join('\u0000')) changes.push(AREA_CHANGES[next.saidBy.spatial ?? 'none']);
   return changes;
 }
 

@@ -180,10 +180,11 @@ export async function listRecords(
  */
 async function originMarksOf(db: Db, ids: number[]): Promise<Map<number, OriginMarks>> {
   if (ids.length === 0) return new Map();
+  // Every harvested record among `ids`, marked or not: a record page also tells harvested from uploaded by it.
   const rows = await db
     .select({ alexandriaId: harvestedRecords.alexandriaId, withdrawnAt: harvestedRecords.withdrawnAt, goneSince: harvestedRecords.goneSince })
     .from(harvestedRecords)
-    .where(and(inArray(harvestedRecords.alexandriaId, ids), sql`(${harvestedRecords.withdrawnAt} is not null or ${harvestedRecords.goneSince} is not null)`));
+    .where(inArray(harvestedRecords.alexandriaId, ids));
   return new Map(rows.map((row) => [row.alexandriaId, { withdrawnFromCatalogAt: row.withdrawnAt, goneFromOriginSince: row.goneSince }]));
 }
 
@@ -340,9 +341,7 @@ export async function withOriginFacts(db: Db, records: RecordDetail[]): Promise<
         where v.alexandria_id = ${captures.alexandriaId} and v.cid = a.cid order by v.number desc limit 1)`,
     ),
   );
-  const harvested = new Set(
-    (await db.select({ id: harvestedRecords.alexandriaId }).from(harvestedRecords).where(inArray(harvestedRecords.alexandriaId, ids))).map((row) => row.id),
-  );
+  const marks = await originMarksOf(db, ids);
   const originOf = (record: RecordDetail) => {
     const latest = latestOf.get(record.id) ?? null;
     const proof = record.cid ? (bringingOf.get(record.id) ?? null) : latest;
@@ -352,9 +351,9 @@ export async function withOriginFacts(db: Db, records: RecordDetail[]): Promise<
       const { id: _id, ...capture } = row;
       return capture;
     };
-    return { capture: facts(proof), laterCheck: facts(later), harvested: harvested.has(record.id) };
+    return { capture: facts(proof), laterCheck: facts(later), harvested: marks.has(record.id) };
   };
-  return (await withOriginMarks(db, records)).map((record) => ({ ...record, ...originOf(record) }));
+  return records.map((record) => ({ ...record, ...(marks.get(record.id) ?? NO_MARKS), ...originOf(record) }));
 }
 
 /** One record by id, with what its page shows of its origin, or null. */

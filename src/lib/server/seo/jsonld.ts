@@ -7,8 +7,7 @@
  * has a place for it: the period its data covers as `temporalCoverage`, and whom to ask as the
  * publisher's `contactPoint` (schema.org has no contact on a Dataset itself, so a record with no
  * named institution does not state one), its languages and areas as `inLanguage` and
- * `spatialCoverage` (as the DCAT catalogue: a harvested record's only as declared, an upload's
- * Spanish and the Dominican Republic). Its update frequency has no schema.org property on a
+ * `spatialCoverage`, as the DCAT catalogue states them (`statedLanguages`, `statedAreas`). Its update frequency has no schema.org property on a
  * Dataset (`repeatFrequency` belongs to a Schedule, of events): it is published in the DCAT
  * catalogue (`dct:accrualPeriodicity`) and shown on the page, not here.
  *
@@ -25,7 +24,7 @@ import { t } from '../../i18n/index.ts';
 import { absoluteUrl, collectionPath, recordPath } from '../../paths.ts';
 import type { GroupItem } from '../queries/groups.ts';
 import type { OriginFacts, RecordDetail, RecordRow } from '../queries/records.ts';
-import { DOMINICAN_REPUBLIC, languageTag, placeName, SPANISH } from '../dcat/vocabularies.ts';
+import { languageTag, placeName, statedAreas, statedLanguages } from '../dcat/vocabularies.ts';
 
 export type JsonLdValue = string | number | boolean | JsonLd | JsonLdValue[];
 export interface JsonLd {
@@ -119,14 +118,14 @@ export function datasetJsonLd(record: RecordDetail & Pick<OriginFacts, 'harveste
     // A node of its own, without the page's IRI: the Dataset already has it as its `@id`.
     mainEntityOfPage: { '@type': 'ItemPage', url: canonical, datePublished: record.createdAt, dateModified: record.updatedAt },
     license: licenseOf(record),
-    inLanguage: one(declared(record, 'languages', SPANISH).flatMap((language) => languageTag(language) ?? [])),
+    inLanguage: one(statedLanguages(record).flatMap((language) => languageTag(language) ?? [])),
     isAccessibleForFree: true,
     publisher,
     creator: publisher,
     keywords: [record.category?.title, ...record.keywords],
     temporalCoverage: temporalInterval(record),
     spatialCoverage: one(
-      declared(record, 'spatial', DOMINICAN_REPUBLIC).map((place) => {
+      statedAreas(record).map((place) => {
         const { name, url } = placeName(place);
         return { '@type': 'Place', name, sameAs: url };
       }),
@@ -151,13 +150,8 @@ export function datasetJsonLd(record: RecordDetail & Pick<OriginFacts, 'harveste
   });
 }
 
-/** A harvested record's languages or areas as its catalogue declared them (maybe none); an upload's, the archive's own `upload`. */
-function declared(record: RecordDetail & Pick<OriginFacts, 'harvested'>, fact: 'languages' | 'spatial', upload: string): string[] {
-  return record.harvested ? record[fact] : [upload];
-}
-
 /** One value as itself, several as a list, none as nothing. */
-function one<T>(values: T[]): T | T[] | undefined {
+function one<T>(values: readonly T[]): T | readonly T[] | undefined {
   return values.length <= 1 ? values[0] : values;
 }
 

@@ -14,7 +14,7 @@ export const GET: APIRoute = ({ locals }) =>
     return json({ code: 200, body: await listHarvestSources(db) });
   });
 
-/** POST /v2/ops/harvest-sources `{ url, kind, name?, defaultCategoryId?, interval?, themeMap? }`: registers a catalogue to harvest. */
+/** POST /v2/ops/harvest-sources `{ url, kind, name?, defaultCategoryId?, interval?, themeMap?, defaultLanguage?, defaultCountry? }`: registers a catalogue to harvest. */
 export const POST: APIRoute = ({ request, locals }) =>
   handle(async () => {
     requireModerator(locals);

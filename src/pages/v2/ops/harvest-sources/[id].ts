@@ -17,7 +17,7 @@ export const GET: APIRoute = ({ params, locals }) =>
     return json({ code: 200, body: await getHarvestSource(db, harvestSourceIdOf(params.id)) });
   });
 
-/** PATCH /v2/ops/harvest-sources/{id} `{ name?, url?, defaultCategoryId?, interval?, themeMap?, paused? }`. */
+/** PATCH /v2/ops/harvest-sources/{id} `{ name?, url?, defaultCategoryId?, interval?, themeMap?, defaultLanguage?, defaultCountry?, paused? }`. */
 export const PATCH: APIRoute = ({ params, request, locals }) =>
   handle(async () => {
     requireModerator(locals);
