@@ -554,10 +554,19 @@ function describeFileChanges(harvested: typeof harvestedRecords.$inferSelect, ne
   return changes;
 }
 
-/** The changes `describeChanges` says the source's settings made, as a line of their own names them. */
+/**
+ * How a change of a record's languages or areas is told, by who says them now (`MappedRecord.saidBy`):
+ * its catalogue, its source's settings (a moderator's), or no one.
+ */
+const SAID_CHANGES = {
+  languages: { catalogue: 'idioma declarado cambiado', source: 'idioma de los datos según los ajustes de la fuente', none: 'idioma de los datos ya sin indicar' },
+  spatial: { catalogue: 'cobertura geográfica cambiada', source: 'país según los ajustes de la fuente', none: 'cobertura geográfica ya sin indicar' },
+} as const;
+
+/** The changes only the source's settings made, as a line of their own names them. */
 const BY_SETTINGS: Readonly<Record<string, string>> = {
-  'idioma de los datos según los ajustes de la fuente': 'idioma de los datos',
-  'país según los ajustes de la fuente': 'país que cubren',
+  [SAID_CHANGES.languages.source]: 'idioma de los datos',
+  [SAID_CHANGES.spatial.source]: 'país que cubren',
 };
 
 /** What a record holds now of what the catalogue says, to tell what changed. */
@@ -590,11 +599,8 @@ function describeChanges(current: CurrentRecord, next: MappedRecord): string[] {
   if (current.temporalStart !== next.temporalStart || current.temporalEnd !== next.temporalEnd || current.temporalText !== next.temporalText) {
     changes.push('cobertura temporal cambiada');
   }
-  // Its catalogue's, or its source's settings' (a moderator's), or no one's now: said as such.
-  const LANGUAGE_CHANGES = { catalogue: 'idioma declarado cambiado', source: 'idioma de los datos según los ajustes de la fuente', none: 'idioma de los datos ya sin indicar' };
-  const AREA_CHANGES = { catalogue: 'cobertura geográfica cambiada', source: 'país según los ajustes de la fuente', none: 'cobertura geográfica ya sin indicar' };
-  if (current.languages.join('\u0000') !== next.languages.join('\u0000')) changes.push(LANGUAGE_CHANGES[next.saidBy.languages ?? 'none']);
-  if (current.spatial.join('\u0000') !== next.spatial.join('\u0000')) changes.push(AREA_CHANGES[next.saidBy.spatial ?? 'none']);
+  if (current.languages.join('\u0000') !== next.languages.join('\u0000')) changes.push(SAID_CHANGES.languages[next.saidBy.languages ?? 'none']);
+  if (current.spatial.join('\u0000') !== next.spatial.join('\u0000')) changes.push(SAID_CHANGES.spatial[next.saidBy.spatial ?? 'none']);
   return changes;
 }
 

@@ -85,8 +85,8 @@ export interface OriginFacts extends OriginMarks {
   /** A check of the origin after `capture` (the same bytes, a 304, or a failure), the latest. */
   laterCheck: CaptureFacts | null;
   /**
-   * Harvested from a catalogue: what it says of its language and area is what its catalogue
-   * declared, nothing when that declared none (an upload's are the archive's own).
+   * Harvested from a catalogue: its languages and areas are what its catalogue declared or its
+   * source's settings gave, none when neither did (an upload's are the archive's own: `statedLanguages`).
    */
   harvested: boolean;
 }
