@@ -382,7 +382,8 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
 
     h.portal.packages.splice(2, 0, removed);
     const back = await runHarvest(h.db, harvestSourceId, { fetchPage });
-    expect(back.counts).toMatchObject({ new: 0, withdrawn: 0, unchanged: total });
+    // Listed again is a change of its records, counted as one.
+    expect(back.counts).toMatchObject({ new: 0, withdrawn: 0, updated: removed.resources.length, unchanged: total - removed.resources.length });
     const again = await h.db.select().from(harvestedRecords).where(eq(harvestedRecords.datasetIdentifier, removed.id));
     expect(again.every((row) => row.withdrawnAt === null)).toBe(true);
     // Its history tells the return too, not only the withdrawal.

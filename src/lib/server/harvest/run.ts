@@ -407,6 +407,9 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
             : `Actualizado desde el catálogo: ${changes.join('; ')}`,
         });
         written.counts.updated += 1;
+      } else if (harvested.withdrawnAt !== null) {
+        // Back in its catalogue: listed again is a change, told in its history (BACK_IN_CATALOGUE).
+        written.counts.updated += 1;
       } else {
         written.counts.unchanged += 1;
       }
