@@ -5,6 +5,7 @@
  * outside the file-type table, but not a missing one.
  */
 import { ASSET_TYPES, type AssetType } from '../../domain/constants.ts';
+import { KNOWN_LANGUAGES } from '../harvest/catalogs/values.ts';
 
 const AUTHORITY = 'http://publications.europa.eu/resource/authority';
 
@@ -66,6 +67,11 @@ export function countryIri(value: string): string | null {
 /** The alpha-3 code of a country of the EU table (`DOM`); null for another value. */
 export function countryCode(iri: string): string | null {
   return iri.startsWith(COUNTRY_TABLE) ? iri.slice(COUNTRY_TABLE.length) : null;
+}
+
+/** The languages the archive knows (`KNOWN_LANGUAGES`) by BCP 47 tag and Spanish name, in Spanish order: a moderator's choices for a catalogue that declares none. */
+export function languageChoices(): Array<{ code: string; name: string }> {
+  return KNOWN_LANGUAGES.map((iri) => ({ code: languageTag(iri) ?? iri, name: languageName(iri) ?? iri })).sort((a, b) => a.name.localeCompare(b.name, 'es'));
 }
 
 /** The countries of `ALPHA2` by Spanish name, in Spanish order: a moderator's choices for a catalogue that declares none. */

@@ -20,8 +20,8 @@ import { parseId } from '../queries/index.ts';
 import { retryFailed, retryFailedMany } from '../jobs/index.ts';
 import { JOB_STATUSES, type JobStatus } from '../jobs/statuses.ts';
 import { CATALOG_KINDS, type CatalogKind } from './catalogs/index.ts';
-import { cleanLanguage, KNOWN_LANGUAGES } from './catalogs/values.ts';
-import { countryChoices, countryCode, countryIri, languageTag } from '../dcat/vocabularies.ts';
+import { cleanLanguage } from './catalogs/values.ts';
+import { countryChoices, countryCode, countryIri, languageChoices, languageTag } from '../dcat/vocabularies.ts';
 import { CAPTURE_JOB } from './capture-job.ts';
 import { foldLabel } from './map.ts';
 import { activeRunsOf, HARVEST_JOB, queueHarvestRun, refuseSnapshot, type HarvestJobPayload } from './run-job.ts';
@@ -104,7 +104,7 @@ const defaultCountry = z
   .refine((value) => !value || countryIri(value) !== null, 'País desconocido: elija uno de la lista, o un código ISO de tres letras como «DOM».');
 const LANGUAGE_HELP =
   'Idioma de los datos de los conjuntos que no declaran el suyo: un código ISO 639 como «es» (también «spa» o la IRI de la tabla de idiomas de la UE), ' +
-  `o null para ninguno. Se aceptan: ${KNOWN_LANGUAGES.flatMap((iri) => languageTag(iri) ?? []).sort().join(', ')}.`;
+  `o null para ninguno. Se aceptan: ${languageChoices().map((choice) => choice.code).sort().join(', ')}.`;
 const COUNTRY_HELP =
   'País que cubren los conjuntos que no declaran su cobertura geográfica: un código ISO 3166-1 de tres letras como «DOM» (o la IRI de la tabla de países de la UE), ' +
   `o null para ninguno. Se aceptan: ${countryChoices().map((choice) => choice.code).sort().join(', ')}.`;

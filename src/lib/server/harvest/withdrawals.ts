@@ -89,12 +89,9 @@ export async function withdrawUnseen(db: Db, harvestSourceId: number, importId: 
     const waiting = Number(tally?.gone ?? 0) - confirmed;
     // The datasets a second reading confirms go whatever their number; the rest, when not too many.
     const hold = waiting > Math.max(WITHDRAWALS_AT_ONCE.datasets, Math.floor(listed * WITHDRAWALS_AT_ONCE.share));
-    const goneDatasets = (which: SQL) => sql`${harvestedRecords.datasetIdentifier} in (select dataset from (${datasets}) d where ${which})`;
-    const withdrawn = await markWithdrawn(
-      tx,
-      harvestSourceId,
-      and(ofSource, unseen, hold ? sql`(not ${goneDatasets(sql`gone`)} or ${goneDatasets(sql`gone and twice`)})` : undefined)!,
-    );
+    // Held: the unseen files of datasets still listed, and the datasets both readings missed.
+    const withdrawable = sql`${harvestedRecords.datasetIdentifier} in (select dataset from (${datasets}) d where not gone or twice)`;
+    const withdrawn = await markWithdrawn(tx, harvestSourceId, and(ofSource, unseen, hold ? withdrawable : undefined)!);
     // Held again by this run; or, too soon to be a second reading, still by the one before.
     const nextHeldBy = !hold ? null : confirming || heldBy === null ? importId : heldBy;
     if (nextHeldBy !== heldBy) await tx.update(harvestSources).set({ withdrawalsHeldBy: nextHeldBy }).where(eq(harvestSources.id, harvestSourceId));
