@@ -346,7 +346,8 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     const uncaptured = before.at(-1)!.record;
     await h.db.update(alexandrias).set({ cid: null }).where(eq(alexandrias.id, uncaptured.id));
     const report = await runHarvest(h.db, harvestSourceId, { fetchPage });
-    await h.db.update(alexandrias).set({ cid: uncaptured.cid }).where(eq(alexandrias.id, uncaptured.id));
+    // Put back as it was, its date of change too (an update through drizzle would move it to now).
+    await h.db.update(alexandrias).set({ cid: uncaptured.cid, updatedAt: uncaptured.updatedAt }).where(eq(alexandrias.id, uncaptured.id));
     expect(report.counts.withdrawn).toBe(removed.resources.length);
     const rows = (await recordsOf(h.db, harvestSourceId)).filter((row) => row.harvested.datasetIdentifier === removed.id);
     expect(rows).toHaveLength(removed.resources.length);
@@ -380,6 +381,7 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     const others = await h.db.select({ n: count() }).from(harvestedRecords).where(and(eq(harvestedRecords.harvestSourceId, harvestSourceId), isNull(harvestedRecords.withdrawnAt)));
     expect(others[0]!.n).toBe(total - removed.resources.length);
 
+    const withdrawnAt = new Map(rows.map((row) => [row.record.id, row.harvested.withdrawnAt!]));
     h.portal.packages.splice(2, 0, removed);
     const back = await runHarvest(h.db, harvestSourceId, { fetchPage });
     // Listed again is a change of its records, counted as one.
@@ -391,6 +393,10 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
       const lines = await h.db.select({ reason: statusHistory.reason }).from(statusHistory).where(eq(statusHistory.alexandriaId, row.alexandriaId));
       expect(lines.map((line) => line.reason).filter((reason) => reason?.startsWith('De vuelta en el catálogo'))).toHaveLength(1);
     }
+    // It changed when it came back (its DCAT catalogue record's dct:modified, the sitemap): not at a date before its withdrawal.
+    const returned = await h.db.select({ id: alexandrias.id, updatedAt: alexandrias.updatedAt }).from(alexandrias).where(inArray(alexandrias.id, [...withdrawnAt.keys()]));
+    expect(returned).toHaveLength(removed.resources.length);
+    for (const record of returned) expect(record.updatedAt.getTime()).toBeGreaterThanOrEqual(withdrawnAt.get(record.id)!.getTime());
   });
 
   it('says a run its worker stopped while a page was on its way was interrupted, not that the page failed', async () => {
