@@ -90,6 +90,16 @@ const DECLARED_FACTS = {
   },
 } as const;
 
+/** A licence, a frequency, a contact and a period an English catalogue wrote in words. */
+const FOREIGN_WORDS = {
+  licenseTitle: 'Open Government Licence',
+  licenseUrl: null,
+  updateFrequency: 'Whenever the law changes',
+  contactName: 'Open Data Office',
+  contactEmail: null,
+  temporalText: 'Since the 2019 reform',
+};
+
 type FactCase = keyof typeof DECLARED_FACTS;
 const FACT_CASES = Object.keys(DECLARED_FACTS) as FactCase[];
 
@@ -199,6 +209,8 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       .set({ languages: [`${LANGUAGE}ENG`], spatial: ['http://publications.europa.eu/resource/authority/country/CHL', 'Región de Valparaíso'] })
       .where(eq(alexandrias.id, special.foreign));
     await db.update(alexandrias).set({ languages: [], spatial: [] }).where(eq(alexandrias.id, special.undeclared));
+    // What else their catalogues wrote of them, in words: in the language each declared, or none.
+    await db.update(alexandrias).set(FOREIGN_WORDS).where(inArray(alexandrias.id, [special.foreign, special.undeclared]));
     // A blocked archived file too: its distribution must go with it.
     hidden = [blocked, broken, archived[0]!.id];
     await db.update(alexandrias).set({ status: 'blocked' }).where(inArray(alexandrias.id, [blocked, archived[0]!.id]));
@@ -545,14 +557,14 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       expect(keywords(closing)).toContain('presupuesto');
 
       // Every other record (the seed declares none of the three) states none of them.
-      const withFacts = new Set(Object.values(special.facts));
+      const withFacts = new Set([...Object.values(special.facts), special.foreign, special.undeclared]);
       for (const record of published.filter((row) => !withFacts.has(row.id))) {
         for (const predicate of [`${DCT}accrualPeriodicity`, `${DCAT}contactPoint`, `${DCT}temporal`]) {
           expect(objects(graph(), datasetIri(record.id), predicate), `${record.id} ${predicate}`).toEqual([]);
         }
       }
-      expect(graph().getSubjects(namedNode(`${RDF}type`), namedNode(`${VCARD}Kind`), null)).toHaveLength(3);
-      expect(graph().getSubjects(namedNode(`${RDF}type`), namedNode(`${DCT}PeriodOfTime`), null)).toHaveLength(3);
+      expect(graph().getSubjects(namedNode(`${RDF}type`), namedNode(`${VCARD}Kind`), null)).toHaveLength(5);
+      expect(graph().getSubjects(namedNode(`${RDF}type`), namedNode(`${DCT}PeriodOfTime`), null)).toHaveLength(5);
     });
 
     it("states a harvested record's languages and areas as its catalogue declared them, and none it did not declare", () => {
@@ -574,6 +586,16 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       const [foreignRecord] = published.filter((record) => record.id === special.foreign);
       expect(keywords.filter((term) => term.language === 'es').map((term) => term.value)).toEqual(foreignRecord!.categoryId === null ? [] : [expect.any(String)]);
       expect(keywords.filter((term) => term.language === 'en')).toHaveLength(keywords.length - (foreignRecord!.categoryId === null ? 0 : 1));
+      // The rest of its catalogue's words too: a licence's title, a frequency, a contact's name, a period.
+      const declaredWords = (id: number) => [
+        one(graph(), one(graph(), datasetIri(id), `${DCT}license`), `${RDFS}label`),
+        one(graph(), one(graph(), datasetIri(id), `${DCT}accrualPeriodicity`), `${RDFS}label`),
+        one(graph(), one(graph(), datasetIri(id), `${DCAT}contactPoint`), `${VCARD}fn`),
+        one(graph(), one(graph(), datasetIri(id), `${DCT}temporal`), `${RDFS}label`),
+      ];
+      const expected = [FOREIGN_WORDS.licenseTitle, FOREIGN_WORDS.updateFrequency, FOREIGN_WORDS.contactName, FOREIGN_WORDS.temporalText];
+      expect(declaredWords(special.foreign).map((term) => literal(term, { language: 'en' }))).toEqual(expected);
+      expect(declaredWords(special.undeclared).map((term) => literal(term, { language: '', datatype: `${XSD}string` }))).toEqual(expected);
     });
 
     it('carries quotes, line breaks, markup and accents exactly', () => {
@@ -626,7 +648,15 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
       }
       expect(byId.get(String(special.facts.full))!.updateFrequency).toBe(`${FREQUENCY}MONTHLY`);
       expect(byId.get(String(special.facts.open))!.updateFrequency).toBe('Cuando cambia la ley');
-      const withFacts = new Set(Object.values(special.facts).map(String));
+      // An English catalogue's words come back as they were written, whatever their language tag.
+      for (const id of [special.foreign, special.undeclared]) {
+        expect(byId.get(String(id))).toMatchObject({
+          updateFrequency: FOREIGN_WORDS.updateFrequency,
+          contact: { name: FOREIGN_WORDS.contactName, email: null },
+          license: { title: FOREIGN_WORDS.licenseTitle, url: null },
+        });
+      }
+      const withFacts = new Set([...Object.values(special.facts), special.foreign, special.undeclared].map(String));
       const others = read.filter((dataset) => !withFacts.has(dataset.identifier));
       expect(others.length).toBeGreaterThan(1000);
       expect(others.filter((dataset) => dataset.updateFrequency !== null || dataset.contact !== null || dataset.temporal !== null)).toEqual([]);

@@ -196,13 +196,13 @@ export function publisherResources(publishers: Array<{ id: number; name: string;
 /**
  * The update frequency its catalogue declared: the EU table's IRI when the table names it, the
  * IRI as declared when it is one of another vocabulary, else the words as the label of a
- * `dct:Frequency` (the property's range) of its own.
+ * `dct:Frequency` (the property's range) of its own, in the record's language (`wordsOf`).
  */
-function frequencyValue(declared: string | null): NamedNode | Resource | undefined {
+function frequencyValue(declared: string | null, inWords: (value: string) => Literal): NamedNode | Resource | undefined {
   const words = declared?.trim();
   if (!words) return undefined;
   const known = frequencyIri(words) ?? webIri(words);
-  return known ? iri(known) : resource(null, [dct.Frequency], { [rdfs.label]: text(words) });
+  return known ? iri(known) : resource(null, [dct.Frequency], { [rdfs.label]: inWords(words) });
 }
 
 /**
@@ -274,7 +274,7 @@ function distributionResource(id: string, file: DistributedFile, iris: CatalogIr
  * the current file too, so a harvester can tell it from the earlier ones by date as well.
  */
 function distributionResources(record: CatalogRecord & { cid: string }, iris: CatalogIris): Resource[] {
-  const license = licenseValue(record);
+  const license = licenseValue(record, wordsOf(record));
   const current = distributionResource(
     iris.distribution(record.id),
     {
@@ -315,25 +315,28 @@ function distributionResources(record: CatalogRecord & { cid: string }, iris: Ca
 
 type DeclaredFacts = Pick<CatalogueFacts, 'updateFrequency' | 'contactName' | 'contactEmail' | 'temporalStart' | 'temporalEnd' | 'temporalText'>;
 
-/** The publisher's contact point for a record, when its catalogue named one (`publishableContact`). */
-function contactPointResource({ contactName, contactEmail }: DeclaredFacts): Resource | undefined {
+/**
+ * The publisher's contact point for a record, when its catalogue named one (`publishableContact`):
+ * its name as the catalogue wrote it, in the record's language (`wordsOf`).
+ */
+function contactPointResource({ contactName, contactEmail }: DeclaredFacts, inWords: (value: string) => Literal): Resource | undefined {
   const contact = publishableContact(contactName, contactEmail);
   if (!contact) return undefined;
   const email = mailtoLink(contact.email);
   return resource(null, [vcard.Kind], {
-    [vcard.fn]: contact.name ? text(contact.name) : undefined,
+    [vcard.fn]: contact.name ? inWords(contact.name) : undefined,
     [vcard.hasEmail]: email ? iri(email) : undefined,
   });
 }
 
-/** The period a record's data covers, when its catalogue stated one. */
-function temporalResource({ temporalStart, temporalEnd, temporalText }: DeclaredFacts): Resource | undefined {
+/** The period a record's data covers, when its catalogue stated one; its words in the record's language (`wordsOf`). */
+function temporalResource({ temporalStart, temporalEnd, temporalText }: DeclaredFacts, inWords: (value: string) => Literal): Resource | undefined {
   const words = temporalText?.trim();
   if (!temporalStart && !temporalEnd && !words) return undefined;
   return resource(null, [dct.PeriodOfTime], {
     [dcat.startDate]: temporalStart ? date(temporalStart) : undefined,
     [dcat.endDate]: temporalEnd ? date(temporalEnd) : undefined,
-    [rdfs.label]: words ? text(words) : undefined,
+    [rdfs.label]: words ? inWords(words) : undefined,
   });
 }
 
@@ -341,13 +344,17 @@ function temporalResource({ temporalStart, temporalEnd, temporalText }: Declared
  * The licence its catalogue declared: its document's IRI when it gave a web address, else a
  * licence document named by its title; none when it declared neither. On the dataset and on each
  * distribution, where DCAT-AP looks for it. An IRI is left unlabelled: datasets share it, and
- * their catalogues' titles for it differ («CC BY 4.0», «Creative Commons Atribución 4.0»).
+ * their catalogues' titles for it differ («CC BY 4.0», «Creative Commons Atribución 4.0»). A
+ * title is in the record's language (`wordsOf`): an English catalogue's licence is not Spanish.
  */
-function licenseValue({ licenseTitle, licenseUrl }: Pick<CatalogueFacts, 'licenseTitle' | 'licenseUrl'>): NamedNode | Resource | undefined {
+function licenseValue(
+  { licenseTitle, licenseUrl }: Pick<CatalogueFacts, 'licenseTitle' | 'licenseUrl'>,
+  inWords: (value: string) => Literal,
+): NamedNode | Resource | undefined {
   const url = webIri(licenseUrl);
   if (url) return iri(url);
   const title = licenseTitle?.trim();
-  return title ? resource(null, [dct.LicenseDocument], { [rdfs.label]: text(title) }) : undefined;
+  return title ? resource(null, [dct.LicenseDocument], { [rdfs.label]: inWords(title) }) : undefined;
 }
 
 /** The languages of a record's data (`statedLanguages`), as IRIs. */
@@ -364,8 +371,9 @@ function spatialOf(record: CatalogRecord): Array<NamedNode | Resource> {
 }
 
 /**
- * The record's own words (title, description, its catalogue's keywords) as literals in their
- * language: an upload's are the archive's, Spanish; a harvested record's, the one language its
+ * The record's own words (title, description, its catalogue's keywords, and what else its catalogue
+ * wrote of it: a licence's title, a frequency, a contact's name, a period in words) as literals in
+ * their language: an upload's are the archive's, Spanish; a harvested record's, the one language its
  * catalogue declared, and untagged when it declared none or several (a Chilean or an English
  * catalogue's titles are not the archive's to call Spanish).
  */
@@ -406,13 +414,13 @@ export function datasetResource(record: CatalogRecord, iris: CatalogIris): Resou
     [dct.publisher]: record.department ? iri(iris.publisher(record.department.id)) : undefined,
     [dcat.theme]: record.category ? [iri(iris.theme(record.category.id)), euTheme ? iri(euTheme) : undefined] : undefined,
     [dcat.keyword]: keywordsOf(record, words),
-    [dct.license]: licenseValue(record),
+    [dct.license]: licenseValue(record, words),
     [dct.language]: languagesOf(record),
     [dct.spatial]: spatialOf(record),
     [dct.accessRights]: iri(PUBLIC_ACCESS),
-    [dct.accrualPeriodicity]: frequencyValue(record.updateFrequency),
-    [dcat.contactPoint]: contactPointResource(record),
-    [dct.temporal]: temporalResource(record),
+    [dct.accrualPeriodicity]: frequencyValue(record.updateFrequency, words),
+    [dcat.contactPoint]: contactPointResource(record, words),
+    [dct.temporal]: temporalResource(record, words),
     [dcat.distribution]: cid ? distributionResources({ ...record, cid }, iris) : undefined,
   }, about);
 }
