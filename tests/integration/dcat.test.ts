@@ -436,6 +436,10 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
         const distribution = one(graph(), dataset, `${DCAT}distribution`, (term) => term.value === `${dataset}/distribution`);
         expect(isA(graph(), distribution, `${DCAT}Distribution`)).toBe(true);
         expect(literal(one(graph(), distribution, `${DCT}identifier`), { language: '' })).toBe(`ipfs://${cid}`);
+        // Titled by its file's name, a name in no language; a file without one, by the record's title in the record's.
+        const title = one(graph(), distribution, `${DCT}title`);
+        if (record.fileName) expect(literal(title, { language: '', datatype: `${XSD}string` })).toBe(record.fileName);
+        else expect(literal(title, { language: 'es' })).toBe(record.title);
         const download = one(graph(), distribution, `${DCAT}downloadURL`).value;
         expect(download.endsWith(`/ipfs/${cid}`)).toBe(true);
         expect(download).toBe(`${ORIGIN}/ipfs/${cid}`);
@@ -654,6 +658,7 @@ describe.each(testEngines())('the DCAT-AP catalogue on %s', (engine) => {
           updateFrequency: FOREIGN_WORDS.updateFrequency,
           contact: { name: FOREIGN_WORDS.contactName, email: null },
           license: { title: FOREIGN_WORDS.licenseTitle, url: null },
+          temporal: expect.objectContaining({ text: FOREIGN_WORDS.temporalText }),
         });
       }
       const withFacts = new Set([...Object.values(special.facts), special.foreign, special.undeclared].map(String));

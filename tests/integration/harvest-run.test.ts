@@ -346,8 +346,16 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     const uncaptured = before.at(-1)!.record;
     await h.db.update(alexandrias).set({ cid: null }).where(eq(alexandrias.id, uncaptured.id));
     const report = await runHarvest(h.db, harvestSourceId, { fetchPage });
-    // Put back as it was, its date of change too (an update through drizzle would move it to now).
-    await h.db.update(alexandrias).set({ cid: uncaptured.cid, updatedAt: uncaptured.updatedAt }).where(eq(alexandrias.id, uncaptured.id));
+    // Its page changed then (the sitemap, schema.org and DCAT say when): its date of change is the withdrawal's.
+    const [whenWithdrawn] = await h.db
+      .select({ updatedAt: alexandrias.updatedAt, withdrawnAt: harvestedRecords.withdrawnAt })
+      .from(alexandrias)
+      .innerJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
+      .where(eq(alexandrias.id, uncaptured.id));
+    expect(whenWithdrawn!.withdrawnAt).toBeInstanceOf(Date);
+    expect(whenWithdrawn!.updatedAt).toEqual(whenWithdrawn!.withdrawnAt);
+    // Its file put back, and nothing else (an update through drizzle would move its date to now).
+    await h.db.update(alexandrias).set({ cid: uncaptured.cid, updatedAt: whenWithdrawn!.updatedAt }).where(eq(alexandrias.id, uncaptured.id));
     expect(report.counts.withdrawn).toBe(removed.resources.length);
     const rows = (await recordsOf(h.db, harvestSourceId)).filter((row) => row.harvested.datasetIdentifier === removed.id);
     expect(rows).toHaveLength(removed.resources.length);
@@ -393,10 +401,17 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
       const lines = await h.db.select({ reason: statusHistory.reason }).from(statusHistory).where(eq(statusHistory.alexandriaId, row.alexandriaId));
       expect(lines.map((line) => line.reason).filter((reason) => reason?.startsWith('De vuelta en el catálogo'))).toHaveLength(1);
     }
-    // It changed when it came back (its DCAT catalogue record's dct:modified, the sitemap): not at a date before its withdrawal.
-    const returned = await h.db.select({ id: alexandrias.id, updatedAt: alexandrias.updatedAt }).from(alexandrias).where(inArray(alexandrias.id, [...withdrawnAt.keys()]));
+    // It changed when it came back: its date of change is the return's (the run's, on its row of harvest).
+    const returned = await h.db
+      .select({ id: alexandrias.id, updatedAt: alexandrias.updatedAt, seenAt: harvestedRecords.updatedAt })
+      .from(alexandrias)
+      .innerJoin(harvestedRecords, eq(harvestedRecords.alexandriaId, alexandrias.id))
+      .where(inArray(alexandrias.id, [...withdrawnAt.keys()]));
     expect(returned).toHaveLength(removed.resources.length);
-    for (const record of returned) expect(record.updatedAt.getTime()).toBeGreaterThanOrEqual(withdrawnAt.get(record.id)!.getTime());
+    for (const record of returned) {
+      expect(record.updatedAt.getTime()).toBeGreaterThan(withdrawnAt.get(record.id)!.getTime());
+      expect(record.updatedAt).toEqual(record.seenAt);
+    }
   });
 
   it('says a run its worker stopped while a page was on its way was interrupted, not that the page failed', async () => {

@@ -225,7 +225,8 @@ function catalogRecordResource(record: CatalogRecord, iris: CatalogIris): Resour
 /** A file of a record as a distribution: its current file, or an earlier version of it. */
 interface DistributedFile {
   cid: string;
-  title: string;
+  /** Its file's name (a name in no language), or the record's title in the record's (`distributionTitle`). */
+  title: Literal;
   description: string;
   mimeType: string | null;
   type: CatalogRecord['type'];
@@ -247,7 +248,7 @@ function distributionResource(id: string, file: DistributedFile, iris: CatalogIr
   const sha256 = file.sha256?.toLowerCase();
   return resource(id, [dcat.Distribution], {
     [dct.identifier]: plain(`ipfs://${file.cid}`),
-    [dct.title]: text(file.title),
+    [dct.title]: file.title,
     [dct.description]: text(file.description),
     [dct.issued]: file.issued ? dateTime(file.issued) : undefined,
     [dct.isVersionOf]: file.versionOf ? iri(file.versionOf) : undefined,
@@ -274,12 +275,15 @@ function distributionResource(id: string, file: DistributedFile, iris: CatalogIr
  * the current file too, so a harvester can tell it from the earlier ones by date as well.
  */
 function distributionResources(record: CatalogRecord & { cid: string }, iris: CatalogIris): Resource[] {
-  const license = licenseValue(record, wordsOf(record));
+  const words = wordsOf(record);
+  const license = licenseValue(record, words);
+  /** A file's name, which is in no language; or, for a file without one, the record's title in its words. */
+  const distributionTitle = (fileName: string | null, suffix = '') => (fileName ? plain(`${fileName}${suffix}`) : words(`${record.title}${suffix}`));
   const current = distributionResource(
     iris.distribution(record.id),
     {
       cid: record.cid,
-      title: record.fileName ?? record.title,
+      title: distributionTitle(record.fileName),
       description: DISTRIBUTION_DESCRIPTION,
       mimeType: record.mimeType,
       type: record.type,
@@ -296,7 +300,7 @@ function distributionResources(record: CatalogRecord & { cid: string }, iris: Ca
       `${iris.distribution(record.id)}/v${version.number}`,
       {
         cid: version.cid,
-        title: `${version.fileName ?? record.title} (v${version.number})`,
+        title: distributionTitle(version.fileName, ` (v${version.number})`),
         description: `Versión anterior (v${version.number}) del archivo, tal como la publicaba su origen cuando el archivo la capturó; ${DISTRIBUTION_DESCRIPTION.charAt(0).toLowerCase()}${DISTRIBUTION_DESCRIPTION.slice(1)}`,
         mimeType: version.mimeType,
         type: version.type,

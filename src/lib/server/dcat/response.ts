@@ -16,9 +16,10 @@ import { catalogTurtle } from './turtle.ts';
  * (2: the catalogue facts of #18/#20; 3: the original's dates on datasets, the archive's on
  * catalogue records, frequencies outside the EU table as labelled `dct:Frequency` nodes; 4: the
  * current file's distribution issued when the archive got it, as earlier versions' are; 5: a
- * day the original's catalogue gave as a day stated as `xsd:date`).
+ * day the original's catalogue gave as a day stated as `xsd:date`; 6: a harvested record's words in
+ * the language its catalogue declared, or in none, and a distribution's file name in none).
  */
-const CATALOG_VERSION = 5;
+const CATALOG_VERSION = 6;
 
 /**
  * The lane catalogue documents are written in: one chunk at a time in this process, whoever asks.

@@ -455,14 +455,14 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
     for (const entry of uncaptured) if (!busy.has(entry.alexandriaId)) capture(entry.alexandriaId, entry.url);
   }
 
-  if (returned.length > 0) {
-    await tx.execute(insertRows(statusHistory, returned));
-    // Its page, its DCAT catalogue record and the sitemap changed with it (no «Retirado del
-    // catálogo» any more): its date of change is the return, not one from before the withdrawal.
+  if (returned.length > 0) await tx.execute(insertRows(statusHistory, returned));
+  // Their pages changed (no «Retirado del catálogo» any more): so did their date of change, which
+  // the sitemap, schema.org and DCAT state, as the withdrawal moved it (withdrawals.ts).
+  for (let start = 0; start < returned.length; start += INSERT_BATCH) {
     await tx
       .update(alexandrias)
       .set({ updatedAt: sql`now()` })
-      .where(inArray(alexandrias.id, returned.map((line) => line.alexandriaId)));
+      .where(inArray(alexandrias.id, returned.slice(start, start + INSERT_BATCH).map((line) => line.alexandriaId!)));
   }
   // Seen again: one statement for the whole page.
   for (let start = 0; start < seen.length; start += INSERT_BATCH) {

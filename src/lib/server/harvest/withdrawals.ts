@@ -110,6 +110,12 @@ async function markWithdrawn(tx: Tx, harvestSourceId: number, where: SQL): Promi
            case when a.cid is null then ${WITHDRAWN_WITHOUT_COPY} else ${WITHDRAWN_WITH_COPY} end
       from ${alexandrias} a join ${harvestedRecords} h on h.alexandria_id = a.id
      where h.harvest_source_id = ${harvestSourceId} and h.withdrawn_at = now()`);
+  // Their pages changed («Retirado del catálogo»): so did their date of change, which the sitemap,
+  // schema.org and DCAT state, as a return to the catalogue moves it too (run.ts).
+  await tx.execute(sql`
+    update ${alexandrias} a set updated_at = now()
+      from ${harvestedRecords} h
+     where h.alexandria_id = a.id and h.harvest_source_id = ${harvestSourceId} and h.withdrawn_at = now()`);
   return gone.length;
 }
 
