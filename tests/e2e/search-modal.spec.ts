@@ -105,6 +105,28 @@ test('searches on Enter only and lists records, ministries and categories', asyn
   await expect(dialog.getByRole('status')).toHaveText(HINT);
 });
 
+test('text longer than the API takes is cut to it, and the search still answers', async ({ page }) => {
+  const refused: string[] = [];
+  const titles: string[] = [];
+  page.on('response', (response) => {
+    if (!response.url().includes('/v2/open-data/')) return;
+    if (response.status() >= 400) refused.push(`${response.status()} ${response.url()}`);
+    const title = new URL(response.url()).searchParams.get('title');
+    if (title !== null) titles.push(title);
+  });
+  await page.goto('/dashboard');
+  const dialog = await openSearch(page);
+  const box = dialog.getByRole('searchbox', { name: 'Buscar' });
+  await expect(box).toHaveAttribute('maxlength', '200');
+  // Pasted: 300 characters, more than the box keeps.
+  await box.focus();
+  await page.keyboard.insertText('q'.repeat(300));
+  await box.press('Enter');
+  await expect(dialog.getByText('Results not found')).toHaveCount(2);
+  expect(refused).toEqual([]);
+  expect(titles).toEqual(['q'.repeat(200)]);
+});
+
 test('following a result opens the record, and the results clear 1 s later', async ({ page }) => {
   await page.goto('/dashboard');
   const dialog = await openSearch(page);

@@ -46,6 +46,20 @@ test('filters of a hand-edited address that name nothing are said to be ignored,
   await page.screenshot({ path: 'test-results/screenshots/search-ignored-filters.png' });
 });
 
+test('a filter that names nothing here is still shown, counted 0, and can be removed', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/buscar?q=salud&dep=99999');
+  await expect(page.locator('[data-results-count]')).toHaveText('0 resultados');
+  const chip = page.locator('[data-applied-filters]').getByRole('link', { name: 'Quitar el filtro Ministerios o instituciones: n.º 99999, sin registros aquí' });
+  await expect(chip).toBeVisible();
+  await page.locator('[data-filters-summary]').click();
+  await expect(page.locator('[data-facet="dep"] [aria-current="true"]')).toContainText('n.º 99999, sin registros aquí');
+  await page.screenshot({ path: 'test-results/screenshots/search-unlisted-filter.png', fullPage: true });
+  await chip.click();
+  await expect(page).toHaveURL(/\/buscar\?q=salud$/);
+  await expect(page.locator('[data-results-count]')).not.toHaveText('0 resultados');
+});
+
 test('a typo is corrected, and a query that matches nothing says so', async ({ page }) => {
   await page.goto('/buscar?q=presupesto');
   await expect(page.locator('[data-corrected]')).toHaveText('No hubo resultados para «presupesto». Mostrando resultados de «presupuesto».');

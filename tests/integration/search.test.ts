@@ -281,6 +281,14 @@ describe.each(testEngines())('search on %s', (engine: Engine) => {
     expect(tiers).toEqual([...tiers].sort((a, b) => a - b));
   });
 
+  it('offers no correction that finds nothing either', async () => {
+    // Each word has a neighbour in the vocabulary («drop» → «drogas», «table» → «potable»), but not one record holds them all.
+    const typed = "'; drop table x;--";
+    const results = await searchArchive(db(), typed);
+    expect(results.total).toBe(0);
+    expect(results.corrected).toBeNull();
+  });
+
   it("finds what the search box's own example asks for", async () => {
     // «presupuesto educación 2023» found nothing: a newcomer who tried it took the archive for empty.
     const example = /^Por ejemplo: (.+)$/.exec(t('results.placeholder'))?.[1];

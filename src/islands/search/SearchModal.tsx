@@ -9,6 +9,7 @@ import { pickPlural } from '../../lib/i18n/plural.ts';
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type MouseEvent, type SubmitEvent } from 'react';
 import { fetchCategories, fetchLatestUploads, searchAssets, searchDepartments, type FoundGroup } from '../../lib/api/search.ts';
+import { SEARCH_TEXT_MAX } from '../../lib/domain/constants.ts';
 import { langOf } from '../../lib/i18n/english.ts';
 import { $auth } from '../../lib/stores/auth.ts';
 import { AssetList } from './AssetList.tsx';
@@ -97,7 +98,8 @@ export default function SearchModal({ labels, statusLabels, open, onClose }: Sea
     event.preventDefault();
     window.clearTimeout(clearTimer.current);
     pending.current?.abort();
-    const text = query.trim();
+    // Whatever put more in the box (a script, an old browser): the API takes no more.
+    const text = query.trim().slice(0, SEARCH_TEXT_MAX).trim();
     if (!text) {
       setSearch({ phase: 'idle' });
       return;
@@ -176,6 +178,7 @@ export default function SearchModal({ labels, statusLabels, open, onClose }: Sea
               type="search"
               enterKeyHint="search"
               autoComplete="off"
+              maxLength={SEARCH_TEXT_MAX}
               value={query}
               onChange={(event) => setQuery(event.target.value)}
               aria-label={labels['search.input']}

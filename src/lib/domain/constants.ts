@@ -96,3 +96,9 @@ export const LIMITS = {
   overviewTabs: 5,
   lastFiles: 3,
 } as const;
+
+/**
+ * The longest text a search box takes (the results page's and the header's dialog) and the API's
+ * text filters accept: a search box that let more through got the API's 400 for it, and said nothing.
+ */
+export const SEARCH_TEXT_MAX = 200;

@@ -422,6 +422,7 @@ export const es = {
   'results.count.one': '{count} resultado',
   'results.count.other': '{count} resultados',
   'results.corrected': 'No hubo resultados para «{typed}». Mostrando resultados de «{corrected}».',
+  'results.unlistedFilter': 'n.º {id}, sin registros aquí',
   'results.ignoredFilters': 'Filtros de la dirección que no se entienden, y que no se aplican: {filters}.',
   'results.none': 'Results not found',
   'results.noneHint': 'Pruebe con otras palabras, sin filtros, o con el nombre o las siglas de la institución.',

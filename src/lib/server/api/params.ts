@@ -4,7 +4,7 @@
  * Unknown parameters are ignored, as the original API did; known ones are strict.
  */
 import { z } from 'zod';
-import { ASSET_STATUS_VALUES, ASSET_TYPE_VALUES } from '../../domain/constants.ts';
+import { ASSET_STATUS_VALUES, ASSET_TYPE_VALUES, SEARCH_TEXT_MAX } from '../../domain/constants.ts';
 import { MAX_LIMIT } from '../queries/find.ts';
 
 /**
@@ -25,7 +25,7 @@ const limit = (fallback: number) =>
   ).describe(`Cuántos resultados devolver (1 a ${MAX_LIMIT}).`);
 
 const text = (name: string, description: string) =>
-  z.string().trim().min(1, `${name} no puede estar vacío.`).max(200, `${name} es demasiado largo.`).optional().describe(description);
+  z.string().trim().min(1, `${name} no puede estar vacío.`).max(SEARCH_TEXT_MAX, `${name} es demasiado largo.`).optional().describe(description);
 
 const wallet = z
   .string()
@@ -104,7 +104,7 @@ export const strapiAlexandriasParams = strapiWindowParams.extend({
   cid: z.string().trim().min(1, 'cid no puede estar vacío.').max(120, 'cid es demasiado largo para ser un CID.').optional().describe('CID del archivo: el actual de cada registro, o el de una versión anterior (el registro, con su archivo actual).'),
   status: z.enum(ASSET_STATUS_VALUES, { error: `status debe ser uno de: ${ASSET_STATUS_VALUES.join(', ')}.` }).optional().describe('Estado del registro.'),
   type: z.enum(ASSET_TYPE_VALUES, { error: `type debe ser uno de: ${ASSET_TYPE_VALUES.join(', ')}.` }).optional().describe('Formato del registro.'),
-  title_contains: z.string().max(200, 'title_contains es demasiado largo.').optional().describe('Texto contenido en el título, sin distinguir mayúsculas ni acentos (la «ñ» sí se distingue de la «n»).'),
+  title_contains: z.string().max(SEARCH_TEXT_MAX, 'title_contains es demasiado largo.').optional().describe('Texto contenido en el título, sin distinguir mayúsculas ni acentos (la «ñ» sí se distingue de la «n»).'),
   source: relation('source', 'Id de la fuente.'),
   department: relation('department', 'Id de la institución.'),
   category: relation('category', 'Id de la categoría.'),

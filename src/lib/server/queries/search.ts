@@ -25,7 +25,7 @@
  */
 import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { LIMITS } from '../../domain/constants.ts';
+import { LIMITS, SEARCH_TEXT_MAX } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, departments, recordCounts, searchWords } from '../db/schema.ts';
@@ -35,12 +35,10 @@ import { countsCondition, recordCondition, type CountedFilter } from './record-f
 import { rowColumns, toRow, withOriginMarks, type RecordRow, type UnmarkedRecordRow } from './records.ts';
 import { recordDepartmentJoin } from './visibility.ts';
 
-/** Longest query we search for; longer input is cut, not refused. */
-const MAX_QUERY = 200;
-
 /** The query as PostgreSQL can take it: no NUL (text cannot hold one), trimmed, bounded. */
 function clean(query: string): string {
-  return query.replaceAll('\0', ' ').trim().slice(0, MAX_QUERY);
+  // Longer input is cut, not refused.
+  return query.replaceAll('\0', ' ').trim().slice(0, SEARCH_TEXT_MAX);
 }
 
 /**
@@ -304,6 +302,8 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
     if (corrected === null) return empty;
     q = corrected;
     tiers = await countTiers(db, q, options.filters ?? {});
+    // A correction that finds nothing either is not offered: «Mostrando resultados de …» over none.
+    if (tiers.direct + tiers.grouped + tiers.mixed === 0) return empty;
   }
 
   const filters = recordCondition(options.filters ?? {});
