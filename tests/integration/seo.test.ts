@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, ne } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, max, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordPath } from '../../src/lib/paths.ts';
 import { alexandrias, captures, categories, departments, sources } from '../../src/lib/server/db/schema.ts';
@@ -155,11 +155,11 @@ describe.each(testEngines())('findability on %s', (engine) => {
     }
 
     it('lists every source, department and category page, and every public record once', async () => {
-      // The watch's two pages (/desaparecidos, /preservacion), then the groups and the records.
+      // The watch's two pages (/desaparecidos, /preservacion), the archive's own six, then the groups and the records.
       const records = await db().select({ id: alexandrias.id, cid: alexandrias.cid }).from(alexandrias).where(ne(alexandrias.status, 'blocked'));
       // The seed: the 1,065 datasets of the catalogue, without a file, and the 11 real files.
       expect(records).toHaveLength(1_065 + 11);
-      const expected = 2 + (await db().$count(sources)) + (await db().$count(departments)) + (await db().$count(categories)) + records.length;
+      const expected = 2 + 6 + (await db().$count(sources)) + (await db().$count(departments)) + (await db().$count(categories)) + records.length;
       expect(await sitemapSize(db())).toBe(expected);
       const entries = await wholeList();
       expect(entries).toHaveLength(expected);
@@ -172,11 +172,17 @@ describe.each(testEngines())('findability on %s', (engine) => {
       expect(paths).toEqual(expect.arrayContaining(['/desaparecidos', '/preservacion']));
       // Nothing has disappeared and no audit has run in a fresh archive: no date, rather than 1970's.
       expect(entries.filter((entry) => entry.path === '/desaparecidos' || entry.path === '/preservacion').map((entry) => entry.lastmod)).toEqual([null, null]);
+      // The archive's own pages: those that count the records dated by the newest, those built ahead undated.
+      const [newest] = await db().select({ at: max(alexandrias.updatedAt) }).from(alexandrias);
+      const own = entries.slice(2, 8);
+      expect(own.map((entry) => entry.path)).toEqual(['/dashboard', '/group/src', '/group/dep', '/group/cat', '/docs', '/general/faq']);
+      expect(own.map((entry) => entry.lastmod)).toEqual([newest!.at, newest!.at, newest!.at, newest!.at, null, null]);
       for (const entity of ['src', 'dep', 'cat']) {
         expect(paths.some((path) => path.startsWith(`/collection/${entity}/`))).toBe(true);
       }
       // Every other page has a real date.
-      const dated = entries.filter((entry) => entry.path !== '/desaparecidos' && entry.path !== '/preservacion');
+      const undated = new Set(['/desaparecidos', '/preservacion', '/docs', '/general/faq']);
+      const dated = entries.filter((entry) => !undated.has(entry.path));
       expect(dated.every((entry) => entry.lastmod instanceof Date && !Number.isNaN(entry.lastmod.getTime()))).toBe(true);
     });
 

@@ -1,11 +1,12 @@
 /**
- * What the sitemap lists: the watch's two pages, the page of every source, department and category, then every
+ * What the sitemap lists: the watch's two pages, the archive's own pages (the dashboard, the three
+ * group lists, the API's documentation and the FAQ), the page of every source, department and category, then every
  * record's page (issue #20: a record without a file has one too, at `/registro/{id}`). One fixed order, so `offset` and `limit` cut the same list
  * into the 50,000-URL files of a sitemap index however many records there are.
  */
 import { asc, count, eq, max, ne, sql } from 'drizzle-orm';
 import type { GroupEntity } from '../../domain/groups.ts';
-import { collectionPath, recordPath } from '../../paths.ts';
+import { collectionPath, groupPath, recordPath } from '../../paths.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, fixityRuns, harvestedRecords } from '../db/schema.ts';
 import { disappearedPath, PRESERVATION_PATH } from '../../watch-paths.ts';
@@ -95,7 +96,28 @@ const watchPages: Segment = {
   },
 };
 
-const SEGMENTS: readonly Segment[] = [watchPages, ...GROUP_ENTITY_LIST.map(collectionPages), recordPages];
+/** Pages built ahead of any server (`prerender`): they change with a release of the archive, whose date nothing records. */
+const PRERENDERED_PAGES = ['/docs', '/general/faq'] as const;
+
+/**
+ * The archive's own pages: the dashboard and the lists of sources, departments and categories,
+ * which change with the records they count (dated by the newest one), and the pages built ahead.
+ */
+const sitePages: Segment = {
+  size: async () => 4 + PRERENDERED_PAGES.length,
+  async read(db, offset, limit) {
+    const [newest] = await db.select({ at: max(alexandrias.updatedAt) }).from(alexandrias);
+    const lastmod = newest?.at ?? null;
+    const pages: SitemapEntry[] = [
+      { path: '/dashboard', lastmod },
+      ...GROUP_ENTITY_LIST.map((entity) => ({ path: groupPath(entity), lastmod })),
+      ...PRERENDERED_PAGES.map((path) => ({ path, lastmod: null })),
+    ];
+    return pages.slice(offset, offset + limit);
+  },
+};
+
+const SEGMENTS: readonly Segment[] = [watchPages, sitePages, ...GROUP_ENTITY_LIST.map(collectionPages), recordPages];
 
 async function segmentSizes(db: Db): Promise<number[]> {
   const sizes: number[] = [];
