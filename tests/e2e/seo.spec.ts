@@ -43,7 +43,11 @@ test('the sitemap is valid XML listing every collection and every record', async
   expect(new Set(paths).size).toBe(paths.length);
   // Dated, but for a watch page nothing has changed yet (no 1970 in its place).
   const undated = parsed.urls.filter(({ lastmod }) => lastmod === '').map(({ loc }) => new URL(loc).pathname);
-  for (const path of undated) expect(['/desaparecidos', '/preservacion']).toContain(path);
+  for (const path of undated) expect(['/desaparecidos', '/preservacion', '/docs', '/general/faq']).toContain(path);
+  // The archive's own pages, each of which answers.
+  const own = ['/dashboard', '/group/src', '/group/dep', '/group/cat', '/docs', '/general/faq'];
+  expect(paths).toEqual(expect.arrayContaining(own));
+  for (const path of own) expect((await request.get(path, { maxRedirects: 0 })).status(), path).toBe(200);
   expect(parsed.urls.filter(({ lastmod }) => lastmod !== '').every(({ lastmod }) => !Number.isNaN(Date.parse(lastmod)))).toBe(true);
 
   // Every record of the seed at its canonical URL (issue #20): the 11 real files by CID, the 1,065
