@@ -64,7 +64,7 @@ export const COMPAT_DIFFERENCES: CompatNote[] = [
   },
   {
     call: 'Estados HTTP',
-    text: 'El servicio original respondía 200 también a los errores; aquí el estado es el real (400, 404, 429…) y el code del sobre lo repite, con un mensaje en español.',
+    text: 'El servicio original respondía 200 también a los errores; en REST, aquí el estado es el real (400, 404, 429…) y el code del sobre lo repite, con un mensaje en español. GraphQL sigue GraphQL over HTTP: a quien pide application/graphql-response+json, un error de la consulta llega con su 4xx; a quien pide application/json (el cliente original), con 200 y la lista errors, como entonces.',
   },
   {
     call: 'Token de sesión',
