@@ -104,7 +104,7 @@ const PRERENDERED_PAGES = ['/docs', '/general/faq'] as const;
  * which change with the records they count (dated by the newest one), and the pages built ahead.
  */
 const sitePages: Segment = {
-  size: async () => 4 + PRERENDERED_PAGES.length,
+  size: async () => 1 + GROUP_ENTITY_LIST.length + PRERENDERED_PAGES.length,
   async read(db, offset, limit) {
     const [newest] = await db.select({ at: max(alexandrias.updatedAt) }).from(alexandrias);
     const lastmod = newest?.at ?? null;
