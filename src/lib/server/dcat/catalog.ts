@@ -274,8 +274,7 @@ function distributionResource(id: string, file: DistributedFile, iris: CatalogIr
  * its own distribution, a version of the dataset. Each is issued when the archive got its bytes:
  * the current file too, so a harvester can tell it from the earlier ones by date as well.
  */
-function distributionResources(record: CatalogRecord & { cid: string }, iris: CatalogIris): Resource[] {
-  const words = wordsOf(record);
+function distributionResources(record: CatalogRecord & { cid: string }, iris: CatalogIris, words: (value: string) => Literal): Resource[] {
   const license = licenseValue(record, words);
   /** A file's name, which is in no language; or, for a file without one, the record's title in its words. */
   const distributionTitle = (fileName: string | null, suffix = '') => (fileName ? plain(`${fileName}${suffix}`) : words(`${record.title}${suffix}`));
@@ -425,7 +424,7 @@ export function datasetResource(record: CatalogRecord, iris: CatalogIris): Resou
     [dct.accrualPeriodicity]: frequencyValue(record.updateFrequency, words),
     [dcat.contactPoint]: contactPointResource(record, words),
     [dct.temporal]: temporalResource(record, words),
-    [dcat.distribution]: cid ? distributionResources({ ...record, cid }, iris) : undefined,
+    [dcat.distribution]: cid ? distributionResources({ ...record, cid }, iris, words) : undefined,
   }, about);
 }
 

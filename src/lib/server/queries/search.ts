@@ -297,13 +297,14 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
   let q = typed;
   let corrected: string | null = null;
   let tiers = await countTiers(db, q, options.filters ?? {});
-  if (tiers.direct + tiers.grouped + tiers.mixed === 0) {
+  const found = () => tiers.direct + tiers.grouped + tiers.mixed;
+  if (found() === 0) {
     corrected = await correctQuery(db, typed);
     if (corrected === null) return empty;
     q = corrected;
     tiers = await countTiers(db, q, options.filters ?? {});
     // A correction that finds nothing either is not offered: «Mostrando resultados de …» over none.
-    if (tiers.direct + tiers.grouped + tiers.mixed === 0) return empty;
+    if (found() === 0) return empty;
   }
 
   const filters = recordCondition(options.filters ?? {});
@@ -354,7 +355,7 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
   }
 
   return {
-    ...toPage(await withOriginMarks(db, items), tiers.direct + tiers.grouped + tiers.mixed, window),
+    ...toPage(await withOriginMarks(db, items), found(), window),
     query: typed,
     corrected: corrected === null ? null : spelledAsFound(corrected, typed, items),
     facets: options.facets ? await facetsOf(db, q, tiers, options.filters ?? {}) : empty.facets,
