@@ -58,6 +58,15 @@ test('a filter that names nothing here is still shown, counted 0, and can be rem
   await chip.click();
   await expect(page).toHaveURL(/\/buscar\?q=salud$/);
   await expect(page.locator('[data-results-count]')).not.toHaveText('0 resultados');
+
+  // A real institution, with nothing for these words: by its name, not its number.
+  const first = page.locator('[data-facet="dep"] a').first();
+  const dep = new URL(await first.getAttribute('href') ?? '', 'http://x').searchParams.get('dep');
+  // Its whole name, as a screen reader reads it (a long one is cut on screen).
+  const name = (await first.locator('.sr-only').count()) > 0 ? (await first.locator('.sr-only').textContent())!.trim() : (await first.locator('span').first().textContent())!.trim();
+  await page.goto(`/buscar?q=qqxzzyw&dep=${dep}`);
+  await expect(page.locator('[data-results-count]')).toHaveText('0 resultados');
+  await expect(page.locator('[data-applied-filters]').getByRole('link', { name: `Quitar el filtro Ministerios o instituciones: ${name}` })).toBeVisible();
 });
 
 test('a typo is corrected, and a query that matches nothing says so', async ({ page }) => {

@@ -354,7 +354,7 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
   const fresh: Array<{ item: PreparedDataset; record: MappedRecord }> = [];
   const seen: number[] = [];
   /** The history entries of records withdrawn before that the catalogue lists again. */
-  const returned: Array<typeof statusHistory.$inferInsert> = [];
+  const returned: Array<typeof statusHistory.$inferInsert & { alexandriaId: number }> = [];
   const uncaptured: Array<{ alexandriaId: number; url: string }> = [];
   const capture = (alexandriaId: number, url: string | null) => {
     if (!url) return;
@@ -457,12 +457,13 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
 
   if (returned.length > 0) await tx.execute(insertRows(statusHistory, returned));
   // Their pages changed (no «Retirado del catálogo» any more): so did their date of change, which
-  // the sitemap, schema.org and DCAT state, as the withdrawal moved it (withdrawals.ts).
+  // the sitemap, schema.org and DCAT state, as the withdrawal moved it (withdrawals.ts). Lists in
+  // «recently updated» order (collections, the API's default) show them first again.
   for (let start = 0; start < returned.length; start += INSERT_BATCH) {
     await tx
       .update(alexandrias)
       .set({ updatedAt: sql`now()` })
-      .where(inArray(alexandrias.id, returned.slice(start, start + INSERT_BATCH).map((line) => line.alexandriaId!)));
+      .where(inArray(alexandrias.id, returned.slice(start, start + INSERT_BATCH).map((line) => line.alexandriaId)));
   }
   // Seen again: one statement for the whole page.
   for (let start = 0; start < seen.length; start += INSERT_BATCH) {

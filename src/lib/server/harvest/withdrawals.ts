@@ -111,7 +111,8 @@ async function markWithdrawn(tx: Tx, harvestSourceId: number, where: SQL): Promi
       from ${alexandrias} a join ${harvestedRecords} h on h.alexandria_id = a.id
      where h.harvest_source_id = ${harvestSourceId} and h.withdrawn_at = now()`);
   // Their pages changed («Retirado del catálogo»): so did their date of change, which the sitemap,
-  // schema.org and DCAT state, as a return to the catalogue moves it too (run.ts).
+  // schema.org and DCAT state, as a return to the catalogue moves it too (run.ts). Lists in
+  // «recently updated» order (collections, the API's default) show them first, marked withdrawn.
   await tx.execute(sql`
     update ${alexandrias} a set updated_at = now()
       from ${harvestedRecords} h
