@@ -5,9 +5,14 @@
  */
 export const TRUNCATE = { name: 50, description: 120, issuerReview: 150, url: 20, wallet: 15 } as const;
 
-/** Cuts `text` to `max` characters, ending in an ellipsis when it was longer. */
+/**
+ * Cuts `text` to `max` characters (UTF-16 units), ending in an ellipsis when it was longer; never
+ * between the two halves of a character outside the BMP (an emoji), whose lone half is no text.
+ */
 export function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, Math.max(0, max - 1)).trimEnd()}…` : text;
+  if (text.length <= max) return text;
+  const cut = text.slice(0, Math.max(0, max - 1));
+  return `${(/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut).trimEnd()}…`;
 }
 
 /** A wallet address shortened to 15 characters: the start and the end, which is what people compare. */

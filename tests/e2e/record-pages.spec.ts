@@ -8,11 +8,16 @@
  * Screenshots of both records, both widths, light and dark theme, go to test-results/screenshots/.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { HARVEST_ARCHIVE_URL } from '../../playwright.config.ts';
+import pg from 'pg';
+import { E2E_DATA_DIR, HARVEST_ARCHIVE_URL } from '../../playwright.config.ts';
+import { FIELD_MAX } from '../../src/lib/domain/upload.ts';
+import { embeddedSql } from '../helpers/embedded-sql.ts';
 import { startLocalPortal } from '../helpers/portal/index.ts';
 import { signInWithWallet } from '../helpers/wallet.ts';
 
 const PORTAL = 'Portal de Datos Abiertos de la República Dominicana';
+/** One query on the main archive's embedded database, on a connection of its own. */
+const sql = <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) => embeddedSql<T>(E2E_DATA_DIR, text, values);
 const SIZES = [
   { name: 'movil', width: 390, height: 844 },
   { name: 'escritorio', width: 1366, height: 900 },
@@ -140,6 +145,36 @@ for (const size of SIZES) {
       expect(focused).toBe(true);
       await page.keyboard.press('Enter');
       await expectRecordWithoutFile(page, title);
+    });
+
+    test('a title and an institution name as long as the archive allows, in one unbroken word, stay within the screen', async ({ page }) => {
+      // What a catalogue (or a contributor) may write at most (`FIELD_MAX`), with no space to wrap at.
+      const [department] = await sql<{ id: number }>(`insert into departments (name, review_status) values ($1, 'on_line') returning id`, [`Institucion${'I'.repeat(FIELD_MAX.name - 11)}`]);
+      const [record] = await sql<{ id: number }>(`insert into alexandrias (title, type, status, department_id) values ($1, 'csv', 'on_line', $2) returning id`, [
+        `Registro${'R'.repeat(FIELD_MAX.title - 8)}`,
+        department!.id,
+      ]);
+      try {
+        await page.goto(`/collection/dep/${department!.id}`);
+        await expect(page.getByRole('heading', { level: 1 })).toContainText('IIII');
+        await expect(page.locator(`tr[data-record="${record!.id}"]`)).toBeVisible();
+        await expectNoSidewaysScroll(page);
+        await page.goto(`/registro/${record!.id}`);
+        await expect(page.getByRole('heading', { level: 1 })).toContainText('RRRR');
+        await expectNoSidewaysScroll(page);
+        await expect(page.locator('.splash')).toBeHidden();
+        await page.screenshot({ path: `test-results/screenshots/registro-palabra-larga-${size.name}.png`, fullPage: true });
+        // In a list of records from every institution, the institution's column too.
+        await page.goto(`/group/dep?q=Institucion${'I'.repeat(20)}`);
+        await expect(page.getByRole('heading', { level: 2, name: /^InstitucionI+…?$/ })).toBeVisible();
+        await expectNoSidewaysScroll(page);
+        await page.goto(`/buscar?dep=${department!.id}`);
+        await expect(page.locator(`a[href="/registro/${record!.id}"]`)).toBeVisible();
+        await expectNoSidewaysScroll(page);
+      } finally {
+        await sql(`delete from alexandrias where id = $1`, [record!.id]);
+        await sql(`delete from departments where id = $1`, [department!.id]);
+      }
     });
 
     test('a record with a file: its actions first on a phone, its tables within the screen', async ({ page, request }) => {

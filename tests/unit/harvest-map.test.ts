@@ -11,6 +11,7 @@ import { intervalLabel } from '../../src/lib/server/harvest/manage.ts';
 import { websiteKey } from '../../src/lib/server/harvest/publishers.ts';
 import { cleanText, MAX_TEXT_CHARS } from '../../src/lib/server/harvest/catalogs/values.ts';
 import { nameKey } from '../../src/lib/server/seed/catalog.ts';
+import { FIELD_MAX } from '../../src/lib/domain/upload.ts';
 
 const distribution = (overrides: Partial<CatalogDistribution>): CatalogDistribution => ({
   identifier: null,
@@ -207,6 +208,29 @@ describe('mapDataset', () => {
       'Nómina 2024: Nómina 2018 (CSV) (4)',
       'Nómina 2024: Nómina 2018 (CSV) (5)',
     ]);
+  });
+
+  it("holds a title to an upload's 300 characters, cutting the dataset's title and keeping what tells its files apart", () => {
+    const long = { ...dataset([distribution({ identifier: 'a', url: 'https://x.org/a.csv', format: 'CSV' })]), title: 'T'.repeat(5000) };
+    const [single] = mapDataset(long);
+    expect(single!.title).toHaveLength(FIELD_MAX.title);
+    expect(single!.title).toBe(`${'T'.repeat(FIELD_MAX.title - 1)}…`);
+    // An emoji is never split in two.
+    const [emoji] = mapDataset({ ...long, title: `${'a'.repeat(298)}😀😀` });
+    expect(emoji!.title).toBe(`${'a'.repeat(298)}…`);
+    const records = mapDataset({
+      ...long,
+      distributions: [
+        distribution({ identifier: 'a', url: 'https://x.org/a.csv', title: 'N'.repeat(5000), format: 'CSV' }),
+        distribution({ identifier: 'b', url: 'https://x.org/b.ods', title: 'N'.repeat(5000), format: 'F'.repeat(5000) }),
+      ],
+    });
+    const names = records.map((record) => record.title);
+    for (const title of names) expect(title.length).toBeLessThanOrEqual(FIELD_MAX.title);
+    expect(names[0]).toBe(`${'T'.repeat(FIELD_MAX.title - 109)}…: ${'N'.repeat(99)}… (CSV)`);
+    expect(names[1]).toBe(`${'T'.repeat(FIELD_MAX.title - 136)}…: ${'N'.repeat(99)}… (${'F'.repeat(29)}…)`);
+    // Short titles are left whole.
+    expect(mapDataset(dataset([distribution({ identifier: 'a', url: 'https://x.org/a.csv' })]))[0]!.title).toBe('Nómina 2024');
   });
 
   it('tells the files of one dataset apart, keys them by identifier, else URL, else position, and drops repeats', () => {

@@ -25,6 +25,8 @@ import path from 'node:path';
 import type { AssetType } from '../../domain/constants.ts';
 import { normalizeFormat, normalizeFormats, primaryFormat } from '../../domain/formats.ts';
 import { firstCharacters, foldLabel } from '../../domain/text.ts';
+import { FIELD_MAX } from '../../domain/upload.ts';
+import { truncate } from '../../text.ts';
 import { cleanFileName } from '../content-type.ts';
 import type { CatalogueFacts } from '../db/catalogue-facts.ts';
 import type { CatalogDataset, CatalogDistribution, CatalogTheme } from './catalogs/index.ts';
@@ -66,6 +68,24 @@ const MAX_KEYWORD_LENGTH = 100;
  */
 const MAX_FACT_LENGTH = 300;
 
+/**
+ * A record's title, held to what a contributor may write (`FIELD_MAX.title`): a catalogue's title
+ * of thousands of characters would be every list's row, every page's heading and its `<title>`.
+ * A cut title ends in an ellipsis, so a reader knows there was more (the catalogue has it whole).
+ * The dataset's title is what gives way: the distribution's name after it still tells a dataset's
+ * records apart.
+ */
+export function recordTitle(datasetTitle: string, distributionName?: string): string {
+  // `siblingNames` keeps a name shorter than this; a hostile catalogue's still gives way here.
+  const suffix = distributionName === undefined ? '' : `: ${truncate(distributionName, 2 * MAX_DISTRIBUTION_NAME)}`;
+  return truncate(datasetTitle, FIELD_MAX.title - suffix.length) + suffix;
+}
+
+/** Characters of a distribution's name (`siblingNames`) kept in its record's title: a name, not a second title. */
+const MAX_DISTRIBUTION_NAME = 100;
+/** Characters of a declared format that tells two distributions of the same name apart: a label, not a sentence. */
+const MAX_FORMAT_IN_NAME = 30;
+
 /** `text` cut at `max` characters (whole code points). */
 function bounded(text: string | null, max: number): string | null {
   if (text === null) return null;
@@ -104,7 +124,7 @@ export function mapDataset(dataset: CatalogDataset, defaults: SourceDefaults = N
       distributionKey: key,
       url: fileUrl(distribution),
       apiEndpoint: isService(distribution) ? distribution.url : null,
-      title: unique.length > 1 ? `${dataset.title}: ${names[position]}` : dataset.title,
+      title: unique.length > 1 ? recordTitle(dataset.title, names[position]) : recordTitle(dataset.title),
       type,
       formats: [type],
       declaredFormat: distribution.format ?? distribution.mediaType,
@@ -150,7 +170,7 @@ function describedOnly(dataset: CatalogDataset, defaults: SourceDefaults): Mappe
     distributionKey: first ? distributionKey(first, 0) : '#1',
     url: null,
     apiEndpoint: null,
-    title: dataset.title,
+    title: recordTitle(dataset.title),
     type: primaryFormat(labels),
     formats: normalizeFormats(labels),
     declaredFormat: labels.length ? [...new Set(labels)].join(', ') : null,
@@ -194,9 +214,10 @@ function datasetFacts(dataset: CatalogDataset, defaults: SourceDefaults) {
  */
 function distributionName(dataset: CatalogDataset, distribution: CatalogDistribution, index: number): string {
   const title = distribution.title?.trim();
-  if (title && title !== dataset.title) return title;
+  if (title && title !== dataset.title) return truncate(title, MAX_DISTRIBUTION_NAME);
   const fileName = distribution.url ? fileNameOf(distribution.url) : null;
-  return distribution.format ?? (fileName && /\.[A-Za-z0-9]{2,5}$/.test(fileName) ? fileName : `archivo ${index + 1}`);
+  const name = distribution.format ?? (fileName && /\.[A-Za-z0-9]{2,5}$/.test(fileName) ? fileName : `archivo ${index + 1}`);
+  return truncate(name, MAX_DISTRIBUTION_NAME);
 }
 
 /**
@@ -209,7 +230,8 @@ function siblingNames(dataset: CatalogDataset, siblings: ReadonlyArray<{ distrib
   const base = siblings.map(({ distribution, index }) => distributionName(dataset, distribution, index));
   const baseCounts = countOf(base);
   const withFormat = base.map((name, position) => {
-    const format = siblings[position]!.distribution.format?.trim();
+    const declared = siblings[position]!.distribution.format?.trim();
+    const format = declared ? truncate(declared, MAX_FORMAT_IN_NAME) : null;
     return baseCounts.get(name)! > 1 && format && format !== name ? `${name} (${format})` : name;
   });
   const counts = countOf(withFormat);

@@ -6,6 +6,8 @@
  * contributor (whose new institutions wait for review).
  */
 import { eq } from 'drizzle-orm';
+import { FIELD_MAX } from '../../domain/upload.ts';
+import { truncate } from '../../text.ts';
 import type { Db } from '../db/index.ts';
 import { departments } from '../db/schema.ts';
 import { acronymInName, nameKey } from '../seed/catalog.ts';
@@ -60,7 +62,8 @@ export class PublisherMatcher {
   }
 
   /** The department already known for `publisher`, or undefined. */
-  find(publisher: CatalogPublisher): number | undefined {
+  find(declared: CatalogPublisher): number | undefined {
+    const publisher = named(declared);
     const website = websiteKey(publisher.homepage);
     const acronym = (publisher.acronym ?? acronymInName(publisher.name))?.toUpperCase();
     return (
@@ -75,7 +78,8 @@ export class PublisherMatcher {
    * transaction, on purpose: a department is kept even if its record fails, so the matcher never
    * remembers an id that was rolled back.
    */
-  async findOrCreate(db: Db, publisher: CatalogPublisher): Promise<number> {
+  async findOrCreate(db: Db, declared: CatalogPublisher): Promise<number> {
+    const publisher = named(declared);
     const found = this.find(publisher);
     if (found !== undefined) return found;
     const values = {
@@ -92,4 +96,18 @@ export class PublisherMatcher {
     this.#remember({ id, ...values });
     return id;
   }
+}
+
+/** Characters of an acronym a catalogue states: a few letters, not a second name. */
+const MAX_ACRONYM = 30;
+
+/**
+ * A publisher named as a contributor may name an institution (`FIELD_MAX.name`): the department a
+ * catalogue's name of thousands of characters would create heads its page, every list and every
+ * record's breadcrumb. Cut before it is matched, so the next run finds the department again.
+ */
+function named(publisher: CatalogPublisher): CatalogPublisher {
+  const name = truncate(publisher.name, FIELD_MAX.name);
+  const acronym = publisher.acronym === null ? null : truncate(publisher.acronym, MAX_ACRONYM);
+  return name === publisher.name && acronym === publisher.acronym ? publisher : { ...publisher, name, acronym };
 }
