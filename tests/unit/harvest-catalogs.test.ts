@@ -195,6 +195,9 @@ describe('the CKAN reader on broken answers', () => {
     expect(catalogIdentity('ckan', 'https://datos.gob.do/dataset/')).not.toBe(portal);
     // DCAT and data.json are documents: their address is their identity.
     expect(catalogIdentity('datajson', 'https://datos.gob.ar/data.json#x')).toBe(catalogIdentity('datajson', 'http://datos.gob.ar/data.json'));
+    expect(catalogIdentity('datajson', 'https://datos.gob.ar/data.json?')).toBe(catalogIdentity('datajson', 'http://datos.gob.ar/data.json'));
+    expect(catalogIdentity('dcat', 'https://datos.gob.ar/catalog.ttl?#')).toBe(catalogIdentity('dcat', 'https://datos.gob.ar/catalog.ttl'));
+    expect(catalogIdentity('dcat', 'https://datos.gob.ar/catalog.ttl?page=2')).not.toBe(catalogIdentity('dcat', 'https://datos.gob.ar/catalog.ttl'));
     expect(catalogIdentity('datajson', 'https://datos.gob.ar/data.json')).not.toBe(catalogIdentity('datajson', 'https://datos.gob.ar/otro/data.json'));
     // The same host on another port is another site.
     expect(catalogIdentity('datajson', 'http://datos.gob.ar:8080/data.json')).not.toBe(catalogIdentity('datajson', 'http://datos.gob.ar/data.json'));

@@ -33,11 +33,19 @@ export function readCatalog(kind: CatalogKind, url: string, fetchPage: FetchPage
 /**
  * What makes two registered URLs one catalogue: for CKAN, its `package_search` endpoint (the
  * portal's root, `https://datos.gob.do`, and `…/api/3/action/package_search` are the same
- * catalogue); for the others, the document's URL itself, without its fragment. Either way without
+ * catalogue); for the others, the document's URL itself, without its fragment or an empty query. Either way without
  * its scheme: a portal served over http and https is one catalogue, and registered twice it
  * would archive every dataset twice.
  */
 export function catalogIdentity(kind: CatalogKind, url: string): string {
-  const identity = kind === 'ckan' ? ckanCatalogIdentity(url) : new URL(url.split('#')[0]!).href;
-  return identity.replace(/^https?:/, '');
+  return (kind === 'ckan' ? ckanCatalogIdentity(url) : documentIdentity(url)).replace(/^https?:/, '');
+}
+
+/** A document's URL without its fragment, and without a `?` that asks nothing (`…/data.json?`). */
+function documentIdentity(url: string): string {
+  const parsed = new URL(url);
+  parsed.hash = '';
+  // An empty query reads as '' here, as no query does; assigning '' drops the lone `?`.
+  if (parsed.search === '') parsed.search = '';
+  return parsed.href;
 }
