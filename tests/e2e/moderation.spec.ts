@@ -190,7 +190,7 @@ test('anyone else sees no controls, and the endpoint refuses them', async ({ pag
   await expect(page.getByRole('region', { name: 'Moderación' })).toHaveCount(0);
   const refused = await page.request.post('/v2/ops/assets/1/status', { data: { status: 'blocked', reason: 'x' } });
   expect(refused.status()).toBe(403);
-  expect((await refused.json()).message).toBe('Solo los moderadores del archivo pueden cambiar estados.');
+  expect((await refused.json()).message).toBe('Solo los moderadores del archivo pueden hacer esto.');
   const queue = await page.goto('/moderacion');
   expect(queue?.status()).toBe(403);
   await expect(page.getByText('Esta página es solo para las carteras de moderación del archivo.')).toBeVisible();

@@ -18,6 +18,7 @@ import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_DATA_DIR, HARVEST_ARCHIVE_URL } from '../../playwright.config.ts';
+import { embeddedSql } from '../helpers/embedded-sql.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
 import { editedTourismLicences } from '../helpers/table-changes.ts';
 
@@ -202,6 +203,12 @@ test('a record changed at its origin lists both versions and what changed', asyn
     [1, v1Cid, 'none'],
     [2, record!.cid, 'done'],
   ]);
+
+  // A new version of another type names both as their badges do, in Spanish: «Otro», not «OTHER».
+  const sql = (text: string, values: unknown[]) => embeddedSql(`${E2E_DATA_DIR}-harvest`, text, values);
+  await sql(`update record_versions set diff = diff || '{"typeBefore": "xlsx", "typeAfter": "other"}'::jsonb where alexandria_id = $1 and number = 2`, [record!.id]);
+  await page.reload();
+  await expect(second).toContainText('Formato: XLSX → Otro.');
 
   // A link shared while v1 was the file leads to the record as it is now.
   const old = await page.request.get(`/single/src/${encodeURIComponent(v1Cid)}?assetId=${record!.id}`, { maxRedirects: 0 });

@@ -321,7 +321,7 @@ describe.each(testEngines())('sources and institutions under review on %s', (eng
 
       expect((await call(id, { status: 'on_line' })).status).toBe(401);
       const forbidden = await call(id, { status: 'on_line' }, await tokenOf(MALLORY.address));
-      expect(forbidden).toEqual({ status: 403, body: expect.objectContaining({ message: 'Solo los moderadores del archivo pueden cambiar estados.' }) });
+      expect(forbidden).toEqual({ status: 403, body: expect.objectContaining({ message: 'Solo los moderadores del archivo pueden hacer esto.' }) });
 
       const moderator = await tokenOf(ALICE.address);
       expect((await call(id, { status: 'refused' }, moderator)).status).toBe(400);

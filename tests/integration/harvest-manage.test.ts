@@ -155,7 +155,7 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     const interval = await call(sourcesRoute.POST, { method: 'POST', body: { url: portal.urls.ckan, kind: 'ckan', interval: 'cada hora' } });
     expect(interval.body.message).toBe('Elija la frecuencia: diaria, semanal o mensual.');
     const category = await call(sourcesRoute.POST, { method: 'POST', body: { url: portal.urls.ckan, kind: 'ckan', defaultCategoryId: 987_654 } });
-    expect(category).toMatchObject({ status: 400, body: { message: 'La categoría 987654 no existe.' } });
+    expect(category).toMatchObject({ status: 400, body: { message: 'La categoría 987654 no existe.', issues: [{ field: 'defaultCategoryId' }] } });
     const notJson = await call(sourcesRoute.POST, { method: 'POST', body: '{no es json' });
     expect(notJson).toMatchObject({ status: 400, body: { message: 'El cuerpo de la petición debe ser JSON.' } });
     expect(await db.select().from(harvestSources)).toEqual(seededSources);
@@ -278,7 +278,12 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     expect(row?.paused).toBe(true);
 
     expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: {} })).body).toMatchObject({ code: 400, message: 'No hay nada que cambiar.' });
-    expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { themeMap: { salud: 987_654 } } })).body).toMatchObject({ code: 400, message: 'La categoría 987654 no existe.' });
+    // Reported against the field that names it: a form shows the message beside the theme map.
+    expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { themeMap: { salud: 987_654 } } })).body).toMatchObject({
+      code: 400,
+      message: 'La categoría 987654 no existe.',
+      issues: [{ field: 'themeMap', message: 'La categoría 987654 no existe.' }],
+    });
     expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { name: '   ' } })).body).toMatchObject({ code: 400, message: 'Indique un nombre.' });
     // The default category back to none.
     const cleared = await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { defaultCategoryId: null, themeMap: {} } });

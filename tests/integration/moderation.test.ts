@@ -90,7 +90,7 @@ describe.each(testEngines())('moderation on %s', (engine: Engine) => {
   it('refuses anyone who is not a moderator (403), and nobody signed in (401)', async () => {
     expect(await statusOf((() => { try { requireModerator(localsOf(toUser(MALLORY.address, 'metamask'))); } catch (error) { return error; } })())).toEqual({
       status: 403,
-      message: 'Solo los moderadores del archivo pueden cambiar estados.',
+      message: 'Solo los moderadores del archivo pueden hacer esto.',
     });
     expect((await statusOf((() => { try { requireModerator(localsOf(null)); } catch (error) { return error; } })())).status).toBe(401);
     const unknown = await changeRecordStatus(seeded.db, { id: 2_000_000, status: 'on_line', reason: '', actor: MODERATORS[0]! }).catch(statusOf);

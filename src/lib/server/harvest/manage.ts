@@ -562,13 +562,17 @@ async function requireSource(db: Db, id: number): Promise<{ name: string; snapsh
   return found;
 }
 
-/** A 400 unless every category id named (default and theme map) exists. */
-async function requireCategories(db: Db, ids: Array<number | null | undefined>): Promise<void> {
-  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
-  if (wanted.length === 0) return;
+/** A 400 unless every category id named (the default, and the theme map's) exists, reported against the field that names it. */
+async function requireCategories(db: Db, defaultCategoryId: number | null | undefined, themeMap: Record<string, number> | undefined): Promise<void> {
+  const named = [
+    ...(typeof defaultCategoryId === 'number' ? [{ id: defaultCategoryId, field: 'defaultCategoryId' }] : []),
+    ...Object.values(themeMap ?? {}).map((id) => ({ id, field: 'themeMap' })),
+  ];
+  if (named.length === 0) return;
+  const wanted = [...new Set(named.map((one) => one.id))];
   const found = new Set((await db.select({ id: categories.id }).from(categories).where(inArray(categories.id, wanted))).map((row) => row.id));
-  const missing = wanted.find((id) => !found.has(id));
-  if (missing !== undefined) throw new ValidationError(`La categoría ${missing} no existe.`, [{ field: 'defaultCategoryId', message: `La categoría ${missing} no existe.` }]);
+  const missing = named.find((one) => !found.has(one.id));
+  if (missing) throw new ValidationError(`La categoría ${missing.id} no existe.`, [{ field: missing.field, message: `La categoría ${missing.id} no existe.` }]);
 }
 
 /**
@@ -576,7 +580,7 @@ async function requireCategories(db: Db, ids: Array<number | null | undefined>):
  * for the catalogue's site). A catalogue already registered is a 409: the moderator edits that one.
  */
 export async function createHarvestSource(db: Db, input: NewHarvestSourceInput, rules: RegistrationRules): Promise<HarvestSourceDetail> {
-  await requireCategories(db, [input.defaultCategoryId, ...Object.values(input.themeMap ?? {})]);
+  await requireCategories(db, input.defaultCategoryId, input.themeMap);
   const { harvestSource, created } = await registerHarvestSource(db, {
     url: input.url,
     kind: input.kind,
@@ -610,7 +614,7 @@ const CHANGE_WHEN_DONE = {
  */
 export async function updateHarvestSource(db: Db, id: number, edit: HarvestSourceEdit, rules: RegistrationRules): Promise<HarvestSourceDetail> {
   await requireSource(db, id);
-  await requireCategories(db, [edit.defaultCategoryId, ...Object.values(edit.themeMap ?? {})]);
+  await requireCategories(db, edit.defaultCategoryId, edit.themeMap);
   await db.transaction(async (tx) => {
     // Runs are queued under this lock (`queueHarvestRun`): none can start between the check for
     // one below and this commit, and read the name or address being changed.

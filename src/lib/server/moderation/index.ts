@@ -28,7 +28,7 @@ export function isModerator(user: User | null, moderators: readonly string[]): b
 /** The signed-in moderator's wallet (as the middleware resolved it into `locals`), or the 401/403 that refuses everyone else. */
 export function requireModerator(locals: Pick<App.Locals, 'user' | 'moderator'>): string {
   if (!locals.user) throw new UnauthorizedError('Inicie sesión con una cartera de moderación.');
-  if (!locals.moderator) throw new ForbiddenError('Solo los moderadores del archivo pueden cambiar estados.');
+  if (!locals.moderator) throw new ForbiddenError('Solo los moderadores del archivo pueden hacer esto.');
   return locals.user.account.toLowerCase();
 }
 
