@@ -33,7 +33,7 @@ export function harvestPhase({ activeRun, lastRun, captures }: HarvestProgressIn
   return lastRun.status === 'failed' ? 'failed' : 'done';
 }
 
-const documents = (count: number) => `${count.toLocaleString('es-DO')} documento(s)`;
+const documents = (count: number) => pickPlural(count, { one: '1 documento', other: `${count.toLocaleString('es-DO')} documentos` });
 
 /** The sentence for where the source stands. */
 export function harvestProgressText(progress: HarvestProgressInput): string {
@@ -45,7 +45,8 @@ export function harvestProgressText(progress: HarvestProgressInput): string {
     case 'queued':
       return 'Cosecha en cola: empieza en unos segundos.';
     case 'harvesting':
-      return lastRun?.status === 'in_progress' ? `Cosechando: ${documents(lastRun.documents)} leídos hasta ahora…` : 'Cosechando: leyendo el catálogo…';
+      if (lastRun?.status !== 'in_progress') return 'Cosechando: leyendo el catálogo…';
+      return `Cosechando: ${documents(lastRun.documents)} ${pickPlural(lastRun.documents, { one: 'leído', other: 'leídos' })} hasta ahora…`;
     case 'capturing':
       return `Catálogo leído. Capturando archivos: quedan ${(queued + running).toLocaleString('es-DO')} por capturar; la fuente tiene ${done.toLocaleString('es-DO')} de ${(queued + running + done + failed).toLocaleString('es-DO')} capturados…`;
     case 'failed':

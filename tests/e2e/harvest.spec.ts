@@ -11,7 +11,7 @@ import type pg from 'pg';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_DATA_DIR, HARVEST_ARCHIVE_URL } from '../../playwright.config.ts';
 import type { HarvestSourceDetail } from '../../src/lib/server/harvest/manage.ts';
-import { startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
+import { startLocalPortal, type CkanPackage, type LocalPortal } from '../helpers/portal/index.ts';
 import { signInOverApi, signInWithWallet } from '../helpers/wallet.ts';
 import { embeddedSql } from '../helpers/embedded-sql.ts';
 
@@ -130,7 +130,7 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await expect(progress).toHaveText(/^(Cosecha en cola|Cosechando|Catálogo leído. Capturando archivos)/);
   // Its badge says where the work stands, captures included, never «Terminada» before they end.
   await expect(local.locator('[data-run-badge]')).toHaveText(/^(En cola|En curso|Capturando archivos)$/);
-  await expect(progress).toHaveText(/^Última cosecha terminada: \d+ documento\(s\)\.$/, { timeout: 120_000 });
+  await expect(progress).toHaveText(/^Última cosecha terminada: \d+ documentos?\.$/, { timeout: 120_000 });
   // The work ended while they typed: no reload took their text away; the page says how to see the end.
   const ended = page.locator('[data-work-ended]');
   await expect(ended).toContainText('El trabajo de esta fuente terminó.');
@@ -249,7 +249,7 @@ test("on a phone, a failed run's reasons wrap within the screen, below the runs 
   await page.goto('/moderacion/cosechas');
   // The source the previous test registered over the API: a catalogue that answers with a web page.
   await page.getByRole('link', { name: 'Portal por la API' }).click();
-  await expect(page.locator('[data-progress-text]')).toHaveText(/^La última cosecha falló tras 0 documento\(s\): su motivo está en la lista de cosechas\.$/, { timeout: 60_000 });
+  await expect(page.locator('[data-progress-text]')).toHaveText(/^La última cosecha falló tras 0 documentos: su motivo está en la lista de cosechas\.$/, { timeout: 60_000 });
   const failures = page.locator('details[data-run-errors]').first();
   await failures.locator('summary').click();
   const reason = failures.locator('li').first();
@@ -334,6 +334,37 @@ test('a dataset that left the catalogue is marked on its record, and its history
     await page.screenshot({ path: 'test-results/screenshots/registro-retirado.png', fullPage: true });
   } finally {
     portal.packages.push(removed);
+  }
+});
+
+test("a file the portal no longer serves is listed among the failed captures, with its reason and its attempts in words, and retried from there", async ({ page }) => {
+  test.setTimeout(180_000);
+  await signInWithWallet(page);
+  const template = portal.packages.find((pkg) => pkg.resources.length === 1)!;
+  const gone: CkanPackage = {
+    ...template,
+    id: 'conjunto-sin-archivo',
+    name: 'conjunto-sin-archivo',
+    title: 'Conjunto cuyo archivo ya no está en el portal',
+    resources: [{ ...template.resources[0]!, id: 'recurso-sin-archivo', url: `${portal.origin}/files/no-existe/nomina.csv` }],
+  };
+  portal.packages.push(gone);
+  try {
+    await page.goto('/moderacion/cosechas');
+    await page.getByRole('link', { name: 'Portal de datos local' }).click();
+    await page.locator('[data-source]').filter({ hasText: 'Portal de datos local' }).getByRole('button', { name: 'Cosechar ahora' }).click();
+    await expect(page.locator('[data-progress-text]')).toHaveText(/^Última cosecha terminada: \d+ documentos\. \d+ capturas? siguen? fallando/, { timeout: 120_000 });
+    await page.reload();
+    const failed = page.locator('[data-failed-captures] li').filter({ hasText: gone.title });
+    await expect(failed).toHaveCount(1);
+    // A sentence of its own starts with a capital; one attempt is singular.
+    await expect(failed).toContainText('El servidor respondió HTTP 404');
+    await expect(failed).toContainText(/1 intento ·/);
+    await expect(page.locator('[data-source]').filter({ hasText: 'Portal de datos local' })).toContainText(/ · \d+ registros/);
+    await failed.getByRole('button', { name: `Reintentar: ${gone.title}` }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Captura en cola de nuevo.' })).toBeVisible();
+  } finally {
+    portal.packages.splice(portal.packages.indexOf(gone), 1);
   }
 });
 

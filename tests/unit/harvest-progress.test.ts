@@ -14,7 +14,9 @@ describe('harvest progress', () => {
     expect(harvestPhase(state({ activeRun: { status: 'queued' } }))).toBe('queued');
     expect(harvestPhase(state({ activeRun: { status: 'running' } }))).toBe('harvesting');
     const reading = state({ activeRun: { status: 'running' }, lastRun: { status: 'in_progress', documents: 1200, counts: { failed: 0 } } });
-    expect(harvestProgressText(reading)).toBe('Cosechando: 1,200 documento(s) leídos hasta ahora…');
+    expect(harvestProgressText(reading)).toBe('Cosechando: 1,200 documentos leídos hasta ahora…');
+    // One document is singular, participle and all.
+    expect(harvestProgressText({ ...reading, lastRun: { status: 'in_progress', documents: 1, counts: { failed: 0 } } })).toBe('Cosechando: 1 documento leído hasta ahora…');
     const capturing = state({ lastRun: { status: 'done', documents: 22, counts: { failed: 0 } }, captures: { counts: { queued: 5, running: 2, done: 14, failed: 1 } } });
     expect(harvestProgressText(capturing)).toBe('Catálogo leído. Capturando archivos: quedan 7 por capturar; la fuente tiene 14 de 22 capturados…');
     // A later run of the same source: what is left is this run's, whatever the source had before.
@@ -23,14 +25,14 @@ describe('harvest progress', () => {
     // Over: the captures failing now, not the run's count, which a retry that mended one leaves as it was.
     const over = { status: 'done' as const, documents: 6, counts: { failed: 1 } };
     expect(harvestProgressText(state({ lastRun: over, captures: { counts: { queued: 0, running: 0, done: 6, failed: 1 } } }))).toBe(
-      'Última cosecha terminada: 6 documento(s). 1 captura sigue fallando: aparece abajo, donde puede reintentarla.',
+      'Última cosecha terminada: 6 documentos. 1 captura sigue fallando: aparece abajo, donde puede reintentarla.',
     );
     expect(harvestProgressText(state({ lastRun: over, captures: { counts: { queued: 0, running: 0, done: 4, failed: 2 } } }))).toBe(
-      'Última cosecha terminada: 6 documento(s). 2 capturas siguen fallando: aparecen abajo, donde puede reintentarlas.',
+      'Última cosecha terminada: 6 documentos. 2 capturas siguen fallando: aparecen abajo, donde puede reintentarlas.',
     );
-    expect(harvestProgressText(state({ lastRun: over, captures: { counts: { queued: 0, running: 0, done: 7, failed: 0 } } }))).toBe('Última cosecha terminada: 6 documento(s).');
+    expect(harvestProgressText(state({ lastRun: over, captures: { counts: { queued: 0, running: 0, done: 7, failed: 0 } } }))).toBe('Última cosecha terminada: 6 documentos.');
     expect(harvestProgressText(state({ lastRun: { status: 'failed', documents: 0, counts: { failed: 0 } } }))).toBe(
-      'La última cosecha falló tras 0 documento(s): su motivo está en la lista de cosechas.',
+      'La última cosecha falló tras 0 documentos: su motivo está en la lista de cosechas.',
     );
   });
 
