@@ -303,6 +303,40 @@ test("on a phone, a failed run's reasons wrap within the screen, below the runs 
   await page.screenshot({ path: 'test-results/screenshots/fuente-cosechada-movil.png', fullPage: true });
 });
 
+test('a source added by mistake, which never brought a record, is deleted from its page with its runs; one with records offers no such button', async ({ page }) => {
+  await signInWithWallet(page);
+  await page.goto('/moderacion/cosechas');
+  const add = page.getByRole('region', { name: 'Añadir una fuente de cosecha' });
+  // Nothing listens there: its run fails, as a mistyped address's would.
+  await add.getByLabel('Dirección del catálogo').fill('http://127.0.0.1:7/data.json');
+  await add.getByLabel('Tipo de catálogo').selectOption('datajson');
+  await add.getByLabel('Nombre (opcional)').fill('Fuente equivocada');
+  await add.getByRole('button', { name: 'Añadir fuente' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Fuente añadida' })).toBeVisible();
+  const mistaken = page.locator('[data-source]').filter({ hasText: 'Fuente equivocada' });
+  await mistaken.getByRole('button', { name: 'Cosechar ahora' }).click();
+  await expect(page.locator('[data-progress-text]')).toHaveText(/^La última cosecha falló tras 0 documentos/, { timeout: 60_000 });
+  // Listed among the public sources until then.
+  const selectedUrl = page.url();
+  await page.goto('/group/src?q=Fuente%20equivocada');
+  await expect(page.locator('[data-group-item]')).toHaveCount(1);
+  await page.goto(selectedUrl);
+  const deletion = page.locator('[data-delete-source]');
+  await deletion.locator('summary').click();
+  await expect(deletion).toContainText('No ha traído ningún registro.');
+  await page.screenshot({ path: 'test-results/screenshots/cosechas-eliminar.png', fullPage: true });
+  await deletion.getByRole('button', { name: 'Eliminar «Fuente equivocada»' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Fuente eliminada, con sus cosechas.' })).toBeVisible();
+  await expect(page.locator('[data-source]').filter({ hasText: 'Fuente equivocada' })).toHaveCount(0);
+  // Nor is it among the public sources any more.
+  await page.goto('/group/src?q=Fuente%20equivocada');
+  await expect(page.locator('[data-group-item]')).toHaveCount(0);
+  // A source with records is paused instead: no button to delete it.
+  await page.goto('/moderacion/cosechas');
+  await page.getByRole('link', { name: 'Portal de datos local' }).click();
+  await expect(page.locator('[data-delete-source]')).toHaveCount(0);
+});
+
 test('a dataset that left the catalogue is marked on its record, and its history says so in words', async ({ page }) => {
   test.setTimeout(180_000);
   await signInWithWallet(page);

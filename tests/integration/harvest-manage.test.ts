@@ -129,6 +129,7 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
       [sourcesRoute.POST, 'POST', undefined],
       [sourceRoute.GET, 'GET', 1],
       [sourceRoute.PATCH, 'PATCH', 1],
+      [sourceRoute.DELETE, 'DELETE', 1],
       [runRoute.POST, 'POST', 1],
       [runsRoute.GET, 'GET', 1],
       [capturesRoute.GET, 'GET', 1],
@@ -205,6 +206,7 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     for (const [route, method] of [
       [sourceRoute.GET, 'GET'],
       [sourceRoute.PATCH, 'PATCH'],
+      [sourceRoute.DELETE, 'DELETE'],
       [runRoute.POST, 'POST'],
       [runsRoute.GET, 'GET'],
       [capturesRoute.GET, 'GET'],
@@ -691,6 +693,54 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     await call(sourcesRoute.POST, { method: 'POST', body: { url: 'https://datos.gob.do/', kind: 'ckan', name: 'Otro nombre' } });
     expect((await db.select({ name: sources.name }).from(sources).where(eq(sources.id, seededSources[0]!.sourceId!)))[0]).toEqual(seedSource);
     await db.delete(harvestSources).where(inArray(harvestSources.url, ['http://127.0.0.1:9/html', 'http://127.0.0.1:9/', 'https://datos.gob.do/']));
+  });
+
+  it('deletes a source registered by mistake, with its runs, its queued run and the source made for it; refuses one with records or a run under way', async () => {
+    // Nothing listens at 127.0.0.1:7: the address never yields a record.
+    const mistake = async (file: string) => {
+      const added = await call(sourcesRoute.POST, { method: 'POST', body: { url: `http://127.0.0.1:7/${file}`, kind: 'datajson', name: `Equivocada ${file}` } });
+      expect(added.status).toBe(201);
+      return (added.body.body as HarvestSourceDetail).id;
+    };
+    const wrongId = await mistake('data.json');
+    expect((await call(runRoute.POST, { method: 'POST', id: wrongId })).status).toBe(202);
+    await drainQueue();
+    expect(((await call(sourceRoute.GET, { id: wrongId })).body.body as HarvestSourceDetail).lastRun).toMatchObject({ status: 'failed' });
+    // Another run waits in the queue, as the schedule would leave one.
+    expect((await call(runRoute.POST, { method: 'POST', id: wrongId })).status).toBe(202);
+    const ofSource = (id: number) => sql`(${jobs.payload}->>'harvestSourceId')::int = ${id}`;
+    expect(await db.$count(imports, eq(imports.harvestSourceId, wrongId))).toBe(1);
+    expect(await db.$count(sources, eq(sources.url, 'http://127.0.0.1:7'))).toBe(1);
+
+    expect((await call(sourceRoute.DELETE, { user: stranger, method: 'DELETE', id: wrongId })).status).toBe(403);
+    expect(await call(sourceRoute.DELETE, { method: 'DELETE', id: wrongId })).toEqual({ status: 200, body: { code: 200, body: { id: wrongId, deleted: true } } });
+    expect(await db.$count(harvestSources, eq(harvestSources.id, wrongId))).toBe(0);
+    expect(await db.$count(imports, eq(imports.harvestSourceId, wrongId))).toBe(0);
+    expect(await db.$count(jobs, ofSource(wrongId))).toBe(0);
+    // The public source the archive made for it goes too: nothing else is filed there.
+    expect(await db.$count(sources, eq(sources.url, 'http://127.0.0.1:7'))).toBe(0);
+    expect(await call(sourceRoute.DELETE, { method: 'DELETE', id: wrongId })).toEqual({ status: 404, body: { code: 404, message: 'Esa fuente de cosecha no existe.' } });
+
+    // A source whose catalogue gave records stays, and so does everything of it.
+    const recordsBefore = await db.$count(harvestedRecords, eq(harvestedRecords.harvestSourceId, sourceId));
+    expect(recordsBefore).toBeGreaterThan(0);
+    expect(await call(sourceRoute.DELETE, { method: 'DELETE', id: sourceId })).toEqual({
+      status: 409,
+      body: { code: 409, message: 'Esta fuente ya trajo registros: no se elimina, para que conserven su procedencia. Pausarla detiene sus cosechas.' },
+    });
+    expect(await db.$count(harvestedRecords, eq(harvestedRecords.harvestSourceId, sourceId))).toBe(recordsBefore);
+    // So does one whose run a worker has begun, with its queued run and source.
+    const busyId = await mistake('otro.json');
+    expect((await call(runRoute.POST, { method: 'POST', id: busyId })).status).toBe(202);
+    expect(await claim(db, { worker: 'prueba', kinds: [HARVEST_JOB], limit: 1, leaseMs: 60_000 })).toHaveLength(1);
+    expect(await call(sourceRoute.DELETE, { method: 'DELETE', id: busyId })).toEqual({
+      status: 409,
+      body: { code: 409, message: 'Hay una cosecha de esta fuente en curso: podrá eliminarla cuando termine.' },
+    });
+    expect(await db.$count(harvestSources, eq(harvestSources.id, busyId))).toBe(1);
+    expect(await db.$count(jobs, ofSource(busyId))).toBe(1);
+    await db.delete(jobs).where(ofSource(busyId));
+    expect((await call(sourceRoute.DELETE, { method: 'DELETE', id: busyId })).status).toBe(200);
   });
 
   it("names a catalogue added without a name after its host, and after its path too when the host's name is taken on the site", async () => {

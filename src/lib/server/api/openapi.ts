@@ -325,6 +325,19 @@ export const HARVEST_OPS_PATHS = {
         ),
       },
     },
+    delete: {
+      summary: 'Eliminar una fuente de cosecha que no trajo ningún registro (una dirección mal escrita, un catálogo que nunca respondió)',
+      description:
+        'Se van con ella sus cosechas (también de la cronología pública del panel), sus cosechas en cola y la fuente del archivo creada para ese catálogo, si nada más está en ella. Una fuente con registros no se elimina: se pausa.',
+      security: session,
+      parameters: sourceId,
+      responses: {
+        '200': answer('Eliminada.', { type: 'object', properties: { id: { type: 'integer' }, deleted: { const: true } } }),
+        ...moderatorRefusals,
+        '404': refusal('No existe esa fuente.'),
+        '409': refusal('La fuente ya trajo registros, o una cosecha suya está en curso.'),
+      },
+    },
   },
   '/v2/ops/harvest-sources/{id}/run': {
     post: {

@@ -26,7 +26,7 @@ import { CAPTURE_JOB } from './capture-job.ts';
 import { foldLabel } from './map.ts';
 import { activeRunsOf, HARVEST_JOB, queueHarvestRun, refuseSnapshot, type HarvestJobPayload } from './run-job.ts';
 import { documentsRead, emptyCounts } from './run.ts';
-import { changeHarvestedCatalogue, checkNewAddress, registerHarvestSource, type RegistrationRules } from './sources.ts';
+import { changeHarvestedCatalogue, checkNewAddress, forgetHarvestSource, registerHarvestSource, type RegistrationRules } from './sources.ts';
 import { makeDueNow, queueDueRechecks, RECHECKS_PER_TURN } from './watch.ts';
 
 /**
@@ -653,6 +653,34 @@ export async function updateHarvestSource(db: Db, id: number, edit: HarvestSourc
       .where(eq(harvestSources.id, id));
   });
   return getHarvestSource(db, id);
+}
+
+/**
+ * Deletes a harvest source that never brought a record, with its runs (their rows on the public
+ * timeline) and the queue's harvest jobs for it, and the source the archive made for it
+ * (`forgetHarvestSource`). One whose catalogue gave records is a 409: its records keep their
+ * provenance, and pausing it stops its harvests. So is one whose run is under way, which would
+ * write into a source that is no longer there.
+ */
+export async function deleteHarvestSource(db: Db, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    // Runs are queued under this lock (`queueHarvestRun`): none is added while the source goes.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('harvest-queue'), ${id})`);
+    const [current] = await tx.select().from(harvestSources).where(eq(harvestSources.id, id)).for('update');
+    if (!current) throw notFound();
+    const [record] = await tx.select({ id: harvestedRecords.alexandriaId }).from(harvestedRecords).where(eq(harvestedRecords.harvestSourceId, id)).limit(1);
+    if (record) {
+      throw new ConflictError('Esta fuente ya trajo registros: no se elimina, para que conserven su procedencia. Pausarla detiene sus cosechas.');
+    }
+    // Its jobs not running go first, locked as they go: a worker can no longer claim one. One a
+    // worker claimed before is running, and seen so by the next statement.
+    const ofThisSource = and(eq(jobs.kind, HARVEST_JOB), sql`(${jobs.payload}->>'harvestSourceId')::int = ${id}`);
+    await tx.delete(jobs).where(and(ofThisSource, ne(jobs.status, 'running')));
+    const [running] = await tx.select({ id: jobs.id }).from(jobs).where(ofThisSource).limit(1);
+    if (running) throw new ConflictError('Hay una cosecha de esta fuente en curso: podrá eliminarla cuando termine.');
+    await tx.delete(imports).where(eq(imports.harvestSourceId, id));
+    await forgetHarvestSource(tx, current);
+  });
 }
 
 /**

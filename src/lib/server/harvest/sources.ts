@@ -199,3 +199,24 @@ export async function changeHarvestedCatalogue(
   }
   if (next.name !== harvestSource.name) await tx.update(sources).set({ name: next.name }).where(or(madeForIt(harvestSource.url), madeForIt(next.url)));
 }
+
+/**
+ * Removes a harvest source that never brought a record (a mistyped address, a catalogue that never
+ * answered), and the source the archive made for it while nothing else is filed there: registered
+ * by mistake, it would otherwise stay among the public sources for good. A source that existed
+ * before (the seed's portal, a contributor's) or that a moderator has described in their own words
+ * stays. In `tx`, once the caller has made sure the harvest source holds no record and no run.
+ */
+export async function forgetHarvestSource(tx: Pick<Db, 'delete'>, harvestSource: Pick<HarvestSource, 'id' | 'url' | 'sourceId'>): Promise<void> {
+  await tx.delete(harvestSources).where(eq(harvestSources.id, harvestSource.id));
+  await tx
+    .delete(sources)
+    .where(
+      and(
+        eq(sources.id, harvestSource.sourceId),
+        eq(sources.description, harvestedSourceDescription(harvestSource.url)),
+        sql`not exists (select 1 from ${alexandrias} where ${alexandrias.sourceId} = ${sources.id})`,
+        sql`not exists (select 1 from ${harvestSources} h where h.source_id = ${sources.id})`,
+      ),
+    );
+}

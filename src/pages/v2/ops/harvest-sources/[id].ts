@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { getArchive } from '../../../../lib/server/archive.ts';
-import { getHarvestSource, harvestSourceEdit, harvestSourceIdOf, updateHarvestSource } from '../../../../lib/server/harvest/manage.ts';
+import { deleteHarvestSource, getHarvestSource, harvestSourceEdit, harvestSourceIdOf, updateHarvestSource } from '../../../../lib/server/harvest/manage.ts';
 import { registrationRules } from '../../../../lib/server/harvest/sources.ts';
 import { handle, json } from '../../../../lib/server/http/errors.ts';
 import { parseJson } from '../../../../lib/server/http/input.ts';
@@ -25,4 +25,14 @@ export const PATCH: APIRoute = ({ params, request, locals }) =>
     const id = harvestSourceIdOf(params.id);
     const edit = await parseJson(request, harvestSourceEdit);
     return json({ code: 200, body: await updateHarvestSource(db, id, edit, registrationRules(config)) });
+  });
+
+/** DELETE /v2/ops/harvest-sources/{id}: a source that never brought a record, with its runs (`deleteHarvestSource`). */
+export const DELETE: APIRoute = ({ params, locals }) =>
+  handle(async () => {
+    requireModerator(locals);
+    const { db } = await getArchive();
+    const id = harvestSourceIdOf(params.id);
+    await deleteHarvestSource(db, id);
+    return json({ code: 200, body: { id, deleted: true } });
   });
