@@ -30,6 +30,18 @@ test('the REST routes answer real statuses, and the OpenAPI document describes t
   expect(Object.keys(openapi.paths)).toContain('/v2/open-data/alexandrias/getAll');
 });
 
+test('/docs names every operation of the harvest API the OpenAPI document describes, method and path', async ({ page, request }) => {
+  const openapi = (await (await request.get('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+  const described = Object.entries(openapi.paths)
+    .filter(([path]) => path.startsWith('/v2/ops/harvest-sources') || path.startsWith('/v2/ops/jobs/'))
+    .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+  expect(described).toContain('DELETE /v2/ops/harvest-sources/{id}');
+  await page.goto('/docs');
+  const listed = await page.locator('[data-harvest-operations] li p.font-mono').allTextContents();
+  expect(listed.sort()).toEqual(described.sort());
+  await expect(page.getByRole('heading', { level: 2, name: 'Cosechas de catálogos (moderadores)' })).toBeVisible();
+});
+
 test('every GraphQL example of /docs answers through the built server, by POST and by GET', async ({ page, request }) => {
   await page.goto('/docs');
   const queries = await page.locator('[data-graphql-example]').allTextContents();

@@ -235,6 +235,8 @@ export const es = {
   'docs.rest': 'Cada lista llega en el sobre { code, body }, con body como texto JSON, igual que la API original. Los estados HTTP son reales (400 para parámetros no válidos, 404 si no existe) y code los repite. limit admite de 1 a 100; los parámetros desconocidos se ignoran.',
   'docs.ops': 'Contribuir por API',
   'docs.opsIntro': 'Subir un documento exige una sesión de cartera (POST /auth/login con un mensaje Sign-In with Ethereum firmado) y una firma de confirmación por cada subida. Las respuestas de error traen un mensaje en español y el estado HTTP real.',
+  'docs.harvest': 'Cosechas de catálogos (moderadores)',
+  'docs.harvestIntro': 'Lo mismo que la página de cosechas de la moderación, para quien lo automatiza: con una sesión de una cartera de moderación (la cookie, o `Authorization: Bearer` con el `accessToken` de POST /auth/login), registrar un catálogo CKAN, DCAT-AP o data.json, cambiarlo, pausarlo, cosecharlo ahora, seguir sus cosechas y su cola de capturas, reintentar las fallidas y comprobar los archivos en su origen. Sus esquemas están en /openapi.json.',
   'docs.gateway': 'Los archivos se leen en /ipfs/{cid}: con rangos (Range), ?download=nombre para descargar y ?format=car (o Accept: application/vnd.ipld.car) para recibir los bloques como CAR y verificarlos sin confiar en el archivo.',
   'docs.catalog': 'Catálogo para otros portales',
   'docs.catalogIntro': 'El catálogo completo en DCAT-AP (JSON-LD y Turtle), listo para que CKAN (ckanext-dcat), uData u otros portales lo cosechen, y los metadatos de todos los registros en CSV y JSON.',
