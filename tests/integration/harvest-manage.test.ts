@@ -280,6 +280,15 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     expect(row?.paused).toBe(true);
 
     expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: {} })).body).toMatchObject({ code: 400, message: 'No hay nada que cambiar.' });
+    // A field that cannot change is named, not taken for nothing to change.
+    expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { kind: 'dcat' } })).body).toMatchObject({
+      code: 400,
+      message: 'El tipo de un catálogo no se cambia: registre el catálogo de otro tipo como una fuente nueva (y pause o elimine esta).',
+    });
+    expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { bogus: 1, name: 'Portal local' } })).body).toMatchObject({
+      code: 400,
+      message: 'No se puede cambiar «bogus»: solo name, url, defaultCategoryId, interval, themeMap, defaultLanguage, defaultCountry y paused.',
+    });
     // Reported against the field that names it: a form shows the message beside the theme map.
     expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { themeMap: { salud: 987_654 } } })).body).toMatchObject({
       code: 400,

@@ -130,9 +130,20 @@ export const newHarvestSourceInput = z.object({
 });
 export type NewHarvestSourceInput = z.infer<typeof newHarvestSourceInput>;
 
+/**
+ * What a change naming a field that cannot change is told: the kind of a catalogue is part of what
+ * it is (another kind of the same portal is another source), and any other name is a typing slip
+ * that would otherwise read as «nothing to change».
+ */
+function unchangeableFields(issue: { code: string; keys?: string[] }): string | undefined {
+  if (issue.code !== 'unrecognized_keys' || !issue.keys) return undefined;
+  if (issue.keys.includes('kind')) return 'El tipo de un catálogo no se cambia: registre el catálogo de otro tipo como una fuente nueva (y pause o elimine esta).';
+  return `No se puede cambiar ${issue.keys.map((key) => `«${key}»`).join(', ')}: solo name, url, defaultCategoryId, interval, themeMap, defaultLanguage, defaultCountry y paused.`;
+}
+
 /** A change to a harvest source (`PATCH /v2/ops/harvest-sources/{id}`): only the fields given change. */
 export const harvestSourceEdit = z
-  .object({
+  .strictObject({
     name: name.optional(),
     url: catalogUrl
       .optional()
@@ -143,7 +154,7 @@ export const harvestSourceEdit = z
     defaultLanguage: defaultLanguage.optional().describe(LANGUAGE_HELP),
     defaultCountry: defaultCountry.optional().describe(COUNTRY_HELP),
     paused: z.boolean({ error: 'paused debe ser true o false.' }).optional().describe('Pausada: la programación no la cosecha; «Cosechar ahora» sí.'),
-  })
+  }, { error: unchangeableFields })
   .refine((edit) => Object.values(edit).some((value) => value !== undefined), 'No hay nada que cambiar.');
 export type HarvestSourceEdit = z.infer<typeof harvestSourceEdit>;
 
