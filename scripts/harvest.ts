@@ -34,7 +34,7 @@ import { HttpError, ValidationError } from '../src/lib/server/http/errors.ts';
 import { liveInstanceCount, liveWorkerCount } from '../src/lib/server/instances/index.ts';
 
 const USAGE =
-  'Uso: npm run harvest -- <url del catálogo> [--kind ckan|dcat|datajson] [--source-name "Nombre"] [--language es] [--country DOM] [--timeout minutos] [--host-delay ms]';
+  'Uso: npm run harvest -- <url del catálogo> [--kind ckan|dcat|datajson] [--source-name "Nombre"] [--language es] [--country DOM] [--timeout minutos] [--host-delay ms] [--worker]';
 const HELP = `${USAGE}
 
 Registra el catálogo como fuente de cosecha si es nueva, pone una cosecha en la cola de trabajos y
@@ -114,12 +114,17 @@ console.log(
     ? `Fuente de cosecha registrada: «${harvestSource.name}» (${CATALOG_KINDS[harvestSource.kind].label}).`
     : `Fuente de cosecha ya registrada: «${harvestSource.name}» (${CATALOG_KINDS[harvestSource.kind].label}).`,
 );
+// A registered source keeps its name: another one given here is not taken silently for applied.
+const askedName = values['source-name']?.trim();
+if (!created && askedName && askedName !== harvestSource.name) {
+  console.log(`El nombre «${askedName}» no se aplica a una fuente ya registrada: cámbielo en /moderacion/cosechas o con PATCH /v2/ops/harvest-sources/${harvestSource.id}.`);
+}
 // Into the source's settings, as the page saves them, before the run is queued: it reads them
 // when it begins. (Not for the seed's copy of a catalogue, which the queue refuses just below.)
 if ((defaultLanguage !== undefined || defaultCountry !== undefined) && harvestSource.snapshotOn === null) {
   await updateHarvestSource(db, harvestSource.id, { defaultLanguage: values.language, defaultCountry: values.country }, registrationRules(config));
   const said = [defaultLanguage && `idioma ${languageName(defaultLanguage)}`, defaultCountry && `país ${placeName(defaultCountry).name}`].filter(Boolean).join(', ');
-  console.log(`Los conjuntos que no declaran los suyos tendrán: ${said}.`);
+  console.log(`${created ? '' : 'Ajustes de la fuente cambiados. '}Los conjuntos que no declaran los suyos tendrán: ${said}.`);
 }
 const queued = await queueHarvestRun(db, harvestSource.id, 'npm run harvest').catch(async (error: unknown) => {
   // A refusal meant for people (the seed's snapshot is never run again): its message, not a stack.

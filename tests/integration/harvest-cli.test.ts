@@ -65,8 +65,10 @@ describe('npm run harvest', () => {
     expect(first.output).toContain(`Capturas: ${total()} hecha(s), 0 fallida(s), 0 en curso, 0 en cola.`);
     expect(first.code).toBe(0);
 
-    const second = await harvest([portal.urls.ckan, ...FAST], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
+    const second = await harvest([portal.urls.ckan, '--source-name', 'Otro nombre', ...FAST], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
     expect(second.output).toContain('Fuente de cosecha ya registrada: «Portal local»');
+    // Another name for a registered source is said not to apply, rather than ignored in silence.
+    expect(second.output).toMatch(/El nombre «Otro nombre» no se aplica a una fuente ya registrada: cámbielo en \/moderacion\/cosechas o con PATCH \/v2\/ops\/harvest-sources\/\d+\./);
     expect(second.output).toContain(`0 nuevo(s), 0 actualizado(s), ${total()} sin cambios, 0 retirado(s) del catálogo, 0 con error.`);
     expect(second.output).toContain('Capturas: 0 hecha(s), 0 fallida(s), 0 en curso, 0 en cola.');
     expect(second.code).toBe(0);
@@ -227,6 +229,8 @@ describe('npm run harvest', () => {
       expect(output).toMatch(/^Uso: npm run (harvest|recheck)/);
       expect(output).toContain('--host-delay');
       expect(output).not.toContain('Opción desconocida');
+      // Every option is in the usage line, --worker too.
+      if (script === SCRIPT) expect(output.split('\n')[0]).toContain('[--worker]');
       expect(code).toBe(0);
     }
   }, 60_000);
@@ -355,7 +359,7 @@ describe('npm run harvest', () => {
     expect((await harvest([portal.urls.ckan, '--country', 'XYZ'], allowed, 30_000)).output).toContain('País desconocido: «XYZ». Use un código ISO de tres letras como «DOM».');
 
     const said = await harvest([portal.urls.ckan, ...FAST, '--language', 'es', '--country', 'dom'], allowed);
-    expect(said.output).toContain('Los conjuntos que no declaran los suyos tendrán: idioma español, país República Dominicana.');
+    expect(said.output).toContain('Ajustes de la fuente cambiados. Los conjuntos que no declaran los suyos tendrán: idioma español, país República Dominicana.');
     expect(said.output).toMatch(/Cosecha terminada \(importación \d+\)/);
     expect(said.code).toBe(0);
     const database = await openDatabase({ dataDir: embeddedDatabaseDir(dataDir) });
