@@ -139,6 +139,23 @@ test('a document gone from its source is listed, filtered, and told on its page,
   const withdrawnOnly = page.locator(`tr[data-disappeared="${other!.id}"]`);
   await expect(both.locator('[data-withdrawn-mark]')).toHaveText(/^Retirado del catálogo el\s\d\d\/\d\d\/\d{4}$/);
   await expect(both.locator('[data-gone-mark]')).toBeVisible();
+  // However narrow its column wraps the mark (here narrower than any), its date stays on the line
+  // of the «el» that leads to it.
+  for (const mark of [both.locator('[data-withdrawn-mark]'), both.locator('[data-gone-mark]')]) {
+    const offset = await mark.evaluate((element) => {
+      element.style.maxWidth = '9rem';
+      const time = element.querySelector('time')!;
+      const words = time.previousSibling!;
+      const end = words.textContent!.trimEnd().length;
+      const range = document.createRange();
+      range.setStart(words, end - 2);
+      range.setEnd(words, end);
+      const apart = Math.abs(range.getBoundingClientRect().top - time.getBoundingClientRect().top);
+      element.style.maxWidth = '';
+      return apart;
+    });
+    expect(offset).toBeLessThan(2);
+  }
   await expect(withdrawnOnly.locator('[data-withdrawn-mark]')).toBeVisible();
   await expect(withdrawnOnly.locator('[data-gone-mark]')).toHaveCount(0);
   await screenshots(page, 'desaparecidos-y-retirados');
