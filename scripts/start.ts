@@ -185,8 +185,11 @@ process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 const { handler } = (await import('../dist/server/entry.mjs')) as { handler: http.RequestListener };
 if (stopping()) await never();
 
-/** Every method a route of the archive answers (PATCH: a harvest source's settings); anything else is a 405 here. */
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'OPTIONS']);
+/**
+ * Every method a route of the archive answers (PATCH: a harvest source's settings; DELETE: a harvest
+ * source registered by mistake); anything else is a 405 here.
+ */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** A refusal in JSON, as the API's errors are; as a page of its own to a browser asking for one (`refusal-page.ts`). */
 function refuse(request: http.IncomingMessage, response: http.ServerResponse, status: number, message: string, headers: http.OutgoingHttpHeaders = {}): void {
