@@ -124,7 +124,9 @@ if (!created && askedName && askedName !== harvestSource.name) {
 if ((defaultLanguage !== undefined || defaultCountry !== undefined) && harvestSource.snapshotOn === null) {
   await updateHarvestSource(db, harvestSource.id, { defaultLanguage: values.language, defaultCountry: values.country }, registrationRules(config));
   const said = [defaultLanguage && `idioma ${languageName(defaultLanguage)}`, defaultCountry && `país ${placeName(defaultCountry).name}`].filter(Boolean).join(', ');
-  console.log(`${created ? '' : 'Ajustes de la fuente cambiados. '}Los conjuntos que no declaran los suyos tendrán: ${said}.`);
+  // Said as a change only when it is one: the same values again leave the source as it was.
+  const changed = (defaultLanguage !== undefined && defaultLanguage !== harvestSource.defaultLanguage) || (defaultCountry !== undefined && defaultCountry !== harvestSource.defaultCountry);
+  console.log(`${!created && changed ? 'Ajustes de la fuente cambiados. ' : ''}Los conjuntos que no declaran los suyos tendrán: ${said}.`);
 }
 const queued = await queueHarvestRun(db, harvestSource.id, 'npm run harvest').catch(async (error: unknown) => {
   // A refusal meant for people (the seed's snapshot is never run again): its message, not a stack.

@@ -7,7 +7,9 @@ export const TRUNCATE = { name: 50, description: 120, issuerReview: 150, url: 20
 
 /**
  * Cuts `text` to `max` characters (UTF-16 units), ending in an ellipsis when it was longer; never
- * between the two halves of a character outside the BMP (an emoji), whose lone half is no text.
+ * between the two halves of a surrogate pair (a character outside the BMP, as most emoji are),
+ * whose lone half is no text at all. A sequence of several characters shown as one (an emoji with
+ * a skin tone, a flag) may still lose its last ones: what is left is still text.
  */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;

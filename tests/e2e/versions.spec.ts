@@ -206,9 +206,14 @@ test('a record changed at its origin lists both versions and what changed', asyn
 
   // A new version of another type names both as their badges do, in Spanish: «Otro», not «OTHER».
   const sql = (text: string, values: unknown[]) => embeddedSql(`${E2E_DATA_DIR}-harvest`, text, values);
+  const [kept] = (await sql(`select diff from record_versions where alexandria_id = $1 and number = 2`, [record!.id])) as Array<{ diff: unknown }>;
   await sql(`update record_versions set diff = diff || '{"typeBefore": "xlsx", "typeAfter": "other"}'::jsonb where alexandria_id = $1 and number = 2`, [record!.id]);
-  await page.reload();
-  await expect(second).toContainText('Formato: XLSX → Otro.');
+  try {
+    await page.reload();
+    await expect(second).toContainText('Formato: XLSX → Otro.');
+  } finally {
+    await sql(`update record_versions set diff = $2 where alexandria_id = $1 and number = 2`, [record!.id, JSON.stringify(kept!.diff)]);
+  }
 
   // A link shared while v1 was the file leads to the record as it is now.
   const old = await page.request.get(`/single/src/${encodeURIComponent(v1Cid)}?assetId=${record!.id}`, { maxRedirects: 0 });

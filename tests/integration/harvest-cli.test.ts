@@ -377,5 +377,9 @@ describe('npm run harvest', () => {
     } finally {
       await database.close();
     }
-  }, 120_000);
+    // The same values again change nothing, and are not said to.
+    const again = await harvest([portal.urls.ckan, ...FAST, '--language', 'es', '--country', 'DOM'], allowed);
+    expect(again.output).toContain('Los conjuntos que no declaran los suyos tendrán: idioma español, país República Dominicana.');
+    expect(again.output).not.toContain('Ajustes de la fuente cambiados');
+  }, 180_000);
 });

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archiveJobHandlers } from '../../src/lib/server/background.ts';
 import type { Archive } from '../../src/lib/server/archive.ts';
 import { readConfig } from '../../src/lib/server/config.ts';
+import type { Db } from '../../src/lib/server/db/index.ts';
 import { alexandrias, harvestedRecords, harvestSources, imports, jobs } from '../../src/lib/server/db/schema.ts';
 import { HARVEST_JOB, queueDueHarvests, queueHarvestRun, registerHarvestSource } from '../../src/lib/server/harvest/index.ts';
 import { claim, enqueue, markBegun, reclaimExpired } from '../../src/lib/server/jobs/index.ts';
@@ -75,6 +76,27 @@ describe.each(testEngines())('harvest runs on the job queue, on %s', (engine) =>
     expect(await queueDueHarvests(database.db)).toEqual([]);
     expect(await activeRuns()).toBe(1);
     await expect(queueHarvestRun(database.db, 999_999, 'x')).rejects.toThrow(/No existe la fuente de cosecha/);
+  });
+
+  it('skips a source deleted after the schedule listed it as due, and queues the others', async () => {
+    // The list read just before a moderator deleted a source: the database answers it with one more id.
+    const { harvestSource: other } = await registerHarvestSource(database.db, { url: `${portal.origin}/otro/data.json`, kind: 'datajson', name: 'Otro catálogo' });
+    const due = [other];
+    let listed = false;
+    const stale = new Proxy(database.db, {
+      get(target, property, receiver) {
+        if (property !== 'execute' || listed) return Reflect.get(target, property, receiver) as unknown;
+        return async (query: Parameters<Db['execute']>[0]) => {
+          listed = true;
+          const result = (await target.execute(query)) as unknown as { rows: Array<{ id: number }> };
+          result.rows.unshift({ id: 999_999 });
+          return result;
+        };
+      },
+    });
+    expect(await queueDueHarvests(stale)).toEqual([due[0]!.id]);
+    await database.db.delete(jobs).where(sql`(${jobs.payload}->>'harvestSourceId')::int = ${due[0]!.id}`);
+    await database.db.delete(harvestSources).where(eq(harvestSources.id, due[0]!.id));
   });
 
   it('runs the queued harvest and its captures with the server\'s handlers, the Import naming its job', async () => {

@@ -53,4 +53,23 @@ describe.each(testEngines())('overlong catalogue text on %s', (engine) => {
     expect(second.counts).toMatchObject({ new: 0, updated: 0, failed: 0 });
     expect(await db.$count(departments)).toBe(departmentsBefore);
   });
+
+  it('finds again a department a harvest made before names were cut, by its whole name, rather than making a second', async () => {
+    const whole = `Ayuntamiento ${'A'.repeat(5000)}`;
+    // As an earlier harvest left it: the whole name, and no website or acronym to find it by.
+    const [old] = await db.insert(departments).values({ name: whole, reviewStatus: 'on_line' }).returning({ id: departments.id });
+    const pkg = portal.packages.find((one) => one.organization !== null && one.organization.id !== 'organismo-largo')!;
+    pkg.organization = { ...pkg.organization!, id: 'ayuntamiento-largo', name: 'ayuntamiento-largo', title: whole };
+    const [source] = await db.select({ id: harvestedRecords.harvestSourceId }).from(harvestedRecords).limit(1);
+    const departmentsBefore = await db.$count(departments);
+    expect(await runHarvest(db, source!.id, { fetchPage })).toMatchObject({ status: 'done', errors: [] });
+    const records = await db
+      .select({ departmentId: alexandrias.departmentId })
+      .from(harvestedRecords)
+      .innerJoin(alexandrias, eq(alexandrias.id, harvestedRecords.alexandriaId))
+      .where(eq(harvestedRecords.datasetIdentifier, pkg.id));
+    expect(records.length).toBeGreaterThan(0);
+    expect(new Set(records.map((record) => record.departmentId))).toEqual(new Set([old!.id]));
+    expect(await db.$count(departments)).toBe(departmentsBefore);
+  });
 });

@@ -157,6 +157,12 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     expect(interval.body.message).toBe('Elija la frecuencia: diaria, semanal o mensual.');
     const category = await call(sourcesRoute.POST, { method: 'POST', body: { url: portal.urls.ckan, kind: 'ckan', defaultCategoryId: 987_654 } });
     expect(category).toMatchObject({ status: 400, body: { message: 'La categoría 987654 no existe.', issues: [{ field: 'defaultCategoryId' }] } });
+    // A field a new source does not take is named, not dropped in silence (a pause is set afterwards, with PATCH).
+    const paused = await call(sourcesRoute.POST, { method: 'POST', body: { url: portal.urls.ckan, kind: 'ckan', paused: true } });
+    expect(paused).toMatchObject({
+      status: 400,
+      body: { message: 'No se admite el campo «paused»: solo url, kind, name, defaultCategoryId, interval, themeMap, defaultLanguage y defaultCountry.' },
+    });
     const notJson = await call(sourcesRoute.POST, { method: 'POST', body: '{no es json' });
     expect(notJson).toMatchObject({ status: 400, body: { message: 'El cuerpo de la petición debe ser JSON.' } });
     expect(await db.select().from(harvestSources)).toEqual(seededSources);
@@ -283,12 +289,13 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     // A field that cannot change is named, not taken for nothing to change.
     expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { kind: 'dcat' } })).body).toMatchObject({
       code: 400,
-      message: 'El tipo de un catálogo no se cambia: registre el catálogo de otro tipo como una fuente nueva (y pause o elimine esta).',
+      message: 'El tipo de un catálogo registrado no se cambia: registre el catálogo de otro tipo como una fuente nueva (y pause esta).',
     });
     expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { bogus: 1, name: 'Portal local' } })).body).toMatchObject({
       code: 400,
-      message: 'No se puede cambiar «bogus»: solo name, url, defaultCategoryId, interval, themeMap, defaultLanguage, defaultCountry y paused.',
+      message: 'No se admite el campo «bogus»: solo name, url, defaultCategoryId, interval, themeMap, defaultLanguage, defaultCountry y paused.',
     });
+    expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { bogus: 1, otro: 2 } })).body).toMatchObject({ code: 400, message: expect.stringMatching(/^No se admiten los campos «bogus», «otro»: solo /) });
     // Reported against the field that names it: a form shows the message beside the theme map.
     expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: sourceId, body: { themeMap: { salud: 987_654 } } })).body).toMatchObject({
       code: 400,
@@ -741,7 +748,8 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     // So does one whose run a worker has begun, with its queued run and source.
     const busyId = await mistake('otro.json');
     expect((await call(runRoute.POST, { method: 'POST', id: busyId })).status).toBe(202);
-    expect(await claim(db, { worker: 'prueba', kinds: [HARVEST_JOB], limit: 1, leaseMs: 60_000 })).toHaveLength(1);
+    const claimed = await claim(db, { worker: 'prueba', kinds: [HARVEST_JOB], limit: 1, leaseMs: 60_000 });
+    expect(claimed.map((job) => (job.payload as { harvestSourceId: number }).harvestSourceId)).toEqual([busyId]);
     expect(await call(sourceRoute.DELETE, { method: 'DELETE', id: busyId })).toEqual({
       status: 409,
       body: { code: 409, message: 'Hay una cosecha de esta fuente en curso: podrá eliminarla cuando termine.' },
@@ -749,7 +757,36 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     expect(await db.$count(harvestSources, eq(harvestSources.id, busyId))).toBe(1);
     expect(await db.$count(jobs, ofSource(busyId))).toBe(1);
     await db.delete(jobs).where(ofSource(busyId));
+    // A run under way with no job to show for it (read by a direct call, or its worker lost its lease) counts too.
+    const [reading] = await db.insert(imports).values({ type: 'harvest', status: 'in_progress', harvestSourceId: busyId }).returning({ id: imports.id });
+    expect((await call(sourceRoute.DELETE, { method: 'DELETE', id: busyId })).status).toBe(409);
+    await db.delete(imports).where(eq(imports.id, reading!.id));
     expect((await call(sourceRoute.DELETE, { method: 'DELETE', id: busyId })).status).toBe(200);
+    // The seed's copy of a catalogue is kept with the archive.
+    const [seeded] = seededSources;
+    expect(await call(sourceRoute.DELETE, { method: 'DELETE', id: seeded!.id })).toEqual({
+      status: 409,
+      body: { code: 409, message: `«${seeded!.name}» es una copia del catálogo guardada con el archivo: no se elimina.` },
+    });
+  });
+
+  it('keeps the public source a deleted harvest source leaves while another catalogue files there, or once a moderator described it in their own words', async () => {
+    const add = async (file: string) => {
+      const added = await call(sourcesRoute.POST, { method: 'POST', body: { url: `http://127.0.0.1:6/${file}`, kind: 'datajson', name: `Sitio seis ${file}` } });
+      expect(added.status).toBe(201);
+      return added.body.body as HarvestSourceDetail;
+    };
+    const first = await add('a.json');
+    const second = await add('b.json');
+    expect(second.sourceId).toBe(first.sourceId);
+    expect((await call(sourceRoute.DELETE, { method: 'DELETE', id: first.id })).status).toBe(200);
+    // The other catalogue of the site still files its records there.
+    expect(await db.$count(sources, eq(sources.id, first.sourceId))).toBe(1);
+    await db.update(sources).set({ description: 'Portal de datos del sitio seis, descrito por la moderación.' }).where(eq(sources.id, second.sourceId));
+    expect((await call(sourceRoute.DELETE, { method: 'DELETE', id: second.id })).status).toBe(200);
+    // No longer the archive's description of a catalogue: a moderator's source, which stays.
+    expect(await db.$count(sources, eq(sources.id, second.sourceId))).toBe(1);
+    await db.delete(sources).where(eq(sources.id, second.sourceId));
   });
 
   it("names a catalogue added without a name after its host, and after its path too when the host's name is taken on the site", async () => {

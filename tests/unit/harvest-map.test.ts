@@ -227,10 +227,21 @@ describe('mapDataset', () => {
     });
     const names = records.map((record) => record.title);
     for (const title of names) expect(title.length).toBeLessThanOrEqual(FIELD_MAX.title);
-    expect(names[0]).toBe(`${'T'.repeat(FIELD_MAX.title - 109)}…: ${'N'.repeat(99)}… (CSV)`);
-    expect(names[1]).toBe(`${'T'.repeat(FIELD_MAX.title - 136)}…: ${'N'.repeat(99)}… (${'F'.repeat(29)}…)`);
-    // Short titles are left whole.
+    // The dataset's title keeps its first hundred characters; the names give way, never what tells them apart.
+    expect(names[0]).toBe(`${'T'.repeat(99)}…: ${'N'.repeat(191)}… (CSV)`);
+    expect(names[1]).toBe(`${'T'.repeat(99)}…: ${'N'.repeat(164)}… (${'F'.repeat(29)}…)`);
+    // A short dataset title leaves its room to the name.
+    const [, shortTitle] = mapDataset({ ...long, title: 'Nómina 2024', distributions: long.distributions.concat(distribution({ identifier: 'b', url: 'https://x.org/b.csv', title: 'M'.repeat(5000) })) });
+    expect(shortTitle!.title).toBe(`Nómina 2024: ${'M'.repeat(FIELD_MAX.title - 'Nómina 2024: '.length - 1)}…`);
+    // What fits is left whole: short titles, and a long name after a short title.
     expect(mapDataset(dataset([distribution({ identifier: 'a', url: 'https://x.org/a.csv' })]))[0]!.title).toBe('Nómina 2024');
+    const fits = mapDataset(
+      dataset([
+        distribution({ identifier: 'a', url: 'https://x.org/a.csv', title: `Detalle ${'d'.repeat(200)}` }),
+        distribution({ identifier: 'b', url: 'https://x.org/b.csv', title: 'Resumen' }),
+      ]),
+    );
+    expect(fits[0]!.title).toBe(`Nómina 2024: Detalle ${'d'.repeat(200)}`);
   });
 
   it('tells the files of one dataset apart, keys them by identifier, else URL, else position, and drops repeats', () => {

@@ -26,7 +26,7 @@ import { CAPTURE_JOB } from './capture-job.ts';
 import { foldLabel } from './map.ts';
 import { activeRunsOf, HARVEST_JOB, queueHarvestRun, refuseSnapshot, type HarvestJobPayload } from './run-job.ts';
 import { documentsRead, emptyCounts } from './run.ts';
-import { changeHarvestedCatalogue, checkNewAddress, forgetHarvestSource, registerHarvestSource, type RegistrationRules } from './sources.ts';
+import { changeHarvestedCatalogue, checkNewAddress, forgetHarvestSource, lockSite, registerHarvestSource, type RegistrationRules } from './sources.ts';
 import { makeDueNow, queueDueRechecks, RECHECKS_PER_TURN } from './watch.ts';
 
 /**
@@ -117,8 +117,25 @@ function sourceDefaults(input: { defaultLanguage?: string | null | undefined; de
   };
 }
 
-/** A new harvest source (`POST /v2/ops/harvest-sources`). */
-export const newHarvestSourceInput = z.object({
+/**
+ * What a request naming a field the archive does not take is told (`fields`: the ones it takes): the
+ * kind of a registered catalogue is part of what it is (another kind of the same portal is another
+ * source), and any other name is a typing slip that would otherwise pass for applied, or for
+ * «nothing to change».
+ */
+function unknownFields(fields: readonly string[]) {
+  return (issue: { code: string; keys?: string[] }): string | undefined => {
+    if (issue.code !== 'unrecognized_keys' || !issue.keys) return undefined;
+    if (issue.keys.includes('kind')) return 'El tipo de un catálogo registrado no se cambia: registre el catálogo de otro tipo como una fuente nueva (y pause esta).';
+    const named = issue.keys.map((key) => `«${key}»`).join(', ');
+    return `${issue.keys.length === 1 ? 'No se admite el campo' : 'No se admiten los campos'} ${named}: solo ${listOf(fields)}.`;
+  };
+}
+
+/** `a, b y c`. */
+const listOf = (words: readonly string[]) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} y ${words.at(-1)}`);
+
+const newSourceFields = {
   url: catalogUrl.describe('La dirección del catálogo: la raíz de un portal CKAN, un catálogo DCAT-AP o un data.json.'),
   kind: z.enum(KIND_VALUES, { error: 'Elija el tipo de catálogo: ckan, dcat o datajson.' }).describe('ckan, dcat o datajson.'),
   name: name.optional().describe('Por omisión, el nombre del servidor del catálogo, con su ruta si otra fuente de ese servidor ya se llama así.'),
@@ -127,34 +144,28 @@ export const newHarvestSourceInput = z.object({
   themeMap: themeMap.optional().describe('Tema del catálogo (su identificador o su nombre) → id de categoría.'),
   defaultLanguage: defaultLanguage.optional().describe(LANGUAGE_HELP),
   defaultCountry: defaultCountry.optional().describe(COUNTRY_HELP),
-});
+};
+
+/** A new harvest source (`POST /v2/ops/harvest-sources`). */
+export const newHarvestSourceInput = z.strictObject(newSourceFields, { error: unknownFields(Object.keys(newSourceFields)) });
 export type NewHarvestSourceInput = z.infer<typeof newHarvestSourceInput>;
 
-/**
- * What a change naming a field that cannot change is told: the kind of a catalogue is part of what
- * it is (another kind of the same portal is another source), and any other name is a typing slip
- * that would otherwise read as «nothing to change».
- */
-function unchangeableFields(issue: { code: string; keys?: string[] }): string | undefined {
-  if (issue.code !== 'unrecognized_keys' || !issue.keys) return undefined;
-  if (issue.keys.includes('kind')) return 'El tipo de un catálogo no se cambia: registre el catálogo de otro tipo como una fuente nueva (y pause o elimine esta).';
-  return `No se puede cambiar ${issue.keys.map((key) => `«${key}»`).join(', ')}: solo name, url, defaultCategoryId, interval, themeMap, defaultLanguage, defaultCountry y paused.`;
-}
+const editFields = {
+  name: name.optional(),
+  url: catalogUrl
+    .optional()
+    .describe('Su nueva dirección (el portal pasó a https, o la ruta estaba mal): sus registros siguen siendo suyos. No mientras una cosecha suya está en cola o en curso.'),
+  defaultCategoryId: categoryId.nullable().optional(),
+  interval: interval.optional(),
+  themeMap: themeMap.optional(),
+  defaultLanguage: defaultLanguage.optional().describe(LANGUAGE_HELP),
+  defaultCountry: defaultCountry.optional().describe(COUNTRY_HELP),
+  paused: z.boolean({ error: 'paused debe ser true o false.' }).optional().describe('Pausada: la programación no la cosecha; «Cosechar ahora» sí.'),
+};
 
 /** A change to a harvest source (`PATCH /v2/ops/harvest-sources/{id}`): only the fields given change. */
 export const harvestSourceEdit = z
-  .strictObject({
-    name: name.optional(),
-    url: catalogUrl
-      .optional()
-      .describe('Su nueva dirección (el portal pasó a https, o la ruta estaba mal): sus registros siguen siendo suyos. No mientras una cosecha suya está en cola o en curso.'),
-    defaultCategoryId: categoryId.nullable().optional(),
-    interval: interval.optional(),
-    themeMap: themeMap.optional(),
-    defaultLanguage: defaultLanguage.optional().describe(LANGUAGE_HELP),
-    defaultCountry: defaultCountry.optional().describe(COUNTRY_HELP),
-    paused: z.boolean({ error: 'paused debe ser true o false.' }).optional().describe('Pausada: la programación no la cosecha; «Cosechar ahora» sí.'),
-  }, { error: unchangeableFields })
+  .strictObject(editFields, { error: unknownFields(Object.keys(editFields)) })
   .refine((edit) => Object.values(edit).some((value) => value !== undefined), 'No hay nada que cambiar.');
 export type HarvestSourceEdit = z.infer<typeof harvestSourceEdit>;
 
@@ -668,10 +679,10 @@ export async function updateHarvestSource(db: Db, id: number, edit: HarvestSourc
 
 /**
  * Deletes a harvest source that never brought a record, with its runs (their rows on the public
- * timeline) and the queue's harvest jobs for it, and the source the archive made for it
- * (`forgetHarvestSource`). One whose catalogue gave records is a 409: its records keep their
- * provenance, and pausing it stops its harvests. So is one whose run is under way, which would
- * write into a source that is no longer there.
+ * timeline) and the queue's harvest jobs for it (a queued run goes with it), and the source the
+ * archive made for it (`forgetHarvestSource`). One whose catalogue gave records is a 409: its
+ * records keep their provenance, and pausing it stops its harvests. So is one whose run is under
+ * way, which would write into a source that is no longer there, and the seed's copy of a catalogue.
  */
 export async function deleteHarvestSource(db: Db, id: number): Promise<void> {
   await db.transaction(async (tx) => {
@@ -679,6 +690,9 @@ export async function deleteHarvestSource(db: Db, id: number): Promise<void> {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('harvest-queue'), ${id})`);
     const [current] = await tx.select().from(harvestSources).where(eq(harvestSources.id, id)).for('update');
     if (!current) throw notFound();
+    // A registration on the same site may be about to file its catalogue under the source this one leaves.
+    await lockSite(tx, current.url);
+    if (current.snapshotOn !== null) throw new ConflictError(`«${current.name}» es una copia del catálogo guardada con el archivo: no se elimina.`);
     const [record] = await tx.select({ id: harvestedRecords.alexandriaId }).from(harvestedRecords).where(eq(harvestedRecords.harvestSourceId, id)).limit(1);
     if (record) {
       throw new ConflictError('Esta fuente ya trajo registros: no se elimina, para que conserven su procedencia. Pausarla detiene sus cosechas.');
@@ -688,7 +702,9 @@ export async function deleteHarvestSource(db: Db, id: number): Promise<void> {
     const ofThisSource = and(eq(jobs.kind, HARVEST_JOB), sql`(${jobs.payload}->>'harvestSourceId')::int = ${id}`);
     await tx.delete(jobs).where(and(ofThisSource, ne(jobs.status, 'running')));
     const [running] = await tx.select({ id: jobs.id }).from(jobs).where(ofThisSource).limit(1);
-    if (running) throw new ConflictError('Hay una cosecha de esta fuente en curso: podrá eliminarla cuando termine.');
+    // A run under way without a job (one read by a direct call, or whose worker lost its lease) counts too.
+    const [reading] = await tx.select({ id: imports.id }).from(imports).where(and(eq(imports.harvestSourceId, id), eq(imports.status, 'in_progress'))).limit(1);
+    if (running || reading) throw new ConflictError('Hay una cosecha de esta fuente en curso: podrá eliminarla cuando termine.');
     await tx.delete(imports).where(eq(imports.harvestSourceId, id));
     await forgetHarvestSource(tx, current);
   });

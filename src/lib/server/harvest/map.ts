@@ -71,18 +71,24 @@ const MAX_FACT_LENGTH = 300;
 /**
  * A record's title, held to what a contributor may write (`FIELD_MAX.title`): a catalogue's title
  * of thousands of characters would be every list's row, every page's heading and its `<title>`.
- * A cut title ends in an ellipsis, so a reader knows there was more (the catalogue has it whole).
- * The dataset's title is what gives way: the distribution's name after it still tells a dataset's
- * records apart.
+ * A cut part ends in an ellipsis, so a reader knows there was more (the catalogue has it whole).
+ * Nothing is cut that fits. The dataset's title gives way first, down to `MIN_DATASET_TITLE`,
+ * then the distribution's name, never what tells it from its siblings: what is left still names
+ * the dataset and tells its records apart.
  */
-export function recordTitle(datasetTitle: string, distributionName?: string): string {
-  // `siblingNames` keeps a name shorter than this; a hostile catalogue's still gives way here.
-  const suffix = distributionName === undefined ? '' : `: ${truncate(distributionName, 2 * MAX_DISTRIBUTION_NAME)}`;
-  return truncate(datasetTitle, FIELD_MAX.title - suffix.length) + suffix;
+export function recordTitle(datasetTitle: string, distribution?: SiblingName): string {
+  if (!distribution) return truncate(datasetTitle, FIELD_MAX.title);
+  const { name, tell } = distribution;
+  const whole = `${datasetTitle}${SEPARATOR}${name}${tell}`;
+  if (whole.length <= FIELD_MAX.title) return whole;
+  const room = FIELD_MAX.title - SEPARATOR.length - tell.length;
+  const shown = truncate(name, Math.max(room - MIN_DATASET_TITLE, room - datasetTitle.length));
+  return `${truncate(datasetTitle, room - shown.length)}${SEPARATOR}${shown}${tell}`;
 }
 
-/** Characters of a distribution's name (`siblingNames`) kept in its record's title: a name, not a second title. */
-const MAX_DISTRIBUTION_NAME = 100;
+const SEPARATOR = ': ';
+/** Characters of a dataset's title kept, at least, when a distribution's name is long too. */
+const MIN_DATASET_TITLE = 100;
 /** Characters of a declared format that tells two distributions of the same name apart: a label, not a sentence. */
 const MAX_FORMAT_IN_NAME = 30;
 
@@ -124,7 +130,7 @@ export function mapDataset(dataset: CatalogDataset, defaults: SourceDefaults = N
       distributionKey: key,
       url: fileUrl(distribution),
       apiEndpoint: isService(distribution) ? distribution.url : null,
-      title: unique.length > 1 ? recordTitle(dataset.title, names[position]) : recordTitle(dataset.title),
+      title: recordTitle(dataset.title, unique.length > 1 ? names[position] : undefined),
       type,
       formats: [type],
       declaredFormat: distribution.format ?? distribution.mediaType,
@@ -214,28 +220,34 @@ function datasetFacts(dataset: CatalogDataset, defaults: SourceDefaults) {
  */
 function distributionName(dataset: CatalogDataset, distribution: CatalogDistribution, index: number): string {
   const title = distribution.title?.trim();
-  if (title && title !== dataset.title) return truncate(title, MAX_DISTRIBUTION_NAME);
+  if (title && title !== dataset.title) return title;
   const fileName = distribution.url ? fileNameOf(distribution.url) : null;
-  const name = distribution.format ?? (fileName && /\.[A-Za-z0-9]{2,5}$/.test(fileName) ? fileName : `archivo ${index + 1}`);
-  return truncate(name, MAX_DISTRIBUTION_NAME);
+  return distribution.format ?? (fileName && /\.[A-Za-z0-9]{2,5}$/.test(fileName) ? fileName : `archivo ${index + 1}`);
+}
+
+/** A distribution's name in its record's title, and what tells it from a sibling of the same name (` (CSV)`, ` (4)`). */
+export interface SiblingName {
+  name: string;
+  tell: string;
 }
 
 /**
  * The names of a dataset's distributions, told apart: portals often give the CSV, XLSX and ODS of
  * one table the same title, so a name shared by several gets its format, and a name still shared
- * (same title, same format) its number.
+ * (same title, same format) its number. Kept apart from the name, so that cutting a long name
+ * (`recordTitle`) never cuts what tells it apart.
  */
-function siblingNames(dataset: CatalogDataset, siblings: ReadonlyArray<{ distribution: CatalogDistribution; index: number }>): string[] {
+function siblingNames(dataset: CatalogDataset, siblings: ReadonlyArray<{ distribution: CatalogDistribution; index: number }>): SiblingName[] {
   const countOf = (list: string[]) => list.reduce((counts, name) => counts.set(name, (counts.get(name) ?? 0) + 1), new Map<string, number>());
   const base = siblings.map(({ distribution, index }) => distributionName(dataset, distribution, index));
   const baseCounts = countOf(base);
   const withFormat = base.map((name, position) => {
     const declared = siblings[position]!.distribution.format?.trim();
     const format = declared ? truncate(declared, MAX_FORMAT_IN_NAME) : null;
-    return baseCounts.get(name)! > 1 && format && format !== name ? `${name} (${format})` : name;
+    return { name, tell: baseCounts.get(name)! > 1 && format && format !== name ? ` (${format})` : '' };
   });
-  const counts = countOf(withFormat);
-  return withFormat.map((name, position) => (counts.get(name)! > 1 ? `${name} (${siblings[position]!.index + 1})` : name));
+  const counts = countOf(withFormat.map(({ name, tell }) => name + tell));
+  return withFormat.map(({ name, tell }, position) => ({ name, tell: counts.get(name + tell)! > 1 ? `${tell} (${siblings[position]!.index + 1})` : tell }));
 }
 
 /**

@@ -69,7 +69,9 @@ export class PublisherMatcher {
     return (
       (website ? this.#byWebsite.get(website) : undefined) ??
       (acronym ? this.#byAcronym.get(acronym) : undefined) ??
-      this.#byName.get(nameKey(publisher.name))
+      this.#byName.get(nameKey(publisher.name)) ??
+      // A department a harvest made before names were cut bears the whole name.
+      (publisher.name === declared.name ? undefined : this.#byName.get(nameKey(declared.name)))
     );
   }
 
@@ -79,9 +81,9 @@ export class PublisherMatcher {
    * remembers an id that was rolled back.
    */
   async findOrCreate(db: Db, declared: CatalogPublisher): Promise<number> {
-    const publisher = named(declared);
-    const found = this.find(publisher);
+    const found = this.find(declared);
     if (found !== undefined) return found;
+    const publisher = named(declared);
     const values = {
       name: publisher.name,
       acronym: publisher.acronym ?? acronymInName(publisher.name),

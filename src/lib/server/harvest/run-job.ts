@@ -42,6 +42,14 @@ export function activeRunsOf(harvestSourceId: number) {
   );
 }
 
+/** A run asked for a harvest source that is not there (never was, or a moderator deleted it meanwhile). */
+export class HarvestSourceGoneError extends Error {
+  constructor(harvestSourceId: number) {
+    super(`No existe la fuente de cosecha ${harvestSourceId}.`);
+    this.name = 'HarvestSourceGoneError';
+  }
+}
+
 /**
  * Queues a run of `harvestSourceId`; when one is already queued or running, that job is returned
  * (`created: false`). Serialised per source by a transaction lock, so two servers asking at the
@@ -54,7 +62,7 @@ export async function queueHarvestRun(db: Db, harvestSourceId: number, requested
       .select({ name: harvestSources.name, snapshotOn: harvestSources.snapshotOn })
       .from(harvestSources)
       .where(eq(harvestSources.id, harvestSourceId));
-    if (!source) throw new Error(`No existe la fuente de cosecha ${harvestSourceId}.`);
+    if (!source) throw new HarvestSourceGoneError(harvestSourceId);
     refuseSnapshot(source);
     const [active] = await tx.select().from(jobs).where(activeRunsOf(harvestSourceId)).orderBy(jobs.id).limit(1);
     if (active) return { job: active, created: false };
@@ -98,7 +106,13 @@ export async function queueDueHarvests(db: Db, requestedBy = 'programada'): Prom
      order by s.id`)) as unknown as { rows: Array<{ id: number }> };
   const queued: number[] = [];
   for (const { id } of due.rows) {
-    if ((await queueHarvestRun(db, Number(id), requestedBy)).created) queued.push(Number(id));
+    // A source deleted since the list was read is skipped: the rest of the schedule's turn (the
+    // other sources, the rechecks, the audit) still goes.
+    const run = await queueHarvestRun(db, Number(id), requestedBy).catch((error: unknown) => {
+      if (error instanceof HarvestSourceGoneError) return null;
+      throw error;
+    });
+    if (run?.created) queued.push(Number(id));
   }
   return queued;
 }

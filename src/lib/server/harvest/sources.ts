@@ -49,6 +49,14 @@ function refusedCatalogue(url: URL, rules: RegistrationRules): string | null {
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
+ * Registrations, moves and deletions of catalogues on `url`'s site (its host) take turns until
+ * `tx` ends: each decides from what the others left on the site, and from the source they share.
+ */
+export async function lockSite(tx: Pick<Db, 'execute'>, url: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('harvest-register'), hashtext(${new URL(url).host}))`);
+}
+
+/**
  * The harvest sources of `url`'s site, and the one among them that is the catalogue at `url`
  * (`existing`): the same address, or the same catalogue spelt another way (a CKAN portal's root,
  * then its API's address; http or https, `catalogIdentity`), which a second source would archive
@@ -58,7 +66,7 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
  */
 async function catalogueOnSite(tx: Tx, kind: CatalogKind, url: string): Promise<{ onSite: HarvestSource[]; existing: HarvestSource | undefined }> {
   const { host } = new URL(url);
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('harvest-register'), hashtext(${host}))`);
+  await lockSite(tx, url);
   const onSite = await tx
     .select()
     .from(harvestSources)
@@ -207,8 +215,12 @@ export async function changeHarvestedCatalogue(
  * before (the seed's portal, a contributor's) or that a moderator has described in their own words
  * stays. In `tx`, once the caller has made sure the harvest source holds no record and no run.
  */
-export async function forgetHarvestSource(tx: Pick<Db, 'delete'>, harvestSource: Pick<HarvestSource, 'id' | 'url' | 'sourceId'>): Promise<void> {
+export async function forgetHarvestSource(tx: Pick<Db, 'delete' | 'select'>, harvestSource: Pick<HarvestSource, 'id' | 'url' | 'sourceId'>): Promise<void> {
   await tx.delete(harvestSources).where(eq(harvestSources.id, harvestSource.id));
+  // Locked before it is looked at: a record filed there meanwhile (an upload naming this source)
+  // either committed first, and is seen below, or waits for this transaction and then finds the
+  // source gone, rather than losing its source to a deletion that did not see it.
+  await tx.select({ id: sources.id }).from(sources).where(eq(sources.id, harvestSource.sourceId)).for('update');
   await tx
     .delete(sources)
     .where(
