@@ -230,6 +230,15 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
       .returning({ id: alexandrias.id });
     expect((await loadRecord(db(), file!.cid!, twin!.id))?.record.id).toBe(twin!.id);
     expect((await loadRecord(db(), file!.cid!, file!.id))?.record.id).toBe(file!.id);
+    // A link by the CID alone shows the published record, not the newer upload of the same bytes,
+    // under review or blocked; with none published, the file's first record.
+    expect((await loadRecord(db(), file!.cid!, null))?.record.id).toBe(file!.id);
+    await db().update(alexandrias).set({ status: 'blocked' }).where(eq(alexandrias.id, twin!.id));
+    expect((await loadRecord(db(), file!.cid!, null))?.record.id).toBe(file!.id);
+    await db().update(alexandrias).set({ status: 'under_review' }).where(inArray(alexandrias.id, [file!.id, twin!.id]));
+    expect((await loadRecord(db(), file!.cid!, null))?.record.id).toBe(file!.id);
+    await db().update(alexandrias).set({ status: 'on_line' }).where(eq(alexandrias.id, file!.id));
+    await db().update(alexandrias).set({ status: 'under_review' }).where(eq(alexandrias.id, twin!.id));
     const page = await loadRecord(db(), file!.cid!, file!.id);
     // A sibling is a row of the table of files: what that row shows, nothing read of its origin.
     expect(page?.siblings).toEqual([{ id: twin!.id, title: 'Otra copia del informe de la SISALRIL', fileName: null, fileSize: null, updatedAt: expect.any(Date), status: 'under_review' }]);

@@ -3,6 +3,7 @@
  * returns; null means the page does not exist (a real 404).
  */
 import { eq } from 'drizzle-orm';
+import type { AssetStatus } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { CollectionOrder, GroupOrder, ListView } from '../../list-view.ts';
 import type { Db } from '../db/index.ts';
@@ -87,7 +88,7 @@ export interface RecordPage {
 /** The record with `cid`; `assetId` picks one when several share the CID (SPEC §2). */
 export async function loadRecord(db: Db, cid: string, assetId: number | null): Promise<RecordPage | null> {
   const records = await recordDetails(db, eq(alexandrias.cid, cid));
-  const chosen = records.find((candidate) => candidate.id === assetId) ?? records[0];
+  const chosen = records.find((candidate) => candidate.id === assetId) ?? [...records].sort(byStanding)[0];
   if (!chosen) return null;
   // What is known of the origin (captures, withdrawal, disappearance) only for the record shown:
   // its siblings are a row each in the table of files.
@@ -96,6 +97,18 @@ export async function loadRecord(db: Db, cid: string, assetId: number | null): P
     .filter((candidate) => candidate.id !== chosen.id)
     .map(({ id, title, fileName, fileSize, updatedAt, status }): SiblingRecord => ({ id, title, fileName, fileSize, updatedAt, status }));
   return recordPage(db, record!, siblings);
+}
+
+/** How public a record of a file is: a link by the file's CID alone shows the most public one. */
+const STANDING: Readonly<Record<AssetStatus, number>> = { on_line: 0, under_review: 1, broken: 2, blocked: 3 };
+
+/**
+ * Which of the records of one file a link by its CID alone (`/{cid}`, a pasted CID) shows: the
+ * published one first, then the oldest, the file's first record. A later upload of the same bytes,
+ * under review or blocked, never takes over the page of the record the archive published.
+ */
+function byStanding(a: { status: AssetStatus; id: number }, b: { status: AssetStatus; id: number }): number {
+  return STANDING[a.status] - STANDING[b.status] || a.id - b.id;
 }
 
 /**
