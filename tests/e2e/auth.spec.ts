@@ -86,6 +86,22 @@ test('the password reset validates, waits, and answers the same for everyone', a
   await page.screenshot({ path: 'test-results/screenshots/forgot-password.png' });
 });
 
+test('without JavaScript the password reset form answers on its page, and keeps what was typed', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/auth/forgot-password');
+  const email = page.getByLabel('Correo electrónico');
+  await email.fill('no-es-correo');
+  await page.getByRole('button', { name: 'Enviar' }).click();
+  // Its page again, not the API's JSON: the reason, and the address to correct.
+  await expect(page.getByRole('alert')).toHaveText('Wrong email format');
+  await expect(email).toHaveValue('no-es-correo');
+  await email.fill('datos@one.gob.do');
+  await page.getByRole('button', { name: 'Enviar' }).click();
+  await expect(page.getByRole('status')).toHaveText('Sent password reset. Please check your email');
+  await context.close();
+});
+
 test('the auth endpoints answer 400 and 401 as the spec says', async ({ request }) => {
   expect((await request.post('/auth/login', { data: {} })).status()).toBe(400);
   expect((await request.post('/auth/login', { data: { message: 'x', signature: `0x${'1'.repeat(130)}`, provider: 'metamask' } })).status()).toBe(400);

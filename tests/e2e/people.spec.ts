@@ -64,6 +64,14 @@ test('without JavaScript the contact page works as a plain form', async ({ brows
   await main.getByLabel('Mensaje').fill('Este mensaje llega sin scripts.');
   await main.getByRole('button', { name: 'Enviar' }).click();
   await expect(main.getByRole('status').first()).toHaveText('Mensaje enviado. Gracias por escribirnos.');
+  // Refused by the server (a subject of blanks passes the browser's «required»): the page says why
+  // and gives back what was typed.
+  await main.getByLabel('Asunto').fill('   ');
+  await main.getByLabel('Mensaje').fill('Este mensaje no se pierde.');
+  await main.getByRole('button', { name: 'Enviar' }).click();
+  await expect(main.getByRole('alert')).toHaveText('Escriba el asunto.');
+  await expect(main.getByLabel('Mensaje')).toHaveValue('Este mensaje no se pierde.');
+  await expect(main.getByLabel('Asunto')).toHaveValue('   ');
   await context.close();
 });
 

@@ -7,7 +7,7 @@ import type { AstroCookies } from 'astro';
 import { loginRequestSchema, registerRequestSchema, resetEmailSchema } from '../../domain/auth.ts';
 import { toUser } from '../../domain/user.ts';
 import type { Db } from '../db/index.ts';
-import { parseJson } from '../http/input.ts';
+import { parseInput, parseJson } from '../http/input.ts';
 import { issueNonce } from './nonces.ts';
 import { spend } from './rate-limit.ts';
 import { createSession, revokeSession, SESSION_COOKIE, sessionToken, upsertUser } from './sessions.ts';
@@ -86,8 +86,10 @@ export async function logout(context: Pick<AuthContext, 'db' | 'request' | 'cook
  * Password reset keeps its form, but wallets have no password: whatever the address, the answer
  * is the same, so nobody can learn whether an account exists (DECISIONS).
  */
-export async function forgotPassword(context: AuthContext) {
+export async function forgotPassword(context: AuthContext, form?: Record<string, unknown>) {
   await spend(context.db, `reset:ip:${context.clientAddress}`, LIMITS.resetPerIp);
-  await parseJson(context.request, resetEmailSchema);
+  // The page's form sent without its script comes as a web form (`form`); the API's call as JSON.
+  if (form) parseInput(resetEmailSchema, form);
+  else await parseJson(context.request, resetEmailSchema);
   return { code: 200, message: 'Sent password reset. Please check your email' };
 }
