@@ -143,6 +143,17 @@ test('a moderator blocks a record with a reason; its files are withdrawn and its
   // A contribution with a proof, blocked: both its files are withdrawn from the gateway. (In this
   // test, not one of its own: every sign-in of the same wallet counts against its per-minute limit.)
   await blockedContributionIsWithdrawn(page);
+
+  // Its contributor (here the moderator's own wallet) is told in the header's notifications, newest
+  // first, with the public reason, and the title leads to the record.
+  await page.getByRole('group').filter({ has: page.getByText('Notificaciones') }).locator('summary').click();
+  const told = page.locator('[data-account-notifications] [data-notification]').first();
+  await expect(told).toContainText('Matriculados por provincia, para bloquear en la prueba');
+  await expect(told).toContainText(/Bloqueado · \d{2}\/\d{2}\/\d{4}/);
+  await expect(told).toContainText('Motivo: La captura muestra datos personales de estudiantes.');
+  await page.screenshot({ path: 'test-results/screenshots/notificaciones-decision.png' });
+  await told.getByRole('link').click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Matriculados por provincia, para bloquear en la prueba');
 });
 
 test.describe('on the archive that takes contributions', () => {

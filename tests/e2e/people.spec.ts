@@ -101,6 +101,8 @@ test('notifications, the version, no splash over a rendered page, and a theme th
 
   await page.getByRole('group').filter({ has: page.getByText('Notificaciones') }).locator('summary').click();
   await expect(page.getByText('Welcome', { exact: true })).toBeVisible();
+  // Signed out, there is no one to tell of a decision: the welcome alone.
+  await expect(page.locator('[data-account-notifications]')).toBeHidden();
   await expect(page.locator('[data-version]')).toHaveText('Versión 1.3.0');
 
   const toggle = page.getByRole('button', { name: 'Cambiar tema claro u oscuro' });

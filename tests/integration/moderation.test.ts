@@ -6,10 +6,11 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { eq, ne } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { APIContext } from 'astro';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toUser, type User } from '../../src/lib/domain/user.ts';
 import type { Engine } from '../../src/lib/server/db/index.ts';
-import { aletheias, alexandrias, sourceReviews, sources } from '../../src/lib/server/db/schema.ts';
+import { aletheias, alexandrias, sourceReviews, sources, statusHistory } from '../../src/lib/server/db/schema.ts';
 import { readGatewayRequest, serveFile } from '../../src/lib/server/gateway/index.ts';
 import { createContentStore, type ContentStore } from '../../src/lib/server/storage/index.ts';
 import { toResponse } from '../../src/lib/server/http/errors.ts';
@@ -20,9 +21,14 @@ import {
   recordStatusChange,
   requireModerator,
 } from '../../src/lib/server/moderation/index.ts';
-import { contributorRanking, recordHistory, reviewQueue, reviewQueueIds } from '../../src/lib/server/queries/index.ts';
+import { contributorRanking, notificationsOf, recordHistory, reviewQueue, reviewQueueIds } from '../../src/lib/server/queries/index.ts';
 import { createSeededDatabase, testEngines } from '../helpers/database.ts';
 import { ALICE, MALLORY } from '../helpers/siwe.ts';
+
+// The route reads the running archive; here it is the test's database.
+const running = vi.hoisted(() => ({ archive: undefined as unknown }));
+vi.mock('../../src/lib/server/archive.ts', () => ({ getArchive: async () => running.archive }));
+const notificationsRoute = await import('../../src/pages/v2/account/notifications.ts');
 
 const MODERATORS = [ALICE.address.toLowerCase()];
 const CONTRIBUTOR = '0x1111111111111111111111111111111111111111';
@@ -85,6 +91,36 @@ describe.each(testEngines())('moderation on %s', (engine: Engine) => {
     const same = await changeRecordStatus(seeded.db, { id: recordId, status: 'blocked', reason: 'otra vez', actor: MODERATORS[0]! }).catch(statusOf);
     expect(same).toEqual({ status: 400, message: 'El registro ya tiene ese estado.' });
     expect(await recordHistory(seeded.db, recordId)).toHaveLength(2);
+  });
+
+  it("tells the contributor the moderators' decisions on their uploads, newest first, through GET /v2/account/notifications", async () => {
+    // The archive's own entry (an upload starting under review) is no news, and another wallet's uploads are not theirs.
+    const [own] = await seeded.db
+      .insert(alexandrias)
+      .values({ title: 'Otra contribución del mismo contribuidor', type: 'csv', status: 'under_review', walletAddress: CONTRIBUTOR })
+      .returning({ id: alexandrias.id });
+    await seeded.db.insert(statusHistory).values({ alexandriaId: own!.id, toStatus: 'under_review', actor: null });
+    const told = await notificationsOf(seeded.db, CONTRIBUTOR.toUpperCase().replace('0X', '0x'));
+    expect(told.map((item) => [item.recordId, item.status, item.reason])).toEqual([
+      [recordId, 'blocked', 'Contiene datos personales.'],
+      [recordId, 'on_line', 'Captura y fuente comprobadas.'],
+    ]);
+    expect(told[0]).toMatchObject({ title: 'Contribución de prueba para moderar', path: `/single/src/bafkreimoderacion?assetId=${recordId}`, at: expect.any(Date) });
+    expect(await notificationsOf(seeded.db, MALLORY.address)).toEqual([]);
+    expect(await notificationsOf(seeded.db, CONTRIBUTOR, 1)).toHaveLength(1);
+
+    // The route answers the session's wallet only, and nobody signed out.
+    running.archive = { db: seeded.db };
+    const call = async (user: User | null) => {
+      const response = await notificationsRoute.GET({ locals: localsOf(user) } as unknown as APIContext);
+      return { status: response.status, cache: response.headers.get('cache-control'), body: (await response.json()) as { body?: unknown[] } };
+    };
+    expect((await call(null)).status).toBe(401);
+    const answer = await call(toUser(CONTRIBUTOR, 'metamask'));
+    expect(answer).toMatchObject({ status: 200, cache: 'private, no-store' });
+    expect(answer.body.body).toHaveLength(2);
+    expect((await call(toUser(MALLORY.address, 'metamask'))).body.body).toEqual([]);
+    await seeded.db.delete(alexandrias).where(eq(alexandrias.id, own!.id));
   });
 
   it('refuses anyone who is not a moderator (403), and nobody signed in (401)', async () => {

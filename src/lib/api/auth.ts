@@ -33,3 +33,17 @@ export function fetchUser(accessToken: string): Promise<{ user: User; moderator?
 export function postForgotPassword(email: string): Promise<{ message: string }> {
   return call('/auth/forgot-password', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email }) });
 }
+
+/** A moderator's decision on one of the session's uploads (`GET /v2/account/notifications`). */
+export interface AccountNotification {
+  recordId: number;
+  title: string;
+  path: string;
+  status: 'under_review' | 'on_line' | 'blocked' | 'broken';
+  reason: string;
+  at: string;
+}
+
+export async function fetchNotifications(accessToken: string): Promise<AccountNotification[]> {
+  return (await call<{ body: AccountNotification[] }>('/v2/account/notifications', { headers: { Authorization: `Bearer ${accessToken}` } })).body;
+}

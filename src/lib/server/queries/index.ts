@@ -21,3 +21,4 @@ export * from './sitemap.ts';
 export * from './find.ts';
 export * from './moderation.ts';
 export * from './inbox.ts';
+export * from './notifications.ts';
