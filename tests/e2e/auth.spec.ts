@@ -96,6 +96,8 @@ test('without JavaScript the password reset form answers on its page, and keeps 
   // Its page again, not the API's JSON: the reason, and the address to correct.
   await expect(page.getByRole('alert')).toHaveText('Wrong email format');
   await expect(email).toHaveValue('no-es-correo');
+  await expect(email).toHaveAttribute('aria-invalid', 'true');
+  await expect(email).toHaveAccessibleDescription('Wrong email format');
   await email.fill('datos@one.gob.do');
   await page.getByRole('button', { name: 'Enviar' }).click();
   await expect(page.getByRole('status')).toHaveText('Sent password reset. Please check your email');

@@ -151,6 +151,8 @@ test('a moderator blocks a record with a reason; its files are withdrawn and its
   await expect(told).toContainText('Matriculados por provincia, para bloquear en la prueba');
   await expect(told).toContainText(/Bloqueado · \d{2}\/\d{2}\/\d{4}/);
   await expect(told).toContainText('Motivo: La captura muestra datos personales de estudiantes.');
+  // A screen reader hears what the list came to, from a status line that is always there.
+  await expect(page.locator('[data-account-notifications-status]')).toHaveText(/^(1 decisión|\d+ decisiones) de la moderación sobre sus contribuciones\.$/);
   await page.screenshot({ path: 'test-results/screenshots/notificaciones-decision.png' });
   await told.getByRole('link').click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Matriculados por provincia, para bloquear en la prueba');

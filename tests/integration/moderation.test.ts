@@ -100,7 +100,7 @@ describe.each(testEngines())('moderation on %s', (engine: Engine) => {
       .values({ title: 'Otra contribución del mismo contribuidor', type: 'csv', status: 'under_review', walletAddress: CONTRIBUTOR })
       .returning({ id: alexandrias.id });
     await seeded.db.insert(statusHistory).values({ alexandriaId: own!.id, toStatus: 'under_review', actor: null });
-    const told = await notificationsOf(seeded.db, CONTRIBUTOR.toUpperCase().replace('0X', '0x'));
+    const told = await notificationsOf(seeded.db, CONTRIBUTOR);
     expect(told.map((item) => [item.recordId, item.status, item.reason])).toEqual([
       [recordId, 'blocked', 'Contiene datos personales.'],
       [recordId, 'on_line', 'Captura y fuente comprobadas.'],
@@ -108,6 +108,15 @@ describe.each(testEngines())('moderation on %s', (engine: Engine) => {
     expect(told[0]).toMatchObject({ title: 'Contribución de prueba para moderar', path: `/single/src/bafkreimoderacion?assetId=${recordId}`, at: expect.any(Date) });
     expect(await notificationsOf(seeded.db, MALLORY.address)).toEqual([]);
     expect(await notificationsOf(seeded.db, CONTRIBUTOR, 1)).toHaveLength(1);
+    // A wallet is one whatever the case it is written in (a checksummed address).
+    const mixed = '0xAbCdEf0123456789aBcDeF0123456789AbCdEf01';
+    const [lettered] = await seeded.db
+      .insert(alexandrias)
+      .values({ title: 'Contribución de una cartera con letras', type: 'pdf', status: 'on_line', walletAddress: mixed.toLowerCase() })
+      .returning({ id: alexandrias.id });
+    await seeded.db.insert(statusHistory).values({ alexandriaId: lettered!.id, fromStatus: 'under_review', toStatus: 'on_line', actor: MODERATORS[0]! });
+    expect((await notificationsOf(seeded.db, mixed)).map((item) => item.recordId)).toEqual([lettered!.id]);
+    await seeded.db.delete(alexandrias).where(eq(alexandrias.id, lettered!.id));
 
     // The route answers the session's wallet only, and nobody signed out.
     running.archive = { db: seeded.db };

@@ -237,6 +237,10 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
     expect((await loadRecord(db(), file!.cid!, null))?.record.id).toBe(file!.id);
     await db().update(alexandrias).set({ status: 'under_review' }).where(inArray(alexandrias.id, [file!.id, twin!.id]));
     expect((await loadRecord(db(), file!.cid!, null))?.record.id).toBe(file!.id);
+    // The published one even when it is the newer.
+    await db().update(alexandrias).set({ status: 'blocked' }).where(eq(alexandrias.id, file!.id));
+    await db().update(alexandrias).set({ status: 'on_line' }).where(eq(alexandrias.id, twin!.id));
+    expect((await loadRecord(db(), file!.cid!, null))?.record.id).toBe(twin!.id);
     await db().update(alexandrias).set({ status: 'on_line' }).where(eq(alexandrias.id, file!.id));
     await db().update(alexandrias).set({ status: 'under_review' }).where(eq(alexandrias.id, twin!.id));
     const page = await loadRecord(db(), file!.cid!, file!.id);

@@ -104,8 +104,9 @@ const STANDING: Readonly<Record<AssetStatus, number>> = { on_line: 0, under_revi
 
 /**
  * Which of the records of one file a link by its CID alone (`/{cid}`, a pasted CID) shows: the
- * published one first, then the oldest, the file's first record. A later upload of the same bytes,
- * under review or blocked, never takes over the page of the record the archive published.
+ * published one first, then one under review, one marked broken, a blocked one last; among equals
+ * the oldest, the file's first record. A later upload of the same bytes, under review or blocked,
+ * never takes over the page of the record the archive published.
  */
 function byStanding(a: { status: AssetStatus; id: number }, b: { status: AssetStatus; id: number }): number {
   return STANDING[a.status] - STANDING[b.status] || a.id - b.id;
