@@ -5,15 +5,12 @@
 import dayjs from 'dayjs';
 import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
-import { TRUNCATE, truncate } from './text.ts';
+import { ARCHIVE_TIME_ZONE, TRUNCATE, truncate } from './text.ts';
 
-export { formatCount, shortenWallet, TRUNCATE, truncate } from './text.ts';
+export { ARCHIVE_TIME_ZONE, formatCount, shortenWallet, TRUNCATE, truncate } from './text.ts';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
-
-/** Dates are shown as the Dominican Republic lives them, whatever the server's own clock zone. */
-export const ARCHIVE_TIME_ZONE = 'America/Santo_Domingo';
 
 /** DD/MM/YYYY, as the spec shows every date. */
 export function formatDate(value: Date | string | number): string {

@@ -3,6 +3,9 @@
  * format.ts (which needs dayjs) so the header's wallet widget and the i18n module can use them
  * without shipping a date library to every page.
  */
+/** Dates are shown as the Dominican Republic lives them, whatever the server's own clock zone. */
+export const ARCHIVE_TIME_ZONE = 'America/Santo_Domingo';
+
 export const TRUNCATE = { name: 50, description: 120, issuerReview: 150, url: 20, wallet: 15 } as const;
 
 /**

@@ -24,7 +24,7 @@ import { cleanLanguage } from './catalogs/values.ts';
 import { countryChoices, countryCode, countryIri, languageChoices, languageTag } from '../dcat/vocabularies.ts';
 import { CAPTURE_JOB } from './capture-job.ts';
 import { foldLabel } from './map.ts';
-import { activeRunsOf, HARVEST_JOB, queueHarvestRun, refuseSnapshot, type HarvestJobPayload } from './run-job.ts';
+import { activeRunsOf, HARVEST_JOB, queueHarvestRun, refuseSnapshot, runsOf, type HarvestJobPayload } from './run-job.ts';
 import { documentsRead, emptyCounts } from './run.ts';
 import { changeHarvestedCatalogue, checkNewAddress, forgetHarvestSource, lockSite, registerHarvestSource, type RegistrationRules } from './sources.ts';
 import { makeDueNow, queueDueRechecks, RECHECKS_PER_TURN } from './watch.ts';
@@ -699,7 +699,7 @@ export async function deleteHarvestSource(db: Db, id: number): Promise<void> {
     }
     // Its jobs not running go first, locked as they go: a worker can no longer claim one. One a
     // worker claimed before is running, and seen so by the next statement.
-    const ofThisSource = and(eq(jobs.kind, HARVEST_JOB), sql`(${jobs.payload}->>'harvestSourceId')::int = ${id}`);
+    const ofThisSource = runsOf(id);
     await tx.delete(jobs).where(and(ofThisSource, ne(jobs.status, 'running')));
     const [running] = await tx.select({ id: jobs.id }).from(jobs).where(ofThisSource).limit(1);
     // A run under way without a job (one read by a direct call, or whose worker lost its lease) counts too.

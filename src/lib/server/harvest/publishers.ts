@@ -61,9 +61,13 @@ export class PublisherMatcher {
     if (key && !this.#byName.has(key)) this.#byName.set(key, row.id);
   }
 
-  /** The department already known for `publisher`, or undefined. */
+  /** The department already known for `declared`, or undefined. */
   find(declared: CatalogPublisher): number | undefined {
-    const publisher = named(declared);
+    return this.#find(named(declared), declared);
+  }
+
+  /** `find`, for the publisher as its name is kept (`named`) and as the catalogue declares it. */
+  #find(publisher: CatalogPublisher, declared: CatalogPublisher): number | undefined {
     const website = websiteKey(publisher.homepage);
     const acronym = (publisher.acronym ?? acronymInName(publisher.name))?.toUpperCase();
     return (
@@ -81,9 +85,9 @@ export class PublisherMatcher {
    * remembers an id that was rolled back.
    */
   async findOrCreate(db: Db, declared: CatalogPublisher): Promise<number> {
-    const found = this.find(declared);
-    if (found !== undefined) return found;
     const publisher = named(declared);
+    const found = this.#find(publisher, declared);
+    if (found !== undefined) return found;
     const values = {
       name: publisher.name,
       acronym: publisher.acronym ?? acronymInName(publisher.name),

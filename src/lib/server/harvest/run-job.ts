@@ -33,13 +33,14 @@ export interface HarvestJobPayload {
 /** Attempts of one run: a run that dies twice more is left failed for a person to look at. */
 const RUN_ATTEMPTS = 3;
 
+/** Harvest jobs of a source, whatever their status. */
+export function runsOf(harvestSourceId: number) {
+  return and(eq(jobs.kind, HARVEST_JOB), sql`(${jobs.payload}->>'harvestSourceId')::int = ${harvestSourceId}`);
+}
+
 /** Harvest jobs of a source that are still to run or running. */
 export function activeRunsOf(harvestSourceId: number) {
-  return and(
-    eq(jobs.kind, HARVEST_JOB),
-    inArray(jobs.status, ['queued', 'running']),
-    sql`(${jobs.payload}->>'harvestSourceId')::int = ${harvestSourceId}`,
-  );
+  return and(runsOf(harvestSourceId), inArray(jobs.status, ['queued', 'running']));
 }
 
 /** A run asked for a harvest source that is not there (never was, or a moderator deleted it meanwhile). */
