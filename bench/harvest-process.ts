@@ -14,7 +14,8 @@
  * Its own peak memory is VmHWM from /proc at each step: exact, whatever happened between two of
  * the parent's samples.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, count, eq, isNotNull, isNull, max, min, sql } from 'drizzle-orm';
 import { openArchive } from '../src/lib/server/archive.ts';
@@ -65,6 +66,8 @@ export interface HarvestProcessFigures {
     captures: number;
     /** Of `captures`, the main thread's (JavaScript); the rest is libuv's file system threads and V8's helpers. */
     capturesMainThread: number;
+    /** Of `captures`, V8's helper threads (its garbage collector's parallel and concurrent work, compiling) and libuv's. */
+    capturesHelpers: { v8: number; libuv: number };
   };
 }
 
@@ -75,6 +78,31 @@ function memory(): ProcessMemory {
   const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
   return { rssMb: (kib('VmRSS') * 1024) / MB, highWaterMb: (kib('VmHWM') * 1024) / MB, heapUsedMb: process.memoryUsage().heapUsed / MB };
 }
+
+/**
+ * CPU seconds of this process's threads so far, summed by what they are (`/proc/self/task`): V8's
+ * helpers are named `V8Worker`, libuv's file system threads `libuv-worker`.
+ */
+function helperThreadsCpu(): { v8: number; libuv: number } {
+  clockTicks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+  const seconds = { v8: 0, libuv: 0 };
+  for (const task of readdirSync('/proc/self/task')) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+    } catch {
+      continue; // a thread that ended since the listing
+    }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    // Fields after the name: utime and stime are the 12th and 13th (proc(5): fields 14 and 15).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const used = (Number(fields[11]) + Number(fields[12])) / clockTicks;
+    if (name.startsWith('V8Worker')) seconds.v8 += used;
+    else if (name.startsWith('libuv-worker')) seconds.libuv += used;
+  }
+  return seconds;
+}
+let clockTicks: number | undefined;
 
 function cpuSince(before: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(before);
@@ -153,6 +181,7 @@ async function measure({ catalogUrl, maxSeconds }: HarvestProcessRequest): Promi
     // same handlers and settings, until no capture is queued or running.
     const controller = new AbortController();
     const profiler = await startProfile();
+    const helpersBefore = helperThreadsCpu();
     cpu = process.cpuUsage();
     const mainThreadCpu = process.threadCpuUsage();
     started = performance.now();
@@ -182,6 +211,7 @@ async function measure({ catalogUrl, maxSeconds }: HarvestProcessRequest): Promi
     const wallSeconds = (performance.now() - started) / 1000;
     const capturesCpu = cpuSince(cpu);
     const mainThread = process.threadCpuUsage(mainThreadCpu);
+    const helpersAfter = helperThreadsCpu();
     await profiler?.stop();
     controller.abort(new Error('El banco de pruebas terminó.'));
     await worker;
@@ -232,7 +262,9 @@ async function measure({ catalogUrl, maxSeconds }: HarvestProcessRequest): Promi
         timedOut,
       },
       memory: { opened, harvested, captured },
-      cpuSeconds: { harvest: harvestCpu, captures: capturesCpu, capturesMainThread: (mainThread.user + mainThread.system) / 1e6 },
+      cpuSeconds: { harvest: harvestCpu, captures: capturesCpu, capturesMainThread: (mainThread.user + mainThread.system) / 1e6,
+        capturesHelpers: { v8: helpersAfter.v8 - helpersBefore.v8, libuv: helpersAfter.libuv - helpersBefore.libuv },
+      },
     };
   } finally {
     await archive.close();

@@ -100,7 +100,7 @@ export interface HarvestFigures {
   /** CPU seconds of each process during each phase: who was busy. */
   cpuSeconds: {
     harvest: { archive: number; database: number | null; portal: number };
-    captures: { archive: number; archiveMainThread: number; database: number | null; portal: number };
+    captures: { archive: number; archiveMainThread: number; archiveHelpers: { v8: number; libuv: number }; database: number | null; portal: number };
   };
   over: string[];
 }
@@ -499,6 +499,7 @@ export async function benchHarvest(options: HarvestOptions): Promise<HarvestFigu
         captures: {
           archive: child.cpuSeconds.captures,
           archiveMainThread: child.cpuSeconds.capturesMainThread,
+          archiveHelpers: child.cpuSeconds.capturesHelpers,
           database: database ? cpuAtEnd[1]! - cpuAtCaptures[1]! : null,
           portal: cpuAtEnd[2]! - cpuAtCaptures[2]!,
         },
@@ -550,7 +551,8 @@ function printHarvest(figures: HarvestFigures): void {
   );
   for (const { reason, count } of captures.reasons) console.log(`      ${count} × ${reason}`);
   console.log(
-    `      CPU: archivo ${cpuSeconds.captures.archive.toFixed(1)} s (hilo principal ${cpuSeconds.captures.archiveMainThread.toFixed(1)} s)` +
+    `      CPU: archivo ${cpuSeconds.captures.archive.toFixed(1)} s (hilo principal ${cpuSeconds.captures.archiveMainThread.toFixed(1)} s, ` +
+      `ayudantes de V8 ${cpuSeconds.captures.archiveHelpers.v8.toFixed(1)} s, hilos de disco ${cpuSeconds.captures.archiveHelpers.libuv.toFixed(1)} s)` +
       `${db(cpuSeconds.captures.database)}, portal ${cpuSeconds.captures.portal.toFixed(1)} s`,
   );
   console.log(
