@@ -226,6 +226,38 @@ test("a dashboard tab's focus ring is drawn inside it, where its scrolling list 
   await focused.screenshot({ path: 'test-results/screenshots/a11y-tab-focus.png' });
 });
 
+test('on a phone, a dashboard tab chosen by key is brought wholly into its scrolling strip; Home and End reach both ends', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/dashboard');
+  const region = page.getByRole('region', { name: 'Fuentes' });
+  const strip = region.getByRole('tablist');
+  const tabs = region.getByRole('tab');
+  // The strip is wider than the phone: the case this is about.
+  expect(await strip.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+  const whollyShown = (tab: typeof tabs) =>
+    tab.evaluate((element) => {
+      const shown = element.parentElement!.getBoundingClientRect();
+      const box = element.getBoundingClientRect();
+      return box.left >= shown.left - 1 && box.right <= shown.right + 1;
+    });
+  await region.getByRole('tab', { selected: true }).focus();
+  await page.keyboard.press('End');
+  await expect(tabs.last()).toBeFocused();
+  await expect(tabs.last()).toHaveAttribute('aria-selected', 'true');
+  expect(await whollyShown(tabs.last())).toBe(true);
+  await page.keyboard.press('Home');
+  await expect(tabs.first()).toHaveAttribute('aria-selected', 'true');
+  expect(await whollyShown(tabs.first())).toBe(true);
+  const count = await tabs.count();
+  for (let step = 1; step < count; step += 1) {
+    await page.keyboard.press('ArrowRight');
+    const selected = region.getByRole('tab', { selected: true });
+    await expect(selected).toBeFocused();
+    expect(await whollyShown(selected), `pestaña ${step + 1}`).toBe(true);
+  }
+  await strip.screenshot({ path: 'test-results/screenshots/a11y-tab-strip-375.png' });
+});
+
 test('the upload wizard keeps the focus inside, shows its errors, has one Close and buttons that stay put', async ({ page }) => {
   await signInWithWallet(page);
   for (const size of SIZES) {

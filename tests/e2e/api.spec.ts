@@ -42,6 +42,18 @@ test('/docs names every operation of the harvest API the OpenAPI document descri
   await expect(page.getByRole('heading', { level: 2, name: 'Cosechas de catálogos (moderadores)' })).toBeVisible();
 });
 
+test('/docs names every moderation operation the OpenAPI document describes', async ({ page, request }) => {
+  const openapi = (await (await request.get('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+  const described = Object.entries(openapi.paths)
+    .filter(([path]) => /^\/v2\/ops\/\w+\/\{id\}\/status$/.test(path))
+    .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+  expect(described).toHaveLength(3);
+  await page.goto('/docs');
+  const listed = await page.locator('[data-moderation-operations] li p.font-mono').allTextContents();
+  expect(listed.sort()).toEqual(described.sort());
+  await expect(page.getByRole('heading', { level: 2, name: 'Moderación (moderadores)' })).toBeVisible();
+});
+
 test('every GraphQL example of /docs answers through the built server, by POST and by GET', async ({ page, request }) => {
   await page.goto('/docs');
   const queries = await page.locator('[data-graphql-example]').allTextContents();

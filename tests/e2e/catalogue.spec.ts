@@ -243,3 +243,21 @@ test('a copy the browser refuses says so, on the button and to a screen reader',
   await expect(panel.getByRole('status')).toContainText('el navegador no dio acceso al portapapeles');
   await expect(panel.getByRole('status')).not.toHaveAttribute('lang', 'en');
 });
+
+test('an institution with nothing filed yet is kept out of the sitemap, and its page asks not to be indexed', async ({ page, request }) => {
+  const sitemap = await (await request.get('/sitemap.xml')).text();
+  const listed = new Set([...sitemap.matchAll(/\/collection\/dep\/(\d+)</g)].map((match) => Number(match[1])));
+  // The catalogue's 260 publishers, 100 at a time: some have published nothing.
+  const all: Array<{ id: number }> = [];
+  for (let start = 0; start < 1_000; start += 100) {
+    const page = (await (await request.get(`/departments?_limit=100&_start=${start}`)).json()) as Array<{ id: number }>;
+    all.push(...page);
+    if (page.length < 100) break;
+  }
+  const empty = all.find((department) => !listed.has(department.id));
+  expect(empty, 'una institución de la carga inicial sin registros').toBeDefined();
+  await page.goto(`/collection/dep/${empty!.id}`);
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+  await page.goto(`/collection/dep/${[...listed][0]}`);
+  await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
+});

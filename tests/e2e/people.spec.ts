@@ -99,10 +99,19 @@ test('notifications, the version, no splash over a rendered page, and a theme th
   await page.goto('/group/src');
   await expect(page.locator('html')).not.toHaveClass(/show-splash/);
 
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/v2/account/notifications') asked.push(request.url());
+  });
+  // The dropdown's script runs when it opens (`toggle`): it is waited for, so that what follows checks its work.
+  const toggled = page.locator('details[data-notifications]').evaluate((element) => new Promise((resolve) => element.addEventListener('toggle', resolve, { once: true })));
   await page.getByRole('group').filter({ has: page.getByText('Notificaciones') }).locator('summary').click();
+  await toggled;
   await expect(page.getByText('Welcome', { exact: true })).toBeVisible();
-  // Signed out, there is no one to tell of a decision: the welcome alone.
+  // Signed out, there is no one to tell of a decision: the welcome alone, and nothing asked of the server.
   await expect(page.locator('[data-account-notifications]')).toBeHidden();
+  await expect(page.locator('[data-account-notifications-status]')).toBeEmpty();
+  expect(asked).toEqual([]);
   await expect(page.locator('[data-version]')).toHaveText('Versión 1.3.0');
 
   const toggle = page.getByRole('button', { name: 'Cambiar tema claro u oscuro' });

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, max, ne } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, isNull, max, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordPath } from '../../src/lib/paths.ts';
 import { alexandrias, captures, categories, departments, sources } from '../../src/lib/server/db/schema.ts';
@@ -159,7 +159,12 @@ describe.each(testEngines())('findability on %s', (engine) => {
       const records = await db().select({ id: alexandrias.id, cid: alexandrias.cid }).from(alexandrias).where(ne(alexandrias.status, 'blocked'));
       // The seed: the 1,065 datasets of the catalogue, without a file, and the 11 real files.
       expect(records).toHaveLength(1_065 + 11);
-      const expected = 2 + 6 + (await db().$count(sources)) + (await db().$count(departments)) + (await db().$count(categories)) + records.length;
+      // A group's page is listed once something is filed there; the seed has groups with nothing yet.
+      const filed = async (column: typeof alexandrias.sourceId | typeof alexandrias.departmentId | typeof alexandrias.categoryId) =>
+        (await db().selectDistinct({ id: column }).from(alexandrias).where(isNotNull(column))).length;
+      const groups = (await filed(alexandrias.sourceId)) + (await filed(alexandrias.departmentId)) + (await filed(alexandrias.categoryId));
+      expect(groups).toBeLessThan((await db().$count(sources)) + (await db().$count(departments)) + (await db().$count(categories)));
+      const expected = 2 + 6 + groups + records.length;
       expect(await sitemapSize(db())).toBe(expected);
       const entries = await wholeList();
       expect(entries).toHaveLength(expected);
@@ -194,6 +199,26 @@ describe.each(testEngines())('findability on %s', (engine) => {
       }
       expect(windows).toEqual(whole);
       expect(await sitemapEntries(db(), { offset: whole.length, limit: 10 })).toEqual([]);
+    });
+
+    it('lists a category\'s page once a record is filed under it, not while it is empty', async () => {
+      const [empty] = await db().insert(categories).values({ title: 'Categoría aún vacía', description: 'Nada archivado todavía.' }).returning();
+      // A record of the largest category, so that its page stays listed when the record leaves.
+      const [largest] = await db().select({ id: alexandrias.categoryId, records: count() }).from(alexandrias).groupBy(alexandrias.categoryId).orderBy(desc(count())).limit(1);
+      expect(largest!.records).toBeGreaterThan(1);
+      const [record] = await db().select().from(alexandrias).where(eq(alexandrias.categoryId, largest!.id!)).limit(1);
+      try {
+        const path = `/collection/cat/${empty!.id}`;
+        const before = await sitemapSize(db());
+        expect((await wholeList()).map((entry) => entry.path)).not.toContain(path);
+        await db().update(alexandrias).set({ categoryId: empty!.id }).where(eq(alexandrias.id, record!.id));
+        // The record left a category that keeps others: one more page in all.
+        expect(await sitemapSize(db())).toBe(before + 1);
+        expect((await wholeList()).map((entry) => entry.path)).toContain(path);
+      } finally {
+        await db().update(alexandrias).set({ categoryId: record!.categoryId, updatedAt: record!.updatedAt }).where(eq(alexandrias.id, record!.id));
+        await db().delete(categories).where(eq(categories.id, empty!.id));
+      }
     });
 
     it('dates a collection page by its newest record', async () => {

@@ -2,6 +2,7 @@
  * Withdrawal reaches a file's blocks (issue #16, item 10): once its record is blocked, a 700 KB
  * CSV is refused by its root and by each of its 256 KiB blocks' own CIDs, as bytes, as a CAR and
  * as a named download; a block that a file still served is made of too stays served.
+ * A file two records hold is named, at the gateway, after the more public one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/lib/server/db/index.ts';
@@ -108,4 +109,17 @@ describe.each(testEngines())('withdrawn blocks on %s', (engine: Engine) => {
     await changeRecordStatus(database.db, { id: withdrawnId, status: 'on_line', reason: 'Datos anonimizados por la fuente.', actor: MODERATOR });
     for (const block of [shared, ...own]) expect((await fetchFile(block!)).status).toBe(200);
   });
+
+  it('names a shared file after its published record, not after an older one a moderator blocked', async () => {
+    const { cid } = await blocks.store.add(new TextEncoder().encode(header() + csvRows(500_000, 40)));
+    // The first upload, blocked for its name; the same bytes again, published under a proper one.
+    const blockedId = await record('nombre-ofensivo', cid);
+    await changeRecordStatus(database.db, { id: blockedId, status: 'blocked', reason: 'Nombre ofensivo.', actor: MODERATOR });
+    await record('casos-2024', cid);
+    expect(await fetchFile(cid)).toMatchObject({ status: 200, disposition: 'inline; filename="casos-2024.csv"; filename*=UTF-8\'\'casos-2024.csv' });
+  });
 });
+
+function header(): string {
+  return 'anio;provincia;casos;municipio\n';
+}

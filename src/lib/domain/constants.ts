@@ -13,6 +13,13 @@ export const ASSET_STATUSES = {
 export type AssetStatus = keyof typeof ASSET_STATUSES;
 export const ASSET_STATUS_VALUES = Object.keys(ASSET_STATUSES) as [AssetStatus, ...AssetStatus[]];
 
+/**
+ * How public a record of a file is, most public first: where several records hold one file, what
+ * the file's CID alone stands for (its page, its name at the gateway) is the published record's,
+ * then one under review, one marked broken, a blocked one last.
+ */
+export const STATUS_STANDING: Readonly<Record<AssetStatus, number>> = { on_line: 0, under_review: 1, broken: 2, blocked: 3 };
+
 /** Import status, SPEC §4: in_progress shows in the warning colour. */
 export const IMPORT_STATUSES = {
   in_progress: { labelKey: 'import.in_progress', colour: 'amber' },

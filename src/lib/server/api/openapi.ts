@@ -5,6 +5,10 @@
 import { z } from 'zod';
 import { assetPayloadSchema, CONFIRMATION_SENTENCE } from '../../domain/upload.ts';
 import { PROVIDERS } from '../../domain/user.ts';
+import { registerRequestSchema } from '../../domain/auth.ts';
+import { ASSET_STATUS_VALUES, SOURCE_REVIEW_STATUS_VALUES } from '../../domain/constants.ts';
+import { departmentStatusChange, recordStatusChange, sourceStatusChange } from '../moderation/index.ts';
+import { NOTIFICATIONS_LIMIT } from '../queries/notifications.ts';
 import { harvestSourceEdit, newHarvestSourceInput } from '../harvest/manage.ts';
 import { alexandriasGetAllParams, categoriesGetAllParams, cidParam, namedGetAllParams, strapiAlexandriasParams, strapiWindowParams } from './params.ts';
 
@@ -279,6 +283,137 @@ export const AUTH_PATHS = {
       },
     },
   },
+  '/auth/register': {
+    post: {
+      summary: 'Como POST /auth/login, y guarda en la cuenta el nombre y el apellido que se den (opcionales)',
+      requestBody: jsonBody(registerRequestSchema),
+      responses: {
+        '200': {
+          description: 'La sesión: `accessToken` y la cuenta.',
+          content: { 'application/json': { schema: { type: 'object', properties: { accessToken: { type: 'string' }, user: { type: 'object' } } } } },
+        },
+        '400': refusal('El mensaje, la firma o un nombre no se pueden leer.'),
+        '401': refusal('La firma, el dominio, el nonce, la vigencia o la red no se pueden aceptar.'),
+        '429': refusal('Demasiados intentos.'),
+      },
+    },
+  },
+  '/auth/get-user': {
+    get: {
+      summary: 'La cuenta de la sesión, y si su cartera es de moderación',
+      security: session,
+      responses: {
+        '200': {
+          description: 'La cuenta (`user`) y `moderator`.',
+          content: { 'application/json': { schema: { type: 'object', properties: { user: { type: 'object' }, moderator: { type: 'boolean' } } } } },
+        },
+        '401': refusal('Sin sesión.'),
+      },
+    },
+  },
+} as const;
+
+/** What the archive tells the wallet of the session. */
+export const ACCOUNT_PATHS = {
+  '/v2/account/notifications': {
+    get: {
+      summary: `Las últimas decisiones de los moderadores sobre las subidas de la cartera de la sesión (hasta ${NOTIFICATIONS_LIMIT}, de la más nueva a la más antigua)`,
+      description: 'Privada: `Cache-Control: private, no-store`. El motivo es el público que dio el moderador, vacío si no dio ninguno.',
+      security: session,
+      responses: {
+        '200': answer('Las decisiones.', {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              recordId: { type: 'integer' },
+              title: { type: 'string' },
+              path: { type: 'string', description: 'La página del registro.' },
+              status: { enum: [...ASSET_STATUS_VALUES] },
+              reason: { type: 'string' },
+              at: { type: 'string', format: 'date-time' },
+            },
+          },
+        }),
+        '401': refusal('Sin sesión.'),
+      },
+    },
+  },
+} as const;
+
+/** Moderating records and the sources and institutions contributors create (issues #8 and #16). */
+export const MODERATION_PATHS = {
+  '/v2/ops/assets/{id}/status': {
+    post: {
+      summary: 'Cambiar el estado de un registro (publicarlo, devolverlo a revisión, bloquearlo o marcarlo como roto), con su motivo público',
+      security: session,
+      parameters: idParameter('El id del registro.'),
+      requestBody: jsonBody(recordStatusChange),
+      responses: {
+        '200': answer('El registro y su nuevo estado.', { type: 'object', properties: { id: { type: 'integer' }, status: { enum: [...ASSET_STATUS_VALUES] } } }),
+        '400': refusal('Estado desconocido, el que ya tiene, o sin el motivo que bloquear y marcar como roto piden.'),
+        ...moderatorRefusals,
+        '404': refusal('Ese registro no existe.'),
+      },
+    },
+  },
+  '/v2/ops/sources/{id}/status': {
+    post: {
+      summary: 'Aceptar o rechazar una fuente que creó un contribuyente, con su motivo público',
+      security: session,
+      parameters: idParameter('El id de la fuente.'),
+      requestBody: jsonBody(sourceStatusChange),
+      responses: {
+        '200': answer('La fuente y su nuevo estado.', { type: 'object', properties: { id: { type: 'integer' }, status: { enum: [...SOURCE_REVIEW_STATUS_VALUES] } } }),
+        '400': refusal('Estado desconocido, el que ya tiene, o un rechazo sin motivo.'),
+        ...moderatorRefusals,
+        '404': refusal('Esa fuente no existe.'),
+      },
+    },
+  },
+  '/v2/ops/departments/{id}/status': {
+    post: {
+      summary: 'Aceptar o rechazar una institución que creó un contribuyente, con su motivo público',
+      security: session,
+      parameters: idParameter('El id de la institución.'),
+      requestBody: jsonBody(departmentStatusChange),
+      responses: {
+        '200': answer('La institución y su nuevo estado.', { type: 'object', properties: { id: { type: 'integer' }, status: { enum: [...SOURCE_REVIEW_STATUS_VALUES] } } }),
+        '400': refusal('Estado desconocido, el que ya tiene, o un rechazo sin motivo.'),
+        ...moderatorRefusals,
+        '404': refusal('Esa institución no existe.'),
+      },
+    },
+  },
+} as const;
+
+/** What the archive serves to the machines around it rather than to readers. */
+export const SERVICE_PATHS = {
+  '/graphql': {
+    post: {
+      summary: 'La API GraphQL, de solo lectura (también por GET con `?query=`); /docs#graphql tiene ejemplos y sus límites',
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['query'], properties: { query: { type: 'string' }, variables: { type: 'object' }, operationName: { type: 'string' } } } } } },
+      responses: {
+        '200': { description: '`data`, y `errors` si alguna parte de la consulta no se pudo responder.', content: { 'application/json': { schema: { type: 'object' } } } },
+        '400': refusal('Consulta que no se puede leer, o que pasa de los límites de la API.'),
+      },
+    },
+  },
+  '/v2/health': {
+    get: {
+      summary: 'Si este servidor puede trabajar (alcanza su base de datos, conserva su turno de instancia y puede escribir en su almacén): para el control de salud de un balanceador',
+      responses: {
+        '200': { description: '`{ "estado": "ok", "trabajador": … }`: `trabajador` dice si este servidor ejecuta la cola de trabajos.', content: { 'application/json': { schema: { type: 'object', properties: { estado: { const: 'ok' }, trabajador: { type: 'boolean' } } } } } },
+        '503': { description: '`{ "estado": "error", "message": … }`: qué le falta, en castellano.', content: { 'application/json': { schema: { type: 'object', properties: { estado: { const: 'error' }, message: { type: 'string' } } } } } },
+      },
+    },
+  },
+  '/openapi.json': {
+    get: {
+      summary: 'Este documento',
+      responses: { '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  },
 } as const;
 
 /** Moderating the harvest (issue #18): the sources of catalogues, their runs and capture queue. */
@@ -529,7 +664,7 @@ export function openApiDocument(origin: string) {
         'como lo hacía la API original; los estados HTTP son reales y `code` los repite. Para consultas más ricas, use GraphQL en /graphql.',
     },
     servers: [{ url: origin }],
-    paths: { ...REST_PATHS, ...OPEN_DATA_PATHS, ...AUTH_PATHS, ...OPS_PATHS, ...HARVEST_OPS_PATHS },
+    paths: { ...REST_PATHS, ...OPEN_DATA_PATHS, ...AUTH_PATHS, ...ACCOUNT_PATHS, ...OPS_PATHS, ...MODERATION_PATHS, ...HARVEST_OPS_PATHS, ...SERVICE_PATHS },
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'El accessToken que devuelve POST /auth/login (tras GET /auth/nonce y la firma de la cartera).' },

@@ -15,7 +15,7 @@ import { aletheias, alexandrias, recordVersions, sheetPreviews } from '../db/sch
 import { noneMatchHolds } from '../export/http.ts';
 import { acceptWeight } from '../http/accept.ts';
 import { HttpError } from '../http/errors.ts';
-import { ASSET_TYPES } from '../../domain/constants.ts';
+import { ASSET_TYPES, STATUS_STANDING } from '../../domain/constants.ts';
 import { firstCharacters } from '../../domain/text.ts';
 import { recordPath } from '../../paths.ts';
 import { InvalidCidError, NotInStoreError, parseCid, type ContentStore, type FileStat } from '../storage/index.ts';
@@ -55,10 +55,17 @@ interface CatalogueEntry {
   withdrawnBy: { id: number; cid: string | null } | null;
 }
 
+/** `a.status` as its `STATUS_STANDING`, for an `order by`. */
+const STANDING_OF_STATUS = sql.raw(
+  `case a.status ${Object.entries(STATUS_STANDING).map(([status, standing]) => `when '${status}' then ${standing}`).join(' ')} end`,
+);
+
 /**
  * One lookup for both questions the gateway asks of a CID. Every record that holds the file (as its
- * document, a proof, a sheet extracted from a spreadsheet, or an earlier version of its file) is found; the first by that order
- * declares its type and name.
+ * document, a proof, a sheet extracted from a spreadsheet, or an earlier version of its file) is
+ * found; the first by that order declares its type and name, and among records that hold it the
+ * same way, the most public (`STATUS_STANDING`, as its page chooses), then the oldest: a later
+ * upload of the same bytes, blocked for its name, does not name the published record's download.
  *
  * A file is withdrawn when every record holding it is blocked: blocking withdraws a record's links,
  * and the gateway then refuses its files by CID too, so a blocked document is not one shared
@@ -83,8 +90,8 @@ async function catalogueEntry(db: Db, cid: string): Promise<CatalogueEntry> {
         from ${recordVersions} where ${recordVersions.cid} = ${cid}
     )
     select count(*)::int as holders,
-           (array_agg(h.mime_type order by h.rank, a.id))[1] as mime_type,
-           (array_agg(h.file_name order by h.rank, a.id))[1] as file_name,
+           (array_agg(h.mime_type order by h.rank, ${STANDING_OF_STATUS}, a.id))[1] as mime_type,
+           (array_agg(h.file_name order by h.rank, ${STANDING_OF_STATUS}, a.id))[1] as file_name,
            bool_and(a.status = 'blocked') as withdrawn,
            (array_agg(a.id order by h.rank, a.id))[1] as record_id,
            (array_agg(a.cid order by h.rank, a.id))[1] as record_cid

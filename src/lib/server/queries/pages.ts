@@ -3,7 +3,7 @@
  * returns; null means the page does not exist (a real 404).
  */
 import { eq } from 'drizzle-orm';
-import type { AssetStatus } from '../../domain/constants.ts';
+import { STATUS_STANDING, type AssetStatus } from '../../domain/constants.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { CollectionOrder, GroupOrder, ListView } from '../../list-view.ts';
 import type { Db } from '../db/index.ts';
@@ -99,9 +99,6 @@ export async function loadRecord(db: Db, cid: string, assetId: number | null): P
   return recordPage(db, record!, siblings);
 }
 
-/** How public a record of a file is: a link by the file's CID alone shows the most public one. */
-const STANDING: Readonly<Record<AssetStatus, number>> = { on_line: 0, under_review: 1, broken: 2, blocked: 3 };
-
 /**
  * Which of the records of one file a link by its CID alone (`/{cid}`, a pasted CID) shows: the
  * published one first, then one under review, one marked broken, a blocked one last; among equals
@@ -109,7 +106,7 @@ const STANDING: Readonly<Record<AssetStatus, number>> = { on_line: 0, under_revi
  * never takes over the page of the record the archive published.
  */
 function byStanding(a: { status: AssetStatus; id: number }, b: { status: AssetStatus; id: number }): number {
-  return STANDING[a.status] - STANDING[b.status] || a.id - b.id;
+  return STATUS_STANDING[a.status] - STATUS_STANDING[b.status] || a.id - b.id;
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
  * What the sitemap lists: the watch's two pages, the archive's own pages (the dashboard, the three
- * group lists, the API's documentation and the FAQ), the page of every source, department and category, then every
+ * group lists, the API's documentation and the FAQ), the page of every source, department and category
+ * that has a record, then every
  * record's page (issue #20: a record without a file has one too, at `/registro/{id}`). One fixed order, so `offset` and `limit` cut the same list
  * into the 50,000-URL files of a sitemap index however many records there are.
  */
-import { asc, count, eq, max, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, max, ne, sql } from 'drizzle-orm';
 import type { GroupEntity } from '../../domain/groups.ts';
 import { collectionPath, groupPath, recordPath } from '../../paths.ts';
 import type { Db } from '../db/index.ts';
@@ -28,19 +29,22 @@ interface Segment {
 
 /**
  * A collection page changes when the group does, and when any of its records does. Only groups
- * the public sees have a page: a source or institution under review or refused has none.
+ * the public sees have a page: a source or institution under review or refused has none. A group
+ * with no record yet (a category nothing was filed under) has a page that lists nothing, marked
+ * `noindex`: it is left out, rather than offer search engines an empty page.
  */
 function collectionPages(entity: GroupEntity): Segment {
   const { table, id, updatedAt, visible, recordColumn } = DIMENSIONS[entity];
-  // Correlated max per group: the (group_id, updated_at) indexes answer it without a scan.
+  // Correlated per group: the (group_id, updated_at) indexes answer both without a scan.
   const latestRecord = sql`(select max(${alexandrias.updatedAt}) from ${alexandrias} where ${recordColumn} = ${id})`;
+  const listed = and(visible, sql`exists (select 1 from ${alexandrias} where ${recordColumn} = ${id})`);
   return {
-    size: (db) => db.$count(table, visible),
+    size: (db) => db.$count(table, listed),
     async read(db, offset, limit) {
       const rows = await db
         .select({ id, lastmod: sql<Date>`greatest(${updatedAt}, ${latestRecord})`.mapWith(updatedAt) })
         .from(table)
-        .where(visible)
+        .where(listed)
         .orderBy(asc(id))
         .limit(limit)
         .offset(offset);
