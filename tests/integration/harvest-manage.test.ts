@@ -18,7 +18,7 @@ import { toUser, type User } from '../../src/lib/domain/user.ts';
 import { HARVEST_OPS_PATHS, openApiDocument } from '../../src/lib/server/api/openapi.ts';
 import type { Db, Engine } from '../../src/lib/server/db/index.ts';
 import { alexandrias, captures, categories, harvestedRecords, harvestSources, imports, jobs, sources, statusHistory } from '../../src/lib/server/db/schema.ts';
-import { CAPTURE_JOB, captureHandler, HARVEST_JOB, harvestRunHandler } from '../../src/lib/server/harvest/index.ts';
+import { CAPTURE_JOB, captureHandler, HARVEST_JOB, harvestRunHandler, queueDueHarvests } from '../../src/lib/server/harvest/index.ts';
 import {
   harvestSourceEdit,
   harvestSourceEditFromForm,
@@ -157,15 +157,35 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     expect(interval.body.message).toBe('Elija la frecuencia: diaria, semanal o mensual.');
     const category = await call(sourcesRoute.POST, { method: 'POST', body: { url: portal.urls.ckan, kind: 'ckan', defaultCategoryId: 987_654 } });
     expect(category).toMatchObject({ status: 400, body: { message: 'La categoría 987654 no existe.', issues: [{ field: 'defaultCategoryId' }] } });
-    // A field a new source does not take is named, not dropped in silence (a pause is set afterwards, with PATCH).
-    const paused = await call(sourcesRoute.POST, { method: 'POST', body: { url: portal.urls.ckan, kind: 'ckan', paused: true } });
-    expect(paused).toMatchObject({
+    // A field a new source does not take is named, not dropped in silence.
+    const unknown = await call(sourcesRoute.POST, { method: 'POST', body: { url: portal.urls.ckan, kind: 'ckan', frecuencia: 'semanal' } });
+    expect(unknown).toMatchObject({
       status: 400,
-      body: { message: 'No se admite el campo «paused»: solo url, kind, name, defaultCategoryId, interval, themeMap, defaultLanguage y defaultCountry.' },
+      body: { message: 'No se admite el campo «frecuencia»: solo url, kind, name, defaultCategoryId, interval, themeMap, defaultLanguage, defaultCountry y paused.' },
     });
+    const notBoolean = await call(sourcesRoute.POST, { method: 'POST', body: { url: portal.urls.ckan, kind: 'ckan', paused: 'sí' } });
+    expect(notBoolean).toMatchObject({ status: 400, body: { message: 'paused debe ser true o false.' } });
     const notJson = await call(sourcesRoute.POST, { method: 'POST', body: '{no es json' });
     expect(notJson).toMatchObject({ status: 400, body: { message: 'El cuerpo de la petición debe ser JSON.' } });
     expect(await db.select().from(harvestSources)).toEqual(seededSources);
+  });
+
+  it('registers a source paused, which the schedule leaves alone until it is resumed', async () => {
+    // Nothing listens at 127.0.0.1:7: nothing is fetched whatever happens.
+    const added = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'http://127.0.0.1:7/pausada/data.json', kind: 'datajson', paused: true } });
+    expect(added.status).toBe(201);
+    const source = added.body.body as HarvestSourceDetail;
+    expect(source).toMatchObject({ paused: true, lastRun: null, activeRun: null });
+    try {
+      expect(await queueDueHarvests(db)).not.toContain(source.id);
+      expect(await db.$count(jobs, sql`(${jobs.payload}->>'harvestSourceId')::int = ${source.id}`)).toBe(0);
+      // Resumed, it is due at once: it never ran.
+      expect((await call(sourceRoute.PATCH, { method: 'PATCH', id: source.id, body: { paused: false } })).status).toBe(200);
+      expect(await queueDueHarvests(db)).toContain(source.id);
+    } finally {
+      await db.delete(jobs).where(sql`(${jobs.payload}->>'harvestSourceId')::int = ${source.id}`);
+      expect((await call(sourceRoute.DELETE, { method: 'DELETE', id: source.id })).status).toBe(200);
+    }
   });
 
   it('refuses a catalogue at an address the archive will not read, its own, or with a name and password, with a Spanish 400', async () => {
@@ -936,7 +956,10 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     form.set('defaultCategoryId', '');
     form.set('interval', 'diaria');
     const parsed = newHarvestSourceInput.parse(newHarvestSourceFromForm(form, choices));
-    expect(parsed).toEqual({ url: 'https://datos.gob.do', kind: 'ckan', defaultCategoryId: null, interval: 'diaria' });
+    expect(parsed).toEqual({ url: 'https://datos.gob.do', kind: 'ckan', defaultCategoryId: null, interval: 'diaria', paused: false });
+    // «Crearla pausada», ticked: the box is sent.
+    form.set('paused', '1');
+    expect(newHarvestSourceInput.parse(newHarvestSourceFromForm(form, choices))).toMatchObject({ paused: true });
 
     const edit = new FormData();
     edit.set('name', 'Datos abiertos');

@@ -144,6 +144,10 @@ const newSourceFields = {
   themeMap: themeMap.optional().describe('Tema del catálogo (su identificador o su nombre) → id de categoría.'),
   defaultLanguage: defaultLanguage.optional().describe(LANGUAGE_HELP),
   defaultCountry: defaultCountry.optional().describe(COUNTRY_HELP),
+  paused: z
+    .boolean({ error: 'paused debe ser true o false.' })
+    .default(false)
+    .describe('Crearla pausada, para revisar su mapa de temas antes de la primera cosecha: la programación no la cosecha hasta que se reanude; «Cosechar ahora» sí.'),
 };
 
 /** A new harvest source (`POST /v2/ops/harvest-sources`). */
@@ -609,6 +613,7 @@ export async function createHarvestSource(db: Db, input: NewHarvestSourceInput, 
     name: input.name,
     defaultCategoryId: input.defaultCategoryId ?? null,
     themeMap: input.themeMap,
+    paused: input.paused,
     rules,
   });
   // Named with its address: the same catalogue may be registered under another spelling of it.
@@ -838,6 +843,8 @@ export function newHarvestSourceFromForm(form: FormData, choices: ReadonlyArray<
     themeMap: themes === undefined ? undefined : themeMapFromText(themes, choices),
     defaultLanguage: formText(form.get('defaultLanguage')),
     defaultCountry: formText(form.get('defaultCountry')),
+    // A checkbox: sent when ticked, absent otherwise.
+    paused: form.get('paused') !== null,
   };
 }
 

@@ -18,6 +18,8 @@ export interface NewHarvestSource {
   defaultCategoryId?: number | null | undefined;
   /** The catalogue's theme (identifier or label) → category id. */
   themeMap?: Record<string, number> | undefined;
+  /** Registered paused: the schedule leaves it alone until a moderator resumes it or runs it. */
+  paused?: boolean | undefined;
   /**
    * What the doors people register through (the page, the REST API, `npm run harvest`) refuse in a
    * catalogue new to the archive (`registrationRules`), in Spanish, rather than register it to fail
@@ -120,6 +122,7 @@ export async function registerHarvestSource(db: Db, input: NewHarvestSource): Pr
         sourceId: source!.id,
         defaultCategoryId: input.defaultCategoryId ?? null,
         themeMap: input.themeMap ?? {},
+        paused: input.paused ?? false,
       })
       .onConflictDoNothing({ target: harvestSources.url })
       .returning();
