@@ -34,10 +34,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { readConfigOrExit } from '../src/lib/server/config.ts';
+import { reachableHost, readConfigOrExit } from '../src/lib/server/config.ts';
 import { trackWrites } from '../src/lib/server/http/backpressure.ts';
 import { compressWhenAccepted } from '../src/lib/server/http/compression.ts';
-import { checkHost } from '../src/lib/server/http/host.ts';
+import { checkHost, HEALTH_PATH } from '../src/lib/server/http/host.ts';
 import { REFUSAL_PAGE_HEADERS, refusalPage, wantsPage } from '../src/lib/server/http/refusal-page.ts';
 import { SECURITY_HEADERS } from '../src/lib/server/http/security-headers.ts';
 import { withNodeRequest } from '../src/lib/server/http/node-request.ts';
@@ -278,11 +278,14 @@ server.listen(port, host, () => {
   // A signal came while the host name resolved: shutDown is under way, and nothing is served.
   if (stopping()) return void server!.close();
   console.log(`Archivo Abierto sirve en http://${host}:${port}`);
-  // Opens the database and starts the background work now rather than at the first visit.
-  const self = `http://${host.includes(':') ? `[${host}]` : host}:${port}/v2/health`;
+  // Opens the database and starts the background work now rather than at the first visit, whatever
+  // HOST is (every interface included) and whatever public name the archive answers to.
+  const self = `http://${reachableHost(host)}:${port}${HEALTH_PATH}`;
   fetch(self)
-    .then((response) => {
-      if (!response.ok) console.error(`La comprobación de salud respondió ${response.status}: vea el error anterior.`);
+    .then(async (response) => {
+      if (response.ok) return;
+      const { message } = (await response.json().catch(() => ({}))) as { message?: string };
+      console.error(`La comprobación de salud al arrancar respondió ${response.status}${message ? `: ${message}` : ''}`);
     })
-    .catch((error: unknown) => console.error('No se pudo hacer la comprobación de salud al arrancar:', error));
+    .catch((error: unknown) => console.error(`No se pudo hacer la comprobación de salud al arrancar (${self}): ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`));
 });

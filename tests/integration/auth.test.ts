@@ -154,6 +154,16 @@ describe.each(testEngines())('signing in on %s', (engine) => {
     expect(answer.user.account).toBe(victim.address.toLowerCase());
   });
 
+  it('sets a Secure session cookie when the public address is https, though the proxy says nothing of it', async () => {
+    // The request reaches the server as plain http, with no X-Forwarded-Proto.
+    const plain = await signedProof(ALICE, { nonce: (await issueNonce(database.db)).nonce });
+    await login(loginContext(database.db, '203.0.113.31', { ...plain, provider: 'metamask' }));
+    expect(cookieOptions?.secure).toBe(false);
+    const secure = await signedProof(ALICE, { nonce: (await issueNonce(database.db)).nonce });
+    await login(loginContext(database.db, '203.0.113.31', { ...secure, provider: 'metamask' }, { secureCookies: true }));
+    expect(cookieOptions?.secure).toBe(true);
+  });
+
   it('refuses an expired nonce even with a valid signature', async () => {
     const past = new Date(Date.now() - 11 * 60 * 1000);
     const { nonce } = await issueNonce(database.db, past);
@@ -192,16 +202,22 @@ function highS(signature: string): string {
   return `0x${parsed.r.slice(2)}${s}${v}`;
 }
 
+/** Options the session cookie was last set with, by `loginContext`'s jar. */
+let cookieOptions: { secure?: boolean } | undefined;
+
 /** What the /auth/login endpoint hands the recipe: a JSON request from `clientAddress`, and cookies. */
-function loginContext(db: AuthContext['db'], clientAddress: string, body: unknown): AuthContext {
+function loginContext(db: AuthContext['db'], clientAddress: string, body: unknown, more: Partial<AuthContext> = {}): AuthContext {
   const jar = new Map<string, string>();
   const cookies = {
     get: (name: string) => (jar.has(name) ? { value: jar.get(name) } : undefined),
-    set: (name: string, value: string) => void jar.set(name, value),
+    set: (name: string, value: string, options?: { secure?: boolean }) => {
+      jar.set(name, value);
+      cookieOptions = options;
+    },
     delete: (name: string) => void jar.delete(name),
   } as unknown as AuthContext['cookies'];
   const request = new Request('http://archivo.test/auth/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  return { db, request, cookies, clientAddress, domains: ['archivo.test'], chainIds: [1, 11155111] };
+  return { db, request, cookies, clientAddress, domains: ['archivo.test'], chainIds: [1, 11155111], ...more };
 }
 
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readConfig } from '../../src/lib/server/config.ts';
+import { reachableHost, readConfig } from '../../src/lib/server/config.ts';
 import { checkHost, clientAddressOf, plainHost } from '../../src/lib/server/http/host.ts';
 
 describe('the Host header (issue #16)', () => {
@@ -21,6 +21,29 @@ describe('the Host header (issue #16)', () => {
     expect(checkHost('ARCHIVO.example.org', rules)).toEqual({ ok: true, host: 'archivo.example.org' });
     expect(checkHost('phish.example', rules)).toMatchObject({ ok: false, message: 'Este archivo no se sirve en phish.example.' });
     expect(checkHost('x@y', rules)).toMatchObject({ ok: false });
+  });
+
+  it('answers the health check under any plain host, as a balancer asks by address, and nothing else beside it', () => {
+    const rules = { allowedHosts: ['archivo.example.org'] };
+    expect(checkHost('10.0.3.7:4321', rules, '/v2/health')).toEqual({ ok: true, host: '10.0.3.7:4321' });
+    expect(checkHost('10.0.3.7:4321', rules, '/v2/health?x=1')).toMatchObject({ ok: true });
+    for (const path of ['/v2/healthz', '/v2/health/', '/v2/health/../../dashboard', '/dashboard']) {
+      expect(checkHost('10.0.3.7:4321', rules, path), path).toMatchObject({ ok: false });
+    }
+    expect(checkHost('x@y', rules, '/v2/health')).toMatchObject({ ok: false });
+  });
+
+  it('reaches a server on every interface by the loopback address, and one on a given address by it', () => {
+    expect(['', '0.0.0.0', '::', '[::]', 'localhost', '127.0.0.1', '::1', '192.168.1.5'].map(reachableHost)).toEqual([
+      '127.0.0.1',
+      '127.0.0.1',
+      '[::1]',
+      '[::1]',
+      'localhost',
+      '127.0.0.1',
+      '[::1]',
+      '192.168.1.5',
+    ]);
   });
 
   it("serves only the gateway on the content origin's host, which is no sign-in domain", () => {

@@ -326,6 +326,16 @@ function originOf(value: string | undefined, name: string): string | undefined {
 
 const WILDCARD_HOSTS = new Set(['', '0.0.0.0', '::', '[::]']);
 
+/**
+ * Where this machine reaches a server listening on `host` (`HOST`): the host itself, or the
+ * loopback address for one that listens on every interface, as a URL's host part (IPv6 bracketed).
+ */
+export function reachableHost(host: string): string {
+  const bound = host.toLowerCase();
+  if (WILDCARD_HOSTS.has(bound)) return bound.includes(':') ? '[::1]' : '127.0.0.1';
+  return bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound;
+}
+
 /** A Host header's value: a name or an address, with its port if it has one (`[::1]:4321` for IPv6). */
 const HOST_VALUE = /^(?:[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 

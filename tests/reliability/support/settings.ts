@@ -9,7 +9,7 @@ export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export { FIXTURES_DIR } from '../../helpers/fixtures.ts';
 
 /** One port per part, so a server left behind by one part never answers another's requests. */
-export const PORTS = { hostile: 4600, crash: 4601, load: 4602, harvestCrash: 4603, loadOther: 4604, crashOther: 4605, shutdown: 4606, taken: 4607 } as const;
+export const PORTS = { hostile: 4600, crash: 4601, load: 4602, harvestCrash: 4603, loadOther: 4604, crashOther: 4605, shutdown: 4606, taken: 4607, startup: 4608 } as const;
 
 /** The PostgreSQL server the suite starts when `RELIABILITY_DATABASE_URL` names none. */
 export const OWN_POSTGRES = { port: 54340, dir: '/tmp/reliability-pg' } as const;

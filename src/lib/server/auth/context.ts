@@ -14,5 +14,6 @@ export async function authContext(context: Pick<APIContext, 'request' | 'cookies
     // a page on another domain could otherwise have a moderator sign for it (issue #16).
     domains: config.allowedHosts,
     chainIds: config.chainIds,
+    secureCookies: new URL(config.publicUrl).protocol === 'https:',
   };
 }

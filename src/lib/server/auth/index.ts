@@ -21,6 +21,12 @@ export interface AuthContext {
   /** Hosts the archive is served on (`ArchiveConfig.allowedHosts`): a SIWE message must name one. */
   domains: readonly string[];
   chainIds: readonly number[];
+  /**
+   * The session cookie is `Secure` whatever the request says: the archive's public address
+   * (`ARCHIVE_PUBLIC_URL`) is https, so a proxy that does not pass `X-Forwarded-Proto` does not
+   * leave the session readable over plain http.
+   */
+  secureCookies?: boolean;
 }
 
 export const LIMITS = {
@@ -37,6 +43,7 @@ function setSessionCookie(context: AuthContext, token: string, expiresAt: Date):
     // Behind a TLS-terminating proxy the request arrives as http: its X-Forwarded-Proto tells.
     // (A forged header could only make the cookie stricter.)
     secure:
+      context.secureCookies === true ||
       new URL(context.request.url).protocol === 'https:' ||
       (context.request.headers.get('x-forwarded-proto') ?? '').split(',')[0]?.trim() === 'https',
     path: '/',

@@ -31,13 +31,22 @@ export interface HostRules {
 const CONTENT_PATHS = /^\/ipfs\//;
 
 /**
+ * The health check (`/v2/health`) answers whatever host a request names, as long as it is a plain
+ * one: a load balancer or an orchestrator's probe asks by the server's own address (`10.0.3.7:4321`),
+ * not by the archive's public name, and the answer prints no URL and serves no page.
+ */
+export const HEALTH_PATH = '/v2/health';
+
+/**
  * Whether a request naming `value` as its host, for `path`, is for this archive: a plain
  * `host[:port]` that the configuration lists; or the content origin's host, for the gateway's
- * paths only (the archive's pages, and its session, never live there).
+ * paths only (the archive's pages, and its session, never live there); or any plain host for the
+ * health check.
  */
 export function checkHost(value: string | null | undefined, rules: HostRules, path = '/'): HostVerdict {
   const host = plainHost(value);
   if (!host) return { ok: false, message: 'Cabecera Host no válida: debe ser un nombre de host y, si acaso, un puerto.' };
+  if (path.split('?')[0] === HEALTH_PATH) return { ok: true, host };
   if (rules.contentOrigin && host === new URL(rules.contentOrigin).host) {
     // Only a path that stays itself once dot-segments are resolved: `/ipfs/../docs` (or with
     // %2e) would be served by the static files as /docs.
