@@ -96,8 +96,11 @@ const config = withHostDelay(readConfigOrExit(), values['host-delay'], usage);
 const archive = await openArchiveForCommand(config, 'la cosecha');
 const { db } = archive;
 const stop = new AbortController();
+/** Whether this command does the work itself (no server with the worker is up), as decided below. */
+let workingAlone = false;
 process.once('SIGINT', () => {
-  console.log('\nInterrumpido: la cosecha y sus capturas siguen en la cola; un servidor en marcha las terminará.');
+  const who = workingAlone ? 'las terminará un servidor (npm start) o esta misma orden repetida' : 'los servidores en marcha las terminarán';
+  console.log(`\nInterrumpido: la cosecha y sus capturas siguen en la cola; ${who}.`);
   stop.abort();
 });
 
@@ -140,11 +143,16 @@ console.log(queued.created ? `Cosecha en cola (trabajo ${queued.job.id}).` : `Ya
 // Not itself: this process marks itself a worker only once it starts one, below.
 const workers = await liveWorkerCount(db);
 const work = workers === 0 || values.worker ? startBackgroundWork(archive, { schedule: false }) : null;
+workingAlone = work !== null && workers === 0;
 if (!work) {
   console.log(
     `Hay ${workers} servidor(es) con el trabajador en marcha sobre esta base: ellos cosechan y capturan, con su almacén de bloques. ` +
       'Si están ocupados y quiere ayudarles, repita con --worker y la configuración de almacén de los servidores.',
   );
+  // The pause between two requests to a site is each worker's own setting: the servers keep theirs.
+  if (values['host-delay'] !== undefined) {
+    console.log('--host-delay solo vale para el trabajador de esta orden: los servidores capturan con su propia pausa (ARCHIVE_CAPTURE_HOST_DELAY_MS).');
+  }
 } else if (!values.worker && (await liveInstanceCount(db)) > 1) {
   // Servers up without the worker (ARCHIVE_WORKER=false): the work is this command's, and its
   // files go where its configuration says, which must be the servers' block store.
@@ -221,10 +229,13 @@ try {
         if (failed > 0) {
           console.log(`${failed} captura(s) fallaron; sus motivos, y el botón para reintentarlas, están en /moderacion/cosechas?fuente=${harvestSource.id}.`);
         }
+        // Interrupted with captures left: not the harvest a script or a cron job may count as done.
+        if (waiting + running > 0) exitCode = 1;
         break;
       }
       if (Date.now() > deadline) {
         console.log(`Se agotó el tiempo (${timeoutMinutes} min): las capturas que faltan siguen en la cola.`);
+        exitCode = 1;
         break;
       }
       await sleep(500);

@@ -271,6 +271,8 @@ describe('npm run harvest', () => {
       // That server does not really run here: nothing does the run, and the command says why before giving up.
       const waiting = await harvest([portal.urls.ckan, ...FAST, '--timeout', '0.1'], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
       expect(waiting.output).toContain('Hay 1 servidor(es) con el trabajador en marcha sobre esta base: ellos cosechan y capturan, con su almacén de bloques.');
+      // Its --host-delay (FAST) is its own worker's, which does not run: said, not ignored in silence.
+      expect(waiting.output).toContain('--host-delay solo vale para el trabajador de esta orden: los servidores capturan con su propia pausa (ARCHIVE_CAPTURE_HOST_DELAY_MS).');
       // Untaken for half its time (3 s of these 6, 30 s at most), it says so before giving up: perhaps no server runs the worker.
       expect(waiting.output).toContain('Ningún servidor ha tomado la cosecha todavía: si ninguno tiene el trabajador (ARCHIVE_WORKER=false), interrumpa y repita con --worker.');
       expect(waiting.output.indexOf('Ningún servidor ha tomado')).toBeLessThan(waiting.output.indexOf('Se agotó el tiempo'));
@@ -317,7 +319,8 @@ describe('npm run harvest', () => {
     await server.query(`insert into server_instances (id, hostname, pid, lease_until, worker) values (gen_random_uuid(), 'servidor-que-se-detiene', 1, now() + interval '10 minutes', true)`);
     await server.end();
     const { DATABASE_URL: _ignored, ...inherited } = process.env;
-    const child = spawn(process.execPath, [SCRIPT, portal.urls.ckan, ...FAST], { env: { ...inherited, ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // No --host-delay: the server does the captures, with its own.
+    const child = spawn(process.execPath, [SCRIPT, portal.urls.ckan], { env: { ...inherited, ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const followed = new Promise<void>((resolve) => {
       const read = (chunk: Buffer) => {
@@ -382,4 +385,52 @@ describe('npm run harvest', () => {
     expect(again.output).toContain('Los conjuntos que no declaran los suyos tendrán: idioma español, país República Dominicana.');
     expect(again.output).not.toContain('Ajustes de la fuente cambiados');
   }, 180_000);
+  /** A portal of its own whose files drip in slowly, and the jobs its captures leave behind removed after. */
+  async function withSlowPortal(work: (slow: LocalPortal) => Promise<void>): Promise<void> {
+    const slow = await startLocalPortal({ datasets: 2, slow: { fileMs: 30_000 } });
+    try {
+      await work(slow);
+    } finally {
+      await slow.close();
+      const database = await openDatabase({ dataDir: embeddedDatabaseDir(dataDir) });
+      await database.db.execute(sql`delete from jobs where status in ('queued', 'running')`).finally(() => database.close());
+    }
+  }
+
+  it('ends with 1 when interrupted (Ctrl-C) while captures are left, and says who will finish them', async () => {
+    await withSlowPortal(async (slow) => {
+      const { DATABASE_URL: _ignored, ...inherited } = process.env;
+      const child = spawn(process.execPath, [SCRIPT, slow.urls.ckan, ...FAST], { env: { ...inherited, ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      const capturing = new Promise<void>((resolve) => {
+        const read = (chunk: Buffer) => {
+          output += chunk.toString();
+          if (/Capturas: .*[1-9]\d* en curso/.test(output)) resolve();
+        };
+        child.stdout.on('data', read);
+        child.stderr.on('data', read);
+      });
+      const ended = once(child, 'close') as Promise<[number | null]>;
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      try {
+        await capturing;
+        child.kill('SIGINT');
+        const [code] = await ended;
+        // No server is up on this database: this command was doing the work.
+        expect(output).toContain('Interrumpido: la cosecha y sus capturas siguen en la cola; las terminará un servidor (npm start) o esta misma orden repetida.');
+        expect(code).toBe(1);
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+  }, 90_000);
+
+  it('ends with 1 when --timeout passes while captures are left', async () => {
+    await withSlowPortal(async (slow) => {
+      const run = await harvest([slow.urls.ckan, ...FAST, '--timeout', '0.1'], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' }, 60_000);
+      expect(run.output).toMatch(/Cosecha terminada \(importación \d+\)/);
+      expect(run.output).toContain('Se agotó el tiempo (0.1 min): las capturas que faltan siguen en la cola.');
+      expect(run.code).toBe(1);
+    });
+  }, 90_000);
 });
