@@ -75,6 +75,14 @@ describe('readConfig', () => {
       [{ PORT: 'abc' }, 'PORT debe ser un puerto entre 1 y 65535, no «abc».'],
       [{ PORT: '0' }, 'PORT debe ser un puerto entre 1 y 65535, no «0».'],
       [{ PORT: '65536' }, 'PORT debe ser un puerto entre 1 y 65535, no «65536».'],
+      // Number() reads these as 4401 and 80: a port the operator never wrote.
+      [{ PORT: '0x1131' }, 'PORT debe ser un puerto entre 1 y 65535, no «0x1131».'],
+      [{ PORT: '80.0' }, 'PORT debe ser un puerto entre 1 y 65535, no «80.0».'],
+      [{ HOST: '999.1.1.1' }, 'HOST debe ser un nombre o una dirección IP donde escuchar, no «999.1.1.1».'],
+      // Every link the archive prints would drop the path and lead to the ministry's own site.
+      [{ ARCHIVE_PUBLIC_URL: 'https://www.gob.do/archivo/' }, 'ARCHIVE_PUBLIC_URL debe ser solo el origen (esquema, nombre y puerto), sin ruta: el archivo se sirve desde la raíz de su dirección, no «https://www.gob.do/archivo/».'],
+      [{ DATABASE_URL: 'mysql://root@db/archivo' }, 'DATABASE_URL debe ser la URL de un servidor PostgreSQL (postgres://usuario:contraseña@servidor:5432/base); sin ella, el archivo usa su base embebida.'],
+      [{ DATABASE_URL: 'notaurl' }, 'DATABASE_URL debe ser la URL de un servidor PostgreSQL (postgres://usuario:contraseña@servidor:5432/base); sin ella, el archivo usa su base embebida.'],
       [{ ARCHIVE_MODERATORS: `${MODERATOR},0x7099` }, 'ARCHIVE_MODERATORS admite direcciones de cartera separadas por comas (0x y 40 cifras hexadecimales), no «0x7099».'],
       [{ ARCHIVE_CHAIN_IDS: '1,mainnet' }, 'ARCHIVE_CHAIN_IDS admite números enteros de red (chain id) separados por comas, no «mainnet».'],
       [{ ARCHIVE_CHAIN_IDS: ',' }, 'ARCHIVE_CHAIN_IDS necesita al menos una red (chain id).'],

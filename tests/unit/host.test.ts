@@ -76,7 +76,10 @@ describe('the public address comes from configuration', () => {
     expect(() => readConfig({ ARCHIVE_PUBLIC_URL: 'ftp://archivo.example.org' })).toThrow(/ARCHIVE_PUBLIC_URL/);
     expect(() => readConfig({ ARCHIVE_PUBLIC_URL: 'https://u:p@archivo.example.org' })).toThrow(/ARCHIVE_PUBLIC_URL/);
     expect(() => readConfig({ ARCHIVE_CONTENT_ORIGIN: 'no es una url' })).toThrow(/ARCHIVE_CONTENT_ORIGIN/);
-    expect(readConfig({ ARCHIVE_CONTENT_ORIGIN: 'https://contenido.example.org/x' }).contentOrigin).toBe('https://contenido.example.org');
+    // A path would be dropped from every link: refused, not ignored; a bare trailing slash is the root.
+    expect(() => readConfig({ ARCHIVE_CONTENT_ORIGIN: 'https://contenido.example.org/x' })).toThrow(/ARCHIVE_CONTENT_ORIGIN debe ser solo el origen/);
+    expect(readConfig({ ARCHIVE_CONTENT_ORIGIN: 'https://contenido.example.org/' }).contentOrigin).toBe('https://contenido.example.org');
+    expect(readConfig({ ARCHIVE_PUBLIC_URL: 'https://archivo.example.org:8443/' }).publicUrl).toBe('https://archivo.example.org:8443');
     // The content origin may not be one of the archive's own names (nor so a sign-in domain).
     expect(() => readConfig({ ARCHIVE_PUBLIC_URL: 'https://archivo.example.org', ARCHIVE_ALLOWED_HOSTS: 'contenido.example.org', ARCHIVE_CONTENT_ORIGIN: 'https://contenido.example.org' })).toThrow(/ARCHIVE_CONTENT_ORIGIN/);
   });

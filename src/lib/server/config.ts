@@ -321,7 +321,27 @@ function originOf(value: string | undefined, name: string): string | undefined {
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) {
     throw new Error(`${name} debe ser una URL http(s) sin credenciales, no «${value}».`);
   }
+  // The archive is served from the root of its address: a path would be dropped from every link it
+  // prints (canonical, sitemap, catalogue), which would then lead to another site's pages.
+  if (url.pathname !== '/' || url.search || url.hash) {
+    throw new Error(`${name} debe ser solo el origen (esquema, nombre y puerto), sin ruta: el archivo se sirve desde la raíz de su dirección, no «${value}».`);
+  }
   return url.origin;
+}
+
+/** `DATABASE_URL`, when set: a PostgreSQL connection URL, which is all the archive speaks. */
+function postgresUrlOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let protocol: string;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    protocol = '';
+  }
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+    throw new Error('DATABASE_URL debe ser la URL de un servidor PostgreSQL (postgres://usuario:contraseña@servidor:5432/base); sin ella, el archivo usa su base embebida.');
+  }
+  return value;
 }
 
 const WILDCARD_HOSTS = new Set(['', '0.0.0.0', '::', '[::]']);
@@ -356,6 +376,7 @@ function publicAddress(env: NodeJS.ProcessEnv, host: string, port: number): { pu
   if (configured) return { publicUrl: configured, allowedHosts: [...new Set([new URL(configured).host, ...extra])] };
   const bound = host.toLowerCase();
   const name = WILDCARD_HOSTS.has(bound) ? 'localhost' : bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound;
+  if (!URL.canParse(`http://${name}:${port}`)) throw new Error(`HOST debe ser un nombre o una dirección IP donde escuchar, no «${host}».`);
   const publicUrl = new URL(`http://${name}:${port}`).origin;
   const loopback = ['localhost', '127.0.0.1', '[::1]'].map((host) => `${host}:${port}`);
   return { publicUrl, allowedHosts: [...new Set([new URL(publicUrl).host, ...loopback, ...extra])] };
@@ -391,8 +412,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
   const port = settings.checked(() => {
     const value = settings.raw('PORT');
     if (value === undefined) return 4321;
-    const parsed = Number(value);
-    if (!Number.isSafeInteger(parsed) || parsed < 1 || parsed > 65_535) throw new Error(`PORT debe ser un puerto entre 1 y 65535, no «${value}».`);
+    // Digits only: Number() would also read «0x1131» (4401) or «80.0».
+    const parsed = /^\d{1,5}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+    if (!(parsed >= 1 && parsed <= 65_535)) throw new Error(`PORT debe ser un puerto entre 1 y 65535, no «${value}».`);
     return parsed;
   }, 4321);
   const maxDocumentBytes = settings.whole('ARCHIVE_MAX_DOCUMENT_BYTES', 200_000_000);
@@ -403,7 +425,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ArchiveConfig 
     host,
     port,
     dataDir: path.resolve(root, env.ARCHIVE_DATA_DIR || 'data'),
-    databaseUrl: settings.raw('DATABASE_URL'),
+    databaseUrl: settings.checked(() => postgresUrlOf(settings.raw('DATABASE_URL')), undefined),
     databasePoolMax: settings.whole('DATABASE_POOL_MAX', 10),
     fixturesDir: path.resolve(root, env.ARCHIVE_FIXTURES_DIR || '../shared/fixtures'),
     seedOnEmpty: settings.flag('ARCHIVE_SEED_ON_EMPTY', true),
