@@ -8,7 +8,10 @@
  */
 import { openArchive } from '../src/lib/server/archive.ts';
 import { readConfigOrExit } from '../src/lib/server/config.ts';
-import { unreachableDatabase } from '../src/lib/server/db/unreachable.ts';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { EmbeddedDatabaseInUseError } from '../src/lib/server/db/pglite.ts';
+import { unreachableDatabase, unusableDataFolder } from '../src/lib/server/db/unreachable.ts';
 
 const config = readConfigOrExit();
 const started = Date.now();
@@ -18,11 +21,16 @@ const archive = await openArchive({
   seedIfEmpty: process.argv.includes('--seed-if-empty') && config.seedOnEmpty,
   lockWaitMs: process.argv.includes('--wait-for-lock') ? 20_000 : 0,
 }).catch((error: unknown) => {
-  // A database that cannot be reached or refuses us is the operator's to fix, and told in one
-  // line; anything else (a seed file, a migration) keeps its stack.
-  const unreachable = unreachableDatabase(error);
-  if (!unreachable) throw error;
-  console.error(`No se pudo preparar la base de datos (${where}): ${unreachable}.`);
+  // What the operator must fix (a database that cannot be reached or refuses us, a data folder
+  // that cannot be written, another process on the embedded database, migrations not where the
+  // configuration says) is told in one line; anything else (a seed file, a migration) keeps its stack.
+  const problem =
+    unreachableDatabase(error) ??
+    unusableDataFolder(error, config.dataDir) ??
+    (error instanceof EmbeddedDatabaseInUseError ? error.message : null) ??
+    (!existsSync(path.join(config.migrationsDir, 'meta/_journal.json')) ? `no están las migraciones en ${config.migrationsDir} (ARCHIVE_MIGRATIONS_DIR; falta meta/_journal.json)` : null);
+  if (!problem) throw error;
+  console.error(`No se pudo preparar la base de datos (${where}): ${problem}${problem.endsWith('.') ? '' : '.'}`);
   process.exit(1);
 });
 console.log(`Base de datos lista, con las migraciones aplicadas (${where}) en ${Date.now() - started} ms.`);

@@ -4,6 +4,8 @@
  * than falling back to a default unseen. `npm start` says so before it prepares anything.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, readConfig } from '../../src/lib/server/config.ts';
@@ -113,6 +115,34 @@ describe('readConfig', () => {
 });
 
 describe('npm start with wrong settings', () => {
+  it('says in one line that the data folder cannot be used, or the migrations are not where it was told, with no stack trace', async () => {
+    const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'archivo-carpeta-'));
+    try {
+      const file = path.join(scratch, 'no-es-carpeta');
+      await fs.writeFile(file, 'un archivo donde debería ir la carpeta de datos');
+      const { DATABASE_URL: _unused, ...inherited } = process.env;
+      const run = async (env: NodeJS.ProcessEnv) => {
+        const child = spawn(process.execPath, [path.resolve('scripts/start.ts')], { env: { ...inherited, PORT: '4894', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+        return { code, output };
+      };
+      const folder = await run({ ARCHIVE_DATA_DIR: file });
+      expect(folder.code).toBe(1);
+      expect(folder.output.trim()).toBe(
+        `No se pudo preparar la base de datos (PGlite en ${file}): la carpeta de datos ${file} (ARCHIVE_DATA_DIR) no se puede usar: con ese nombre hay un archivo, no una carpeta (EEXIST: file already exists, mkdir '${file}').`,
+      );
+      const migrations = await run({ ARCHIVE_DATA_DIR: path.join(scratch, 'datos'), ARCHIVE_MIGRATIONS_DIR: path.join(scratch, 'sin-migraciones') });
+      expect(migrations.code).toBe(1);
+      expect(migrations.output).toContain(`no están las migraciones en ${path.join(scratch, 'sin-migraciones')} (ARCHIVE_MIGRATIONS_DIR; falta meta/_journal.json).`);
+      expect(migrations.output).not.toMatch(/\n\s+at /);
+    } finally {
+      await fs.rm(scratch, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('stops before preparing anything, naming each of them, with no stack trace', async () => {
     const { DATABASE_URL: _unused, ...inherited } = process.env;
     const child = spawn(process.execPath, [path.resolve('scripts/start.ts')], {

@@ -9,6 +9,7 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { openArchive, type Archive } from './archive.ts';
 import { MAX_HOST_DELAY_MS, type ArchiveConfig } from './config.ts';
 import { readEmbeddedAddress } from './db/embedded-address.ts';
+import { EmbeddedDatabaseInUseError } from './db/pglite.ts';
 import { lostDatabase, messageOf, unreachableDatabase } from './db/unreachable.ts';
 
 /** Opens the archive for a command (`what` names its work in the messages: "la cosecha"). */
@@ -29,7 +30,7 @@ export async function openArchiveForCommand(config: ArchiveConfig, what: string)
     if (unreachable) {
       const where = served ? 'la embebida que sirve `npm start`' : 'PostgreSQL de DATABASE_URL';
       console.error(`No se pudo abrir el archivo: la base de datos (${where}) no está disponible: ${unreachable}.`);
-    } else if (message.includes('está en uso')) {
+    } else if (error instanceof EmbeddedDatabaseInUseError) {
       console.error(
         `${message}\nOtro proceso tiene abierta la base de datos embebida (PGlite) sin servirla, como \`npm run dev\` o una migración: ` +
           `espere a que termine, o detenga \`npm run dev\` y use \`npm start\`, junto al que ${what} sí funciona.`,

@@ -13,6 +13,11 @@ export interface EmbeddedDatabase {
   close(): Promise<void>;
 }
 
+/** Another live process holds the embedded database's folder: its message says which, in Spanish, for the operator. */
+export class EmbeddedDatabaseInUseError extends Error {
+  override name = 'EmbeddedDatabaseInUseError';
+}
+
 /**
  * Opens PGlite in `dataDir`, or in memory when it is undefined (tests). `lockWaitMs`: how long to
  * wait while another live process holds the folder (default: not at all).
@@ -58,7 +63,7 @@ async function lockFolder(lockFile: string, waitMs: number): Promise<() => Promi
     const owner = Number(await fs.readFile(lockFile, 'utf8').catch(() => ''));
     if (owner && isProcessAlive(owner)) {
       if (Date.now() >= deadline) {
-        throw new Error(
+        throw new EmbeddedDatabaseInUseError(
           `La base de datos embebida ${path.dirname(lockFile)} está en uso por el proceso ${owner}. ` +
             'Deténgalo antes (PGlite admite un solo proceso por carpeta) o use DATABASE_URL.',
         );

@@ -70,3 +70,26 @@ export function lostDatabase(error: unknown): string | null {
   }
   return null;
 }
+
+/** File system codes of a data folder the archive cannot create or write, in the operator's Spanish. */
+const UNUSABLE_FOLDER: Readonly<Record<string, string>> = {
+  EEXIST: 'con ese nombre hay un archivo, no una carpeta',
+  ENOTDIR: 'una parte de su ruta es un archivo, no una carpeta',
+  EACCES: 'no hay permiso para crearla o escribir en ella',
+  EPERM: 'el sistema no permite crearla ni escribir en ella',
+  EROFS: 'está en un disco de solo lectura',
+  ENOSPC: 'el disco está lleno',
+};
+
+/**
+ * `error`'s one line when it says the data folder (`ARCHIVE_DATA_DIR`) cannot be created or written
+ * (a file where it should be, no permission, a read-only disk): the operator's to fix, as a
+ * database that cannot be reached is; null for anything else, a path outside the folder included.
+ */
+export function unusableDataFolder(error: unknown, dataDir: string): string | null {
+  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
+  if (!(error instanceof Error) || typeof code !== 'string' || !Object.hasOwn(UNUSABLE_FOLDER, code)) return null;
+  if (typeof path !== 'string' || !(path === dataDir || path.startsWith(`${dataDir}/`))) return null;
+  // Node's own words begin with the code: said once.
+  return `la carpeta de datos ${dataDir} (ARCHIVE_DATA_DIR) no se puede usar: ${UNUSABLE_FOLDER[code]} (${code}: ${messageOf(error).replace(`${code}: `, '')})`;
+}
