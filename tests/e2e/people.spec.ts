@@ -75,6 +75,40 @@ test('without JavaScript the contact page works as a plain form', async ({ brows
   await context.close();
 });
 
+test('without JavaScript, the dashboard shows every tab and each chart as its numbers, and what needs a script says so or is not offered', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
+  const page = await context.newPage();
+  await page.goto('/dashboard');
+  const sources = page.getByRole('region', { name: 'Fuentes' });
+  // Every source's panel, one after the other, with its numbers as a table; no dead tab strip, no blank chart.
+  await expect(sources.getByRole('tablist')).toBeHidden();
+  const panels = sources.getByRole('tabpanel');
+  expect(await panels.count()).toBeGreaterThan(1);
+  for (const panel of await panels.all()) {
+    await expect(panel).toBeVisible();
+    await expect(panel.getByRole('table')).toBeVisible();
+    await expect(panel.getByRole('row', { name: /^PDF \d+$/ })).toBeVisible();
+    await expect(panel.locator('[data-chart-canvas]')).toBeHidden();
+  }
+  const contribute = page.getByRole('region', { name: 'Subir Archivo' });
+  // A <noscript>'s words, rendered without scripts: Playwright's text locators skip <noscript>, the rendered text does not.
+  await expect(contribute).toContainText('Subir un archivo necesita JavaScript: la cartera firma la contribución en su navegador.', { useInnerText: true });
+  await page.screenshot({ path: 'test-results/screenshots/sin-js-panel.png', fullPage: true });
+
+  await page.goto('/auth/login');
+  await expect(page.getByRole('main')).toContainText('Iniciar sesión necesita JavaScript: la cartera firma el mensaje de inicio de sesión en su navegador.', { useInnerText: true });
+  await expect(page.getByRole('button', { name: 'Sign in with Magic Connect' })).toBeHidden();
+
+  // A record page: its copy and verify buttons would do nothing; its download still works.
+  await page.goto('/dashboard');
+  await page.goto((await page.locator('a[href^="/single/src/"]').first().getAttribute('href'))!);
+  const scripted = page.locator('button[data-copy], [data-verify] button');
+  expect(await scripted.count()).toBeGreaterThan(1);
+  for (const button of await scripted.all()) await expect(button).toBeHidden();
+  await expect(page.getByRole('link', { name: /Descargar/ }).first()).toBeVisible();
+  await context.close();
+});
+
 test('the FAQ answers the essentials, with structured data', async ({ page }) => {
   await page.goto('/general/faq');
   await expect(page.getByRole('heading', { level: 1, name: 'Preguntas frecuentes' })).toBeVisible();

@@ -318,6 +318,7 @@ export const es = {
   'auth.login.noWallet': 'Para iniciar sesión necesita una cartera en su navegador. Instale la extensión MetaMask y vuelva a intentarlo.',
   'auth.login.failed': 'No se pudo iniciar sesión. Vuelva a intentarlo.',
   'auth.login.note': 'Para leer y buscar en el archivo no hace falta iniciar sesión.',
+  'auth.login.needsScript': 'Iniciar sesión necesita JavaScript: la cartera firma el mensaje de inicio de sesión en su navegador. Actívelo para esta página. Leer, buscar y descargar funcionan sin él.',
   'auth.login.signedOut': 'Ha cerrado la sesión.',
   'auth.forgot.title': 'Recuperar acceso',
   'auth.forgot.heading': '¿Olvidó su contraseña?',
@@ -618,6 +619,7 @@ export const es = {
   // Issue #20, keyboard and words (a11y): the upload link signed out, the sign-in page on a phone,
   // the CSV search's grid and its announcements.
   'contribute.signInFirst': 'Para subir un archivo hay que iniciar sesión: cada contribución se firma con la cartera de quien la aporta.',
+  'contribute.needsScript': 'Subir un archivo necesita JavaScript: la cartera firma la contribución en su navegador.',
   'auth.login.noWalletHere': 'Este navegador no tiene una cartera.',
   'auth.login.phoneBody':
     'En un teléfono no hay extensiones de cartera: abra esta página en el navegador integrado de una app de cartera (por ejemplo, MetaMask) e inicie sesión desde allí.',
