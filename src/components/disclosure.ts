@@ -1,13 +1,26 @@
 /**
  * The `<details>` menus (the header's MegaMenu, WalletStatus and Notifications; a group page's
- * GroupSwitcher): Escape closes an open one and puts the focus back on its button (`<summary>`),
- * where a keyboard user opened it (issue #20), wherever the focus was inside it. Only an open menu
- * takes the key, so Escape still reaches dialogs and other menus.
+ * GroupSwitcher) close as a menu does once the visitor is done with it:
+ * - Escape closes an open one and puts the focus back on its button (`<summary>`), where a
+ *   keyboard user opened it (issue #20), wherever the focus was inside it. Only an open menu takes
+ *   the key, so Escape still reaches dialogs and other menus.
+ * - A click or tap anywhere outside it closes it: an open panel no longer covers the page it was
+ *   opened over.
+ * - The focus leaving it (Tab past its last link) closes it: a keyboard user does not go on with a
+ *   panel open over what they now read. A click inside it on no control moves the focus nowhere,
+ *   and keeps it open.
  */
-export function closeDisclosureOnEscape(menu: HTMLDetailsElement): void {
+export function closeDisclosureWhenLeft(menu: HTMLDetailsElement): void {
   document.addEventListener('keydown', (event) => {
     if (event.key !== 'Escape' || !menu.open) return;
     menu.open = false;
     menu.querySelector<HTMLElement>(':scope > summary')?.focus();
+  });
+  document.addEventListener('click', (event) => {
+    if (menu.open && !menu.contains(event.target as Node)) menu.open = false;
+  });
+  menu.addEventListener('focusout', (event) => {
+    const next = event.relatedTarget;
+    if (menu.open && next instanceof Node && !menu.contains(next)) menu.open = false;
   });
 }

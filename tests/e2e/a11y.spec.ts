@@ -142,7 +142,7 @@ test('every link that opens a new tab says so to a screen reader, and cannot rea
   await expect(page.locator('[data-view-at-source]')).toHaveAccessibleName(/^Ver en la fuente .* \(se abre en una pestaña nueva\)$/);
 });
 
-test('the menu, the wallet menu and the notifications close on Escape, give the focus back to their button, and open within the screen', async ({ page }) => {
+test('the menu, the wallet menu and the notifications close on Escape (giving the focus back to their button), on a click outside or when the focus leaves, and open within the screen', async ({ page }) => {
   await signInWithWallet(page);
   for (const size of SIZES) {
     await page.setViewportSize({ width: size.width, height: size.height });
@@ -181,6 +181,25 @@ test('the menu, the wallet menu and the notifications close on Escape, give the 
     await page.keyboard.press('Escape');
     await expect(notifications).not.toHaveAttribute('open', '');
     await expect(bell).toBeFocused();
+
+    // Each menu also closes when a click lands outside it, or the focus leaves it.
+    for (const opened of [notifications, walletMenu, menu]) {
+      await opened.locator('summary').click();
+      await expect(opened).toHaveAttribute('open', '');
+      await page.getByRole('main').click({ position: { x: 5, y: 5 } });
+      await expect(opened).not.toHaveAttribute('open', '');
+    }
+    await bell.click();
+    await expect(notifications).toHaveAttribute('open', '');
+    // With no decision to show, its panel holds no link: Tab goes on to the header's next control, and it closes.
+    await page.keyboard.press('Tab');
+    await expect(notifications.locator(':focus')).toHaveCount(0);
+    await expect(notifications).not.toHaveAttribute('open', '');
+    await menuButton.click();
+    await expect(menu).toHaveAttribute('open', '');
+    await menu.getByRole('link').last().focus();
+    await page.keyboard.press('Tab');
+    await expect(menu).not.toHaveAttribute('open', '');
 
     // A group page's 'Ver todas' menu, from one of its links too.
     await page.goto('/group/dep');
