@@ -61,6 +61,20 @@ test('bad and unknown CIDs get clear answers', async ({ request }) => {
   expect((await request.get(`/ipfs/${cid}`)).status()).toBe(404);
 });
 
+test('a person who follows a link to a file the archive lacks reads why on a page, not in JSON', async ({ page }) => {
+  const { cid } = await cidOf(new TextEncoder().encode('nunca archivado, visto en un navegador'));
+  const missing = await page.goto(`/ipfs/${cid}`);
+  expect(missing?.status()).toBe(404);
+  expect(missing?.headers()['content-type']).toBe('text/html; charset=utf-8');
+  await expect(page.getByRole('heading', { level: 1, name: 'Archivo no encontrado' })).toBeVisible();
+  await expect(page.getByText('Este archivo no está en el archivo.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Buscar en el archivo' })).toBeVisible();
+  const bad = await page.goto('/ipfs/no-es-un-cid');
+  expect(bad?.status()).toBe(400);
+  await expect(page.getByRole('heading', { level: 1, name: 'La dirección del archivo no es válida' })).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/pasarela-404.png' });
+});
+
 test('a stored page of HTML is never served as a page of ours', async ({ request }) => {
   // Blocks go straight into the running archive's store folder, as an upload's would.
   const { createContentStore } = await import('../../src/lib/server/storage/index.ts');

@@ -31,9 +31,9 @@ export const REFUSAL_PAGE_HEADERS: Readonly<Record<string, string>> = {
 /**
  * The page for a refusal with `status` and its Spanish `message`. Its links lead to `publicUrl`,
  * the configured address: a refused Host would make a relative link lead back to the refusal.
+ * `title`: what the page is headed with, when the status alone does not say it well.
  */
-export function refusalPage(status: number, message: string, publicUrl: string): string {
-  const title = status >= 500 ? TITLES.serverError : TITLES.clientError;
+export function refusalPage(status: number, message: string, publicUrl: string, title: string = status >= 500 ? TITLES.serverError : TITLES.clientError): string {
   const home = new URL('/', publicUrl).href;
   const search = new URL('/buscar', publicUrl).href;
   return `<!doctype html>
@@ -61,4 +61,19 @@ a{color:#4338ca}
 </body>
 </html>
 `;
+}
+
+/**
+ * An API route's refusal (`toResponse`'s JSON: `{ code, message }`) as its page, for a browser that
+ * asked for one (`wantsPage`): the same status, message and headers (its caching above all), in
+ * HTML. Anything else is given back as it is.
+ */
+export async function refusalAsPage(response: Response, request: Request, publicUrl: string, title: string): Promise<Response> {
+  if (response.ok || !wantsPage(request.method, request.headers.get('accept'))) return response;
+  const { message } = (await response.clone().json().catch(() => ({}))) as { message?: unknown };
+  if (typeof message !== 'string') return response;
+  const headers = new Headers(response.headers);
+  headers.delete('Content-Length');
+  for (const [name, value] of Object.entries(REFUSAL_PAGE_HEADERS)) if (name !== 'Cache-Control' || !headers.has(name)) headers.set(name, value);
+  return new Response(request.method === 'HEAD' ? null : refusalPage(response.status, message, publicUrl, title), { status: response.status, headers });
 }
