@@ -109,6 +109,13 @@ test('without JavaScript, the dashboard shows every tab and each chart as its nu
   await context.close();
 });
 
+test('/faq and /login, the addresses people type, lead to the pages that answer them', async ({ request }) => {
+  const faq = await request.get('/faq', { maxRedirects: 0 });
+  expect([faq.status(), faq.headers().location]).toEqual([301, '/general/faq']);
+  const login = await request.get('/login?next=%2Fprofile', { maxRedirects: 0 });
+  expect([login.status(), login.headers().location]).toEqual([301, '/auth/login?next=%2Fprofile']);
+});
+
 test('the FAQ answers the essentials, with structured data', async ({ page }) => {
   await page.goto('/general/faq');
   await expect(page.getByRole('heading', { level: 1, name: 'Preguntas frecuentes' })).toBeVisible();
