@@ -107,6 +107,14 @@ test('on a phone the count and the first results come before the filters, which 
   expect((await chip.boundingBox())!.height).toBeGreaterThanOrEqual(44);
   expect((await applied.boundingBox())!.y).toBeLessThan(firstResult.y);
   await page.screenshot({ path: 'test-results/screenshots/search-results-phone.png', fullPage: true });
+  // A link beside the count leads to the folded filters, and opens them.
+  const toFilters = page.getByRole('link', { name: 'Filtrar resultados ↓' });
+  expect((await toFilters.boundingBox())!.y).toBeLessThan(firstResult.y);
+  await toFilters.click();
+  await expect(filters).toHaveAttribute('open', '');
+  await expect(page.locator('[data-facet="format"]')).toBeInViewport();
+  await page.locator('[data-filters-summary]').click();
+  await expect(filters).not.toHaveAttribute('open');
   // Opened by keyboard, the filters work as on a wide screen.
   await page.locator('[data-filters-summary]').focus();
   await page.keyboard.press('Enter');
