@@ -95,6 +95,16 @@ test('the mini-search by keyboard: focus in its box on opening, the results one 
     // 'Exit' puts the focus back on the button that opened the panel.
     await panel.getByRole('button', { name: 'Exit' }).click();
     await expect(toggle).toBeFocused();
+    // So does Escape: in the box, once it has emptied what was typed.
+    await page.keyboard.press('Enter');
+    await expect(box).toBeFocused();
+    await box.fill('2020');
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeVisible();
+    await expect(box).toHaveValue('');
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
+    await expect(toggle).toBeFocused();
   }
 });
 
