@@ -122,6 +122,13 @@ const askedName = values['source-name']?.trim();
 if (!created && askedName && askedName !== harvestSource.name) {
   console.log(`El nombre «${askedName}» no se aplica a una fuente ya registrada: cámbielo en /moderacion/cosechas o con PATCH /v2/ops/harvest-sources/${harvestSource.id}.`);
 }
+// Nor is another kind: the kind of a registered catalogue is part of what it is.
+if (!created && values.kind !== undefined && values.kind !== harvestSource.kind) {
+  console.log(
+    `--kind ${values.kind} no se aplica: esa dirección ya está registrada como ${CATALOG_KINDS[harvestSource.kind].label}, y se cosecha así. ` +
+      'Otro tipo de catálogo es otra fuente: regístrelo con su propia dirección.',
+  );
+}
 // Into the source's settings, as the page saves them, before the run is queued: it reads them
 // when it begins. (Not for the seed's copy of a catalogue, which the queue refuses just below.)
 if ((defaultLanguage !== undefined || defaultCountry !== undefined) && harvestSource.snapshotOn === null) {
@@ -211,6 +218,14 @@ try {
     console.log(`Cosecha ${run.status === 'done' ? 'terminada' : 'fallida'} (importación ${run.id}): ${describeCounts(counts)}`);
     for (const error of run.errors) console.log(`  · ${error.key === RUN_ERROR_KEY ? 'catálogo' : error.key}: ${error.message}`);
     if (run.status !== 'done') exitCode = 1;
+    // A catalogue new to the archive that could not be read (a mistyped address): its source stays
+    // registered and scheduled until someone removes it, which is done in a moment while it has no record.
+    if (run.status === 'failed' && created) {
+      console.log(
+        `La fuente «${harvestSource.name}» queda registrada y se intentará de nuevo según su frecuencia. Si la dirección estaba mal, elimínela en ` +
+          `/moderacion/cosechas?fuente=${harvestSource.id} o con DELETE /v2/ops/harvest-sources/${harvestSource.id}.`,
+      );
+    }
 
     const ofThisRun = like(jobs.dedupeKey, `capture:${run.id}:%`);
     const tally = async (status?: 'queued' | 'running' | 'failed') =>

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedDatabaseDir } from '../../src/lib/server/config.ts';
 import { migrateDatabase, openDatabase } from '../../src/lib/server/db/index.ts';
 import { alexandrias, harvestedRecords, harvestSources } from '../../src/lib/server/db/schema.ts';
+import { deleteHarvestSource } from '../../src/lib/server/harvest/manage.ts';
 import { liveWorkerCount } from '../../src/lib/server/instances/index.ts';
 import { MIGRATIONS_DIR } from '../helpers/database.ts';
 import { startLocalPortal, type LocalPortal } from '../helpers/portal/index.ts';
@@ -72,6 +73,23 @@ describe('npm run harvest', () => {
     expect(second.output).toContain(`0 nuevo(s), 0 actualizado(s), ${total()} sin cambios, 0 retirado(s) del catálogo, 0 con error.`);
     expect(second.output).toContain('Capturas: 0 hecha(s), 0 fallida(s), 0 en curso, 0 en cola.');
     expect(second.code).toBe(0);
+
+    // Nor another kind: said, and the registered one harvested.
+    const otherKind = await harvest([portal.urls.ckan, '--kind', 'datajson', ...FAST], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
+    expect(otherKind.output).toContain('--kind datajson no se aplica: esa dirección ya está registrada como CKAN (API de acciones, package_search), y se cosecha así.');
+    expect(otherKind.code).toBe(0);
+
+    // A new catalogue whose first run fails (nothing listens there): how to remove it if the address was wrong.
+    const mistyped = await harvest(['http://127.0.0.1:7/mal-escrito/data.json', '--kind', 'datajson', ...FAST], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' });
+    expect(mistyped.output).toContain('Cosecha fallida');
+    expect(mistyped.output).toMatch(/Si la dirección estaba mal, elimínela en \/moderacion\/cosechas\?fuente=(\d+) o con DELETE \/v2\/ops\/harvest-sources\/\1\./);
+    expect(mistyped.code).toBe(1);
+    const database = await openDatabase({ dataDir: embeddedDatabaseDir(dataDir) });
+    try {
+      await deleteHarvestSource(database.db, Number(/fuente=(\d+)/.exec(mistyped.output)![1]));
+    } finally {
+      await database.close();
+    }
   }, 200_000);
 
   it('npm run recheck checks a captured URL now: the same bytes are unchanged, new bytes a new version', async () => {
