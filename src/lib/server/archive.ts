@@ -72,7 +72,12 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
     await sweepInterruptedUploads(handle.db, { all: !config.databaseUrl });
     if (seedIfEmpty && (await needsSeed(handle.db))) {
       if (fs.existsSync(path.join(config.fixturesDir, 'catalog'))) {
-        await seedArchive({ db: handle.db, store, staging, fixturesDir: config.fixturesDir });
+        const seeded = await seedArchive({ db: handle.db, store, staging, fixturesDir: config.fixturesDir });
+        // The operator's first start: said, so that an empty archive and a seeded one are told apart in the log.
+        console.log(
+          `Carga inicial del catálogo real hecha: ${seeded.records} registros, ${seeded.archivedFiles} archivos guardados, ` +
+            `${seeded.departments} instituciones, ${seeded.sources} fuentes y ${seeded.categories} categorías.`,
+        );
       } else {
         // An archive without the seed material still serves (empty) and takes contributions.
         console.warn(`Sin datos reales para la carga inicial en ${config.fixturesDir} (ARCHIVE_FIXTURES_DIR): el archivo arranca vacío.`);
