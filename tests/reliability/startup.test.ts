@@ -83,7 +83,7 @@ test('starts its worker with no visit when it listens on every interface under a
   );
   expect(log.lines.filter((line) => /comprobaci[oó]n de salud/i.test(line))).toEqual([]);
   // The operator can tell a seeded archive from an empty one in the log.
-  expect(log.lines).toContainEqual(expect.stringMatching(/^Carga inicial del catálogo real hecha: [1-9][\d]* registros, 11 archivos guardados, \d+ instituciones, \d+ fuentes y \d+ categorías\.$/));
+  expect(log.lines).toContainEqual(expect.stringMatching(/^Carga inicial del catálogo real hecha: [1-9][\d,]* registros, 11 archivos guardados, [\d,]+ instituciones, \d+ fuentes y \d+ categorías\.$/));
 
   // A balancer's probe by the machine's address is answered; the archive's pages only under its name.
   expect(await get('/v2/health', `10.0.3.7:${PORTS.startup}`)).toBe(200);

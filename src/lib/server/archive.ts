@@ -16,6 +16,7 @@ import { sweepInterruptedUploads, sweepPeriodically } from './uploads/imports.ts
 import { startBackgroundWork } from './background.ts';
 import { withTrustlessGateways } from './gateway/catalogue-files.ts';
 import { onShutdown, shutdownBegun } from './shutdown.ts';
+import { formatCount } from '../text.ts';
 
 export interface Archive extends DatabaseHandle {
   config: ArchiveConfig;
@@ -75,8 +76,8 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
         const seeded = await seedArchive({ db: handle.db, store, staging, fixturesDir: config.fixturesDir });
         // The operator's first start: said, so that an empty archive and a seeded one are told apart in the log.
         console.log(
-          `Carga inicial del catálogo real hecha: ${seeded.records} registros, ${seeded.archivedFiles} archivos guardados, ` +
-            `${seeded.departments} instituciones, ${seeded.sources} fuentes y ${seeded.categories} categorías.`,
+          `Carga inicial del catálogo real hecha: ${formatCount(seeded.records)} registros, ${formatCount(seeded.archivedFiles)} archivos guardados, ` +
+            `${formatCount(seeded.departments)} instituciones, ${formatCount(seeded.sources)} fuentes y ${formatCount(seeded.categories)} categorías.`,
         );
       } else {
         // An archive without the seed material still serves (empty) and takes contributions.
