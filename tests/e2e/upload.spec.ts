@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { cidOf } from '../../src/lib/server/storage/index.ts';
-import { FIXTURES_DIR } from '../helpers/fixtures.ts';
+import { FIXTURES_DIR, fixturePath } from '../helpers/fixtures.ts';
 import { signInWithWallet } from '../helpers/wallet.ts';
 
 const DESCRIPTION =
@@ -274,6 +274,22 @@ test('Escape never throws away what was typed: a search box clears, the wizard a
   await expect(dialog.getByText('El archivo está vacío (0 bytes): elija otro.')).toBeVisible();
   await page.screenshot({ path: 'test-results/screenshots/upload-empty-file.png' });
   await expect(dialog.getByRole('heading', { name: 'Archivos' })).toBeVisible();
+
+  // So is a PDF cut short (a download that stopped halfway): the server would refuse it after the signature.
+  const whole = await fs.readFile(fixturePath('files/pdf/sisalril-pespj-d1.pdf'));
+  await dialog.getByLabel('Documento', { exact: true }).setInputFiles({ name: 'cortado.pdf', mimeType: 'application/pdf', buffer: whole.subarray(0, Math.floor(whole.length / 2)) });
+  await next();
+  await expect(dialog.getByText(/^El archivo empieza como un PDF pero no está construido como uno/)).toBeVisible();
+  await expect(dialog.getByRole('heading', { name: 'Archivos' })).toBeVisible();
+  // And a page of HTML saved as .pdf.
+  await dialog.getByLabel('Documento', { exact: true }).setInputFiles({ name: 'pagina.pdf', mimeType: 'application/pdf', buffer: Buffer.from('<!doctype html><title>No encontrado</title>') });
+  await next();
+  await expect(dialog.getByText('El archivo no es un PDF, como indica el tipo de documento elegido: revise el archivo o el tipo.')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/upload-broken-pdf.png' });
+  // The whole file passes to the next step.
+  await dialog.getByLabel('Documento', { exact: true }).setInputFiles({ name: 'entero.pdf', mimeType: 'application/pdf', buffer: whole });
+  await next();
+  await expect(dialog.getByRole('heading', { name: 'Archivos' })).toBeHidden();
 
   // Closing for good: asked, then discarded; the next wizard starts empty.
   await page.keyboard.press('Escape');

@@ -27,7 +27,7 @@ import { OtherAccountError, sha256OfFile, signConfirmation } from '../../lib/wal
 import { fill, type UploadLabels } from './labels.ts';
 import { langOf } from '../../lib/i18n/english.ts';
 import { DetailsStep, DocumentStep, DoneStep, FilesStep, ReviewStep, SourceStep, IssuerStep } from './steps.tsx';
-import { EMPTY_FORM, toAssetPayload, type WizardForm, type Errors } from './form.ts';
+import { documentProblem, EMPTY_FORM, toAssetPayload, type WizardForm, type Errors } from './form.ts';
 import { focusables, keepTabInside } from '../dialog/focus-trap.ts';
 
 export interface UploadWizardProps {
@@ -85,6 +85,7 @@ function validate(step: Step, form: WizardForm, limits: UploadWizardProps['limit
       if (!form.fileUploaded) errors.fileUploaded = 'File is required';
       else if (form.fileUploaded.size === 0) errors.fileUploaded = labels['upload.files.empty'];
       else if (form.fileUploaded.size > limits.document) errors.fileUploaded = fill(labels['upload.files.tooLarge'], { max: formatBytes(limits.document) });
+      else if (form.documentProblem?.file === form.fileUploaded) errors.fileUploaded = form.documentProblem.message;
       if (!form.proof) errors.proof = 'File is required';
       else if (form.proof.size === 0) errors.proof = labels['upload.files.empty'];
       else if (!PROOF_TYPES.has(form.proof.type)) errors.proof = labels['upload.files.notImage'];
@@ -189,6 +190,22 @@ export default function UploadWizard(props: UploadWizardProps) {
       askedFrom.current = null;
     }
   }, [confirmingClose]);
+
+  // The document picked is read at its ends as soon as it is picked (a few bytes of a local file):
+  // what the server would refuse is said at this step, before the signature. A file picked since,
+  // or a type changed since, leaves the answer unused.
+  useEffect(() => {
+    const file = form.fileUploaded;
+    if (!file) return;
+    let current = true;
+    void documentProblem(file, form.docType).then(
+      (message) => current && setForm((now) => (now.fileUploaded === file ? { ...now, documentProblem: message === null ? null : { file, message } } : now)),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [form.fileUploaded, form.docType]);
 
   /** Changing a field takes its error away; the step is checked again on 'Siguiente'. */
   const update = (change: Partial<WizardForm>) => {

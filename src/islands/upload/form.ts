@@ -1,5 +1,6 @@
 /** The wizard's form state, and the `asset` field of the upload built from it (SPEC §3). */
-import type { DocType } from '../../lib/domain/upload.ts';
+import { BROKEN_PDF_MESSAGE, latin1, PDF_HEADER, PDF_TRAILER, PDF_TRAILER_BYTES } from '../../lib/domain/pdf-shape.ts';
+import { notDeclaredTypeMessage, type DocType } from '../../lib/domain/upload.ts';
 import type { EntityChoice } from './EntityPicker.tsx';
 
 export interface WizardForm {
@@ -12,6 +13,8 @@ export interface WizardForm {
   issuer: EntityChoice;
   fileUploaded: File | null;
   proof: File | null;
+  /** Why the server would refuse the document picked (`documentProblem`), once read; for that file only. */
+  documentProblem: { file: File; message: string } | null;
 }
 
 /** Error messages by field name (`title`, `sourceId`, `newSource`, `fileUploaded` …). */
@@ -29,7 +32,22 @@ export const EMPTY_FORM: WizardForm = {
   issuer: NO_ENTITY,
   fileUploaded: null,
   proof: null,
+  documentProblem: null,
 };
+
+/**
+ * Why the server would refuse `file` as a document of `docType`, read from its two ends; null when
+ * nothing is wrong there. For a PDF: its header, and its trailer (`pdf-shape.ts`), the refusal a
+ * truncated download meets. Said at the files' step, before the contributor signs: the server
+ * checks the whole file again anyway.
+ */
+export async function documentProblem(file: File, docType: DocType | ''): Promise<string | null> {
+  if (docType !== 'pdf' || file.size === 0) return null;
+  const head = latin1(new Uint8Array(await file.slice(0, 8).arrayBuffer()));
+  if (!PDF_HEADER.test(head)) return notDeclaredTypeMessage('pdf');
+  const tail = latin1(new Uint8Array(await file.slice(-PDF_TRAILER_BYTES).arrayBuffer()));
+  return PDF_TRAILER.test(tail) ? null : BROKEN_PDF_MESSAGE;
+}
 
 /** The upload payload: picked ids with their info, or the new source/issuer, and the owner. */
 export function toAssetPayload(form: WizardForm, owner: string): Record<string, unknown> {

@@ -293,3 +293,17 @@ export function stepErrors(error: z.ZodError): Record<string, string> {
   }
   return errors;
 }
+
+/** What a user would call each declared type, for the message of a file that is not one. */
+const DOC_TYPE_NAMES: Record<DocType, string> = {
+  pdf: 'un PDF',
+  xlsx: 'una hoja de Excel (.xlsx o .xls)',
+  csv: 'un CSV (texto)',
+  ods: 'una hoja ODS',
+  other: 'un archivo',
+};
+
+/** What the upload answers (a 415, or the wizard before the signature) for a document that is not of its declared type. */
+export function notDeclaredTypeMessage(docType: DocType): string {
+  return `El archivo no es ${DOC_TYPE_NAMES[docType]}, como indica el tipo de documento elegido: revise el archivo o el tipo.`;
+}

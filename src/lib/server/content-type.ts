@@ -3,6 +3,7 @@
  * browser claimed: the record's format comes from here, and a declared doc type that the content
  * contradicts is refused (415).
  */
+import { PDF_HEADER } from '../domain/pdf-shape.ts';
 import { stripControls } from '../domain/text.ts';
 import { ASSET_TYPES, type AssetType } from '../domain/constants.ts';
 import type { DocType } from '../domain/upload.ts';
@@ -36,7 +37,7 @@ const startsWith = (head: Uint8Array, ...bytes: number[]) => startsWithAt(head, 
  * structure (its trailer) is checked once the whole file has arrived (`uploads/pdf-structure.ts`).
  */
 export function hasPdfHeader(head: Uint8Array): boolean {
-  return /^%PDF-\d\.\d/.test(ascii(head, 0, 8));
+  return PDF_HEADER.test(ascii(head, 0, 8));
 }
 
 const readU16 = (head: Uint8Array, at: number) => (head[at] ?? 0) | ((head[at + 1] ?? 0) << 8);
@@ -150,15 +151,6 @@ export function mediaType(kind: ContentKind, format: AssetType): string {
 
 /** Proofs are screenshots: PNG, JPEG or WebP. */
 export const PROOF_KINDS: ReadonlySet<ContentKind> = new Set(['png', 'jpeg', 'webp']);
-
-/** What a user would call each declared type, for the 415 message. */
-export const DOC_TYPE_NAMES: Record<DocType, string> = {
-  pdf: 'un PDF',
-  xlsx: 'una hoja de Excel (.xlsx o .xls)',
-  csv: 'un CSV (texto)',
-  ods: 'una hoja ODS',
-  other: 'un archivo',
-};
 
 /** A file name safe to keep and to put in a header: no folders, no control characters, short. */
 export function cleanFileName(name: string): string {

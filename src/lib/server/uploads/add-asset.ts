@@ -21,6 +21,7 @@ import {
   assetPayloadSchema,
   confirmationMessage,
   nonceSchema,
+  notDeclaredTypeMessage,
   signatureSchema,
   UPLOAD_FIELDS,
   type AssetPayload,
@@ -45,7 +46,6 @@ import {
   cleanFileName,
   detectContent,
   documentFormat,
-  DOC_TYPE_NAMES,
   fileExtension,
   mediaType,
   PROOF_KINDS,
@@ -54,6 +54,7 @@ import {
 import { dropUploadImport, keepAlive, startUploadImport } from './imports.ts';
 import { inspect } from './inspect.ts';
 import { PdfStructure } from './pdf-structure.ts';
+import { BROKEN_PDF_MESSAGE } from '../../domain/pdf-shape.ts';
 import { parseInput, refuseUnfitInput } from '../http/input.ts';
 import { enqueue } from '../jobs/index.ts';
 import { hasSheets, sheetPreviewsJob } from '../spreadsheets/preview-job.ts';
@@ -240,8 +241,6 @@ const EMPTY_PROOF = 'La captura de prueba está vacía (0 bytes): elija la image
 const EXECUTABLE_REFUSED =
   'El archivo es un programa (ejecutable, instalador o script), y el archivo solo guarda documentos y datos: súbalo en un formato de documento o de datos.';
 
-const BROKEN_PDF =
-  'El archivo empieza como un PDF pero no está construido como uno (le falta el final con startxref y %%EOF, o su tabla de referencias): puede estar incompleto o dañado. Guárdelo de nuevo como PDF y vuelva a subirlo.';
 
 async function receiveDocument(
   part: Extract<Part, { kind: 'file' }>,
@@ -259,9 +258,7 @@ async function receiveDocument(
       if (head.length === 0) throw new ValidationError(EMPTY_DOCUMENT, [{ field: UPLOAD_FIELDS.document, message: EMPTY_DOCUMENT }]);
       if (kind === 'executable') throw new UnsupportedMediaTypeError(EXECUTABLE_REFUSED);
       if (documentFormat(asset.docType, kind) === null) {
-        throw new UnsupportedMediaTypeError(
-          `El archivo no es ${DOC_TYPE_NAMES[asset.docType]}, como indica el tipo de documento elegido: revise el archivo o el tipo.`,
-        );
+        throw new UnsupportedMediaTypeError(notDeclaredTypeMessage(asset.docType));
       }
     },
   });
@@ -273,7 +270,7 @@ async function receiveDocument(
   // (`checkHead` set `kind` from a callback, which TypeScript's narrowing cannot see.)
   let received = kind as ContentKind;
   if (received === 'pdf' && !pdf.isPdf(head)) {
-    if (asset.docType === 'pdf') throw new UnsupportedMediaTypeError(BROKEN_PDF);
+    if (asset.docType === 'pdf') throw new UnsupportedMediaTypeError(BROKEN_PDF_MESSAGE);
     received = 'binary';
   }
   return { cid: stored.cid, size, sha256, kind: received, fileName: cleanFileName(part.fileName) };

@@ -14,10 +14,10 @@
  * Memory stays bounded: the last `TAIL_BYTES` of the file and the offsets of `xref` lines.
  */
 
+import { PDF_TRAILER, PDF_TRAILER_BYTES } from '../../domain/pdf-shape.ts';
+
 /** How much of the end of the file is kept: where cross-reference streams and most tables sit. */
 const TAIL_BYTES = 256 * 1024;
-/** Where the trailer must be: `%%EOF` within the last kilobyte, as readers look for it. */
-const TRAILER_BYTES = 1024;
 /** Offsets of `xref` lines kept at most: one per incremental update, so a few in real files. */
 const MAX_XREF_LINES = 10_000;
 /** Bytes of line end or space a writer may have left between the offset and the section. */
@@ -51,8 +51,8 @@ export class PdfStructure {
   isPdf(head: Uint8Array): boolean {
     const tail = Buffer.concat(this.#tail, this.#tailSize).subarray(-TAIL_BYTES);
     const tailStart = this.#size - tail.byteLength;
-    const trailer = tail.subarray(-TRAILER_BYTES).toString('latin1');
-    const match = /startxref\s+(\d{1,15})\s+%%EOF(?![\s\S]*startxref)/.exec(trailer);
+    const trailer = tail.subarray(-PDF_TRAILER_BYTES).toString('latin1');
+    const match = PDF_TRAILER.exec(trailer);
     if (!match) return false;
     const offset = Number(match[1]);
     // Past the header, and before the `startxref` that points at it.
