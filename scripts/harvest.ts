@@ -96,11 +96,17 @@ const config = withHostDelay(readConfigOrExit(), values['host-delay'], usage);
 const archive = await openArchiveForCommand(config, 'la cosecha');
 const { db } = archive;
 const stop = new AbortController();
-/** Whether this command does the work itself (no server with the worker is up), as decided below. */
-let workingAlone = false;
+/** Who does the work, as decided below once the servers up are counted: unknown until then. */
+let worker: 'unknown' | 'alone' | 'servers' | 'helping' = 'unknown';
+/** What an interruption leaves to whom, by who was doing the work. */
+const FINISHED_BY = {
+  unknown: 'un servidor con el trabajador las terminará',
+  alone: 'las terminará un servidor (npm start) o esta misma orden repetida',
+  servers: 'los servidores en marcha las terminarán',
+  helping: 'los servidores en marcha las terminarán',
+} as const;
 process.once('SIGINT', () => {
-  const who = workingAlone ? 'las terminará un servidor (npm start) o esta misma orden repetida' : 'los servidores en marcha las terminarán';
-  console.log(`\nInterrumpido: la cosecha y sus capturas siguen en la cola; ${who}.`);
+  console.log(`\nInterrumpido: la cosecha y sus capturas siguen en la cola; ${FINISHED_BY[worker]}.`);
   stop.abort();
 });
 
@@ -150,7 +156,7 @@ console.log(queued.created ? `Cosecha en cola (trabajo ${queued.job.id}).` : `Ya
 // Not itself: this process marks itself a worker only once it starts one, below.
 const workers = await liveWorkerCount(db);
 const work = workers === 0 || values.worker ? startBackgroundWork(archive, { schedule: false }) : null;
-workingAlone = work !== null && workers === 0;
+worker = work === null ? 'servers' : workers === 0 ? 'alone' : 'helping';
 if (!work) {
   console.log(
     `Hay ${workers} servidor(es) con el trabajador en marcha sobre esta base: ellos cosechan y capturan, con su almacén de bloques. ` +

@@ -108,7 +108,7 @@ test('on a phone the count and the first results come before the filters, which 
   expect((await applied.boundingBox())!.y).toBeLessThan(firstResult.y);
   await page.screenshot({ path: 'test-results/screenshots/search-results-phone.png', fullPage: true });
   // A link beside the count leads to the folded filters, and opens them.
-  const toFilters = page.getByRole('link', { name: 'Filtrar resultados ↓' });
+  const toFilters = page.getByRole('link', { name: 'Filtrar resultados', exact: true });
   expect((await toFilters.boundingBox())!.y).toBeLessThan(firstResult.y);
   await toFilters.click();
   await expect(filters).toHaveAttribute('open', '');

@@ -404,8 +404,8 @@ describe('npm run harvest', () => {
     expect(again.output).not.toContain('Ajustes de la fuente cambiados');
   }, 180_000);
   /** A portal of its own whose files drip in slowly, and the jobs its captures leave behind removed after. */
-  async function withSlowPortal(work: (slow: LocalPortal) => Promise<void>): Promise<void> {
-    const slow = await startLocalPortal({ datasets: 2, slow: { fileMs: 30_000 } });
+  async function withSlowPortal(work: (slow: LocalPortal) => Promise<void>, fileMs = 30_000): Promise<void> {
+    const slow = await startLocalPortal({ datasets: 2, slow: { fileMs } });
     try {
       await work(slow);
     } finally {
@@ -444,11 +444,12 @@ describe('npm run harvest', () => {
   }, 90_000);
 
   it('ends with 1 when --timeout passes while captures are left', async () => {
+    // 30 s for the catalogue's two datasets, however loaded the machine; its files take two minutes each.
     await withSlowPortal(async (slow) => {
-      const run = await harvest([slow.urls.ckan, ...FAST, '--timeout', '0.1'], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' }, 60_000);
+      const run = await harvest([slow.urls.ckan, ...FAST, '--timeout', '0.5'], { ...env, ARCHIVE_CAPTURE_ALLOW_PRIVATE: 'true' }, 90_000);
       expect(run.output).toMatch(/Cosecha terminada \(importación \d+\)/);
-      expect(run.output).toContain('Se agotó el tiempo (0.1 min): las capturas que faltan siguen en la cola.');
+      expect(run.output).toContain('Se agotó el tiempo (0.5 min): las capturas que faltan siguen en la cola.');
       expect(run.code).toBe(1);
-    });
-  }, 90_000);
+    }, 120_000);
+  }, 120_000);
 });

@@ -77,7 +77,7 @@ describe('the access rules', () => {
     for (const path of ['/', '/dashboard', '/group/src', '/sitemap.xml', '/v2/open-data/alexandrias/getAll', '/graphql', '/v2/healthz', '/v2/health/x']) {
       expect(accessRedirect({ method: 'GET', path }, null, { requireLogin: true })).toBe('/auth/login');
     }
-    for (const path of ['/auth/login', '/auth/nonce', '/auth', '/_astro/app.js', '/favicon.svg', '/logout', '/robots.txt', '/v2/health']) {
+    for (const path of ['/auth/login', '/auth/nonce', '/auth', '/_astro/app.js', '/favicon.svg', '/login', '/logout', '/robots.txt', '/v2/health']) {
       expect(accessRedirect({ method: 'GET', path }, null, { requireLogin: true })).toBeNull();
     }
     expect(accessRedirect({ method: 'GET', path: '/dashboard' }, null, { requireLogin: false })).toBeNull();

@@ -97,6 +97,19 @@ describe('readConfig', () => {
     for (const [env, problem] of cases) expect(problemsOf(env), JSON.stringify(env)).toEqual([problem]);
   });
 
+  it('takes every form of DATABASE_URL node-postgres reads, Unix sockets included', () => {
+    for (const url of [
+      'postgres://archivo:clave@db.example.org:5432/archivo',
+      'postgresql://archivo@/archivo?host=/var/run/postgresql',
+      'postgresql:///archivo?host=/var/run/postgresql',
+      'socket:/var/run/postgresql?db=archivo',
+      '/var/run/postgresql archivo',
+    ]) {
+      expect(problemsOf({ DATABASE_URL: url }), url).toEqual([]);
+      expect(readConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    }
+  });
+
   it('names every wrong setting at once, the ones whose own checks throw included', () => {
     const problems = problemsOf({
       PORT: 'abc',

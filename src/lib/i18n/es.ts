@@ -433,7 +433,7 @@ export const es = {
   'results.noneHint': 'Pruebe con otras palabras, sin filtros, o con el nombre o las siglas de la institución.',
   'results.empty': 'Escriba lo que busca: un tema, un año, una institución o sus siglas (por ejemplo, MINERD).',
   'results.filters': 'Filtrar',
-  'results.toFilters': 'Filtrar resultados ↓',
+  'results.toFilters': 'Filtrar resultados',
   'results.clearFilters': 'Quitar filtros',
   'results.activeFilters.one': '{count} activo',
   'results.activeFilters.other': '{count} activos',

@@ -329,16 +329,15 @@ function originOf(value: string | undefined, name: string): string | undefined {
   return url.origin;
 }
 
-/** `DATABASE_URL`, when set: a PostgreSQL connection URL, which is all the archive speaks. */
+/**
+ * `DATABASE_URL`, when set: a PostgreSQL connection string in one of the forms node-postgres reads
+ * (`postgres://` or `postgresql://`, `socket:/path?db=…`, or a socket folder and a database name),
+ * checked by its start only: its parser is laxer than `new URL` (a user with a socket folder,
+ * `postgresql://archivo@/archivo?host=/var/run/postgresql`, is no WHATWG URL), and is the judge.
+ */
 function postgresUrlOf(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  let protocol: string;
-  try {
-    protocol = new URL(value).protocol;
-  } catch {
-    protocol = '';
-  }
-  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+  if (!/^(postgres(ql)?:\/\/|socket:|\/)/i.test(value)) {
     throw new Error('DATABASE_URL debe ser la URL de un servidor PostgreSQL (postgres://usuario:contraseña@servidor:5432/base); sin ella, el archivo usa su base embebida.');
   }
   return value;

@@ -9,12 +9,15 @@ import { refusalAsPage } from '../../lib/server/http/refusal-page.ts';
  * streams; with `?format=car` or `Accept: application/vnd.ipld.car`, its DAG as a CAR. With
  * `ARCHIVE_CONTENT_ORIGIN` set, files render inline only on that origin (see the gateway).
  */
-const serve: APIRoute = async ({ params, request, url }) => {
-  const { db, store, config } = await getArchive();
-  const answer = await handle(() => serveFile(db, store, readGatewayRequest(params.cid ?? '', request, url), { contentOrigin: config.contentOrigin }));
+const serve: APIRoute = async ({ params, request, url, locals }) => {
+  const answer = await handle(async () => {
+    const { db, store, config } = await getArchive();
+    return serveFile(db, store, readGatewayRequest(params.cid ?? '', request, url), { contentOrigin: config.contentOrigin });
+  });
   // A person who followed or pasted a link to a file the archive lacks or withdrew reads why on a
-  // page; a program asking for JSON, or for the file itself, gets the API's answer.
-  return refusalAsPage(answer, request, config.publicUrl, GATEWAY_REFUSAL_TITLES[answer.status] ?? 'El archivo no se puede servir');
+  // page; a program asking for JSON, or for the file itself, gets the API's answer. The page's
+  // links lead to the configured address (`locals.origin`, never the request's).
+  return refusalAsPage(answer, request, locals.origin ?? url.origin, GATEWAY_REFUSAL_TITLES[answer.status] ?? 'El archivo no se puede servir');
 };
 
 /** How the page of a gateway refusal is headed, by status. */

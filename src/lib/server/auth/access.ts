@@ -13,10 +13,11 @@ import { UnauthorizedError } from '../http/errors.ts';
 /** Pages a signed-in visitor has no use for. */
 const SIGNED_OUT_PAGES = new Set(['/auth', '/auth/', '/auth/login', '/auth/forgot-password']);
 /**
- * What the sign-in page itself needs while everything else is closed, and the health check (a
- * load balancer has no session; it tells only whether the database answers).
+ * What the sign-in page itself needs while everything else is closed (`/login` leads there with
+ * its `?next=`), and the health check (a load balancer has no session; it tells only whether the
+ * database answers).
  */
-const ALWAYS_OPEN = /^\/(auth(\/|$)|_astro\/|favicon\.svg$|logout$|robots\.txt$|v2\/health$)/;
+const ALWAYS_OPEN = /^\/(auth(\/|$)|_astro\/|favicon\.svg$|login$|logout$|robots\.txt$|v2\/health$)/;
 
 /** Where the access rules send a request for `path`, or null to serve it. */
 export function accessRedirect(
