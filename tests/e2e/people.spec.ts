@@ -3,7 +3,10 @@
  * filled honeypot stores nothing; the FAQ, the notifications, the theme kept across visits, the
  * splash on a session's first page, and the version in the footer.
  */
+import fs from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
+import { cidOf } from '../../src/lib/server/storage/index.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
 import { signInWithWallet, wallet } from '../helpers/wallet.ts';
 
 test('"Escríbenos" sends a message that appears in the moderators\' inbox; the honeypot path stores nothing', async ({ page }) => {
@@ -99,9 +102,9 @@ test('without JavaScript, the dashboard shows every tab and each chart as its nu
   await expect(page.getByRole('main')).toContainText('Iniciar sesión necesita JavaScript: la cartera firma el mensaje de inicio de sesión en su navegador.', { useInnerText: true });
   await expect(page.getByRole('button', { name: 'Sign in with Magic Connect' })).toBeHidden();
 
-  // A record page: its copy and verify buttons would do nothing; its download still works.
-  await page.goto('/dashboard');
-  await page.goto((await page.locator('a[href^="/single/src/"]').first().getAttribute('href'))!);
+  // A record page (the seed's PDF, by its CID): its copy and verify buttons would do nothing; its download still works.
+  const { cid } = await cidOf(await fs.readFile(fixturePath('files/pdf/sisalril-pespj-d1.pdf')));
+  await page.goto(`/${cid}`);
   const scripted = page.locator('button[data-copy], [data-verify] button');
   expect(await scripted.count()).toBeGreaterThan(1);
   for (const button of await scripted.all()) await expect(button).toBeHidden();
