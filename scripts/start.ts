@@ -277,7 +277,9 @@ function listenFailure(error: NodeJS.ErrnoException): string {
 server.listen(port, host, () => {
   // A signal came while the host name resolved: shutDown is under way, and nothing is served.
   if (stopping()) return void server!.close();
-  console.log(`Archivo Abierto sirve en http://${host}:${port}`);
+  // As a URL writes it: IPv6 in brackets, every interface (an empty HOST) as 0.0.0.0.
+  const listening = host === '' ? '0.0.0.0' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  console.log(`Archivo Abierto sirve en http://${listening}:${port}`);
   // Opens the database and starts the background work now rather than at the first visit, whatever
   // HOST is (every interface included) and whatever public name the archive answers to.
   const self = `http://${reachableHost(host)}:${port}${HEALTH_PATH}`;

@@ -99,9 +99,13 @@ test('the mini-search by keyboard: focus in its box on opening, the results one 
     await page.keyboard.press('Enter');
     await expect(box).toBeFocused();
     await box.fill('2020');
+    await page.keyboard.press('Enter');
+    await expect(announcer).toHaveText(/^[\d,]+ elementos para «2020»$/);
     await page.keyboard.press('Escape');
     await expect(panel).toBeVisible();
     await expect(box).toHaveValue('');
+    // Emptied, the box shows every row again.
+    await expect(announcer).toHaveText('2,862 elementos');
     await page.keyboard.press('Escape');
     await expect(panel).toBeHidden();
     await expect(toggle).toBeFocused();

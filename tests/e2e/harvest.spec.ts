@@ -299,6 +299,7 @@ test("on a phone, a failed run's reasons wrap within the screen, below the runs 
     expect(named.x + named.width).toBeLessThanOrEqual(390);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await expect(page.getByRole('button', { name: `Reanudar ${name}`, exact: true })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Fuente añadida, pausada: la programación no la cosechará hasta que la reanude' })).toBeVisible();
     await expect(page.locator('[data-progress-text]')).toHaveText('Todavía no se ha cosechado.');
   }
 

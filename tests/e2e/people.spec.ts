@@ -109,6 +109,12 @@ test('without JavaScript, the dashboard shows every tab and each chart as its nu
   expect(await scripted.count()).toBeGreaterThan(1);
   for (const button of await scripted.all()) await expect(button).toBeHidden();
   await expect(page.getByRole('link', { name: /Descargar/ }).first()).toBeVisible();
+  // A CSV's mini-search and the theme switch would do nothing either.
+  const csv = await cidOf(await fs.readFile(fixturePath('files/csv/salario-minimo-hacienda-2000-2025.csv')));
+  await page.goto(`/${csv.cid}`);
+  expect(await page.locator('[data-csv-toggle], [data-theme-toggle]').count()).toBe(2);
+  await expect(page.locator('[data-csv-toggle]')).toBeHidden();
+  await expect(page.locator('[data-theme-toggle]')).toBeHidden();
   await context.close();
 });
 

@@ -231,6 +231,13 @@ export function startCsvSearch(root: HTMLElement, fileUrl: string, labels: Panel
   input.addEventListener('keydown', (event) => {
     // SPEC §5: the search runs only on Enter (once the first rows are in).
     if (event.key === 'Enter' && !input.readOnly) search(input.value);
+    // Escape empties the box and shows every row again, in every browser (Firefox does not empty a
+    // search box by itself); the panel takes the next Escape as 'Exit' (CsvSearch.astro).
+    if (event.key === 'Escape' && input.value !== '') {
+      event.preventDefault();
+      input.value = '';
+      if (!input.readOnly && query !== '') search('');
+    }
   }, { signal });
   previous.addEventListener('click', () => search(query, page - 1), { signal });
   next.addEventListener('click', () => search(query, page + 1), { signal });

@@ -1,5 +1,6 @@
 /** The wizard's form state, and the `asset` field of the upload built from it (SPEC §3). */
-import { BROKEN_PDF_MESSAGE, latin1, PDF_HEADER, PDF_TRAILER, PDF_TRAILER_BYTES } from '../../lib/domain/pdf-shape.ts';
+import { detectContent, documentFormat, EXECUTABLE_REFUSED_MESSAGE, HEAD_BYTES } from '../../lib/domain/content-kind.ts';
+import { BROKEN_PDF_MESSAGE, latin1, PDF_TRAILER, PDF_TRAILER_BYTES } from '../../lib/domain/pdf-shape.ts';
 import { notDeclaredTypeMessage, type DocType } from '../../lib/domain/upload.ts';
 import type { EntityChoice } from './EntityPicker.tsx';
 
@@ -36,15 +37,18 @@ export const EMPTY_FORM: WizardForm = {
 };
 
 /**
- * Why the server would refuse `file` as a document of `docType`, read from its two ends; null when
- * nothing is wrong there. For a PDF: its header, and its trailer (`pdf-shape.ts`), the refusal a
- * truncated download meets. Said at the files' step, before the contributor signs: the server
- * checks the whole file again anyway.
+ * Why the server would refuse `file` as a document of `docType`, read from its ends; null when
+ * nothing is wrong there. Its first bytes, as the server reads them (`content-kind.ts`): a program,
+ * or content the declared type contradicts (a PDF picked as a CSV, a page saved as .pdf); for a PDF,
+ * also its trailer (`pdf-shape.ts`), the refusal a truncated download meets. Said at the files'
+ * step, before the contributor signs: the server checks the whole file again anyway.
  */
 export async function documentProblem(file: File, docType: DocType | ''): Promise<string | null> {
-  if (docType !== 'pdf' || file.size === 0) return null;
-  const head = latin1(new Uint8Array(await file.slice(0, 8).arrayBuffer()));
-  if (!PDF_HEADER.test(head)) return notDeclaredTypeMessage('pdf');
+  if (docType === '' || file.size === 0) return null;
+  const kind = detectContent(new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer()));
+  if (kind === 'executable') return EXECUTABLE_REFUSED_MESSAGE;
+  if (documentFormat(docType, kind) === null) return notDeclaredTypeMessage(docType);
+  if (kind !== 'pdf' || docType !== 'pdf') return null;
   const tail = latin1(new Uint8Array(await file.slice(-PDF_TRAILER_BYTES).arrayBuffer()));
   return PDF_TRAILER.test(tail) ? null : BROKEN_PDF_MESSAGE;
 }

@@ -44,7 +44,7 @@ export function refusalPage(status: number, message: string, publicUrl: string, 
 <meta name="robots" content="noindex">
 <title>${title} · Archivo Abierto</title>
 <style>
-body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#0f172a;background:#f8fafc;line-height:1.5}
+body{margin:0;padding:0 1rem;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#0f172a;background:#f8fafc;line-height:1.5}
 main{max-width:36rem;margin:4rem auto;padding:2rem 1.5rem;background:#fff;border:1px solid #e2e8f0;border-radius:.75rem}
 p.code{margin:0;font-size:.875rem;font-weight:600;color:#4338ca}
 h1{margin:.25rem 0 1rem;font-size:1.5rem}

@@ -55,6 +55,7 @@ import { dropUploadImport, keepAlive, startUploadImport } from './imports.ts';
 import { inspect } from './inspect.ts';
 import { PdfStructure } from './pdf-structure.ts';
 import { BROKEN_PDF_MESSAGE } from '../../domain/pdf-shape.ts';
+import { EXECUTABLE_REFUSED_MESSAGE } from '../../domain/content-kind.ts';
 import { parseInput, refuseUnfitInput } from '../http/input.ts';
 import { enqueue } from '../jobs/index.ts';
 import { hasSheets, sheetPreviewsJob } from '../spreadsheets/preview-job.ts';
@@ -237,9 +238,6 @@ async function checkReferences(db: Db, asset: AssetPayload): Promise<void> {
 const EMPTY_DOCUMENT = 'El documento está vacío (0 bytes): elija el archivo que quiere archivar.';
 const EMPTY_PROOF = 'La captura de prueba está vacía (0 bytes): elija la imagen de la página de la fuente.';
 
-/** Programs are refused whatever type they are declared as (item 13 of issue #16). */
-const EXECUTABLE_REFUSED =
-  'El archivo es un programa (ejecutable, instalador o script), y el archivo solo guarda documentos y datos: súbalo en un formato de documento o de datos.';
 
 
 async function receiveDocument(
@@ -256,7 +254,7 @@ async function receiveDocument(
       kind = detectContent(head);
       // Chosen but empty: 'File is required' (SPEC, for no file) would tell the contributor nothing.
       if (head.length === 0) throw new ValidationError(EMPTY_DOCUMENT, [{ field: UPLOAD_FIELDS.document, message: EMPTY_DOCUMENT }]);
-      if (kind === 'executable') throw new UnsupportedMediaTypeError(EXECUTABLE_REFUSED);
+      if (kind === 'executable') throw new UnsupportedMediaTypeError(EXECUTABLE_REFUSED_MESSAGE);
       if (documentFormat(asset.docType, kind) === null) {
         throw new UnsupportedMediaTypeError(notDeclaredTypeMessage(asset.docType));
       }
