@@ -11,7 +11,7 @@ import { notDeclaredTypeMessage } from '../../src/lib/domain/upload.ts';
 import { documentProblem } from '../../src/islands/upload/form.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
 
-const fileOf = async (name: string, bytes?: Uint8Array) => new File([bytes ?? (await fs.readFile(fixturePath(name)))], name.split('/').pop()!);
+const fileOf = async (name: string, bytes?: Uint8Array) => new File([Uint8Array.from(bytes ?? (await fs.readFile(fixturePath(name))))], name.split('/').pop()!);
 
 describe('the document picked in the upload wizard', () => {
   it('passes when it is what its type says, for every type the archive takes', async () => {

@@ -26,7 +26,13 @@ export type ContentKind =
   | 'executable'
   | 'binary';
 
-const ascii = (bytes: Uint8Array, from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
+/** Bytes `from` to `to` as one character each; spread 8 KB at a time, as engines cap a call's arguments (Safari at 65,536). */
+function ascii(bytes: Uint8Array, from: number, to: number): string {
+  let text = '';
+  const end = Math.min(to, bytes.length);
+  for (let at = from; at < end; at += 8192) text += String.fromCharCode(...bytes.subarray(at, Math.min(at + 8192, end)));
+  return text;
+}
 const startsWithAt = (head: Uint8Array, at: number, ...bytes: number[]) => bytes.every((byte, i) => head[at + i] === byte);
 const startsWith = (head: Uint8Array, ...bytes: number[]) => startsWithAt(head, 0, ...bytes);
 
