@@ -4,7 +4,7 @@
  * (`server/content-type.ts`: a contradicted doc type is a 415), and the upload wizard asks the same
  * of the file picked, before the contributor is asked to sign for a document that would be refused.
  */
-import { PDF_HEADER } from './pdf-shape.ts';
+import { latin1, PDF_HEADER } from './pdf-shape.ts';
 import { ASSET_TYPES, type AssetType } from './constants.ts';
 import type { DocType } from './upload.ts';
 
@@ -26,13 +26,7 @@ export type ContentKind =
   | 'executable'
   | 'binary';
 
-/** Bytes `from` to `to` as one character each; spread 8 KB at a time, as engines cap a call's arguments (Safari at 65,536). */
-function ascii(bytes: Uint8Array, from: number, to: number): string {
-  let text = '';
-  const end = Math.min(to, bytes.length);
-  for (let at = from; at < end; at += 8192) text += String.fromCharCode(...bytes.subarray(at, Math.min(at + 8192, end)));
-  return text;
-}
+const ascii = (bytes: Uint8Array, from: number, to: number) => latin1(bytes.subarray(from, to));
 const startsWithAt = (head: Uint8Array, at: number, ...bytes: number[]) => bytes.every((byte, i) => head[at + i] === byte);
 const startsWith = (head: Uint8Array, ...bytes: number[]) => startsWithAt(head, 0, ...bytes);
 

@@ -20,9 +20,12 @@ export const PDF_HEADER = /^%PDF-\d\.\d/;
 export const BROKEN_PDF_MESSAGE =
   'El archivo empieza como un PDF pero no está construido como uno (le falta el final con startxref y %%EOF, o su tabla de referencias): puede estar incompleto o dañado. Guárdelo de nuevo como PDF y vuelva a subirlo.';
 
-/** Bytes as one character each (latin1), for the patterns above. */
+/**
+ * Bytes as one character each (latin1), for the patterns above and the content checks: spread
+ * 8 KB at a time, as engines cap a call's arguments (Safari at 65,536, a whole 64 KB head).
+ */
 export function latin1(bytes: Uint8Array): string {
   let text = '';
-  for (const byte of bytes) text += String.fromCharCode(byte);
+  for (let at = 0; at < bytes.length; at += 8192) text += String.fromCharCode(...bytes.subarray(at, at + 8192));
   return text;
 }
