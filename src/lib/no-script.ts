@@ -5,7 +5,7 @@
  * without scripts; signing in, uploading, copying and verifying in the browser do not, and say so.
  *
  * - `data-needs-script`: a control only a script makes work (a copy button, «Verificar», the
- *   wallet's sign-in button), not shown at all;
+ *   wallet's sign-in button, the CSV mini-search, the theme switch), not shown at all;
  * - `data-chart-canvas` / `data-chart-numbers`: a chart's canvas, hidden, and the table of its
  *   numbers (kept for screen readers as `sr-only`), shown in its place;
  * - tabs (`[data-tabs]`): every panel shown, one after the other, and the tab strip hidden;

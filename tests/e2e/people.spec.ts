@@ -121,6 +121,7 @@ test('without JavaScript, the dashboard shows every tab and each chart as its nu
 test('/faq and /login, the addresses people type, lead to the pages that answer them', async ({ request }) => {
   const faq = await request.get('/faq', { maxRedirects: 0 });
   expect([faq.status(), faq.headers().location]).toEqual([301, '/general/faq']);
+  expect((await request.get('/faq?pregunta=cid', { maxRedirects: 0 })).headers().location).toBe('/general/faq?pregunta=cid');
   const login = await request.get('/login?next=%2Fprofile', { maxRedirects: 0 });
   expect([login.status(), login.headers().location]).toEqual([301, '/auth/login?next=%2Fprofile']);
 });

@@ -16,7 +16,7 @@ const fileOf = async (name: string, bytes?: Uint8Array) => new File([Uint8Array.
 describe('the document picked in the upload wizard', () => {
   it('passes when it is what its type says, for every type the archive takes', async () => {
     expect(await documentProblem(await fileOf('files/pdf/sisalril-pespj-d1.pdf'), 'pdf')).toBeNull();
-    // Windows-1252 with «;», as the government exports it.
+    // Code page 850 with «;», as the government exports it.
     expect(await documentProblem(await fileOf('files/csv/salario-minimo-hacienda-2000-2025.csv'), 'csv')).toBeNull();
     expect(await documentProblem(await fileOf('files/spreadsheets/one-primas-netas-seguros-2015-2023.xlsx'), 'xlsx')).toBeNull();
     expect(await documentProblem(await fileOf('files/spreadsheets/one-companias-aseguradoras-1995-2022.xls'), 'xlsx')).toBeNull();

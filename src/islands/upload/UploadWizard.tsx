@@ -85,7 +85,6 @@ function validate(step: Step, form: WizardForm, limits: UploadWizardProps['limit
       if (!form.fileUploaded) errors.fileUploaded = 'File is required';
       else if (form.fileUploaded.size === 0) errors.fileUploaded = labels['upload.files.empty'];
       else if (form.fileUploaded.size > limits.document) errors.fileUploaded = fill(labels['upload.files.tooLarge'], { max: formatBytes(limits.document) });
-      else if (form.documentProblem?.file === form.fileUploaded) errors.fileUploaded = form.documentProblem.message;
       if (!form.proof) errors.proof = 'File is required';
       else if (form.proof.size === 0) errors.proof = labels['upload.files.empty'];
       else if (!PROOF_TYPES.has(form.proof.type)) errors.proof = labels['upload.files.notImage'];
@@ -191,22 +190,6 @@ export default function UploadWizard(props: UploadWizardProps) {
     }
   }, [confirmingClose]);
 
-  // The document picked is read at its ends as soon as it is picked (a few bytes of a local file):
-  // what the server would refuse is said at this step, before the signature. A file picked since,
-  // or a type changed since, leaves the answer unused.
-  useEffect(() => {
-    const file = form.fileUploaded;
-    if (!file) return;
-    let current = true;
-    void documentProblem(file, form.docType).then(
-      (message) => current && setForm((now) => (now.fileUploaded === file ? { ...now, documentProblem: message === null ? null : { file, message } } : now)),
-      () => undefined,
-    );
-    return () => {
-      current = false;
-    };
-  }, [form.fileUploaded, form.docType]);
-
   /** Changing a field takes its error away; the step is checked again on 'Siguiente'. */
   const update = (change: Partial<WizardForm>) => {
     setForm((current) => ({ ...current, ...change }));
@@ -214,8 +197,24 @@ export default function UploadWizard(props: UploadWizardProps) {
     setErrors((current) => (touched.some((key) => key in current) ? Object.fromEntries(Object.entries(current).filter(([key]) => !touched.includes(key))) : current));
   };
 
-  function next() {
+  /** Whether the document picked is being read for what the server would refuse, on a 'Siguiente'. */
+  const readingDocument = useRef(false);
+
+  async function next() {
     const found = validate(step, form, props.limits, labels);
+    // At the files' step, the document's first 64 KB (and a PDF's last 1 KB) are read as the
+    // server reads them (`documentProblem`): a file it would refuse is said here, before the
+    // signature. Read on 'Siguiente' itself, so no answer can come too late to count.
+    if (step === 5 && form.fileUploaded && !found.fileUploaded) {
+      if (readingDocument.current) return;
+      readingDocument.current = true;
+      try {
+        const problem = await documentProblem(form.fileUploaded, form.docType).catch(() => null);
+        if (problem) found.fileUploaded = problem;
+      } finally {
+        readingDocument.current = false;
+      }
+    }
     setErrors(found);
     if (Object.keys(found).length > 0) {
       setRefused((count) => count + 1);
@@ -331,7 +330,7 @@ export default function UploadWizard(props: UploadWizardProps) {
             <button
               ref={primary}
               type="button"
-              onClick={next}
+              onClick={() => void next()}
               disabled={busy}
               className="rounded-lg bg-indigo-700 px-5 py-2 text-sm font-semibold text-white hover:bg-indigo-800 disabled:opacity-60"
               lang={step === 6 ? langOf('upload.submit') : undefined}

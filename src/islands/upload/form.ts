@@ -14,8 +14,6 @@ export interface WizardForm {
   issuer: EntityChoice;
   fileUploaded: File | null;
   proof: File | null;
-  /** Why the server would refuse the document picked (`documentProblem`), once read; for that file only. */
-  documentProblem: { file: File; message: string } | null;
 }
 
 /** Error messages by field name (`title`, `sourceId`, `newSource`, `fileUploaded` …). */
@@ -33,7 +31,6 @@ export const EMPTY_FORM: WizardForm = {
   issuer: NO_ENTITY,
   fileUploaded: null,
   proof: null,
-  documentProblem: null,
 };
 
 /**

@@ -1,7 +1,7 @@
 /**
  * What a PDF looks like at its two ends (ISO 32000-1 §7.5.2 and §7.5.5): `%PDF-` and a version at
  * the very first byte, and a trailer, `startxref`, an offset and `%%EOF`, within its last kilobyte.
- * The server checks them on every uploaded PDF (`content-type.ts`, `uploads/pdf-structure.ts`,
+ * The server checks them on every uploaded PDF (`content-kind.ts`, `server/uploads/pdf-structure.ts`,
  * which also follows the offset to the cross-reference section); the upload wizard checks them on
  * the file picked, before the contributor is asked to sign for a document the server would refuse.
  * Shared so that both say the same about the same bytes.

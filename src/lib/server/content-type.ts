@@ -1,7 +1,7 @@
 /**
- * What a file really is, from its first bytes (its "magic"), never from the name or the type the
- * browser claimed: the record's format comes from here, and a declared doc type that the content
- * contradicts is refused (415).
+ * What the server makes of a file's content: the media type it is served with, and a name safe to
+ * keep and to send. What the content is, from its first bytes, is `domain/content-kind.ts` (shared
+ * with the upload wizard), re-exported here for the server's modules.
  */
 import { stripControls } from '../domain/text.ts';
 import { ASSET_TYPES, type AssetType } from '../domain/constants.ts';

@@ -238,8 +238,6 @@ async function checkReferences(db: Db, asset: AssetPayload): Promise<void> {
 const EMPTY_DOCUMENT = 'El documento está vacío (0 bytes): elija el archivo que quiere archivar.';
 const EMPTY_PROOF = 'La captura de prueba está vacía (0 bytes): elija la imagen de la página de la fuente.';
 
-
-
 async function receiveDocument(
   part: Extract<Part, { kind: 'file' }>,
   staged: StagedUpload,

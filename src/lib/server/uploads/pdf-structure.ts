@@ -1,6 +1,6 @@
 /**
  * Whether a file that starts like a PDF is built like one (issue #16, item 14). The header at
- * byte 0 (`content-type.ts`) is checked as the first bytes arrive; the rest needs the whole file:
+ * byte 0 (`domain/content-kind.ts`) is checked as the first bytes arrive; the rest needs the whole file:
  *
  * - the trailer: `startxref`, the offset of the last cross-reference section, and `%%EOF`, within
  *   the last kilobyte (where readers look for them, ISO 32000-1 §7.5.5);
