@@ -83,6 +83,14 @@ async function blockedContributionIsWithdrawn(page: Page) {
     expect(((await refused.json()) as { message: string }).message).toContain('retirado por la moderación');
   }
   await page.screenshot({ path: 'test-results/screenshots/record-blocked-proof.png', fullPage: true });
+  // A person who follows the file's link reads why on a page that links the record's reason.
+  const recordUrl = page.url();
+  const gone = await page.goto(`/ipfs/${assetCID}`);
+  expect(gone?.status()).toBe(410);
+  await expect(page.getByRole('heading', { level: 1, name: 'Archivo retirado' })).toBeVisible();
+  await page.getByRole('link', { name: 'Ver el motivo en la página del registro' }).click();
+  await expect(page).toHaveURL(recordUrl);
+  await expect(page.locator('[data-closed]')).toContainText('Este registro está bloqueado');
 }
 
 test('a moderator blocks a record with a reason; its files are withdrawn and its history says why', async ({ page }) => {

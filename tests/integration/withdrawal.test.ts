@@ -44,7 +44,8 @@ describe.each(testEngines())('withdrawn blocks on %s', (engine: Engine) => {
       return { status: response.status, disposition: response.headers.get('content-disposition'), message: null };
     } catch (error) {
       const response = toResponse(error);
-      return { status: response.status, disposition: null, message: ((await response.json()) as { message: string }).message };
+      const { message, recordPage } = (await response.json()) as { message: string; recordPage?: string };
+      return { status: response.status, disposition: null, message, recordPage };
     }
   }
 
@@ -93,6 +94,7 @@ describe.each(testEngines())('withdrawn blocks on %s', (engine: Engine) => {
       expect(refused.status).toBe(410);
       expect(refused.message).toMatch(/bloque es parte de un archivo retirado/);
       expect(refused.message).toContain(`?assetId=${withdrawnId}`);
+      expect(refused.recordPage).toMatch(new RegExp(`^/single/src/\\w+\\?assetId=${withdrawnId}$`));
       expect((await fetchFile(block!, '?format=car')).status).toBe(410);
       expect((await fetchFile(block!, '?download=retirado.csv')).status).toBe(410);
     }

@@ -14,7 +14,7 @@ import type { Db } from '../db/index.ts';
 import { aletheias, alexandrias, recordVersions, sheetPreviews } from '../db/schema.ts';
 import { noneMatchHolds } from '../export/http.ts';
 import { acceptWeight } from '../http/accept.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError, WithdrawnError } from '../http/errors.ts';
 import { ASSET_TYPES, STATUS_STANDING } from '../../domain/constants.ts';
 import { firstCharacters } from '../../domain/text.ts';
 import { recordPath } from '../../paths.ts';
@@ -247,9 +247,10 @@ export interface GatewayOptions {
 
 /** The 410 of a withdrawn file or block, pointing at the record whose page gives the reason. */
 function withdrawn(by: Withdrawal, what: string): HttpError {
-  const page = by.cid ? ` El motivo está en la página del registro: ${recordPath({ cid: by.cid, id: by.id })}` : '';
+  const page = by.cid ? recordPath({ cid: by.cid, id: by.id }) : null;
+  const where = page ? ` El motivo está en la página del registro: ${page}` : '';
   // Not cached: a moderator may put the record back online.
-  return new HttpError(410, `${what} retirado por la moderación del archivo.${page}`, { 'Cache-Control': 'no-store' });
+  return new WithdrawnError(`${what} retirado por la moderación del archivo.${where}`, page, { 'Cache-Control': 'no-store' });
 }
 
 /** A file this server lacks and the configured gateways did not give verified (`storage/read-through.ts`). */

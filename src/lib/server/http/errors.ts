@@ -15,6 +15,20 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * A 410 for what a moderator withdrew: `recordPage`, the path of the page that gives the public
+ * reason, goes with the answer, so that a refusal page can link it (`refusal-page.ts`).
+ */
+export class WithdrawnError extends HttpError {
+  readonly recordPage: string | null;
+
+  constructor(message: string, recordPage: string | null, headers: Record<string, string> = {}) {
+    super(410, message, headers);
+    this.name = 'WithdrawnError';
+    this.recordPage = recordPage;
+  }
+}
+
 export class ValidationError extends HttpError {
   readonly issues: Array<{ field: string; message: string }>;
 
@@ -95,7 +109,12 @@ export function toResponse(error: unknown, headers: Record<string, string> = {})
     console.error(error);
     return json({ code: 500, message: INTERNAL_ERROR }, 500, headers);
   }
-  const body = { code: error.status, message: error.message, ...(error instanceof ValidationError ? { issues: error.issues } : {}) };
+  const body = {
+    code: error.status,
+    message: error.message,
+    ...(error instanceof ValidationError ? { issues: error.issues } : {}),
+    ...(error instanceof WithdrawnError && error.recordPage ? { recordPage: error.recordPage } : {}),
+  };
   return json(body, error.status, { ...headers, ...error.headers });
 }
 

@@ -28,12 +28,19 @@ export const REFUSAL_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 };
 
+/** What a refusal page may add to the status's own: its heading, and a link that helps (the record whose page gives a withdrawal's reason). */
+export interface RefusalPageExtras {
+  title?: string;
+  link?: { href: string; label: string };
+}
+
 /**
  * The page for a refusal with `status` and its Spanish `message`. Its links lead to `publicUrl`,
  * the configured address: a refused Host would make a relative link lead back to the refusal.
- * `title`: what the page is headed with, when the status alone does not say it well.
  */
-export function refusalPage(status: number, message: string, publicUrl: string, title: string = status >= 500 ? TITLES.serverError : TITLES.clientError): string {
+export function refusalPage(status: number, message: string, publicUrl: string, extras: RefusalPageExtras = {}): string {
+  const title = extras.title ?? (status >= 500 ? TITLES.serverError : TITLES.clientError);
+  const link = extras.link ? `\n<p><a href="${escapeXml(extras.link.href)}">${escapeXml(extras.link.label)}</a></p>` : '';
   const home = new URL('/', publicUrl).href;
   const search = new URL('/buscar', publicUrl).href;
   return `<!doctype html>
@@ -42,7 +49,7 @@ export function refusalPage(status: number, message: string, publicUrl: string, 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${title} · Archivo Abierto</title>
+<title>${escapeXml(title)} · Archivo Abierto</title>
 <style>
 body{margin:0;padding:0 1rem;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#0f172a;background:#f8fafc;line-height:1.5}
 main{max-width:36rem;margin:4rem auto;padding:2rem 1.5rem;background:#fff;border:1px solid #e2e8f0;border-radius:.75rem}
@@ -54,8 +61,8 @@ a{color:#4338ca}
 <body>
 <main>
 <p class="code">Error ${status}</p>
-<h1>${title}</h1>
-<p>${escapeXml(message)}</p>
+<h1>${escapeXml(title)}</h1>
+<p>${escapeXml(message)}</p>${link}
 <p><a href="${escapeXml(home)}">Ir al inicio</a> · <a href="${escapeXml(search)}">Buscar en el archivo</a></p>
 </main>
 </body>
@@ -70,10 +77,12 @@ a{color:#4338ca}
  */
 export async function refusalAsPage(response: Response, request: Request, publicUrl: string, title: string): Promise<Response> {
   if (response.ok || !wantsPage(request.method, request.headers.get('accept'))) return response;
-  const { message } = (await response.clone().json().catch(() => ({}))) as { message?: unknown };
+  const { message, recordPage } = (await response.clone().json().catch(() => ({}))) as { message?: unknown; recordPage?: unknown };
   if (typeof message !== 'string') return response;
+  // Only a path of this archive: the answer is ours, but a link is built from nothing else.
+  const link = typeof recordPage === 'string' && /^\/(?!\/)/.test(recordPage) ? { href: new URL(recordPage, publicUrl).href, label: 'Ver el motivo en la página del registro' } : undefined;
   const headers = new Headers(response.headers);
   headers.delete('Content-Length');
   for (const [name, value] of Object.entries(REFUSAL_PAGE_HEADERS)) if (name !== 'Cache-Control' || !headers.has(name)) headers.set(name, value);
-  return new Response(request.method === 'HEAD' ? null : refusalPage(response.status, message, publicUrl, title), { status: response.status, headers });
+  return new Response(request.method === 'HEAD' ? null : refusalPage(response.status, message, publicUrl, { title, link }), { status: response.status, headers });
 }
