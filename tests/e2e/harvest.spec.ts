@@ -103,6 +103,9 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   // The portal's datasets declare no language or area, as datos.gob.do's do not: the moderator says them.
   await add.getByLabel(/^Idioma de los datos/).selectOption({ label: 'Español' });
   await add.getByLabel(/^País que cubren/).selectOption({ label: 'República Dominicana' });
+  // Paused, so that the schedule (which harvests a new source within its first minute) cannot run it
+  // before this test looks at it unharvested; «Cosechar ahora» runs it below.
+  await add.getByLabel(/^Crearla pausada/).check();
   await add.getByRole('button', { name: 'Añadir fuente' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Fuente añadida' })).toBeVisible();
   const settings = page.locator('[data-edit-form]');
@@ -117,7 +120,7 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
 
   // Each source's buttons are named with it, so a screen reader's list of buttons tells them apart.
   await expect(page.getByRole('button', { name: 'Cosechar ahora Portal de datos local', exact: true })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Pausar Portal de datos local', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Reanudar Portal de datos local', exact: true })).toBeVisible();
   // "Cosechar ahora": the run is queued, the server's worker runs it, the page follows it.
   await expect(page.getByText('Esta fuente todavía no se ha cosechado.')).toBeVisible();
   await local.getByRole('button', { name: 'Cosechar ahora' }).click();
@@ -154,7 +157,10 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await page.locator('[data-check-files]').getByRole('button', { name: 'Comprobar los archivos ahora' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Comprobaciones en cola' })).toHaveText(`Comprobaciones en cola: ${files}. Si un archivo cambió en su origen, tendrá una versión nueva.`);
 
-  // Paused, it stays out of the schedule; a theme map line naming no category is refused and kept.
+  // Created paused, it is resumed (its weekly run is not due: it just ran), then paused from its
+  // button; paused, it stays out of the schedule; a theme map line naming no category is refused and kept.
+  await local.getByRole('button', { name: 'Reanudar' }).click();
+  await expect(page.getByRole('status')).toHaveText(/^Fuente reanudada/);
   await local.getByRole('button', { name: 'Pausar' }).click();
   await expect(page.getByRole('status')).toHaveText(/^Fuente pausada/);
   await expect(local).toContainText('Pausada');
