@@ -440,6 +440,27 @@ describe('the DCAT reader on what the graph states', () => {
     expect(broken.error.code).toBe('wrong-kind');
     expect(broken.error.message).toMatch(/no es un catálogo DCAT en Turtle válido/);
   });
+
+  it("tells what is wrong with broken Turtle in Spanish, with its line, and quotes what it cannot translate", async () => {
+    const reasonFor = async (turtle: string) => {
+      const { error } = await readUntilError('dcat', 'https://portal.example/catalog.ttl', answering(turtle, 'text/turtle'));
+      expect(error.code).toBe('wrong-kind');
+      return error.message.replace('https://portal.example/catalog.ttl no es un catálogo DCAT en Turtle válido: ', '');
+    };
+    const prefix = '@prefix dcat: <http://www.w3.org/ns/dcat#> .\n';
+    expect(await reasonFor(`${prefix}<a> a dcat:Catalog ;\n dcat:dataset <b>\n<c> a dcat:Dataset .`)).toBe(
+      'en la línea 4, falta el punto (o la coma o el punto y coma) que cierra una tripleta',
+    );
+    expect(await reasonFor(`${prefix}<a> a foaf:Agent .`)).toBe('en la línea 2, usa el prefijo «foaf:» sin declararlo con @prefix');
+    expect(await reasonFor(`${prefix}<a> a dcat:Dataset ;\n  dcat:keyword "salud`)).toBe('en la línea 3, aparece «"salud», que no es Turtle');
+    expect(await reasonFor(`${prefix}<a> a\n`)).toBe('en la línea 3, el documento termina antes de tiempo (¿la página llegó cortada?)');
+    expect(await reasonFor(`${prefix}<a> a .`)).toBe('en la línea 2, se esperaba un IRI, un nombre con prefijo o un valor, y aparece «.»');
+    expect(await reasonFor(`${prefix}<a> a dcat:Dataset ;; ]`)).toMatch(/^en la línea 2, /);
+    const { error } = await readUntilError('dcat', 'https://portal.example/catalog.jsonld', answering('{"@context": 5, "@id": "x"}', 'application/ld+json'));
+    expect(error.message).toBe('https://portal.example/catalog.jsonld no es JSON-LD válido, según jsonld.js: «@context must be an object.»');
+    // A message without a translation keeps N3.js's words, quoted, after the Spanish.
+    expect(await reasonFor(`${prefix}<a> _:b <c> .`)).toBe('en la línea 2, error de sintaxis (N3.js: «Disallowed blank node as predicate»)');
+  });
 });
 
 describe('the readers on what real portals publish beyond the examples', () => {

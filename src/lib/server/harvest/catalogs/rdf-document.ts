@@ -63,6 +63,21 @@ const XML_PROBLEMS: ReadonlyArray<[RegExp, string]> = [
   [/unexpected end/, 'el documento termina antes de tiempo'],
   [/undefined entity/, 'usa una entidad XML que no declara'],
 ];
+/**
+ * What N3.js says of broken Turtle, as moderators read it. Its messages end with " on line N.",
+ * which becomes the Spanish message's opening; one it says rarely keeps its own words, quoted.
+ */
+const TURTLE_PROBLEMS: ReadonlyArray<[RegExp, string]> = [
+  [/^Undefined prefix "([^"]*)"/, 'usa el prefijo «$1» sin declararlo con @prefix'],
+  [/^Expected entity but got eof/, 'el documento termina antes de tiempo (¿la página llegó cortada?)'],
+  [/^Expected (?:dot to follow quad|declaration to end with a dot|punctuation to follow .*)$/, 'falta el punto (o la coma o el punto y coma) que cierra una tripleta'],
+  [/^Expected entity but got (.+)$/, 'se esperaba un IRI, un nombre con prefijo o un valor, y aparece «$1»'],
+  [/^Expected predicate but got (.+)$/, 'se esperaba una propiedad, y aparece «$1»'],
+  [/^Unexpected "(.*)"$/s, 'aparece «$1», que no es Turtle'],
+  [/^Unexpected literal$/, 'aparece un valor donde se esperaba un IRI'],
+  [/^Invalid IRI$/, 'un IRI no es válido'],
+  [/^Token too long$/, 'un valor o un IRI es demasiado largo'],
+];
 /** How much RDF/XML the parser takes at a time, so that a refusal stops it part-way. */
 const RDF_XML_SLICE = 64 * 1024;
 
@@ -98,7 +113,8 @@ export async function parseRdfPage(page: FetchedPage, url: string, maxTriples: n
     return await parseTriples(bodyText(page), syntax === 'turtle' ? 'text/turtle' : 'N-Triples', url, maxTriples);
   } catch (error) {
     if (error instanceof CatalogReadError) throw error;
-    const reason = inSpanish(error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    const reason = syntax === 'rdfxml' ? xmlInSpanish(message) : turtleInSpanish(message);
     const named = syntax === 'rdfxml' ? 'RDF/XML' : 'Turtle';
     throw new CatalogReadError('wrong-kind', url, `${url} no es un catálogo DCAT en ${named} válido: ${reason}`, { cause: error });
   }
@@ -212,10 +228,19 @@ function entityProblem(text: string): string | null {
   return null;
 }
 
-/** A parser's message with what it says most often in Spanish. */
-function inSpanish(message: string): string {
+/** The XML parser's message with what it says most often in Spanish. */
+function xmlInSpanish(message: string): string {
   for (const [pattern, spanish] of XML_PROBLEMS) if (pattern.test(message)) return message.replace(pattern, spanish);
   return message;
+}
+
+/** N3.js's message in Spanish, opening with its line ("en la línea 4, falta el punto…"). */
+function turtleInSpanish(message: string): string {
+  const located = /^(.*?)(?: on line (\d+)\.?)?$/s.exec(message)!;
+  const [, problem = message, line] = located;
+  const where = line ? `en la línea ${line}, ` : '';
+  for (const [pattern, spanish] of TURTLE_PROBLEMS) if (pattern.test(problem)) return where + problem.replace(pattern, spanish);
+  return `${where}error de sintaxis (N3.js: «${problem}»)`;
 }
 
 /** How many times `needle` occurs in `text`, counted without splitting it (a page may be 50 MB). */
@@ -246,8 +271,9 @@ async function parseJsonLd(document: unknown, url: string, maxTriples: number): 
         { cause: error },
       );
     }
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new CatalogReadError('wrong-kind', url, `${url} no es JSON-LD válido: ${reason}`, { cause: error });
+    // jsonld.js's messages name the JSON-LD rule broken; no short Spanish says it better.
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/^Invalid JSON-LD syntax; /, '');
+    throw new CatalogReadError('wrong-kind', url, `${url} no es JSON-LD válido, según jsonld.js: «${reason}»`, { cause: error });
   }
   if (occurrences(nquads, '\n') > maxTriples) throw tooManyTriples(url, maxTriples);
   return new Store(new Parser({ format: 'N-Quads' }).parse(nquads));
