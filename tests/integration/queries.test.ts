@@ -283,6 +283,18 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
     }
   });
 
+  it('finds an institution by the words its name holds when the query adds others, the rarer word first', async () => {
+    // «Dominicana» is in dozens of names, «Salud» in a few: the ministry of health, whose name
+    // lacks «Dominicana», comes before the institutions that share only the country's name.
+    const health = (await searchGroups(db(), 'dep', 'Salud Dominicana', 4)).map((hit) => hit.name);
+    expect(health).toContain('Ministerio de Salud Pública y Asistencia Social (MISPAS)');
+    expect(health[0]).toMatch(/Salud/);
+    // A name holding every word comes before one holding fewer, however rare.
+    const bank = await searchGroups(db(), 'dep', 'Banco Central Dominicana', 5);
+    expect(bank[0]?.name).toBe('Banco Central de la República Dominicana (BC)');
+    expect(bank.map((hit) => hit.name)).toContain('Banco Agrícola de la República Dominicana (BAGRICOLA)');
+  });
+
   it('answers bad input with nothing, never with a database error', async () => {
     for (const id of [Number.NaN, 1.5, 2 ** 31, -1, 0]) {
       expect((await listRecords(db(), { entity: 'dep', id }, 1)).items).toEqual([]);

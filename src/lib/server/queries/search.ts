@@ -102,15 +102,9 @@ type WordGroups = Array<{ word: string; groups: MatchedGroups }>;
  * is left out, as the full-text query leaves it.
  */
 async function wordGroups(db: Db, q: string): Promise<WordGroups | null> {
-  if (/["()]|(^|\s)-|\bor\b/i.test(q)) return null;
-  const typed = q.split(/\s+/).filter(Boolean);
-  if (typed.length < 2 || typed.length > MAX_MIXED_WORDS) return null;
-  // Each word's query computed once (`offset 0` keeps the planner from folding the subquery into
-  // the joins, where it would compute it again for every group it is held against).
-  const words = sql`(select v.i, ${tsquery(sql`v.word`)} as q from (values ${sql.join(
-    typed.map((word, index) => sql`(${index}::int, ${word}::text)`),
-    sql`, `,
-  )}) as v(i, word) offset 0) as w`;
+  const typed = plainWords(q, MAX_MIXED_WORDS);
+  if (!typed || typed.length < 2) return null;
+  const words = wordQueries(typed);
   // One round trip: which words have a lexeme, and the groups each word names, of every kind.
   const parts = [
     sql`select w.i, 'lexeme' as kind, 0 as id from ${words} where numnode(w.q) > 0`,
@@ -132,6 +126,25 @@ async function wordGroups(db: Db, q: string): Promise<WordGroups | null> {
   }
   const named = covers.some((cover, index) => kept.has(index) && GROUP_ENTITY_LIST.some((entity) => cover.groups[entity].length > 0));
   return named ? covers.filter((_, index) => kept.has(index)) : null;
+}
+
+/** The words of a plain query (no quotes, parentheses, OR, or a minus that leaves out), or null: operators, or more than `max`. */
+function plainWords(q: string, max: number): string[] | null {
+  if (/["()]|(^|\s)-|\bor\b/i.test(q)) return null;
+  const typed = q.split(/\s+/).filter(Boolean);
+  return typed.length > max ? null : typed;
+}
+
+/**
+ * `typed` as a subquery `w(i, q)` of each word's index and full-text query, computed once (`offset 0`
+ * keeps the planner from folding the subquery into the joins, where it would compute it again for
+ * every group it is held against).
+ */
+function wordQueries(typed: readonly string[]): SQL {
+  return sql`(select v.i, ${tsquery(sql`v.word`)} as q from (values ${sql.join(
+    typed.map((word, index) => sql`(${index}::int, ${word}::text)`),
+    sql`, `,
+  )}) as v(i, word) offset 0) as w`;
 }
 
 /**
@@ -514,11 +527,20 @@ export interface GroupHit {
   url: string | null;
 }
 
+/** Words a name search weighs one by one; a longer query is matched only whole. */
+const MAX_NAME_WORDS = 8;
+
 /**
  * Public sources, departments or categories whose name matches `query` by words or, failing that,
  * by likeness: those with records first, best first among them. An institution with no records
  * (often an older spelling of one that has them) is still found, after them: «educacion» once
  * put an empty institute named after a «Dr. Eduardo» above the ministry's 8 records.
+ *
+ * A plain query of several words also finds the names that hold only some of them, those that
+ * hold more first, and among those that hold as many, the rarer words first (`nameWordWeights`):
+ * an institution is often searched with words its name lacks («Salud Dominicana» for the
+ * Ministerio de Salud Pública), and «Dominicana», in a tenth of the names, must not bring them
+ * before the one ministry named for health.
  */
 export async function searchGroups(db: Db, entity: GroupEntity, query: string, limit: number = LIMITS.searchResults): Promise<GroupHit[]> {
   const q = clean(query);
@@ -527,10 +549,38 @@ export async function searchGroups(db: Db, entity: GroupEntity, query: string, l
   const folded = sql`archivo_unaccent(lower(${q}))`;
   const name = sql`archivo_unaccent(lower(${group.name}))`;
   const hasRecords = sql`exists (select 1 from ${recordCounts} where ${group.countsColumn} = ${group.id} and ${recordCounts.n} > 0)`;
+  const typed = plainWords(q, MAX_NAME_WORDS);
+  const weights = typed && typed.length > 1 ? await nameWordWeights(db, entity, typed) : [];
+  const holds = (word: string) => sql`${groupName(group)} @@ ${tsquery(word)}`;
+  const matches = [sql`${groupName(group)} @@ ${tsquery(q)}`, sql`${folded} <% ${name}`];
+  const order = [desc(hasRecords), desc(sql`ts_rank(${groupName(group)}, ${tsquery(q)}) + word_similarity(${folded}, ${name})`), group.id];
+  if (weights.length > 0) {
+    const wordsHeld = sql.join(weights.map(({ word }) => sql`(${holds(word)})::int`), sql` + `);
+    const rarity = sql.join(weights.map(({ word, weight }) => sql`(case when ${holds(word)} then ${weight}::float8 else 0 end)`), sql` + `);
+    matches.push(sql`${wordsHeld} > 0`);
+    order.splice(0, 1, desc(wordsHeld), desc(hasRecords), desc(rarity));
+  }
   return db
     .select({ id: group.id, name: group.name, url: group.url ?? sql<string | null>`null` })
     .from(group.table)
-    .where(and(sql`(${groupName(group)} @@ ${tsquery(q)} or ${folded} <% ${name})`, group.visible))
-    .orderBy(desc(hasRecords), desc(sql`ts_rank(${groupName(group)}, ${tsquery(q)}) + word_similarity(${folded}, ${name})`), group.id)
+    .where(and(or(...matches), group.visible))
+    .orderBy(...order)
     .limit(limit);
+}
+
+/**
+ * Each word of `typed` that some public name of `entity` holds, weighed by how rare it is among
+ * them (inverse document frequency: ln((names + 1) / (names holding it + ½))). A word without a
+ * lexeme («de») or held by no name is left out: it tells no name from another.
+ */
+async function nameWordWeights(db: Db, entity: GroupEntity, typed: readonly string[]): Promise<Array<{ word: string; weight: number }>> {
+  const group = DIMENSIONS[entity];
+  const visible = group.visible ?? sql`true`;
+  const found = (await db.execute(sql`
+    select w.i, count(${group.id})::int as held, (select count(*) from ${group.table} where ${visible})::int as names
+      from ${wordQueries(typed)}
+      join ${group.table} on ${groupName(group)} @@ w.q and ${visible}
+     where numnode(w.q) > 0
+     group by w.i`)) as unknown as { rows: Array<{ i: number; held: number; names: number }> };
+  return found.rows.map((row) => ({ word: typed[Number(row.i)]!, weight: Math.log((Number(row.names) + 1) / (Number(row.held) + 0.5)) }));
 }
