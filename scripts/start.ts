@@ -34,7 +34,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { reachableHost, readConfigOrExit } from '../src/lib/server/config.ts';
+import { reachableHost, readConfigOrExit, urlHost } from '../src/lib/server/config.ts';
 import { trackWrites } from '../src/lib/server/http/backpressure.ts';
 import { compressWhenAccepted } from '../src/lib/server/http/compression.ts';
 import { checkHost, HEALTH_PATH } from '../src/lib/server/http/host.ts';
@@ -277,9 +277,7 @@ function listenFailure(error: NodeJS.ErrnoException): string {
 server.listen(port, host, () => {
   // A signal came while the host name resolved: shutDown is under way, and nothing is served.
   if (stopping()) return void server!.close();
-  // As a URL writes it: IPv6 in brackets, every interface (an empty HOST) as 0.0.0.0.
-  const listening = host === '' ? '0.0.0.0' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  console.log(`Archivo Abierto sirve en http://${listening}:${port}`);
+  console.log(`Archivo Abierto sirve en http://${urlHost(host)}:${port}`);
   // Opens the database and starts the background work now rather than at the first visit, whatever
   // HOST is (every interface included) and whatever public name the archive answers to.
   const self = `http://${reachableHost(host)}:${port}${HEALTH_PATH}`;

@@ -345,6 +345,12 @@ function postgresUrlOf(value: string | undefined): string | undefined {
 
 const WILDCARD_HOSTS = new Set(['', '0.0.0.0', '::', '[::]']);
 
+/** `host` (`HOST`) as a URL writes it: an IPv6 address in brackets, every interface (empty) as 0.0.0.0. */
+export function urlHost(host: string): string {
+  if (host === '') return '0.0.0.0';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
 /**
  * Where this machine reaches a server listening on `host` (`HOST`): the host itself, or the
  * loopback address for one that listens on every interface, as a URL's host part (IPv6 bracketed).
@@ -352,7 +358,7 @@ const WILDCARD_HOSTS = new Set(['', '0.0.0.0', '::', '[::]']);
 export function reachableHost(host: string): string {
   const bound = host.toLowerCase();
   if (WILDCARD_HOSTS.has(bound)) return bound.includes(':') ? '[::1]' : '127.0.0.1';
-  return bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound;
+  return urlHost(bound);
 }
 
 /** A Host header's value: a name or an address, with its port if it has one (`[::1]:4321` for IPv6). */
@@ -374,7 +380,7 @@ function publicAddress(env: NodeJS.ProcessEnv, host: string, port: number): { pu
   const extra = allowedHostsOf(env);
   if (configured) return { publicUrl: configured, allowedHosts: [...new Set([new URL(configured).host, ...extra])] };
   const bound = host.toLowerCase();
-  const name = WILDCARD_HOSTS.has(bound) ? 'localhost' : bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound;
+  const name = WILDCARD_HOSTS.has(bound) ? 'localhost' : urlHost(bound);
   if (!URL.canParse(`http://${name}:${port}`)) throw new Error(`HOST debe ser un nombre o una dirección IP donde escuchar, no «${host}».`);
   const publicUrl = new URL(`http://${name}:${port}`).origin;
   const loopback = ['localhost', '127.0.0.1', '[::1]'].map((host) => `${host}:${port}`);
