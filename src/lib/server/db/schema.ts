@@ -61,10 +61,10 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
  * (0032); numbers joined by a hyphen or a slash («2018-2020», «COVID-19») split (0029), or the
  * parser would keep «-2020» as one negative number.
  */
-function searchDocument(weighted: Array<[AnyPgColumn, 'A' | 'B' | 'C']>): SQL {
+function searchDocument(weighted: Array<[AnyPgColumn, 'A' | 'B' | 'C']>, config: 'archivo_es' | 'simple' = 'archivo_es'): SQL {
   const parts = weighted.map(
     ([column, weight]) =>
-      sql`setweight(to_tsvector('archivo_es'::regconfig, archivo_search_text(coalesce(${column}, ''))), ${sql.raw(`'${weight}'`)})`,
+      sql`setweight(to_tsvector(${sql.raw(`'${config}'`)}::regconfig, archivo_search_text(coalesce(${column}, ''))), ${sql.raw(`'${weight}'`)})`,
   );
   return sql.join(parts, sql` || `);
 }
@@ -277,6 +277,13 @@ export const alexandrias = pgTable(
           [alexandrias.description, 'B'],
           [alexandrias.fileName, 'C'],
         ]),
+    ),
+    /**
+     * The title (A) and description (B) word for word, unstemmed: what search asks of each hit to
+     * put those that say what was typed first (`holdsWordsAsTyped`, migration 0046).
+     */
+    searchTyped: tsvector('search_typed').generatedAlwaysAs(
+      (): SQL => searchDocument([[alexandrias.title, 'A'], [alexandrias.description, 'B']], 'simple'),
     ),
   },
   (t) => [
