@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alexandrias, categories, departments, imports, sources } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, categories, departments, harvestSources, imports, sources } from '../../src/lib/server/db/schema.ts';
 import {
   archiveTotals,
   contributorRanking,
@@ -101,6 +101,9 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
     const harvest = timeline.find((item) => item.type === 'harvest');
     expect(harvest).toMatchObject({ documents: 1065, status: 'done', source: { name: 'Portal de Datos Abiertos de la República Dominicana' } });
     expect(harvest?.sample).toBeNull();
+    // A run names its catalogue: two catalogues of one site share the public source.
+    expect(harvest?.catalogue).toMatch(/^Portal de Datos Abiertos de la República Dominicana \(exportación del \d{4}-\d{2}-\d{2}\)$/);
+    expect(timeline.find((item) => item.type === 'bulk')?.catalogue).toBeNull();
     const bulk = timeline.find((item) => item.type === 'bulk');
     expect(bulk?.sample?.cid).toMatch(/^baf[ky]/);
     expect(bulk?.formats.reduce((sum, f) => sum + f.count, 0)).toBe(11);
@@ -130,6 +133,16 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
       expect(shown.slice(0, 3).sort()).toEqual([runs[1]!.id, runs[2]!.id, runs[3]!.id].sort());
       expect(shown).not.toContain(runs[0]!.id);
       expect(shown).toHaveLength(5);
+      // A second catalogue of the same site (a mistyped address whose first run failed) is told apart.
+      const [other] = await db().insert(harvestSources).values({ url: 'https://datos.gob.do/nada', kind: 'ckan', name: 'Dirección mal escrita', sourceId: harvest!.source!.id, paused: true }).returning({ id: harvestSources.id });
+      const [failed] = await db().insert(imports).values({ type: 'harvest', status: 'failed', documents: 0, sourceId: harvest!.source!.id, harvestSourceId: other!.id }).returning({ id: imports.id });
+      try {
+        const [newest] = await latestImports(db());
+        expect(newest).toMatchObject({ id: failed!.id, catalogue: 'Dirección mal escrita', source: { name: 'Portal de Datos Abiertos de la República Dominicana' } });
+      } finally {
+        await db().delete(imports).where(eq(imports.id, failed!.id));
+        await db().delete(harvestSources).where(eq(harvestSources.id, other!.id));
+      }
     } finally {
       await db().delete(imports).where(inArray(imports.id, runs.map((run) => run.id)));
     }

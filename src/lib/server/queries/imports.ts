@@ -6,7 +6,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { LIMITS, type AssetType, type ImportStatus, type ImportType } from '../../domain/constants.ts';
 import type { Db } from '../db/index.ts';
-import { alexandrias, importFormatCounts, imports, sources } from '../db/schema.ts';
+import { alexandrias, harvestSources, importFormatCounts, imports, sources } from '../db/schema.ts';
 import type { GroupCountRow } from './connections.ts';
 import { MAX_LIMIT, type Window } from './find.ts';
 import { idEquals } from './record-filter.ts';
@@ -49,6 +49,12 @@ export interface ImportRow {
   documentsFailed: number;
   walletAddress: string | null;
   source: { id: number; name: string } | null;
+  /**
+   * A harvest run's catalogue, by the name its moderators gave it: two catalogues of one site feed
+   * one public source, and the timeline tells their runs apart by it (a first run of a mistyped
+   * address failed under the name of the portal whose runs succeed).
+   */
+  catalogue: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -81,12 +87,14 @@ export async function findImports(db: Db, filter: ImportFilter, window: Window<I
       walletAddress: imports.walletAddress,
       sourceId: sources.id,
       sourceName: sources.name,
+      catalogue: harvestSources.name,
       createdAt: imports.createdAt,
       updatedAt: imports.updatedAt,
     })
     .from(imports)
     // An upload's import names its source only once a moderator accepted it.
     .leftJoin(sources, and(eq(imports.sourceId, sources.id), publicSource))
+    .leftJoin(harvestSources, eq(imports.harvestSourceId, harvestSources.id))
     .where(importCondition(filter))
     .orderBy(direction(IMPORT_SORT_FIELDS[sort.field]), direction(imports.id))
     .limit(Math.min(window.limit, MAX_LIMIT))
