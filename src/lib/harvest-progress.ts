@@ -48,9 +48,9 @@ export function harvestProgressText(progress: HarvestProgressInput): string {
       if (lastRun?.status !== 'in_progress') return 'Cosechando: leyendo el catálogo…';
       return `Cosechando: ${documents(lastRun.documents)} ${pickPlural(lastRun.documents, { one: 'leído', other: 'leídos' })} hasta ahora…`;
     case 'capturing':
-      return `Catálogo leído. Capturando archivos: quedan ${(queued + running).toLocaleString('es-DO')} por capturar; la fuente tiene ${done.toLocaleString('es-DO')} de ${(queued + running + done + failed).toLocaleString('es-DO')} capturados…`;
+      return `Catálogo leído. Capturando archivos: ${pickPlural(queued + running, { one: 'queda 1', other: `quedan ${(queued + running).toLocaleString('es-DO')}` })} por capturar; la fuente tiene ${done.toLocaleString('es-DO')} de ${(queued + running + done + failed).toLocaleString('es-DO')} capturados…`;
     case 'failed':
-      return `La última cosecha falló tras ${documents(lastRun!.documents)}: su motivo está en la lista de cosechas.`;
+      return `La última cosecha falló tras ${documents(lastRun!.documents)}: su motivo está abajo, bajo «Cosechas».`;
     case 'done':
       return failed > 0
         ? `Última cosecha terminada: ${documents(lastRun!.documents)}. ${pickPlural(failed, {

@@ -170,6 +170,9 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await page.getByRole('button', { name: 'Guardar cambios' }).click();
   await expect(page.locator('[data-edit-form]').getByRole('alert')).toHaveText('Línea 1 del mapa de temas: no hay ninguna categoría «Categoría que no existe».');
   await expect(themes).toHaveValue('salud = Categoría que no existe');
+  // The refusal keeps the source in the address: a reload shows this source, not the first.
+  const shownId = await page.locator('[data-harvest-progress]').getAttribute('data-source-id');
+  await expect(page).toHaveURL(new RegExp(`/moderacion/cosechas\\?fuente=${shownId}$`));
 
   // One of the new records, its CSV captured by the archive: search inside it.
   await page.getByRole('link', { name: 'Ver sus registros' }).click();
@@ -264,9 +267,10 @@ test("on a phone, a failed run's reasons wrap within the screen, below the runs 
   await page.goto('/moderacion/cosechas');
   // The source the previous test registered over the API: a catalogue that answers with a web page.
   await page.getByRole('link', { name: 'Portal por la API' }).click();
-  await expect(page.locator('[data-progress-text]')).toHaveText(/^La última cosecha falló tras 0 documentos: su motivo está en la lista de cosechas\.$/, { timeout: 60_000 });
+  await expect(page.locator('[data-progress-text]')).toHaveText(/^La última cosecha falló tras 0 documentos: su motivo está abajo, bajo «Cosechas»\.$/, { timeout: 60_000 });
+  // The latest run failed: its reasons are open already, where the progress line sends the moderator.
   const failures = page.locator('details[data-run-errors]').first();
-  await failures.locator('summary').click();
+  await expect(failures).toHaveAttribute('open', '');
   const reason = failures.locator('li').first();
   await expect(reason).toContainText('página HTML');
   const box = (await reason.boundingBox())!;

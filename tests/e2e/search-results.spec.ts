@@ -18,6 +18,10 @@ test('search by an acronym, narrow with a facet, and page through the results', 
   await expect(page.getByRole('table').getByRole('link', { name: /Ministerio de Educación/ }).first()).toBeVisible();
   await page.screenshot({ path: 'test-results/screenshots/search-results.png', fullPage: true });
 
+  // An archived record's action is named after it, with no space before the colon.
+  await page.goto('/buscar?q=aseguradoras');
+  await expect(page.getByRole('table').getByRole('link', { name: 'Ver archivo: Compañías aseguradoras en operación, 1995-2022', exact: true })).toHaveAttribute('href', /^\/single\/src\/baf/);
+
   await page.goto('/buscar?q=salud');
   const total = Number((await page.locator('[data-results-count]').textContent())!.replace(/\D/g, ''));
   expect(total).toBeGreaterThan(10);

@@ -43,6 +43,7 @@ import { enqueue, PermanentJobError } from '../../src/lib/server/jobs/index.ts';
 import { listRecords, recordDetails, withOriginFacts } from '../../src/lib/server/queries/records.ts';
 import { searchArchive } from '../../src/lib/server/queries/search.ts';
 import { cidOf, createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
+import { formatCount } from '../../src/lib/text.ts';
 import { drainJobs } from '../helpers/jobs.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
 import { generatedPackages, startLocalPortal, type CkanPackage, type LocalPortal } from '../helpers/portal/index.ts';
@@ -564,7 +565,7 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     const [kept] = await h.db.select().from(captures).where(eq(captures.alexandriaId, mismatch!.alexandriaId));
     expect(kept).toMatchObject({ status: 200, sha256: file.sha256, declaredChecksum: `sha256:${'0'.repeat(64)}`, declaredSize: file.size + 1 });
     expect(kept!.mismatch).toContain(`SHA-256 ${'0'.repeat(64)}`);
-    expect(kept!.mismatch).toContain(`${file.size + 1} bytes`);
+    expect(kept!.mismatch).toContain(`${formatCount(file.size + 1)} bytes y el archivo tiene ${formatCount(file.size)}`);
 
     // HTML where a CSV was declared (the issue's hostile case): the capture fails with its reason,
     // on record with the server's answer, and keeps no bytes; the record waits without a file.

@@ -172,7 +172,7 @@ describe.each(testEngines())('pruning done jobs on %s', (engine) => {
       expect(await retryFailed(db, failedJob!.jobId)).toBe(true);
       const capturing = await moderatorsView();
       expect(capturing.source.captures.counts).toEqual({ queued: 1, running: 0, done: files - 1, failed: 0 });
-      expect(capturing.progress).toBe(`Catálogo leído. Capturando archivos: quedan 1 por capturar; la fuente tiene ${files - 1} de ${files} capturados…`);
+      expect(capturing.progress).toBe(`Catálogo leído. Capturando archivos: queda 1 por capturar; la fuente tiene ${files - 1} de ${files} capturados…`);
       await drain();
       expect((await moderatorsView()).source.captures.counts).toEqual({ queued: 0, running: 0, done: files, failed: 0 });
     });

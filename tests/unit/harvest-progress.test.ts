@@ -19,6 +19,8 @@ describe('harvest progress', () => {
     expect(harvestProgressText({ ...reading, lastRun: { status: 'in_progress', documents: 1, counts: { failed: 0 } } })).toBe('Cosechando: 1 documento leído hasta ahora…');
     const capturing = state({ lastRun: { status: 'done', documents: 22, counts: { failed: 0 } }, captures: { counts: { queued: 5, running: 2, done: 14, failed: 1 } } });
     expect(harvestProgressText(capturing)).toBe('Catálogo leído. Capturando archivos: quedan 7 por capturar; la fuente tiene 14 de 22 capturados…');
+    const lastOne = state({ lastRun: { status: 'done', documents: 22, counts: { failed: 0 } }, captures: { counts: { queued: 0, running: 1, done: 21, failed: 0 } } });
+    expect(harvestProgressText(lastOne)).toBe('Catálogo leído. Capturando archivos: queda 1 por capturar; la fuente tiene 21 de 22 capturados…');
     // A later run of the same source: what is left is this run's, whatever the source had before.
     const again = state({ lastRun: { status: 'done', documents: 80, counts: { failed: 0 } }, captures: { counts: { queued: 40, running: 0, done: 40, failed: 0 } } });
     expect(harvestProgressText(again)).toBe('Catálogo leído. Capturando archivos: quedan 40 por capturar; la fuente tiene 40 de 80 capturados…');
@@ -32,7 +34,7 @@ describe('harvest progress', () => {
     );
     expect(harvestProgressText(state({ lastRun: over, captures: { counts: { queued: 0, running: 0, done: 7, failed: 0 } } }))).toBe('Última cosecha terminada: 6 documentos.');
     expect(harvestProgressText(state({ lastRun: { status: 'failed', documents: 0, counts: { failed: 0 } } }))).toBe(
-      'La última cosecha falló tras 0 documentos: su motivo está en la lista de cosechas.',
+      'La última cosecha falló tras 0 documentos: su motivo está abajo, bajo «Cosechas».',
     );
   });
 

@@ -21,6 +21,7 @@
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { ASSET_TYPES, type AssetStatus, type AssetType } from '../../domain/constants.ts';
+import { formatCount } from '../../text.ts';
 import { CaptureError, captureFetch, retryAfterMs, RobotsPolicy, type CaptureFetchOptions, type CaptureResponse } from '../capture/index.ts';
 import { detectContent, documentFormat, fileExtension, mediaType, type ContentKind } from '../content-type.ts';
 import type { Db } from '../db/index.ts';
@@ -612,7 +613,7 @@ function mismatches({
   const checksum = checkableChecksum(declared.checksum);
   const actual = checksum ? digests[checksum.hash] : undefined;
   if (checksum && actual && checksum.value !== actual) found.push(`el catálogo declara ${checksum.label} ${checksum.value} y el archivo tiene ${actual}`);
-  if (declared.size !== null && declared.size !== size) found.push(`el catálogo declara ${declared.size} bytes y el archivo tiene ${size}`);
+  if (declared.size !== null && declared.size !== size) found.push(`el catálogo declara ${formatCount(declared.size)} bytes y el archivo tiene ${formatCount(size)}`);
   const sameFamily = (a: AssetType, b: AssetType) => a === b || (['xls', 'xlsx'].includes(a) && ['xls', 'xlsx'].includes(b));
   if (declared.type !== 'other' && !sameFamily(declared.type, type)) {
     found.push(`el catálogo declara ${ASSET_TYPES[declared.type].label} y el contenido es ${content === 'markup' ? 'HTML o XML' : ASSET_TYPES[type].label}`);

@@ -219,7 +219,7 @@ export interface CaptureQueue {
   /**
    * Records whose file was captured but that wait for a moderator, newest first (at most
    * `FAILED_CAPTURES_LIMIT`): the archive vouches for bytes only when they are a document, and a
-   * web page or an empty answer where the catalogue declared data is kept unpublished
+   * web page or an empty answer where the catalogue declared data stays under review rather than online
    * (`capture-job.ts`). `mismatch` says how the bytes differ from what the catalogue declared.
    */
   heldForReview: Array<{ alexandriaId: number; title: string; cid: string; url: string; mismatch: string | null; capturedAt: Date }>;
