@@ -17,6 +17,11 @@ export function formatDate(value: Date | string | number): string {
   return dayjs(value).tz(ARCHIVE_TIME_ZONE).format('DD/MM/YYYY');
 }
 
+/** The time of day, HH:mm, in the archive's time zone: beside a date where several events share a day. */
+export function formatTime(value: Date | string | number): string {
+  return dayjs(value).tz(ARCHIVE_TIME_ZONE).format('HH:mm');
+}
+
 /** `2017-03-05` → `05/03/2017`: a calendar date (no time, no zone) as the archive writes dates, with no zone to shift it a day. */
 export function calendarDate(date: string): string {
   const [year, month, day] = date.split('-');

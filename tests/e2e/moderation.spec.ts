@@ -133,6 +133,8 @@ test('a moderator blocks a record with a reason; its files are withdrawn and its
   const history = page.locator('[data-history]');
   await expect(history).toContainText('online → blocked');
   await expect(history).toContainText('0x709979…dc79c8');
+  // Each change with its time of day as well: several may share a date.
+  await expect(history.locator('time').first()).toHaveText(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
   await page.screenshot({ path: 'test-results/screenshots/record-blocked.png', fullPage: true });
 
   // The queue page is theirs.

@@ -211,8 +211,15 @@ test('a record changed at its origin lists both versions and what changed', asyn
   try {
     await page.reload();
     await expect(second).toContainText('Formato: XLSX → Otro.');
+    // A change of a few bytes, which rounds to the same size, gives the bytes; a version whose bytes
+    // are an earlier one's (the file changed back) says which.
+    await sql(`update record_versions set diff = diff || '{"sizeBefore": 11675, "sizeAfter": 11702}'::jsonb, cid = $2 where alexandria_id = $1 and number = 2`, [record!.id, v1Cid]);
+    await page.reload();
+    await expect(second).toContainText('Tamaño: 11,675 → 11,702 bytes.');
+    await expect(second).toContainText('Los mismos bytes que la v1 (el mismo CID): el archivo volvió a ser como era.');
+    await expect(first.locator('[data-version-same-as]')).toHaveCount(0);
   } finally {
-    await sql(`update record_versions set diff = $2 where alexandria_id = $1 and number = 2`, [record!.id, JSON.stringify(kept!.diff)]);
+    await sql(`update record_versions set diff = $2, cid = $3 where alexandria_id = $1 and number = 2`, [record!.id, JSON.stringify(kept!.diff), record!.cid]);
   }
 
   // A link shared while v1 was the file leads to the record as it is now.

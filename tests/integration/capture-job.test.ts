@@ -15,7 +15,7 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/lib/server/db/index.ts';
-import { alexandrias, captures, harvestedRecords } from '../../src/lib/server/db/schema.ts';
+import { alexandrias, captures, harvestedRecords, statusHistory } from '../../src/lib/server/db/schema.ts';
 import { CAPTURE_JOB, captureHandler, registerHarvestSource, type CaptureContext } from '../../src/lib/server/harvest/index.ts';
 import { politenessKey } from '../../src/lib/server/jobs/hosts.ts';
 import { claim, enqueue, PermanentJobError, type Job } from '../../src/lib/server/jobs/index.ts';
@@ -178,6 +178,9 @@ describe.each(testEngines())('the capture job on %s', (engine) => {
     expect(await named(kept.alexandriaId)).toEqual({ file_name: 'informe-anual.csv', file_extension: 'csv', captured: true, found_by_new_name: false, found_by_old_name: false });
     expect(await named(moved.alexandriaId)).toEqual({ file_name: 'presupuesto-municipal.csv', file_extension: 'csv', captured: true, found_by_new_name: true, found_by_old_name: false });
     expect(await named(unnamed.alexandriaId)).toMatchObject({ file_name: 'Gasto público.csv', captured: true });
+    // Its history says where it came from as a reader reads the address, its letters unescaped.
+    const [line] = await db.select({ reason: statusHistory.reason }).from(statusHistory).where(eq(statusHistory.alexandriaId, unnamed.alexandriaId));
+    expect(line?.reason).toBe(`Capturado por el archivo desde ${site.origin}/descargas/Gasto%20público.csv (HTTP 200).`);
   });
 
   it('checks a declared MD5 or SHA-1 as it checks a SHA-256, and reports a mismatch', async () => {

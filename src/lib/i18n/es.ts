@@ -150,6 +150,7 @@ export const es = {
   'versions.captured': 'Capturada el {date}',
   'versions.changes': 'Qué cambió',
   'versions.first': 'Primera captura del documento.',
+  'versions.sameAs': 'Los mismos bytes que la v{number} (el mismo CID): el archivo volvió a ser como era.',
   'versions.pending': 'comparando con la versión anterior…',
   'versions.failed': 'No se pudo comparar con la versión anterior.',
   'versions.unchanged': 'Mismas columnas y filas; solo cambiaron los bytes del archivo.',

@@ -21,6 +21,7 @@
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { ASSET_TYPES, type AssetStatus, type AssetType } from '../../domain/constants.ts';
+import { readableUrl } from '../../format.ts';
 import { formatCount } from '../../text.ts';
 import { CaptureError, captureFetch, retryAfterMs, RobotsPolicy, type CaptureFetchOptions, type CaptureResponse } from '../capture/index.ts';
 import { detectContent, documentFormat, fileExtension, mediaType, type ContentKind } from '../content-type.ts';
@@ -524,7 +525,7 @@ async function writeKept(tx: Tx, context: CaptureContext, claimed: readonly Kept
         alexandria_id: file.alexandriaId,
         from_status: previous,
         to_status: previous ?? 'under_review',
-        reason: `Nueva versión (v${version.number}) capturada desde ${file.finalUrl} (HTTP ${file.status}): el archivo cambió en el origen; las versiones anteriores siguen disponibles.`,
+        reason: `Nueva versión (v${version.number}) capturada desde ${readableUrl(file.finalUrl)} (HTTP ${file.status}): el archivo cambió en el origen; las versiones anteriores siguen disponibles.`,
       });
     }
     if (records[index]!.status === 'on_line' && previous === 'under_review') {
@@ -532,7 +533,7 @@ async function writeKept(tx: Tx, context: CaptureContext, claimed: readonly Kept
         alexandria_id: file.alexandriaId,
         from_status: previous,
         to_status: 'on_line',
-        reason: `Capturado por el archivo desde ${file.finalUrl} (HTTP ${file.status}).`,
+        reason: `Capturado por el archivo desde ${readableUrl(file.finalUrl)} (HTTP ${file.status}).`,
       });
     }
     // A spreadsheet's sheets become searchable previews, by a job committed with the file.
