@@ -417,10 +417,21 @@ test("a file the portal no longer serves is listed among the failed captures, wi
     await expect(failed).toContainText('El servidor respondió HTTP 404');
     await expect(failed).toContainText(/1 intento ·/);
     await expect(page.locator('[data-source]').filter({ hasText: 'Portal de datos local' })).toContainText(/ · \d+ registros/);
+    // The portal serves the file again: the retry brings it in, and the run's failure says it was mended.
+    portal.files.set('no-existe', portal.files.get(template.resources[0]!.id)!);
     await failed.getByRole('button', { name: `Reintentar: ${gone.title}` }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Captura en cola de nuevo.' })).toBeVisible();
+    const runFailures = page.locator('details[data-run-errors]').first();
+    await expect(async () => {
+      await page.reload();
+      await expect(runFailures.locator('[data-mended]')).toHaveCount(1, { timeout: 1_000 });
+    }).toPass({ timeout: 60_000 });
+    await expect(runFailures.locator('summary')).toHaveText(/^1 fallo de conjuntos o capturas, capturado después en la cosecha del /);
+    await expect(runFailures.locator('summary')).toHaveClass(/text-amber-800/);
+    await expect(page.locator('[data-failed-captures] li').filter({ hasText: gone.title })).toHaveCount(0);
   } finally {
     portal.packages.splice(portal.packages.indexOf(gone), 1);
+    portal.files.delete('no-existe');
   }
 });
 

@@ -494,7 +494,7 @@ export const HARVEST_OPS_PATHS = {
       security: session,
       parameters: sourceId,
       responses: {
-        '200': answer('Las cosechas.', { type: 'array', items: { ...run, properties: { ...run.properties, errors: { type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, message: { type: 'string' }, record: { type: 'integer', description: 'El registro de una captura fallida (dos conjuntos pueden enlazar el mismo archivo).' } } } } } } }),
+        '200': answer('Las cosechas.', { type: 'array', items: { ...run, properties: { ...run.properties, errors: { type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, message: { type: 'string' }, record: { type: 'integer', description: 'El registro de una captura fallida (dos conjuntos pueden enlazar el mismo archivo).' } } } }, mended: { type: 'array', items: { type: 'integer' }, description: 'Los registros de esos fallos cuyo archivo llegó después (un reintento o una cosecha posterior): su captura más reciente salió bien.' } } } }),
         ...moderatorRefusals,
         '404': refusal('No existe esa fuente.'),
       },
