@@ -33,6 +33,9 @@ export function harvestPhase({ activeRun, lastRun, captures }: HarvestProgressIn
   return lastRun.status === 'failed' ? 'failed' : 'done';
 }
 
+/** A source's records as its row in the list says them («1 registro», «1,065 registros»). */
+export const recordsLabel = (count: number) => pickPlural(count, { one: '1 registro', other: `${count.toLocaleString('es-DO')} registros` });
+
 const documents = (count: number) => pickPlural(count, { one: '1 documento', other: `${count.toLocaleString('es-DO')} documentos` });
 
 /** The sentence for where the source stands. */

@@ -204,6 +204,7 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await page.getByRole('link', { name: 'Ver sus registros' }).click();
   await page.locator('tr[data-record]').filter({ hasText: sharedPackage.title }).getByRole('link').first().click();
   await expect(page.locator('[data-files] tbody tr')).toHaveCount(2);
+  await expect(page.locator('[data-files-shared]')).toHaveText('La primera fila es el archivo de este registro; las demás, otros registros que guardan el mismo archivo (el mismo CID).');
   const controls = page.getByRole('region', { name: 'Moderación' });
   await controls.getByLabel('Nuevo estado').selectOption('blocked');
   await controls.getByLabel(/^Motivo/).fill('Prueba: el mismo archivo está en otro registro.');
@@ -495,6 +496,12 @@ test('a run started elsewhere shows on a page left open: followed while under wa
     const badge = page.locator('[data-run-badge]');
     await expect(badge).toHaveClass(/bg-emerald-100/);
     await markDrawn();
+    // The source's row counts its records from each look while the work goes on (a count drawn
+    // stale here, to tell the look's from the page's).
+    const sourceId = await page.locator('[data-harvest-progress]').getAttribute('data-source-id');
+    const recordsCell = page.locator(`[data-source-records="${sourceId}"]`);
+    const drawnCount = await recordsCell.textContent();
+    await recordsCell.evaluate((cell) => (cell.textContent = '0 registros'));
     // Under way for 20 s at least (a catalogue page asked for waits its whole delay), longer than
     // one idle look (15 s), shorter than the fetch's wait for headers (30 s).
     portal.slow.catalogueMs = 20_000;
@@ -505,6 +512,7 @@ test('a run started elsewhere shows on a page left open: followed while under wa
     await expect(badge).toHaveText(/^(En cola|En curso)$/);
     await expect(badge).toHaveClass(/bg-amber-100/);
     await expect(badge).not.toHaveClass(/bg-emerald-100/);
+    await expect(recordsCell).toHaveText(drawnCount!);
     expect(await drawnAgain()).toBe(false);
     await page.screenshot({ path: 'test-results/screenshots/cosechas-iniciada-en-otro-lugar.png', fullPage: true });
     portal.slow.catalogueMs = 0;
@@ -516,7 +524,7 @@ test('a run started elsewhere shows on a page left open: followed while under wa
     // the page (15 s apart). Its address changes in its settings: another source's catalogue is
     // refused there, on the address field, and what was typed is kept.
     await page.getByRole('link', { name: 'Portal por la API' }).click();
-    const sourceId = await page.locator('[data-harvest-progress]').getAttribute('data-source-id');
+    const apiSourceId = await page.locator('[data-harvest-progress]').getAttribute('data-source-id');
     const runsBefore = await runRows.count();
     const address = page.locator('[data-edit-form]').getByLabel('Dirección del catálogo');
     await expect(address).toHaveValue(portal.urls.html);
@@ -534,7 +542,7 @@ test('a run started elsewhere shows on a page left open: followed while under wa
       await runElsewhere();
       await expect
         .poll(async () => {
-          const { body } = (await (await script.get(`/v2/ops/harvest-sources/${sourceId}`)).json()) as { body: HarvestSourceDetail };
+          const { body } = (await (await script.get(`/v2/ops/harvest-sources/${apiSourceId}`)).json()) as { body: HarvestSourceDetail };
           return body.activeRun === null && String(body.lastRun?.id) !== lastRunOnPage ? body.lastRun?.status : 'under way';
         }, { timeout: 30_000 })
         .toBe('failed');
@@ -546,7 +554,7 @@ test('a run started elsewhere shows on a page left open: followed while under wa
     await runToItsEnd();
     const ended = page.locator('[data-work-ended]');
     await expect(ended).toContainText('El trabajo de esta fuente terminó.');
-    await expect(ended.getByRole('link', { name: 'Actualizar la página' })).toHaveAttribute('href', new RegExp(`[?&]fuente=${sourceId}(&|$)`));
+    await expect(ended.getByRole('link', { name: 'Actualizar la página' })).toHaveAttribute('href', new RegExp(`[?&]fuente=${apiSourceId}(&|$)`));
     expect(await drawnAgain()).toBe(false);
     await expect(address).toHaveValue(portal.urls.ckan);
 

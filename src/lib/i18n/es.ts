@@ -98,6 +98,7 @@ export const es = {
   'record.contributor': 'Contribuidor',
   'record.provenance': 'Procedencia',
   'record.files': 'Archivos cargados',
+  'record.filesShared': 'La primera fila es el archivo de este registro; las demás, otros registros que guardan el mismo archivo (el mismo CID).',
   'record.proofs': 'Pruebas cargados',
   'record.proofsEmpty': 'Este registro no tiene pruebas cargadas.',
   'record.proof': 'Prueba',
