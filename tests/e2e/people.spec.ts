@@ -187,4 +187,10 @@ test('on a phone, the signed-in header keeps every control on screen', async ({ 
     expect(box.x + box.width).toBeLessThanOrEqual(390);
   }
   await page.screenshot({ path: 'test-results/screenshots/header-phone.png' });
+  // At 360 px, the width of many phones, the search, theme, notifications, account and menu
+  // controls still share one row under the name.
+  await page.setViewportSize({ width: 360, height: 800 });
+  const controls = [header.locator('[data-search-open]'), header.locator('[data-theme-toggle]'), header.locator('[data-notifications] summary'), header.locator('[data-account]'), header.locator('[data-mega-menu] summary')];
+  const middles = await Promise.all(controls.map(async (control) => { const box = (await control.boundingBox())!; return box.y + box.height / 2; }));
+  for (const middle of middles) expect(Math.abs(middle - middles[0]!)).toBeLessThanOrEqual(4);
 });
