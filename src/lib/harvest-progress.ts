@@ -10,6 +10,7 @@
  */
 
 import { pickPlural } from './i18n/plural.ts';
+import { formatCount } from './text.ts';
 
 export interface HarvestProgressInput {
   activeRun: { status: 'queued' | 'running' } | null;
@@ -34,9 +35,9 @@ export function harvestPhase({ activeRun, lastRun, captures }: HarvestProgressIn
 }
 
 /** A source's records as its row in the list says them («1 registro», «1,065 registros»). */
-export const recordsLabel = (count: number) => pickPlural(count, { one: '1 registro', other: `${count.toLocaleString('es-DO')} registros` });
+export const recordsLabel = (count: number) => pickPlural(count, { one: '1 registro', other: `${formatCount(count)} registros` });
 
-const documents = (count: number) => pickPlural(count, { one: '1 documento', other: `${count.toLocaleString('es-DO')} documentos` });
+const documents = (count: number) => pickPlural(count, { one: '1 documento', other: `${formatCount(count)} documentos` });
 
 /** The sentence for where the source stands. */
 export function harvestProgressText(progress: HarvestProgressInput): string {
@@ -51,14 +52,14 @@ export function harvestProgressText(progress: HarvestProgressInput): string {
       if (lastRun?.status !== 'in_progress') return 'Cosechando: leyendo el catálogo…';
       return `Cosechando: ${documents(lastRun.documents)} ${pickPlural(lastRun.documents, { one: 'leído', other: 'leídos' })} hasta ahora…`;
     case 'capturing':
-      return `Catálogo leído. Capturando archivos: ${pickPlural(queued + running, { one: 'queda 1', other: `quedan ${(queued + running).toLocaleString('es-DO')}` })} por capturar; la fuente tiene ${done.toLocaleString('es-DO')} de ${(queued + running + done + failed).toLocaleString('es-DO')} capturados…`;
+      return `Catálogo leído. Capturando archivos: ${pickPlural(queued + running, { one: 'queda 1', other: `quedan ${formatCount(queued + running)}` })} por capturar; la fuente tiene ${formatCount(done)} de ${formatCount(queued + running + done + failed)} capturados…`;
     case 'failed':
       return `La última cosecha falló tras ${documents(lastRun!.documents)}: su motivo está abajo, bajo «Cosechas».`;
     case 'done':
       return failed > 0
         ? `Última cosecha terminada: ${documents(lastRun!.documents)}. ${pickPlural(failed, {
             one: '1 captura sigue fallando: aparece abajo, donde puede reintentarla.',
-            other: `${failed.toLocaleString('es-DO')} capturas siguen fallando: aparecen abajo, donde puede reintentarlas.`,
+            other: `${formatCount(failed)} capturas siguen fallando: aparecen abajo, donde puede reintentarlas.`,
           })}`
         : `Última cosecha terminada: ${documents(lastRun!.documents)}.`;
   }

@@ -139,6 +139,14 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
       try {
         const [newest] = await latestImports(db());
         expect(newest).toMatchObject({ id: failed!.id, catalogue: 'Dirección mal escrita', source: { name: 'Portal de Datos Abiertos de la República Dominicana' } });
+        // A withheld public source is named by neither its own name nor its catalogue's.
+        await db().update(sources).set({ reviewStatus: 'refused' }).where(eq(sources.id, harvest!.source!.id));
+        try {
+          const [withheld] = await latestImports(db());
+          expect(withheld).toMatchObject({ id: failed!.id, catalogue: null, source: null });
+        } finally {
+          await db().update(sources).set({ reviewStatus: 'on_line' }).where(eq(sources.id, harvest!.source!.id));
+        }
       } finally {
         await db().delete(imports).where(eq(imports.id, failed!.id));
         await db().delete(harvestSources).where(eq(harvestSources.id, other!.id));

@@ -458,6 +458,11 @@ describe('the DCAT reader on what the graph states', () => {
     expect(await reasonFor(`${prefix}<a> a dcat:Dataset ;; ]`)).toMatch(/^en la línea 2, /);
     const { error } = await readUntilError('dcat', 'https://portal.example/catalog.jsonld', answering('{"@context": 5, "@id": "x"}', 'application/ld+json'));
     expect(error.message).toBe('https://portal.example/catalog.jsonld no es JSON-LD válido, según jsonld.js: «@context must be an object.»');
+    // A long token is quoted in part: the reason stays readable, and whole when stored.
+    const token = `"${'x'.repeat(5_000)}`;
+    expect(await reasonFor(`${prefix}<a> a dcat:Dataset ;\n  dcat:keyword ${token}`)).toBe(`en la línea 3, aparece «${token.slice(0, 80)}…», que no es Turtle`);
+    // An object that spans lines (a long literal) before a missing dot is told as the others.
+    expect(await reasonFor(`${prefix}<a> dcat:keyword """una\ndos"""\n<b> a dcat:Dataset .`)).toBe('en la línea 4, falta el punto (o la coma o el punto y coma) que cierra una tripleta');
     // A message without a translation keeps N3.js's words, quoted, after the Spanish.
     expect(await reasonFor(`${prefix}<a> _:b <c> .`)).toBe('en la línea 2, error de sintaxis (N3.js: «Disallowed blank node as predicate»)');
   });

@@ -55,7 +55,8 @@ export const harvestKind = pgEnum('harvest_kind', Object.keys(CATALOG_KINDS) as 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 /**
- * A weighted Spanish document from several text columns: A for names, B for descriptions. The text
+ * A weighted document from several text columns: A for names, B for descriptions; Spanish
+ * (stemmed, `archivo_es`) unless `simple` (the words as written, for `search_typed`). The text
  * goes through `archivo_search_text` first, as the queries do: accents folded, but a folded
  * «-cion» given its accent back so that the stemmer files «exportación» with «exportaciones»
  * (0032); numbers joined by a hyphen or a slash («2018-2020», «COVID-19») split (0029), or the

@@ -195,9 +195,10 @@ export interface RunDetail extends RunSummary {
   /** The first `RUN_ERRORS_LIMIT` failures, each with the entry it concerns and why. */
   errors: ImportError[];
   /**
-   * The records of those failures whose file came in since (a retry, or a later run), by their
-   * newest capture: the run's count of failures is its history, and reads as a problem still open
-   * next to an empty list of failed captures unless the page says which were mended.
+   * The records of those failures (the first `RUN_ERRORS_LIMIT`) whose file came in since (a
+   * retry, or a later run), by their newest capture: the run's count of failures is its history,
+   * and reads as a problem still open next to an empty list of failed captures unless the page says
+   * which were mended.
    */
   mended: number[];
 }
@@ -446,15 +447,16 @@ export async function harvestRuns(db: Db, harvestSourceId: number, limit = RUNS_
   const failedRecords = [...new Set(runs.flatMap((run) => run.errors.flatMap((error) => (typeof error.record === 'number' ? [error.record] : []))))];
   const mended = new Set<number>();
   if (failedRecords.length > 0) {
-    // Each record's newest capture, failed or not: a success after the failure mends it.
+    // Each record's newest capture, failed or not: a success after the failure mends it. Newest
+    // by time, as the record page tells its origin (`withOriginFacts`), in the order of the index.
     const newest = await db
       .selectDistinctOn([captures.alexandriaId], { alexandriaId: captures.alexandriaId, ok: sql<boolean>`${captures.cid} is not null and ${captures.errorReason} is null` })
       .from(captures)
       .where(inArray(captures.alexandriaId, failedRecords))
-      .orderBy(captures.alexandriaId, desc(captures.id));
+      .orderBy(captures.alexandriaId, desc(captures.capturedAt), desc(captures.id));
     for (const row of newest) if (row.ok) mended.add(row.alexandriaId);
   }
-  return runs.map((run) => ({ ...run, mended: [...new Set(run.errors.flatMap((error) => (error.record !== undefined && mended.has(error.record) ? [error.record] : [])))] }));
+  return runs.map((run) => ({ ...run, mended: [...new Set(run.errors.flatMap((error) => (typeof error.record === 'number' && mended.has(error.record) ? [error.record] : [])))] }));
 }
 
 /** PGlite and node-postgres both parse jsonb; a text answer (a driver that does not) is parsed here. */

@@ -50,9 +50,10 @@ export interface ImportRow {
   walletAddress: string | null;
   source: { id: number; name: string } | null;
   /**
-   * A harvest run's catalogue, by the name its moderators gave it: two catalogues of one site feed
-   * one public source, and the timeline tells their runs apart by it (a first run of a mistyped
-   * address failed under the name of the portal whose runs succeed).
+   * A harvest run's catalogue, by the name its moderators gave it (public, as record pages name it
+   * in their provenance): two catalogues of one site feed one public source, and the timeline tells
+   * their runs apart by it (a first run of a mistyped address failed under the name of the portal
+   * whose runs succeed). Null when the public source is not shown (under review or refused).
    */
   catalogue: string | null;
   createdAt: Date;
@@ -87,7 +88,8 @@ export async function findImports(db: Db, filter: ImportFilter, window: Window<I
       walletAddress: imports.walletAddress,
       sourceId: sources.id,
       sourceName: sources.name,
-      catalogue: harvestSources.name,
+      // Only beside a public source: a catalogue feeding a withheld one is named by neither.
+      catalogue: sql<string | null>`case when ${sources.id} is not null then ${harvestSources.name} end`,
       createdAt: imports.createdAt,
       updatedAt: imports.updatedAt,
     })

@@ -220,8 +220,8 @@ export async function uploadsOf(db: Db, walletAddress: string, page: number): Pr
   return toPage(items, counted?.total ?? 0, window);
 }
 
-/** Every column of a record but its search vector, which no reader needs and which is large. */
-const { search: _search, ...detailColumns } = getTableColumns(alexandrias);
+/** Every column of a record but its search vectors, which no reader needs and which are large. */
+const { search: _search, searchTyped: _searchTyped, ...detailColumns } = getTableColumns(alexandrias);
 
 export interface DetailOptions {
   orderBy?: SQL[];

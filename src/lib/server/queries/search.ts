@@ -349,6 +349,8 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
     const byId = new Map(rows.map((row) => [row.id, row]));
     items.push(...ids.flatMap((id) => (byId.has(id) ? [toRow(byId.get(id)!)] : [])));
   }
+  // The other tiers join before they sort: they are read newest first, and the bench's «salud»
+  // (its group tier, the Salud category's 32,021 of 100,000 records) takes 13 ms as they are.
   const grouped = groupCondition(tiers.groups);
   if (items.length < window.pageSize && grouped) {
     const rows = await db

@@ -70,7 +70,7 @@ const XML_PROBLEMS: ReadonlyArray<[RegExp, string]> = [
 const TURTLE_PROBLEMS: ReadonlyArray<[RegExp, string]> = [
   [/^Undefined prefix "([^"]*)"/, 'usa el prefijo «$1» sin declararlo con @prefix'],
   [/^Expected entity but got eof/, 'el documento termina antes de tiempo (¿la página llegó cortada?)'],
-  [/^Expected (?:dot to follow quad|declaration to end with a dot|punctuation to follow .*)$/, 'falta el punto (o la coma o el punto y coma) que cierra una tripleta'],
+  [/^Expected (?:dot to follow quad|declaration to end with a dot|punctuation to follow .*)$/s, 'falta el punto (o la coma o el punto y coma) que cierra una tripleta'],
   [/^Expected entity but got (.+)$/, 'se esperaba un IRI, un nombre con prefijo o un valor, y aparece «$1»'],
   [/^Expected predicate but got (.+)$/, 'se esperaba una propiedad, y aparece «$1»'],
   [/^Unexpected "(.*)"$/s, 'aparece «$1», que no es Turtle'],
@@ -234,13 +234,21 @@ function xmlInSpanish(message: string): string {
   return message;
 }
 
+/** What a Turtle message quotes of the page, at most: N3.js quotes a whole token, however long. */
+const QUOTED_MAX = 80;
+
 /** N3.js's message in Spanish, opening with its line ("en la línea 4, falta el punto…"). */
 function turtleInSpanish(message: string): string {
-  const located = /^(.*?)(?: on line (\d+)\.?)?$/s.exec(message)!;
-  const [, problem = message, line] = located;
+  const at = message.lastIndexOf(' on line ');
+  const line = at >= 0 ? /^ on line (\d+)\.?$/.exec(message.slice(at))?.[1] : undefined;
+  const problem = line ? message.slice(0, at) : message;
   const where = line ? `en la línea ${line}, ` : '';
-  for (const [pattern, spanish] of TURTLE_PROBLEMS) if (pattern.test(problem)) return where + problem.replace(pattern, spanish);
-  return `${where}error de sintaxis (N3.js: «${problem}»)`;
+  const quoted = (text: string) => (text.length > QUOTED_MAX ? `${text.slice(0, QUOTED_MAX)}…` : text);
+  for (const [pattern, spanish] of TURTLE_PROBLEMS) {
+    const found = pattern.exec(problem);
+    if (found) return where + spanish.replace('$1', quoted(found[1] ?? ''));
+  }
+  return `${where}error de sintaxis (N3.js: «${quoted(problem)}»)`;
 }
 
 /** How many times `needle` occurs in `text`, counted without splitting it (a page may be 50 MB). */
