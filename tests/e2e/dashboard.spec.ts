@@ -20,6 +20,8 @@ test('the dashboard of the seeded archive shows the real catalogue', async ({ pa
   const imports = page.getByRole('region', { name: 'Últimas importaciones' });
   await expect(imports.getByText(/^1[.,]065 documentos importados$/)).toBeVisible();
   await expect(imports.getByText('Portal de Datos Abiertos de la República Dominicana')).toBeVisible();
+  // The link to an import's newest file says which file it opens.
+  await expect(imports.getByRole('link', { name: /^ver un archivo: \S/ }).first()).toBeVisible();
 
   await page.screenshot({ path: 'test-results/screenshots/dashboard.png', fullPage: true });
 });

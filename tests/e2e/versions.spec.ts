@@ -133,7 +133,7 @@ test('a record changed at its origin lists both versions and what changed', asyn
   await expect(section.locator('[data-version]')).toHaveCount(2);
   await expect(section.locator('[data-version]').first()).toHaveAttribute('data-version', '2');
   await expect(second).toContainText('actual');
-  await expect(second).toContainText(/Capturada el \d{2}\/\d{2}\/\d{4}/);
+  await expect(second).toContainText(/Capturada el \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
   await expect(second.locator('[data-version-cid]')).toHaveText(record!.cid);
   const first = section.locator('[data-version="1"]');
   const v1Cid = ((await first.locator('[data-version-cid]').textContent()) ?? '').trim();
@@ -216,6 +216,9 @@ test('a record changed at its origin lists both versions and what changed', asyn
     await sql(`update record_versions set diff = diff || '{"sizeBefore": 11675, "sizeAfter": 11702}'::jsonb, cid = $2 where alexandria_id = $1 and number = 2`, [record!.id, v1Cid]);
     await page.reload();
     await expect(second).toContainText('Tamaño: 11,675 → 11,702 bytes.');
+    await sql(`update record_versions set diff = diff || '{"sizeBefore": 1456, "sizeAfter": 1456}'::jsonb where alexandria_id = $1 and number = 2`, [record!.id]);
+    await page.reload();
+    await expect(second).toContainText('Tamaño: el mismo (1.5 KB).');
     await expect(second).toContainText('Los mismos bytes que la v1 (el mismo CID): el archivo volvió a ser como era.');
     await expect(first.locator('[data-version-same-as]')).toHaveCount(0);
   } finally {

@@ -311,6 +311,13 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
     expect(health).toContain('Ministerio de Salud Pública y Asistencia Social (MISPAS)');
     expect(health[0]).toMatch(/Salud/);
     // A name holding every word comes before one holding fewer, however rare.
+    // Among names that hold as many words, as rare, the one closest to the query as a whole.
+    expect((await searchGroups(db(), 'dep', 'Ministerio Educacion', 4))[0]?.name).toBe('Ministerio de Educación (MINERD)');
+    expect((await searchGroups(db(), 'dep', 'Policia Nacional', 4))[0]?.name).toBe('Policía Nacional (PN)');
+    // A minus leaves out, the likeness of names included: no health institution for «-salud».
+    const notHealth = await searchGroups(db(), 'dep', '-salud', 30);
+    expect(notHealth.length).toBeGreaterThan(0);
+    for (const hit of notHealth) expect(hit.name).not.toMatch(/salud/i);
     const bank = await searchGroups(db(), 'dep', 'Banco Central Dominicana', 5);
     expect(bank[0]?.name).toBe('Banco Central de la República Dominicana (BC)');
     expect(bank.map((hit) => hit.name)).toContain('Banco Agrícola de la República Dominicana (BAGRICOLA)');

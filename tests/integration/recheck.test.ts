@@ -305,4 +305,16 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
     expect(page?.laterCheck).toMatchObject({ status: 200, cid: v2Cid, errorReason: null });
     expect(page?.laterCheck?.capturedAt.getTime()).toBeGreaterThan(brought!.capturedAt.getTime());
   });
+
+  it('keeps a file that changed back as a new version, and its history says which one it is like', async () => {
+    origin.state = 'v1';
+    await checkNow();
+    const kept = await versions();
+    expect(kept.map((version) => [version.number, version.cid])).toEqual([
+      [1, v1Cid],
+      [2, v2Cid],
+      [3, v1Cid],
+    ]);
+    expect((await history()).at(-1)).toMatch(/^Nueva versión \(v3\) capturada desde .*: el archivo volvió a ser como en la v1 \(los mismos bytes\); las versiones anteriores siguen disponibles\.$/);
+  });
 });

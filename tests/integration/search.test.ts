@@ -240,6 +240,37 @@ describe.each(testEngines())('search on %s', (engine: Engine) => {
     expect(split.rows[0]!.text).toBe('1 2 3, 5 3 2021, Peru 2020, COVID 19, salud -2020');
   });
 
+  it('finds a title pasted as written, its dash between spaces (or en dash) read as punctuation, not as a minus', async () => {
+    const titles = ['Presupuesto para Pensiones, 2019 - 2023', 'Histórico Estadísticas OAI, 2019 – 2025', 'Estadísticas OAI, 2017 - 2024'];
+    for (const title of titles) {
+      const [record] = await db().select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.title, title));
+      expect(record, title).toBeDefined();
+      const results = await searchArchive(db(), title, { pageSize: 5 });
+      expect(results.items[0]?.id, title).toBe(record!.id);
+      // As typed on the page, dash and all.
+      expect(results.query).toBe(title);
+    }
+    // A minus against a word still leaves it out.
+    const [range] = await db().select({ id: alexandrias.id }).from(alexandrias).where(eq(alexandrias.title, 'Presupuesto para Pensiones, 2019 - 2023'));
+    expect((await found('presupuesto pensiones -2023')).has(range!.id)).toBe(false);
+  });
+
+  it('cuts a query longer than the box takes at a space, not inside a word', async () => {
+    const long = 'salud '.repeat(34).trim();
+    expect(long.length).toBeGreaterThan(200);
+    const results = await searchArchive(db(), long);
+    expect(results.total).toBe((await searchArchive(db(), 'salud')).total);
+    expect(results.query.endsWith('salud')).toBe(true);
+  });
+
+  it('a query that only leaves words out finds what lacks them, not every record through its groups: «-salud»', async () => {
+    const saying = (await db().select({ id: alexandrias.id }).from(alexandrias).where(sql`${alexandrias.search} @@ archivo_search_query('salud')`)).map((row) => row.id);
+    expect(saying.length).toBeGreaterThan(10);
+    const withoutHealth = await found('-salud');
+    expect(withoutHealth.size).toBeGreaterThan(0);
+    for (const id of saying) expect(withoutHealth.has(id), `registro ${id}`).toBe(false);
+  });
+
   it('finds records word by word across their own text and their groups\' names: «MINERD 2023»', async () => {
     // Neither a record nor the ministry's name holds both words: this found nothing.
     const [minerd] = await db().select({ id: departments.id }).from(departments).where(eq(departments.acronym, 'MINERD'));

@@ -156,6 +156,7 @@ export const es = {
   'versions.failed': 'No se pudo comparar con la versión anterior.',
   'versions.unchanged': 'Mismas columnas y filas; solo cambiaron los bytes del archivo.',
   'versions.size': 'Tamaño: {before} → {after}.',
+  'versions.sameSize': 'Tamaño: el mismo ({size}).',
   'versions.type': 'Formato: {before} → {after}.',
   'versions.columnsAdded': 'Columnas añadidas: {names}.',
   'versions.columnsRemoved': 'Columnas quitadas: {names}.',

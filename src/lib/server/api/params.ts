@@ -67,13 +67,19 @@ export const strapiStart = wholeNumber(
 
 export const alexandriasGetAllParams = z.object({
   wallet_address: wallet,
-  title: text('title', 'Texto contenido en el título, sin distinguir mayúsculas ni acentos (la «ñ» sí se distingue de la «n»).'),
+  title: text(
+    'title',
+    'Lo que se busca, como en el buscador del archivo: por palabras, sus plurales y raíces, sin distinguir mayúsculas ni acentos (ni la «ñ» de la «n»), mejores coincidencias primero; después, los títulos que contienen el texto tal cual (ahí la «ñ» sí se distingue).',
+  ),
   limit: limit(5),
   sort: signedSort,
 });
 
 export const namedGetAllParams = z.object({
-  name: text('name', 'Texto contenido en el nombre, sin distinguir mayúsculas ni acentos (la «ñ» sí se distingue de la «n»).'),
+  name: text(
+    'name',
+    'Lo que se busca en los nombres (y siglas): por palabras, sin distinguir mayúsculas ni acentos (ni la «ñ» de la «n»), o por parecido; después, los nombres que contienen el texto tal cual (ahí la «ñ» sí se distingue).',
+  ),
   limit: limit(5),
   _limit: strapiLimit.optional().describe('Como limit, al estilo Strapi (la página de grupos del cliente original pide _limit=15); gana sobre limit.'),
   _start: strapiStart.default(0).describe('Cuántos resultados saltar, al estilo Strapi.'),

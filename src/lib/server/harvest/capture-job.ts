@@ -525,7 +525,9 @@ async function writeKept(tx: Tx, context: CaptureContext, claimed: readonly Kept
         alexandria_id: file.alexandriaId,
         from_status: previous,
         to_status: previous ?? 'under_review',
-        reason: `Nueva versión (v${version.number}) capturada desde ${readableUrl(file.finalUrl)} (HTTP ${file.status}): el archivo cambió en el origen; las versiones anteriores siguen disponibles.`,
+        reason: `Nueva versión (v${version.number}) capturada desde ${readableUrl(file.finalUrl)} (HTTP ${file.status}): ${
+          version.sameAs === null ? 'el archivo cambió en el origen' : `el archivo volvió a ser como en la v${version.sameAs} (los mismos bytes)`
+        }; las versiones anteriores siguen disponibles.`,
       });
     }
     if (records[index]!.status === 'on_line' && previous === 'under_review') {

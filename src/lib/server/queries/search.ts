@@ -34,11 +34,32 @@ import { countsCondition, recordCondition, type CountedFilter } from './record-f
 import { rowColumns, toRow, withOriginMarks, type RecordRow, type UnmarkedRecordRow } from './records.ts';
 import { recordDepartmentJoin } from './visibility.ts';
 
-/** The query as PostgreSQL can take it: no NUL (text cannot hold one), trimmed, bounded. */
+/**
+ * The query as PostgreSQL can take it: no NUL (text cannot hold one), trimmed, bounded. Longer
+ * input is cut, not refused, and at a space: a word cut in two would be searched as a word no
+ * record holds, and the whole query would find nothing.
+ */
 function clean(query: string): string {
-  // Longer input is cut, not refused.
-  return query.replaceAll('\0', ' ').trim().slice(0, SEARCH_TEXT_MAX);
+  const text = query.replaceAll('\0', ' ').trim();
+  if (text.length <= SEARCH_TEXT_MAX) return text;
+  const cut = text.slice(0, SEARCH_TEXT_MAX);
+  return /\s/.test(text[SEARCH_TEXT_MAX]!) ? cut.trim() : cut.replace(/\s+\S*$/, '') || cut;
 }
+
+/**
+ * A dash between spaces is punctuation in a title («Presupuesto, 2019 - 2023», «2019 – 2025»), not
+ * web search's minus, which leaves out the word it is written against («salud -seguro»): pasted
+ * as written, such a title left out its own last year and found nothing. (The accents' folding
+ * turns an en or em dash into a hyphen.)
+ */
+const searchable = (q: string) => q.replace(/(^|\s)[-\u2010-\u2015\u2212]+(?=\s|$)/g, '$1').replace(/\s{2,}/g, ' ').trim();
+
+/** The words a query looks for, less those a minus leaves out: what a name may be like. */
+const wantedWords = (q: string) =>
+  q
+    .split(/\s+/)
+    .filter((word) => word && !word.startsWith('-'))
+    .join(' ');
 
 /**
  * The full-text query of what was typed (web search syntax: quotes, OR, a minus that leaves out),
@@ -69,10 +90,14 @@ const groupName = (group: (typeof DIMENSIONS)[GroupEntity]) => sql`ts_filter(${g
 
 async function matchedGroups(db: Db, q: string): Promise<MatchedGroups> {
   const query = tsquery(q);
+  // A query that only leaves words out («-salud») names no group (`querytree` is 'T': nothing to
+  // look for): every name without the word would match, and bring every record of the archive,
+  // those with the word included.
+  const looksFor = sql`querytree(${query}) <> 'T'`;
   // Only public groups lend their words: an unreviewed name must not pull records into a search.
   const ids = async (entity: GroupEntity) => {
     const group = DIMENSIONS[entity];
-    const rows = await db.select({ id: group.id }).from(group.table).where(and(sql`${groupName(group)} @@ ${query}`, group.visible)).limit(200);
+    const rows = await db.select({ id: group.id }).from(group.table).where(and(looksFor, sql`${groupName(group)} @@ ${query}`, group.visible)).limit(200);
     return rows.map((row) => row.id);
   };
   return Object.fromEntries(await Promise.all(GROUP_ENTITY_LIST.map(async (entity) => [entity, await ids(entity)]))) as MatchedGroups;
@@ -308,12 +333,14 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
   const empty: SearchResults = { ...toPage([], 0, window), query: typed, corrected: null, facets: noFacets() };
   if (!typed) return hasFilter(options.filters) ? browse(db, options.filters!, window, options.facets === true) : empty;
 
-  let q = typed;
+  const words = searchable(typed);
+  if (!words) return empty;
+  let q = words;
   let corrected: string | null = null;
   let tiers = await countTiers(db, q, options.filters ?? {});
   const found = () => tiers.direct + tiers.grouped + tiers.mixed;
   if (found() === 0) {
-    corrected = await correctQuery(db, typed);
+    corrected = await correctQuery(db, words);
     if (corrected === null) return empty;
     q = corrected;
     tiers = await countTiers(db, q, options.filters ?? {});
@@ -379,7 +406,7 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
   return {
     ...toPage(await withOriginMarks(db, items), found(), window),
     query: typed,
-    corrected: corrected === null ? null : spelledAsFound(corrected, typed, items),
+    corrected: corrected === null ? null : spelledAsFound(corrected, words, items),
     facets: options.facets ? await facetsOf(db, q, tiers, options.filters ?? {}) : empty.facets,
   };
 }
@@ -552,17 +579,21 @@ const MAX_NAME_WORDS = 8;
  * before the one ministry named for health.
  */
 export async function searchGroups(db: Db, entity: GroupEntity, query: string, limit: number = LIMITS.searchResults): Promise<GroupHit[]> {
-  const q = clean(query);
+  const q = searchable(clean(query));
   if (!q) return [];
   const group = DIMENSIONS[entity];
-  const folded = sql`archivo_unaccent(lower(${q}))`;
+  // Likeness is judged on the words looked for: «-salud» is no query for names like «salud».
+  const liked = wantedWords(q);
+  const folded = sql`archivo_unaccent(lower(${liked}))`;
   const name = sql`archivo_unaccent(lower(${group.name}))`;
   const hasRecords = sql`exists (select 1 from ${recordCounts} where ${group.countsColumn} = ${group.id} and ${recordCounts.n} > 0)`;
   const typed = plainWords(q, MAX_NAME_WORDS);
   const weights = typed && typed.length > 1 ? await nameWordWeights(db, entity, typed) : [];
   const holds = (word: string) => sql`${groupName(group)} @@ ${tsquery(word)}`;
-  const matches = [sql`${groupName(group)} @@ ${tsquery(q)}`, sql`${folded} <% ${name}`];
-  const order = [desc(hasRecords), desc(sql`ts_rank(${groupName(group)}, ${tsquery(q)}) + word_similarity(${folded}, ${name})`), group.id];
+  const matches = [sql`${groupName(group)} @@ ${tsquery(q)}`, ...(liked ? [sql`${folded} <% ${name}`] : [])];
+  // Among equals, the name closest to the query as a whole: «Ministerio de Educación (MINERD)»
+  // before «Ministerio de Educación Superior, Ciencia y Tecnología» for «ministerio educacion».
+  const order = [desc(hasRecords), desc(sql`similarity(${folded}, ${name})`), desc(sql`ts_rank(${groupName(group)}, ${tsquery(q)}) + word_similarity(${folded}, ${name})`), group.id];
   if (weights.length > 0) {
     const wordsHeld = sql.join(weights.map(({ word }) => sql`(${holds(word)})::int`), sql` + `);
     const rarity = sql.join(weights.map(({ word, weight }) => sql`(case when ${holds(word)} then ${weight}::float8 else 0 end)`), sql` + `);

@@ -41,7 +41,7 @@ export async function addVersion(tx: Tx, version: NewVersion): Promise<number> {
  * comparison with the version before for each that is not a v1. Two versions of one record are
  * numbered in the order given. Answers each version's id and number, in the order given.
  */
-export async function addVersions(tx: Tx, versions: readonly NewVersion[]): Promise<Array<{ id: number; number: number }>> {
+export async function addVersions(tx: Tx, versions: readonly NewVersion[]): Promise<Array<{ id: number; number: number; sameAs: number | null }>> {
   if (versions.length === 0) return [];
   const rows = JSON.stringify(
     versions.map((version, order) => ({
@@ -67,12 +67,17 @@ export async function addVersions(tx: Tx, versions: readonly NewVersion[]): Prom
         type asset_type, mime_type text, file_name text, capture_id int)
     ) v
     cross join lateral (select coalesce(max(p.number), 0) as last from ${recordVersions} p where p.alexandria_id = v.alexandria_id) n
-    returning id, alexandria_id, number`)) as unknown as { rows: Array<{ id: number; alexandria_id: number; number: number }> };
+    returning id, alexandria_id, number,
+      -- The earliest version already kept with the same bytes: a file that changed back.
+      (select min(p.number) from ${recordVersions} p
+        where p.alexandria_id = ${recordVersions}.alexandria_id and p.cid = ${recordVersions}.cid and p.number < ${recordVersions}.number) as same_as`)) as unknown as {
+    rows: Array<{ id: number; alexandria_id: number; number: number; same_as: number | null }>;
+  };
   // Each record's new numbers, lowest first, go to its versions in the order given.
-  const byRecord = new Map<number, Array<{ id: number; number: number }>>();
+  const byRecord = new Map<number, Array<{ id: number; number: number; sameAs: number | null }>>();
   for (const row of inserted.rows) {
     const list = byRecord.get(Number(row.alexandria_id)) ?? [];
-    list.push({ id: Number(row.id), number: Number(row.number) });
+    list.push({ id: Number(row.id), number: Number(row.number), sameAs: row.same_as === null ? null : Number(row.same_as) });
     byRecord.set(Number(row.alexandria_id), list);
   }
   for (const list of byRecord.values()) list.sort((a, b) => a.number - b.number);
