@@ -318,6 +318,9 @@ describe.each(testEngines())('the query layer on %s', (engine) => {
     const notHealth = await searchGroups(db(), 'dep', '-salud', 30);
     expect(notHealth.length).toBeGreaterThan(0);
     for (const hit of notHealth) expect(hit.name).not.toMatch(/salud/i);
+    // A typo no name is like enough is corrected by the catalogue's vocabulary, as in record search.
+    expect((await searchGroups(db(), 'dep', 'minsterio hacinda', 4)).map((hit) => hit.name)).toContain('Ministerio de Hacienda y Economía (MHE)');
+    expect((await searchGroups(db(), 'dep', 'hacinda', 4)).map((hit) => hit.name)).toContain('Ministerio de Hacienda y Economía (MHE)');
     const bank = await searchGroups(db(), 'dep', 'Banco Central Dominicana', 5);
     expect(bank[0]?.name).toBe('Banco Central de la República Dominicana (BC)');
     expect(bank.map((hit) => hit.name)).toContain('Banco Agrícola de la República Dominicana (BAGRICOLA)');

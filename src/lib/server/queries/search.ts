@@ -581,6 +581,16 @@ const MAX_NAME_WORDS = 8;
 export async function searchGroups(db: Db, entity: GroupEntity, query: string, limit: number = LIMITS.searchResults): Promise<GroupHit[]> {
   const q = searchable(clean(query));
   if (!q) return [];
+  const found = await namesMatching(db, entity, q, limit);
+  if (found.length > 0) return found;
+  // Nothing by words or likeness: the catalogue's vocabulary corrects the typo, as the record
+  // search does («hacinda» → «hacienda»: the ministry's name is too short a match by trigrams).
+  const corrected = await correctQuery(db, q);
+  return corrected ? namesMatching(db, entity, corrected, limit) : [];
+}
+
+/** `searchGroups` for a query as it is (cleaned). */
+async function namesMatching(db: Db, entity: GroupEntity, q: string, limit: number): Promise<GroupHit[]> {
   const group = DIMENSIONS[entity];
   // Likeness is judged on the words looked for: «-salud» is no query for names like «salud».
   const liked = wantedWords(q);
