@@ -83,6 +83,13 @@ test('a typo is corrected, and a query that matches nothing says so', async ({ p
   // Nothing to filter: no empty filter column pushing the message aside.
   await expect(page.locator('[data-filters]')).toHaveCount(0);
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+  await expect(page.locator('[data-none-hint]')).toHaveText('Pruebe con otras palabras, sin filtros, o con el nombre o las siglas de la institución.');
+
+  // Words too common to search alone are told as such.
+  await page.goto('/buscar?q=de%20la');
+  await expect(page.locator('[data-none-hint]')).toHaveText(
+    'Las palabras de «de la» son tan comunes que el buscador no las busca solas: añada una que diga de qué trata el documento (un tema, un año, una institución).',
+  );
 });
 
 /** What the format facet is called (`results.facet.type`). */

@@ -263,6 +263,13 @@ describe.each(testEngines())('search on %s', (engine: Engine) => {
     expect(results.query.endsWith('salud')).toBe(true);
   });
 
+  it('says when a query holds only words too common to search («de la»), and not of a query that merely finds nothing', async () => {
+    expect(await searchArchive(db(), 'de la')).toMatchObject({ total: 0, tooCommon: true });
+    const nothing = await searchArchive(db(), 'zzqxw');
+    expect(nothing.total).toBe(0);
+    expect(nothing.tooCommon).toBeFalsy();
+  });
+
   it('a query that only leaves words out finds what lacks them, not every record through its groups: «-salud»', async () => {
     const saying = (await db().select({ id: alexandrias.id }).from(alexandrias).where(sql`${alexandrias.search} @@ archivo_search_query('salud')`)).map((row) => row.id);
     expect(saying.length).toBeGreaterThan(10);

@@ -434,6 +434,7 @@ export const es = {
   'results.ignoredFilters': 'Filtros de la dirección que no se entienden, y que no se aplican: {filters}.',
   'results.none': 'Results not found',
   'results.noneHint': 'Pruebe con otras palabras, sin filtros, o con el nombre o las siglas de la institución.',
+  'results.tooCommon': 'Las palabras de «{q}» son tan comunes que el buscador no las busca solas: añada una que diga de qué trata el documento (un tema, un año, una institución).',
   'results.empty': 'Escriba lo que busca: un tema, un año, una institución o sus siglas (por ejemplo, MINERD).',
   'results.filters': 'Filtrar',
   'results.toFilters': 'Filtrar resultados',

@@ -208,6 +208,11 @@ export interface SearchResults extends Page<RecordRow> {
   query: string;
   /** The query actually searched when the typed one matched nothing and was corrected. */
   corrected: string | null;
+  /**
+   * Nothing found because the query has no word the search looks for, only words too common to
+   * index («de la»): the page says so, rather than «no results» for words many titles hold.
+   */
+  tooCommon?: boolean;
   facets: SearchFacets;
 }
 
@@ -341,7 +346,10 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
   const found = () => tiers.direct + tiers.grouped + tiers.mixed;
   if (found() === 0) {
     corrected = await correctQuery(db, words);
-    if (corrected === null) return empty;
+    if (corrected === null) {
+      const { rows } = (await db.execute(sql`select numnode(${tsquery(words)}) as lexemes`)) as unknown as { rows: Array<{ lexemes: number }> };
+      return { ...empty, tooCommon: Number(rows[0]?.lexemes ?? 1) === 0 };
+    }
     q = corrected;
     tiers = await countTiers(db, q, options.filters ?? {});
     // A correction that finds nothing either is not offered: «Mostrando resultados de …» over none.
