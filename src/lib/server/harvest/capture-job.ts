@@ -21,8 +21,7 @@
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { ASSET_TYPES, type AssetStatus, type AssetType } from '../../domain/constants.ts';
-import { readableUrl } from '../../format.ts';
-import { formatCount } from '../../text.ts';
+import { formatCount, readableUrl } from '../../format.ts';
 import { CaptureError, captureFetch, retryAfterMs, RobotsPolicy, type CaptureFetchOptions, type CaptureResponse } from '../capture/index.ts';
 import { detectContent, documentFormat, fileExtension, mediaType, type ContentKind } from '../content-type.ts';
 import type { Db } from '../db/index.ts';
