@@ -1,0 +1,103 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DiskCalls } from '../../../src/lib/server/storage/disk-calls.ts';
+
+/** A clock the test moves: every reading of it moves it on by `callTakes`, so a timed call lasts that long. */
+function steppingClock() {
+  let time = 0;
+  let step = 0;
+  return {
+    now: () => {
+      const read = time;
+      time += step;
+      return read;
+    },
+    set callTakes(ms: number) {
+      step = ms;
+    },
+    advance(ms: number) {
+      time += ms;
+    },
+  };
+}
+
+/** Calls that go through the threads: every direct call counts as slow, and one is made first. */
+async function throughThreads(dir: string): Promise<DiskCalls> {
+  const calls = new DiskCalls({ slowCallMs: -1 });
+  await calls.exists(dir);
+  expect(calls.mode).toBe('threads');
+  return calls;
+}
+
+describe('DiskCalls', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'disk-calls-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes, moves and finds files, both directly and through the threads', async () => {
+    for (const calls of [new DiskCalls(), await throughThreads(dir)]) {
+      const staged = path.join(dir, `staged-${calls.mode}`);
+      const kept = path.join(dir, `kept-${calls.mode}`);
+      await calls.writeFile(staged, new Uint8Array([1, 2, 3]));
+      expect(await calls.exists(staged)).toBe(true);
+      await calls.rename(staged, kept);
+      expect(await calls.exists(staged)).toBe(false);
+      expect([...readFileSync(kept)]).toEqual([1, 2, 3]);
+      // A move replaces what is there: the same block adopted twice.
+      writeFileSync(staged, 'otra');
+      await calls.rename(staged, kept);
+      expect(readFileSync(kept, 'utf8')).toBe('otra');
+    }
+  });
+
+  it('fails as the file system does, with its error code, whichever way it calls', async () => {
+    const missing = path.join(dir, 'no-such-folder', 'block');
+    const direct = new DiskCalls();
+    await expect(direct.writeFile(missing, new Uint8Array(1))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(direct.rename(missing, path.join(dir, 'x'))).rejects.toMatchObject({ code: 'ENOENT' });
+    const threads = await throughThreads(dir);
+    await expect(threads.writeFile(missing, new Uint8Array(1))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(threads.rename(missing, path.join(dir, 'x'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('sends calls through the threads for a while after a slow one, then directly again', async () => {
+    const clock = steppingClock();
+    const calls = new DiskCalls({ slowCallMs: 5, coolDownMs: 1_000, now: clock.now });
+    const file = path.join(dir, 'block');
+    clock.callTakes = 1;
+    await calls.writeFile(file, new Uint8Array(10));
+    expect(calls.mode).toBe('direct');
+    // The disk falls behind: one call takes 20 ms.
+    clock.callTakes = 20;
+    await calls.writeFile(file, new Uint8Array(10));
+    clock.callTakes = 0;
+    expect(calls.mode).toBe('threads');
+    // Through the threads nothing is timed.
+    await calls.rename(file, path.join(dir, 'moved'));
+    expect(await calls.exists(path.join(dir, 'moved'))).toBe(true);
+    expect(calls.mode).toBe('threads');
+    clock.advance(1_000);
+    expect(calls.mode).toBe('direct');
+    // A slow call that failed counts as slow too.
+    clock.callTakes = 20;
+    await expect(calls.rename(path.join(dir, 'gone'), file)).rejects.toMatchObject({ code: 'ENOENT' });
+    clock.callTakes = 0;
+    expect(calls.mode).toBe('threads');
+  });
+
+  it('writes a buffer larger than a block through the threads, never holding the loop for its copy', async () => {
+    const clock = steppingClock();
+    clock.callTakes = 50;
+    const calls = new DiskCalls({ slowCallMs: 5, maxDirectBytes: 1024, now: clock.now });
+    await calls.writeFile(path.join(dir, 'large'), new Uint8Array(4096));
+    // Not made directly, so not timed: a slow answer would have switched the mode.
+    expect(calls.mode).toBe('direct');
+    await calls.writeFile(path.join(dir, 'small'), new Uint8Array(1024));
+    clock.callTakes = 0;
+    expect(calls.mode).toBe('threads');
+  });
+});
