@@ -63,6 +63,43 @@ describe('programs', () => {
     expect(detectContent(zipWith('datos/enero.csv'))).toBe('zip');
     expect(detectContent(text('MZ;Monto\n1;2\n'))).toBe('text');
   });
+
+  it('finds an entry name anywhere in the head, whole, and never a name the head cuts off', () => {
+    // A workbook whose `xl/` parts come after other entries, and a program's dex deep in its zip.
+    const later = (name: string, at: number) => {
+      const file = zipWith('[Content_Types].xml');
+      const head = new Uint8Array(at + name.length);
+      head.set(file);
+      head.fill(0x4d, file.length, at); // «M» and «x» again and again: first bytes that lead nowhere
+      head.fill(0x78, file.length, file.length + 100);
+      head.set(text(name), at);
+      return head;
+    };
+    expect(detectContent(later('xl/workbook.xml', 60_000))).toBe('xlsx');
+    expect(detectContent(later('classes.dex', 65_000))).toBe('executable');
+    expect(detectContent(later('META-INF/MANIFEST.MF', 40_000))).toBe('executable');
+    expect(detectContent(later('META-INF/MANIFEST.M', 40_000))).toBe('zip');
+    expect(detectContent(later('x', 500))).toBe('zip');
+  });
+});
+
+describe('markup', () => {
+  const latin1 = (...parts: Array<string | number[]>) => Uint8Array.from(parts.flatMap((part) => (typeof part === 'string' ? [...part].map((c) => c.charCodeAt(0)) : part)));
+
+  it('is a tag at the start, past a byte order mark and blank space (tabs, line breaks, no-break spaces)', () => {
+    expect(detectContent(latin1([0xef, 0xbb, 0xbf], ' \t\r\n', [0x0b, 0x0c, 0xa0], '<html>'))).toBe('markup');
+    expect(detectContent(latin1('\n\n<?xml version="1.0"?><svg/>'))).toBe('markup');
+    expect(detectContent(latin1('<'))).toBe('markup');
+  });
+
+  it('is not text that has a tag later, a mark other than the byte order one, or a tag past the first kilobyte', () => {
+    expect(detectContent(latin1('fecha;monto\n<b>1</b>;2\n'))).toBe('text');
+    expect(detectContent(latin1([0x85], '<html>'))).toBe('text');
+    expect(detectContent(latin1([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf], '<html>'))).toBe('text');
+    expect(detectContent(latin1(' '.repeat(1023), '<html>'))).toBe('markup');
+    expect(detectContent(latin1(' '.repeat(1024), '<html>'))).toBe('text');
+    expect(detectContent(latin1(''))).toBe('text');
+  });
 });
 
 describe('a PDF', () => {
