@@ -241,6 +241,44 @@ server = http.createServer((request, response) => {
     failed(request, response, error);
   }
 });
+/**
+ * What Node answers on its own, with an empty body, to a request it cannot even parse: the same
+ * statuses, with the archive's words. The likeliest is a person's: a link or a search whose address
+ * passes Node's 16 KB of headers.
+ */
+function unparsedRefusal(code: string | undefined): { status: number; reason: string; title?: string; message: string } {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        status: 431,
+        reason: 'Request Header Fields Too Large',
+        title: 'La petición es demasiado grande',
+        message: 'Su dirección y sus cabeceras pasan de 16 KB. Acorte la dirección (una búsqueda más corta, menos filtros) y vuelva a intentarlo.',
+      };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return { status: 413, reason: 'Payload Too Large', message: 'Las extensiones de los trozos del cuerpo de la petición pasan del límite.' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, reason: 'Request Timeout', title: 'La petición tardó demasiado', message: 'La petición tardó demasiado en llegar entera. Vuelva a intentarlo.' };
+    default:
+      return { status: 400, reason: 'Bad Request', message: 'La petición no es HTTP válido.' };
+  }
+}
+
+// Node's own answer, in Spanish: its condition to answer at all is kept (nothing of a response has
+// gone out on the socket), and so is its end (the socket destroyed). Its headers could not be read,
+// so there is no Accept to go by: the refusal page, which a browser shows and a client can ignore.
+// A socket that is lingering to read an unread body (unread-body.ts) has ended its side already and
+// is not writable: it is only destroyed, as before.
+server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+  const inFlight = (socket as typeof socket & { _httpMessage?: http.ServerResponse | null })._httpMessage;
+  if (socket.writable && error.code !== 'ECONNRESET' && !inFlight?.headersSent) {
+    const { status, reason, title, message } = unparsedRefusal(error.code);
+    const body = refusalPage(status, message, config.publicUrl, title ? { title } : {});
+    const headers = { ...REFUSAL_PAGE_HEADERS, ...SECURITY_HEADERS, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\r\n')}\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
+});
 // A refusal answered before the body was read (a 413 from its Content-Length) is still read by
 // a client that is sending the rest when the connection closes (unread-body.ts).
 stopLingering = lingerBeforeClosing(server);

@@ -5,6 +5,7 @@
  * Sent with node:http, which, unlike fetch, lets a test write any Host it likes.
  */
 import http from 'node:http';
+import { connect } from 'node:net';
 import { expect, test } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 4399);
@@ -89,4 +90,33 @@ test('an address refused before any route is a page to a browser, and JSON to ev
   const elsewhere = await send('/', 'evil.example', { headers: { Accept: 'text/html' } });
   expect(elsewhere.status).toBe(400);
   expect(elsewhere.body).toContain(`<a href="${PUBLIC}/">Ir al inicio</a>`);
+});
+
+test('a request too large to read is refused in Spanish, as a page, and the server goes on serving', async ({ page }) => {
+  // A pasted search of some 24 KB: past the 16 KB of headers Node reads (Chromium sends it whole).
+  const answer = await page.goto(`${PUBLIC}/buscar?q=${encodeURIComponent('presupuesto '.repeat(2_000))}`);
+  expect(answer?.status()).toBe(431);
+  expect(answer?.headers()['content-type']).toBe('text/html; charset=utf-8');
+  expect(answer?.headers()['content-security-policy']).toContain("default-src 'none'");
+  await expect(page.getByRole('heading', { level: 1, name: 'La petición es demasiado grande' })).toBeVisible();
+  await expect(page.getByText('Su dirección y sus cabeceras pasan de 16 KB. Acorte la dirección')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/rechazo-demasiado-grande.png' });
+  await page.getByRole('link', { name: 'Buscar en el archivo' }).click();
+  await expect(page).toHaveURL(`${PUBLIC}/buscar`);
+  // One header that alone passes the limit, from any client: the same status and words.
+  const header = await send('/dashboard', `localhost:${PORT}`, { headers: { 'X-Relleno': 'a'.repeat(20_000) } });
+  expect(header.status).toBe(431);
+  expect(header.body).toContain('Su dirección y sus cabeceras pasan de 16 KB.');
+  // Not HTTP at all: a 400 in Spanish.
+  const garbage = await new Promise<string>((resolve, reject) => {
+    const socket = connect(PORT, '127.0.0.1', () => socket.end('HOLA QUE TAL\r\n\r\n'));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+  expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+  expect(garbage).toContain('La petición no es HTTP válido.');
+  expect((await send('/dashboard', `localhost:${PORT}`)).status).toBe(200);
 });
