@@ -51,6 +51,8 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await page.getByRole('link', { name: 'Cosechas de catálogos' }).click();
   await expect(page).toHaveURL(/\/moderacion\/cosechas$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Cosechas de catálogos' })).toBeVisible();
+  // The runs, failures and captures give times of day: the page says whose.
+  await expect(page.getByText('Las horas son de Santo Domingo (UTC−4).')).toBeVisible();
   // The seed's catalogue came in as a harvest of the datos.gob.do export: its source is listed as
   // the copy it is (the export's address is not the portal's API), which is never run again, with
   // its run of 1,065 done.

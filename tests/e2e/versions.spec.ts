@@ -115,7 +115,7 @@ test('a record changed at its origin lists both versions and what changed', asyn
 
   // The comparison runs in the background: the page says so until it is done (bounded).
   await page.goto(`/single/src/${encodeURIComponent(record!.cid)}?assetId=${record!.id}`);
-  const section = page.getByRole('region', { name: 'Versiones' });
+  const section = page.getByRole('region', { name: 'Versiones', exact: true });
   const second = section.locator('[data-version="2"]');
   await expect(async () => {
     await page.reload();
@@ -128,6 +128,15 @@ test('a record changed at its origin lists both versions and what changed', asyn
   await expect(citation).toContainText('(Versión 2) [Conjunto de datos]');
   await expect(citation).toContainText(`CID: ${record!.cid}.`);
   await expect(citation).toContainText(new RegExp(`en https?://[^ ]+/registro/${record!.id}$`));
+
+  // Times of day are Santo Domingo's (UTC−4, no summer time), and both sections say so.
+  await expect(section).toContainText('Las horas son de Santo Domingo (UTC−4).');
+  await expect(page.getByRole('region', { name: 'Historial de estado' })).toContainText('Las horas son de Santo Domingo (UTC−4).');
+  const stamp = second.locator('time[datetime]');
+  const at = new Date((await stamp.getAttribute('datetime'))!);
+  const local = new Date(at.getTime() - 4 * 3600_000);
+  const two = (value: number) => String(value).padStart(2, '0');
+  await expect(stamp).toContainText(`${two(local.getUTCDate())}/${two(local.getUTCMonth() + 1)}/${local.getUTCFullYear()} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}`);
 
   // Newest first, each with its date, size, CID and download by CID.
   await expect(section.locator('[data-version]')).toHaveCount(2);

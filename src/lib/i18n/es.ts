@@ -142,6 +142,8 @@ export const es = {
   'record.historyReason': 'Motivo',
   'record.historyWho': 'Quién',
   'record.historySame': 'Sin cambio de estado',
+  // The archive's time zone (ARCHIVE_TIME_ZONE): the Dominican Republic keeps no summer time.
+  'time.zone': 'Las horas son de Santo Domingo (UTC−4).',
   'versions.title': 'Versiones',
   'versions.intro':
     'El archivo vuelve a capturar este documento en su origen. Cada vez que cambia, guarda la nueva versión; las anteriores siguen disponibles por su CID.',
