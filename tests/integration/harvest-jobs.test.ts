@@ -42,6 +42,7 @@ describe.each(testEngines())('harvest runs on the job queue, on %s', (engine) =>
       store: blocks.store,
       staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir, guard: databaseFileGuard(database.db) }),
       unready: async () => null,
+      warnings: async () => [],
       markWorker: async () => {},
       pinning: [],
     };

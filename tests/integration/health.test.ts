@@ -9,9 +9,13 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openArchive, type Archive } from '../../src/lib/server/archive.ts';
 import { readConfig } from '../../src/lib/server/config.ts';
+import { serverInstances } from '../../src/lib/server/instances/index.ts';
+import { STORE_ID_FILE } from '../../src/lib/server/storage/store-identity.ts';
 import { MIGRATIONS_DIR } from '../helpers/database.ts';
 
 const opened: Archive[] = [];
@@ -70,4 +74,58 @@ describe('the health check', () => {
       logged.mockRestore();
     }
   }, 60_000);
+
+  describe('beside its «ok», other servers that keep their files in another block store', () => {
+    const WARNING =
+      'Otro servidor en marcha guarda sus archivos en otro almacén de bloques que este, y este no tiene pasarelas (ARCHIVE_TRUSTLESS_GATEWAYS): cada servidor sirve solo los archivos que guardó él. Compartan un bucket (ARCHIVE_BLOCKSTORE=s3) o nombre cada uno las pasarelas /ipfs/ de los demás.';
+
+    /** Another server's row, as it registers itself: its lease holding for a minute, or run out. */
+    const otherServer = (archive: Archive, storeId: string | null, leaseMs = 60_000) =>
+      archive.db.insert(serverInstances).values({
+        id: randomUUID(),
+        hostname: 'servidor-b.interno',
+        pid: 4242,
+        storeId,
+        leaseUntil: sql`now() + ${`${leaseMs} milliseconds`}::interval`,
+      });
+
+    it('warns while one runs on its own folder, without naming it, and not for one on this folder, one gone, or one that did not say', async () => {
+      const archive = await archiveIn();
+      const dataDir = archive.config.dataDir;
+      const ownId = (await fs.readFile(path.join(dataDir, 'blocks', STORE_ID_FILE), 'utf8')).trim();
+      expect(ownId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await archive.warnings()).toEqual([]);
+
+      await otherServer(archive, `carpeta:${randomUUID()}`);
+      expect(await archive.warnings()).toEqual([WARNING]);
+      expect((await archive.warnings()).join(' ')).not.toContain('servidor-b');
+      // A warning, not a failure: the load balancer keeps the server.
+      expect(await archive.unready()).toBeNull();
+
+      // Two of them are counted.
+      await otherServer(archive, 's3:otro-bucket/blocks/');
+      expect(await archive.warnings()).toEqual([WARNING.replace('Otro servidor en marcha guarda', '2 servidores más en marcha guardan')]);
+
+      // The same folder (a shared mount), a server whose lease ran out, and an older version's row: nothing.
+      await archive.db.delete(serverInstances).where(eq(serverInstances.hostname, 'servidor-b.interno'));
+      await otherServer(archive, `carpeta:${ownId}`);
+      await otherServer(archive, `carpeta:${randomUUID()}`, -1_000);
+      await otherServer(archive, null);
+      expect(await archive.warnings()).toEqual([]);
+    }, 60_000);
+
+    it('says nothing when gateways join the stores, and the folder keeps its name across restarts', async () => {
+      const archive = await archiveIn(undefined, { ARCHIVE_TRUSTLESS_GATEWAYS: 'http://127.0.0.1:9' });
+      await otherServer(archive, `carpeta:${randomUUID()}`);
+      expect(await archive.warnings()).toEqual([]);
+      const dataDir = archive.config.dataDir;
+      const named = await fs.readFile(path.join(dataDir, 'blocks', STORE_ID_FILE), 'utf8');
+      await opened.splice(opened.indexOf(archive), 1)[0]!.close();
+      const again = await openArchive({ config: archive.config });
+      opened.push(again);
+      expect(await fs.readFile(path.join(dataDir, 'blocks', STORE_ID_FILE), 'utf8')).toBe(named);
+      const [row] = await again.db.select({ storeId: serverInstances.storeId }).from(serverInstances).where(sql`${serverInstances.hostname} <> 'servidor-b.interno'`);
+      expect(row?.storeId).toBe(`carpeta:${named.trim()}`);
+    }, 60_000);
+  });
 });

@@ -107,6 +107,7 @@ describe.each(testEngines())('pruning done jobs on %s', (engine) => {
         store: blocks.store,
         staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir, guard: databaseFileGuard(db) }),
         unready: async () => null,
+        warnings: async () => [],
         markWorker: async () => {},
         pinning: [],
       };

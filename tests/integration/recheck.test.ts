@@ -129,6 +129,7 @@ describe.each(testEngines())('watching a captured URL on %s', (engine) => {
       store: blocks.store,
       staging: createStagingArea({ storeDir: blocks.dir, dir: stagingDir, guard: databaseFileGuard(database.db) }),
       unready: async () => null,
+      warnings: async () => [],
       markWorker: async () => {},
       pinning: [],
     };

@@ -213,6 +213,12 @@ test(`${READERS} readers, ${UPLOADERS} contributors and a moderator on two serve
   // Exactly one seed, though both servers started on the empty database at once.
   const { data: seeded } = await graphql<{ importsConnection: { aggregate: { count: number } } }>(origin, '{ importsConnection { aggregate { count } } }');
   expect(seeded?.importsConnection.aggregate.count, 'imports after two simultaneous starts: the seed\'s harvest and files').toBe(2);
+  // One bucket for both: each server's health is ok, with nothing to warn about their stores.
+  for (const server of origins) {
+    const health = await request(server, '/v2/health');
+    expect(health.status, server).toBe(200);
+    expect(JSON.parse(health.body.toString('utf8')), server).toEqual({ estado: 'ok', trabajador: true });
+  }
   const { data: groups } = await graphql<{ sources: Array<{ id: string }>; departments: Array<{ id: string }> }>(
     origin,
     '{ sources(limit: 5) { id } departments(limit: 20) { id } }',

@@ -11,7 +11,8 @@ import { lostDatabase } from './db/unreachable.ts';
 import { needsSeed, seedArchive } from './seed/index.ts';
 import { pinningProviders, type PinningProvider } from './pinning/index.ts';
 import { createContentStore, createStagingArea, databaseFileGuard, openBlockstore, type ContentStore, type StagingArea } from './storage/index.ts';
-import { registerInstance, waitForOlderInstances, type ServerInstance } from './instances/index.ts';
+import { instancesOnOtherStores, registerInstance, waitForOlderInstances, type InstanceElsewhere, type ServerInstance } from './instances/index.ts';
+import { storeIdentity } from './storage/store-identity.ts';
 import { sweepInterruptedUploads, sweepPeriodically } from './uploads/imports.ts';
 import { startBackgroundWork } from './background.ts';
 import { withTrustlessGateways } from './gateway/catalogue-files.ts';
@@ -31,6 +32,12 @@ export interface Archive extends DatabaseHandle {
    * store that is not there to be used (a folder it may not write, a missing bucket). For `/v2/health`.
    */
   unready(): Promise<string | null>;
+  /**
+   * What works but will surprise, in Spanish, for `/v2/health` beside its «ok»: other live servers
+   * that store their files in another block store than this one, with no gateways to fetch from
+   * them (each serves only what it stored itself). Never names the other servers: the check is public.
+   */
+  warnings(): Promise<string[]>;
   /** Tells the other processes on the database that this one runs the job queue's worker (`startBackgroundWork`). */
   markWorker(): Promise<void>;
 }
@@ -57,6 +64,8 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
   // The blockstore every server shares (or this one's folder); staging commits into it unwrapped.
   const blockstore = openBlockstore(config.blockstore, config.dataDir);
   const store = createContentStore({ blockstore: withTrustlessGateways(blockstore, config.trustlessGateways, handle.db) });
+  // Which store this process writes into, for the other servers to compare with theirs.
+  const storeId = await storeIdentity(config.blockstore, config.dataDir);
   let instance: ServerInstance | undefined;
   let staging: StagingArea | undefined;
   await oneAtATime(config, async () => {
@@ -66,7 +75,11 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
     await migrateDatabase(handle, config.migrationsDir);
     // Registered once the migrations made its table, and before the sweep, which must know it alive.
     // The embedded database has one owner, this process, so no other instance can still be running.
-    instance = await registerInstance(handle.db, { leaseMs: config.instanceLeaseMs, soleOwner: !config.databaseUrl });
+    instance = await registerInstance(handle.db, {
+      leaseMs: config.instanceLeaseMs,
+      soleOwner: !config.databaseUrl,
+      storeId,
+    });
     staging = createStagingArea({ store: blockstore, dir: path.join(config.dataDir, 'staging'), owner: instance, guard: databaseFileGuard(handle.db) });
     // Uploads cut short by a crash left a staging folder and an unfinished import: clear both.
     await staging.sweep();
@@ -94,8 +107,27 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
   const stagingArea = staging!;
   // Staging that instances dying later leave is cleared once their lease has run out: sweeping
   // once a lease keeps it to about two. The timer alone keeps no process alive.
+  /** Servers on another store, with no gateways to fetch from them: none when either is the case. */
+  const elsewhere = async (): Promise<InstanceElsewhere[]> =>
+    storeId === null || config.trustlessGateways.length > 0 ? [] : instancesOnOtherStores(handle.db, registered.id, storeId);
+  /** The servers already named in the log, by host and process: each is named once. */
+  const named = new Set<string>();
   const sweeps = setInterval(() => {
     stagingArea.sweep().catch((error: unknown) => console.error('No se pudo limpiar la espera de subidas:', error));
+    // Said in the log too, where an operator looks, with the names the public check leaves out.
+    elsewhere()
+      .then((others) => {
+        for (const other of others) {
+          const key = `${other.hostname}:${other.pid}`;
+          if (named.has(key)) continue;
+          named.add(key);
+          console.warn(
+            `El servidor ${other.hostname} (proceso ${other.pid}) guarda sus archivos en otro almacén de bloques (${other.storeId}) que este (${storeId}), ` +
+              'y este no tiene pasarelas: cada uno servirá solo los archivos que guardó él. Compartan un bucket (ARCHIVE_BLOCKSTORE=s3) o nombre cada uno las pasarelas /ipfs/ de los demás (ARCHIVE_TRUSTLESS_GATEWAYS).',
+          );
+        }
+      })
+      .catch((error: unknown) => console.error('No se pudo comparar el almacén de bloques con el de los otros servidores:', error));
   }, registered.leaseMs);
   sweeps.unref();
   return {
@@ -121,6 +153,15 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
         return 'El archivo no puede usar su almacén de bloques: vea el registro del servidor.';
       }
       return null;
+    },
+    async warnings() {
+      const others = await elsewhere();
+      if (others.length === 0) return [];
+      return [
+        `${others.length === 1 ? 'Otro servidor en marcha guarda' : `${formatCount(others.length)} servidores más en marcha guardan`} sus archivos en otro almacén de bloques que este, ` +
+          'y este no tiene pasarelas (ARCHIVE_TRUSTLESS_GATEWAYS): cada servidor sirve solo los archivos que guardó él. ' +
+          'Compartan un bucket (ARCHIVE_BLOCKSTORE=s3) o nombre cada uno las pasarelas /ipfs/ de los demás.',
+      ];
     },
     markWorker: () => registered.markWorker(),
     async close() {

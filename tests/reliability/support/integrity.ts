@@ -184,7 +184,8 @@ export async function checkIntegrity(
     const blocksDir = path.join(dataDirs[0]!, 'blocks');
     const stored = shared
       ? (await shared.s3.keys(shared.prefix)).map((key) => key.slice(shared.prefix.length))
-      : (await filesUnder(blocksDir)).map((file) => path.basename(file));
+      : // Blocks only: the folder also keeps its own name (`storage/store-identity.ts`).
+        (await filesUnder(blocksDir)).map((file) => path.basename(file)).filter((name) => name.endsWith(layout.extension));
     facts.blocksInStore = stored.length;
     const nameOf = (cid: CID) => (shared ? cid.toV1().toString() : layout.encode(cid).file);
     const needed = new Set<string>();

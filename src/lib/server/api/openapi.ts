@@ -403,7 +403,11 @@ export const SERVICE_PATHS = {
     get: {
       summary: 'Si este servidor puede trabajar (alcanza su base de datos, conserva su turno de instancia y puede escribir en su almacén): para el control de salud de un balanceador',
       responses: {
-        '200': { description: '`{ "estado": "ok", "trabajador": … }`: `trabajador` dice si este servidor ejecuta la cola de trabajos.', content: { 'application/json': { schema: { type: 'object', properties: { estado: { const: 'ok' }, trabajador: { type: 'boolean' } } } } } },
+        '200': {
+          description:
+            '`{ "estado": "ok", "trabajador": … }`: `trabajador` dice si este servidor ejecuta la cola de trabajos. `avisos`, si los hay: lo que funciona pero sorprenderá, en castellano (otros servidores en marcha que guardan sus archivos en otro almacén de bloques, sin pasarelas entre ellos).',
+          content: { 'application/json': { schema: { type: 'object', properties: { estado: { const: 'ok' }, trabajador: { type: 'boolean' }, avisos: { type: 'array', items: { type: 'string' } } } } } },
+        },
         '503': { description: '`{ "estado": "error", "message": … }`: qué le falta, en castellano.', content: { 'application/json': { schema: { type: 'object', properties: { estado: { const: 'error' }, message: { type: 'string' } } } } } },
       },
     },

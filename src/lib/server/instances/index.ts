@@ -1,5 +1,6 @@
 /** Server instances and their leases (issue #21): see `registry.ts`. */
 export {
+  instancesOnOtherStores,
   liveInstanceCount,
   liveWorkerCount,
   registerInstance,
@@ -7,6 +8,7 @@ export {
   waitForOlderInstances,
   DEFAULT_LEASE_MS,
   OlderVersionRunningError,
+  type InstanceElsewhere,
   type InstanceOptions,
   type InstanceStanding,
   type OlderInstancesOptions,

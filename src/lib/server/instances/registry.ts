@@ -32,6 +32,8 @@ export const serverInstances = pgTable(
     leaseUntil: timestamp('lease_until', { withTimezone: true }).notNull(),
     /** It runs the job queue's worker (migration 0035): `ServerInstance.markWorker`. */
     worker: boolean('worker').default(false).notNull(),
+    /** The block store it writes files into (migration 0047, `storage/store-identity.ts`); null when unknown. */
+    storeId: text('store_id'),
   },
   (t) => [index('server_instances_lease_idx').on(t.leaseUntil)],
 );
@@ -54,6 +56,27 @@ export async function liveWorkerCount(db: Db): Promise<number> {
   return Number(live);
 }
 
+/** A live instance that writes its files into another block store than `storeId`. */
+export interface InstanceElsewhere {
+  hostname: string;
+  pid: number;
+  storeId: string;
+}
+
+/**
+ * The live instances, other than `selfId`, whose block store is not `storeId`: each serves only the
+ * files it stored itself, unless gateways or a shared bucket join them. Rows that name no store (an
+ * older version's, or a process that could not tell its own) are not compared.
+ */
+export async function instancesOnOtherStores(db: Db, selfId: string, storeId: string): Promise<InstanceElsewhere[]> {
+  const rows = await db
+    .select({ hostname: serverInstances.hostname, pid: serverInstances.pid, storeId: serverInstances.storeId })
+    .from(serverInstances)
+    .where(and(LEASE_HOLDS, sql`${serverInstances.id} <> ${selfId}`, sql`${serverInstances.storeId} <> ${storeId}`))
+    .orderBy(serverInstances.hostname, serverInstances.pid);
+  return rows.map((row) => ({ ...row, storeId: row.storeId! }));
+}
+
 /** How another instance stands, as its row says: its lease holds, has run out, or no row names it. */
 export type InstanceStanding = 'alive' | 'dead' | 'unknown';
 
@@ -73,6 +96,8 @@ export interface InstanceOptions {
    * whatever its row says, as a server killed a moment ago has not yet lost its lease.
    */
   soleOwner?: boolean;
+  /** The block store this process writes files into (`storeIdentity`), for the others to compare. */
+  storeId?: string | null;
   onError?: (error: unknown) => void;
 }
 
@@ -111,7 +136,7 @@ export async function registerInstance(db: Db, options: InstanceOptions = {}): P
   async function register(): Promise<void> {
     const fresh = randomUUID();
     const sentAt = performance.now();
-    await db.insert(serverInstances).values({ id: fresh, hostname: os.hostname(), pid: process.pid, leaseUntil: lease, worker });
+    await db.insert(serverInstances).values({ id: fresh, hostname: os.hostname(), pid: process.pid, leaseUntil: lease, worker, storeId: options.storeId ?? null });
     id = fresh;
     validUntil = sentAt + leaseMs;
   }
