@@ -253,7 +253,8 @@ function unparsedRefusal(code: string | undefined): { status: number; reason: st
         status: 431,
         reason: 'Request Header Fields Too Large',
         title: 'La petición es demasiado grande',
-        message: 'Su dirección y sus cabeceras pasan de 16 KB. Acorte la dirección (una búsqueda más corta, menos filtros) y vuelva a intentarlo.',
+        // Node's limit (16 KB unless --max-http-header-size says otherwise).
+        message: `Su dirección y sus cabeceras pasan de ${Math.round(http.maxHeaderSize / 1024)} KB. Acorte la dirección (una búsqueda más corta, menos filtros) y vuelva a intentarlo.`,
       };
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return { status: 413, reason: 'Payload Too Large', message: 'Las extensiones de los trozos del cuerpo de la petición pasan del límite.' };

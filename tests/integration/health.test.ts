@@ -30,7 +30,7 @@ async function archiveIn(prepare: (dataDir: string) => Promise<void> = async () 
   dirs.push(dataDir);
   await prepare(dataDir);
   const { DATABASE_URL: _, ...env } = process.env;
-  const archive = await openArchive({ config: readConfig({ ...env, ARCHIVE_DATA_DIR: dataDir, ARCHIVE_MIGRATIONS_DIR: MIGRATIONS_DIR, ...settings }) });
+  const archive = await openArchive({ config: readConfig({ ...env, ARCHIVE_DATA_DIR: dataDir, ARCHIVE_MIGRATIONS_DIR: MIGRATIONS_DIR, ...settings }), serves: true });
   opened.push(archive);
   return archive;
 }
@@ -121,11 +121,17 @@ describe('the health check', () => {
       const dataDir = archive.config.dataDir;
       const named = await fs.readFile(path.join(dataDir, 'blocks', STORE_ID_FILE), 'utf8');
       await opened.splice(opened.indexOf(archive), 1)[0]!.close();
-      const again = await openArchive({ config: archive.config });
+      const again = await openArchive({ config: archive.config, serves: true });
       opened.push(again);
       expect(await fs.readFile(path.join(dataDir, 'blocks', STORE_ID_FILE), 'utf8')).toBe(named);
       const [row] = await again.db.select({ storeId: serverInstances.storeId }).from(serverInstances).where(sql`${serverInstances.hostname} <> 'servidor-b.interno'`);
       expect(row?.storeId).toBe(`carpeta:${named.trim()}`);
+      // A command (a harvest queued, a migration) serves no file: it does not say where it keeps them.
+      await opened.splice(opened.indexOf(again), 1)[0]!.close();
+      const command = await openArchive({ config: archive.config });
+      opened.push(command);
+      const rows = await command.db.select({ storeId: serverInstances.storeId }).from(serverInstances).where(sql`${serverInstances.hostname} <> 'servidor-b.interno'`);
+      expect(rows).toEqual([{ storeId: null }]);
     }, 60_000);
   });
 });

@@ -50,10 +50,16 @@ export interface OpenArchiveOptions {
   lockWaitMs?: number;
   /** See `OpenOptions.onIdleError`. */
   onIdleDatabaseError?: (error: Error) => void;
+  /**
+   * This process serves the archive (a web server, `getArchive`): it tells the others which block
+   * store it keeps files in, and they compare theirs with it (`warnings`). A command (a harvest
+   * queued, a migration) is short-lived and serves no file: not counted.
+   */
+  serves?: boolean;
 }
 
 /** Opens the database and store that `config` names, applies migrations, and seeds if asked. */
-export async function openArchive({ config = readConfig(), seedIfEmpty = false, lockWaitMs, onIdleDatabaseError }: OpenArchiveOptions = {}): Promise<Archive> {
+export async function openArchive({ config = readConfig(), seedIfEmpty = false, lockWaitMs, onIdleDatabaseError, serves = false }: OpenArchiveOptions = {}): Promise<Archive> {
   const handle = await openDatabase({
     url: config.databaseUrl,
     poolMax: config.databasePoolMax,
@@ -78,7 +84,7 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
     instance = await registerInstance(handle.db, {
       leaseMs: config.instanceLeaseMs,
       soleOwner: !config.databaseUrl,
-      storeId,
+      storeId: serves ? storeId : null,
     });
     staging = createStagingArea({ store: blockstore, dir: path.join(config.dataDir, 'staging'), owner: instance, guard: databaseFileGuard(handle.db) });
     // Uploads cut short by a crash left a staging folder and an unfinished import: clear both.
@@ -155,7 +161,11 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
       return null;
     },
     async warnings() {
-      const others = await elsewhere();
+      // Advice, never a failure of the check: a question that fails leaves it out.
+      const others = await elsewhere().catch((error: unknown) => {
+        console.error('No se pudo comparar el almacén de bloques con el de los otros servidores:', error);
+        return [];
+      });
       if (others.length === 0) return [];
       return [
         `${others.length === 1 ? 'Otro servidor en marcha guarda' : `${formatCount(others.length)} servidores más en marcha guardan`} sus archivos en otro almacén de bloques que este, ` +
@@ -212,7 +222,7 @@ let running: Promise<Archive> | undefined;
 export function getArchive(): Promise<Archive> {
   if (running) return running;
   let stop: (() => Promise<void>) | undefined;
-  const opening = openArchive().then((archive) => {
+  const opening = openArchive({ serves: true }).then((archive) => {
     // The serving process keeps clearing uploads that died with another process (PostgreSQL).
     const sweeps = sweepPeriodically(archive.db);
     // And runs the job queue and the harvest schedule, unless ARCHIVE_WORKER=false, or unless the

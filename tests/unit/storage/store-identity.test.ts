@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BlockstoreSettings } from '../../../src/lib/server/config.ts';
 import { STORE_ID_FILE, storeIdentity } from '../../../src/lib/server/storage/store-identity.ts';
 
@@ -30,15 +30,37 @@ describe('storeIdentity', () => {
     }
   });
 
-  it('names a bucket by its configuration, and says nothing of a folder it cannot use', async () => {
-    expect(await storeIdentity({ kind: 's3', bucket: 'archivo', prefix: 'blocks/' } as BlockstoreSettings, dir)).toBe('s3:archivo/blocks/');
-    writeFileSync(path.join(dir, 'blocks'), 'no es una carpeta');
-    expect(await storeIdentity(LOCAL, dir)).toBeNull();
-    rmSync(path.join(dir, 'blocks'));
-    // A name file that holds no name is not taken for one.
+  it('names a bucket by its service and configuration', async () => {
+    const bucket = (endpoint: string | undefined, region = 'us-east-1') => ({ kind: 's3', bucket: 'archivo', prefix: 'blocks/', endpoint, region }) as BlockstoreSettings;
+    expect(await storeIdentity(bucket(undefined), dir)).toBe('s3:aws:us-east-1/archivo/blocks/');
+    expect(await storeIdentity(bucket(undefined, 'eu-west-3'), dir)).toBe('s3:aws:eu-west-3/archivo/blocks/');
+    // Two MinIOs with a bucket of the same name are two stores; a user name in the address is no part of it.
+    expect(await storeIdentity(bucket('http://minio-a:9000'), dir)).toBe('s3:minio-a:9000/archivo/blocks/');
+    expect(await storeIdentity(bucket('http://clave@minio-b:9000/'), dir)).toBe('s3:minio-b:9000/archivo/blocks/');
+  });
+
+  it('reads a name another process is still writing, and says in the log when a folder cannot be named', async () => {
     const blocks = path.join(dir, 'blocks');
-    await storeIdentity(LOCAL, dir);
-    writeFileSync(path.join(blocks, STORE_ID_FILE), 'basura');
-    expect(await storeIdentity(LOCAL, dir)).toBeNull();
+    mkdirSync(blocks);
+    // Found empty (a process without hard links created it an instant ago), then whole.
+    writeFileSync(path.join(blocks, STORE_ID_FILE), '');
+    const name = '0b6a8a51-3f0c-4a4e-9b1e-2a7f4f1c9d10';
+    setTimeout(() => writeFileSync(path.join(blocks, STORE_ID_FILE), `${name}\n`), 30);
+    expect(await storeIdentity(LOCAL, dir)).toBe(`carpeta:${name}`);
+
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      // Something else under the name's file: not taken for a name.
+      writeFileSync(path.join(blocks, STORE_ID_FILE), 'x'.repeat(40));
+      expect(await storeIdentity(LOCAL, dir)).toBeNull();
+      // A file where the folder should be.
+      rmSync(blocks, { recursive: true });
+      writeFileSync(blocks, 'no es una carpeta');
+      expect(await storeIdentity(LOCAL, dir)).toBeNull();
+      expect(warned).toHaveBeenCalledTimes(2);
+      expect(String(warned.mock.calls[0]![0])).toContain(`No se pudo leer ni dar nombre a la carpeta de bloques ${blocks}`);
+    } finally {
+      warned.mockRestore();
+    }
   });
 });

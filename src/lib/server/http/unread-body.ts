@@ -91,8 +91,9 @@ export function lingerBeforeClosing(server: http.Server, limits: { ms: number; i
         clearTimeout(quiet);
       });
       // The client closed its side too: nothing more can come. (Node's own listener hears the end
-      // first and, its parser left mid-body, reports a 'clientError' and destroys the socket
-      // itself; nothing listens for that event here, so it is only another way to the same end.)
+      // first and, its parser left mid-body, reports a 'clientError'; the server's listener in
+      // scripts/start.ts finds this socket no longer writable, answers nothing and destroys it, so
+      // it is only another way to the same end.)
       socket.once('end', cut);
       socket.end();
       socket.resume();

@@ -10,7 +10,7 @@ import { FsBlockstore } from 'blockstore-fs';
 import { NextToLast } from 'blockstore-fs/sharding';
 import type { CID } from 'multiformats/cid';
 import type { OpenedBlockstore } from './blockstores.ts';
-import { diskCalls } from './disk-calls.ts';
+import { diskCallsFor, type DiskCalls } from './disk-calls.ts';
 
 /**
  * blockstore-fs's default layout, where a block lives under the folder, remembered per CID: a
@@ -43,6 +43,9 @@ export function localBlockstore(dir: string): OpenedBlockstore {
     }));
   /** Shard folders known to exist: a gigabyte's commit would otherwise ask for each of 4,000 blocks. */
   const shards = new Set<string>();
+  /** Direct or through the threads, by the folder's file system: asked once, when first needed. */
+  let calls: DiskCalls | undefined;
+  const diskCalls = () => (calls ??= diskCallsFor(dir));
 
   return {
     async has(cid, options) {
@@ -50,7 +53,7 @@ export function localBlockstore(dir: string): OpenedBlockstore {
       // As blockstore-fs answers: an aborted question finds nothing.
       if (options?.signal?.aborted) return false;
       const { dir: shard, file: name } = blockLayout.encode(cid);
-      return diskCalls.exists(path.join(dir, shard, name));
+      return diskCalls().exists(path.join(dir, shard, name));
     },
     async *get(cid, options) {
       await ready();
@@ -73,17 +76,18 @@ export function localBlockstore(dir: string): OpenedBlockstore {
         shards.add(folder);
       }
       try {
-        await diskCalls.rename(file, target);
+        await diskCalls().rename(file, target);
       } catch (error) {
         // The shard folder went away behind our back (an operator emptied the store): once more.
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !(await isFile(file))) throw error;
         await fs.mkdir(folder, { recursive: true });
-        await diskCalls.rename(file, target);
+        await diskCalls().rename(file, target);
       }
     },
     async probe() {
       await ready();
-      // Asked, not tried: a file written there would be in the way of a backup copying the folder.
+      // Asked, not tried: a file written on every check would be in the way of a backup copying the
+      // folder. (The folder's one file that is not a block, its name, is written once: store-identity.ts.)
       // A file where the folder should be passes `access`; a read-only disk fails it, root or not.
       if (!(await fs.stat(dir)).isDirectory()) throw new Error(`${dir} no es una carpeta`);
       await fs.access(dir, fs.constants.W_OK);

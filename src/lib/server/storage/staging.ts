@@ -46,7 +46,7 @@ import type { ServerInstance } from '../instances/index.ts';
 import type { StagingTarget } from './blockstores.ts';
 import type { ByteSource } from './byte-source.ts';
 import { coalesceWrites } from './coalesce-writes.ts';
-import { diskCalls } from './disk-calls.ts';
+import { diskCallsFor, type DiskCalls } from './disk-calls.ts';
 import { importContent, type AddResult } from './import-content.ts';
 import { blockLayout, localBlockstore } from './local-blockstore.ts';
 
@@ -175,6 +175,9 @@ export function createStagingArea(options: StagingOptions): StagingArea {
   }
 
   let sweeping: Promise<unknown> = Promise.resolve();
+  /** Direct or through the threads, by the folder's file system: asked once, when first needed. */
+  let calls: DiskCalls | undefined;
+  const diskCalls = () => (calls ??= diskCallsFor(dir));
 
   return {
     begin() {
@@ -186,7 +189,7 @@ export function createStagingArea(options: StagingOptions): StagingArea {
         async put(cid, bytes) {
           const file = path.join(folder, blockLayout.encode(cid).file);
           // The importer hands over each block whole; a block, a file per capture, is the call to make cheap.
-          if (bytes instanceof Uint8Array) await diskCalls.writeFile(file, bytes);
+          if (bytes instanceof Uint8Array) await diskCalls().writeFile(file, bytes);
           else await fs.writeFile(file, bytes);
           return cid;
         },
