@@ -254,14 +254,16 @@ function unparsedRefusal(code: string | undefined): { status: number; reason: st
         reason: 'Request Header Fields Too Large',
         title: 'La petición es demasiado grande',
         // Node's limit (16 KB unless --max-http-header-size says otherwise).
-        message: `Su dirección y sus cabeceras pasan de ${Math.round(http.maxHeaderSize / 1024)} KB. Acorte la dirección (una búsqueda más corta, menos filtros) y vuelva a intentarlo.`,
+        message:
+          `Su dirección y sus cabeceras (las cookies incluidas) pasan de ${Math.round(http.maxHeaderSize / 1024)} KB. ` +
+          'Acorte la dirección (una búsqueda más corta, menos filtros) o borre las cookies de este sitio, y vuelva a intentarlo.',
       };
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return { status: 413, reason: 'Payload Too Large', message: 'Las extensiones de los trozos del cuerpo de la petición pasan del límite.' };
+      return { status: 413, reason: 'Payload Too Large', title: 'La petición es demasiado grande', message: 'Las extensiones de los trozos del cuerpo de la petición pasan del límite.' };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { status: 408, reason: 'Request Timeout', title: 'La petición tardó demasiado', message: 'La petición tardó demasiado en llegar entera. Vuelva a intentarlo.' };
     default:
-      return { status: 400, reason: 'Bad Request', message: 'La petición no es HTTP válido.' };
+      return { status: 400, reason: 'Bad Request', title: 'La petición no es válida', message: 'La petición no es HTTP válido.' };
   }
 }
 
@@ -276,7 +278,10 @@ server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     const { status, reason, title, message } = unparsedRefusal(error.code);
     const body = refusalPage(status, message, config.publicUrl, title ? { title } : {});
     const headers = { ...REFUSAL_PAGE_HEADERS, ...SECURITY_HEADERS, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
-    socket.write(`HTTP/1.1 ${status} ${reason}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\r\n')}\r\n\r\n${body}`);
+    // A HEAD gets the headers alone, when the bytes being read show it is one (its request line
+    // in the same read as the failure: a header too large in one write, as clients send them).
+    const head = (error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\r\n')}\r\n\r\n${head ? '' : body}`);
   }
   socket.destroy(error);
 });

@@ -92,6 +92,18 @@ test('an address refused before any route is a page to a browser, and JSON to ev
   expect(elsewhere.body).toContain(`<a href="${PUBLIC}/">Ir al inicio</a>`);
 });
 
+/** Writes `request` as it is on a connection of its own, and reads everything the server answers until it closes. */
+function rawExchange(request: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(PORT, '127.0.0.1', () => socket.end(request));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
 test('a request too large to read is refused in Spanish, as a page, and the server goes on serving', async ({ page }) => {
   // A pasted search of some 24 KB: past the 16 KB of headers Node reads (Chromium sends it whole).
   const answer = await page.goto(`${PUBLIC}/buscar?q=${encodeURIComponent('presupuesto '.repeat(2_000))}`);
@@ -99,24 +111,23 @@ test('a request too large to read is refused in Spanish, as a page, and the serv
   expect(answer?.headers()['content-type']).toBe('text/html; charset=utf-8');
   expect(answer?.headers()['content-security-policy']).toContain("default-src 'none'");
   await expect(page.getByRole('heading', { level: 1, name: 'La petición es demasiado grande' })).toBeVisible();
-  await expect(page.getByText('Su dirección y sus cabeceras pasan de 16 KB. Acorte la dirección')).toBeVisible();
+  await expect(page.getByText('Su dirección y sus cabeceras (las cookies incluidas) pasan de 16 KB. Acorte la dirección')).toBeVisible();
   await page.screenshot({ path: 'test-results/screenshots/rechazo-demasiado-grande.png' });
   await page.getByRole('link', { name: 'Buscar en el archivo' }).click();
   await expect(page).toHaveURL(`${PUBLIC}/buscar`);
   // One header that alone passes the limit, from any client: the same status and words.
   const header = await send('/dashboard', `localhost:${PORT}`, { headers: { 'X-Relleno': 'a'.repeat(20_000) } });
   expect(header.status).toBe(431);
-  expect(header.body).toContain('Su dirección y sus cabeceras pasan de 16 KB.');
+  expect(header.body).toContain('Su dirección y sus cabeceras (las cookies incluidas) pasan de 16 KB.');
+  // A HEAD gets the status and headers alone, no page after them.
+  const head = await rawExchange(`HEAD /dashboard HTTP/1.1\r\nHost: localhost:${PORT}\r\nX-Relleno: ${'a'.repeat(20_000)}\r\n\r\n`);
+  expect(head).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+  expect(head).toMatch(/\r\nContent-Length: [1-9]\d*\r\n/);
+  expect(head.endsWith('\r\n\r\n')).toBe(true);
   // Not HTTP at all: a 400 in Spanish.
-  const garbage = await new Promise<string>((resolve, reject) => {
-    const socket = connect(PORT, '127.0.0.1', () => socket.end('HOLA QUE TAL\r\n\r\n'));
-    let text = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (text += chunk));
-    socket.on('close', () => resolve(text));
-    socket.on('error', reject);
-  });
+  const garbage = await rawExchange('HOLA QUE TAL\r\n\r\n');
   expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+  expect(garbage).toContain('<h1>La petición no es válida</h1>');
   expect(garbage).toContain('La petición no es HTTP válido.');
   expect((await send('/dashboard', `localhost:${PORT}`)).status).toBe(200);
 });

@@ -215,6 +215,8 @@ for (const size of SIZES) {
       await expect(page.locator('[data-citation]')).toContainText(`CID: ${csv.cid}.`);
       await expect(page.getByRole('region', { name: 'Archivos cargados' }).getByRole('row')).not.toHaveCount(0);
       await expect(page.locator('[data-history]')).toBeVisible();
+      // No versions above it: the history says whose its hours are.
+      await expect(page.getByRole('region', { name: 'Historial de estado' })).toContainText('Las horas son de Santo Domingo (UTC−4).');
       await expectNoSidewaysScroll(page);
       await screenshots(page, `registro-con-archivo-${size.name}`);
     });

@@ -70,8 +70,9 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
   // The blockstore every server shares (or this one's folder); staging commits into it unwrapped.
   const blockstore = openBlockstore(config.blockstore, config.dataDir);
   const store = createContentStore({ blockstore: withTrustlessGateways(blockstore, config.trustlessGateways, handle.db) });
-  // Which store this process writes into, for the other servers to compare with theirs.
-  const storeId = await storeIdentity(config.blockstore, config.dataDir);
+  // Which store this process writes into, for the other servers to compare with theirs. A command
+  // serves no file: it neither names the folder nor compares.
+  const storeId = serves ? await storeIdentity(config.blockstore, config.dataDir) : null;
   let instance: ServerInstance | undefined;
   let staging: StagingArea | undefined;
   await oneAtATime(config, async () => {
@@ -84,7 +85,7 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
     instance = await registerInstance(handle.db, {
       leaseMs: config.instanceLeaseMs,
       soleOwner: !config.databaseUrl,
-      storeId: serves ? storeId : null,
+      storeId,
     });
     staging = createStagingArea({ store: blockstore, dir: path.join(config.dataDir, 'staging'), owner: instance, guard: databaseFileGuard(handle.db) });
     // Uploads cut short by a crash left a staging folder and an unfinished import: clear both.
