@@ -112,13 +112,13 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
   });
   const registered = instance!;
   const stagingArea = staging!;
-  // Staging that instances dying later leave is cleared once their lease has run out: sweeping
-  // once a lease keeps it to about two. The timer alone keeps no process alive.
   /** Servers on another store, with no gateways to fetch from them: none when either is the case. */
   const elsewhere = async (): Promise<InstanceElsewhere[]> =>
     storeId === null || config.trustlessGateways.length > 0 ? [] : instancesOnOtherStores(handle.db, registered.id, storeId);
   /** The servers already named in the log, by host and process: each is named once. */
   const named = new Set<string>();
+  // Staging that instances dying later leave is cleared once their lease has run out: sweeping
+  // once a lease keeps it to about two. The timer alone keeps no process alive.
   const sweeps = setInterval(() => {
     stagingArea.sweep().catch((error: unknown) => console.error('No se pudo limpiar la espera de subidas:', error));
     // Said in the log too, where an operator looks, with the names the public check leaves out.
