@@ -58,6 +58,11 @@ export interface OpenArchiveOptions {
   serves?: boolean;
 }
 
+/** What servers on different block stores with no gateways between them mean, and what to do: for the log and `/v2/health`. */
+const STORES_APART =
+  'y este no tiene pasarelas (ARCHIVE_TRUSTLESS_GATEWAYS): cada servidor sirve solo los archivos que guardó él. ' +
+  'Compartan un bucket (ARCHIVE_BLOCKSTORE=s3) o nombre cada uno las pasarelas /ipfs/ de los demás.';
+
 /** Opens the database and store that `config` names, applies migrations, and seeds if asked. */
 export async function openArchive({ config = readConfig(), seedIfEmpty = false, lockWaitMs, onIdleDatabaseError, serves = false }: OpenArchiveOptions = {}): Promise<Archive> {
   const handle = await openDatabase({
@@ -128,10 +133,7 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
           const key = `${other.hostname}:${other.pid}`;
           if (named.has(key)) continue;
           named.add(key);
-          console.warn(
-            `El servidor ${other.hostname} (proceso ${other.pid}) guarda sus archivos en otro almacén de bloques (${other.storeId}) que este (${storeId}), ` +
-              'y este no tiene pasarelas: cada uno servirá solo los archivos que guardó él. Compartan un bucket (ARCHIVE_BLOCKSTORE=s3) o nombre cada uno las pasarelas /ipfs/ de los demás (ARCHIVE_TRUSTLESS_GATEWAYS).',
-          );
+          console.warn(`El servidor ${other.hostname} (proceso ${other.pid}) guarda sus archivos en otro almacén de bloques (${other.storeId}) que este (${storeId}), ${STORES_APART}`);
         }
       })
       .catch((error: unknown) => console.error('No se pudo comparar el almacén de bloques con el de los otros servidores:', error));
@@ -169,9 +171,7 @@ export async function openArchive({ config = readConfig(), seedIfEmpty = false, 
       });
       if (others.length === 0) return [];
       return [
-        `${others.length === 1 ? 'Otro servidor en marcha guarda' : `${formatCount(others.length)} servidores más en marcha guardan`} sus archivos en otro almacén de bloques que este, ` +
-          'y este no tiene pasarelas (ARCHIVE_TRUSTLESS_GATEWAYS): cada servidor sirve solo los archivos que guardó él. ' +
-          'Compartan un bucket (ARCHIVE_BLOCKSTORE=s3) o nombre cada uno las pasarelas /ipfs/ de los demás.',
+        `${others.length === 1 ? 'Otro servidor en marcha guarda' : `${formatCount(others.length)} servidores más en marcha guardan`} sus archivos en otro almacén de bloques que este, ${STORES_APART}`,
       ];
     },
     markWorker: () => registered.markWorker(),

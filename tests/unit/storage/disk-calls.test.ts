@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DiskCalls, diskCalls, diskCallsFor, isRemoteFileSystem } from '../../../src/lib/server/storage/disk-calls.ts';
+import { useTempDirs } from './helpers.ts';
 
 /** A clock the test moves: every reading of it moves it on by `callTakes`, so a timed call lasts that long. */
 function steppingClock() {
@@ -32,11 +32,11 @@ async function throughThreads(dir: string): Promise<DiskCalls> {
 }
 
 describe('DiskCalls', () => {
+  const tempDir = useTempDirs();
   let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'disk-calls-'));
+  beforeEach(async () => {
+    dir = await tempDir();
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('writes, moves and finds files, both directly and through the threads', async () => {
     // Direct however slow this machine's disk is: a slow call would quietly switch the mode.

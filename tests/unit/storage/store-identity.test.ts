@@ -1,18 +1,18 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BlockstoreSettings } from '../../../src/lib/server/config.ts';
 import { STORE_ID_FILE, storeIdentity } from '../../../src/lib/server/storage/store-identity.ts';
+import { useTempDirs } from './helpers.ts';
 
 const LOCAL: BlockstoreSettings = { kind: 'fs' };
 
 describe('storeIdentity', () => {
+  const tempDir = useTempDirs();
   let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'store-identity-'));
+  beforeEach(async () => {
+    dir = await tempDir();
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('names a folder once: every process that opens it, at once or later, reads the same name', async () => {
     const names = await Promise.all(Array.from({ length: 8 }, () => storeIdentity(LOCAL, dir)));
@@ -22,12 +22,7 @@ describe('storeIdentity', () => {
     // Only the name is left in the folder, beside where the blocks go.
     expect(readdirSync(path.join(dir, 'blocks'))).toEqual([STORE_ID_FILE]);
     // Another folder is another store.
-    const other = mkdtempSync(path.join(os.tmpdir(), 'store-identity-'));
-    try {
-      expect(await storeIdentity(LOCAL, other)).not.toBe(names[0]);
-    } finally {
-      rmSync(other, { recursive: true, force: true });
-    }
+    expect(await storeIdentity(LOCAL, await tempDir())).not.toBe(names[0]);
   });
 
   it('names a bucket by its service and configuration', async () => {
