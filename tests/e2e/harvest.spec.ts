@@ -154,6 +154,15 @@ test('a moderator adds the local portal, runs it, watches it finish and searches
   await expect(page.locator('[data-capture-count="failed"]')).toHaveText('0');
   await expect(page.getByText('Ninguna captura ha fallado.')).toBeVisible();
   await screenshots(page, 'terminada');
+  // On a phone the run reads as a card, its counts named, nothing past the screen's edge.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const runs = page.getByRole('region', { name: 'Cosechas de la fuente' });
+  await expect(run.locator('[data-count="new"]')).toHaveText(`Nuevos: ${files}`, { useInnerText: true });
+  await run.scrollIntoViewIfNeeded();
+  for (const count of ['new', 'failed']) await expect(run.locator(`[data-count="${count}"]`)).toBeInViewport();
+  expect(await runs.evaluate((region) => region.scrollWidth - region.clientWidth)).toBe(0);
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await expect(run.locator('[data-count="new"]')).toHaveText(String(files), { useInnerText: true });
 
   // «Comprobar los archivos ahora»: each captured file asked of its origin again, at once.
   await page.locator('[data-check-files]').getByRole('button', { name: 'Comprobar los archivos ahora' }).click();
