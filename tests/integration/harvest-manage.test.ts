@@ -34,6 +34,8 @@ import {
 } from '../../src/lib/server/harvest/manage.ts';
 import { claim, enqueue, enqueueMany, markBegun, retryFailedMany } from '../../src/lib/server/jobs/index.ts';
 import { isModerator } from '../../src/lib/server/moderation/index.ts';
+import { getGroupItem, listGroup } from '../../src/lib/server/queries/groups.ts';
+import { archiveTotals } from '../../src/lib/server/queries/stats.ts';
 import { createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
 import { drainJobs } from '../helpers/jobs.ts';
 import { createTestDatabase, createTestStore, testEngines, type TestDatabase } from '../helpers/database.ts';
@@ -731,6 +733,43 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     expect((await db.select({ name: sources.name }).from(sources).where(eq(sources.id, seededSources[0]!.sourceId!)))[0]).toEqual(seedSource);
     await db.delete(harvestSources).where(inArray(harvestSources.url, ['http://127.0.0.1:9/html', 'http://127.0.0.1:9/', 'https://datos.gob.do/']));
   });
+
+  it('lists the source made for a catalogue only once the catalogue brings a record: a wrong address adds no empty public source', async () => {
+    const listed = async (url: string) => {
+      const [source] = await db.select({ id: sources.id }).from(sources).where(eq(sources.url, url));
+      const item = await getGroupItem(db, 'src', source!.id);
+      const inList = (await listGroup(db, 'src', 1, { q: 'Catálogo que espera' })).items.some((entry) => entry.id === source!.id);
+      expect(inList).toBe(item !== null);
+      return item !== null;
+    };
+    const sourcesCounted = async () => (await archiveTotals(db)).sources;
+    const before = await sourcesCounted();
+    // Nothing listens at 127.0.0.1:5: run, and failed, its source stays unlisted and uncounted.
+    const wrong = await call(sourcesRoute.POST, { method: 'POST', body: { url: 'http://127.0.0.1:5/data.json', kind: 'datajson', name: 'Catálogo que espera (mal escrito)' } });
+    expect(wrong.status).toBe(201);
+    const wrongId = (wrong.body.body as HarvestSourceDetail).id;
+    expect(await listed('http://127.0.0.1:5')).toBe(false);
+    expect((await call(runRoute.POST, { method: 'POST', id: wrongId })).status).toBe(202);
+    await drainQueue();
+    expect(((await call(sourceRoute.GET, { id: wrongId })).body.body as HarvestSourceDetail).lastRun).toMatchObject({ status: 'failed' });
+    expect(await listed('http://127.0.0.1:5')).toBe(false);
+    expect(await sourcesCounted()).toBe(before);
+
+    // A catalogue on a site of its own that answers: unlisted until its run files its records.
+    const other = await startLocalPortal();
+    try {
+      const right = await call(sourcesRoute.POST, { method: 'POST', body: { url: other.urls.ckan, kind: 'ckan', name: 'Catálogo que espera (bueno)' } });
+      expect(right.status).toBe(201);
+      const origin = new URL(other.urls.ckan).origin;
+      expect(await listed(origin)).toBe(false);
+      expect((await call(runRoute.POST, { method: 'POST', id: (right.body.body as HarvestSourceDetail).id })).status).toBe(202);
+      await drainQueue(60_000);
+      expect(await listed(origin)).toBe(true);
+      expect(await sourcesCounted()).toBe(before + 1);
+    } finally {
+      await other.close();
+    }
+  }, 120_000);
 
   it('deletes a source registered by mistake, with its runs, its queued run and the source made for it; refuses one with records or a run under way', async () => {
     // Nothing listens at 127.0.0.1:7: the address never yields a record.

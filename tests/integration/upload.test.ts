@@ -13,6 +13,7 @@ import { issueNonce } from '../../src/lib/server/auth/nonces.ts';
 import type { Engine } from '../../src/lib/server/db/index.ts';
 import { aletheias, alexandrias, departments, imports, jobs, pins, sources } from '../../src/lib/server/db/schema.ts';
 import { serveFile } from '../../src/lib/server/gateway/index.ts';
+import { getGroupItem } from '../../src/lib/server/queries/groups.ts';
 import { toResponse } from '../../src/lib/server/http/errors.ts';
 import { cidOf, createContentStore, createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
 import { addAsset, type UploadContext } from '../../src/lib/server/uploads/index.ts';
@@ -209,6 +210,24 @@ describe.each(testEngines())('uploads on %s', (engine: Engine) => {
     expect(records[1]!.departmentId).toBe(records[0]!.departmentId);
     const created = await archive.db.select().from(sources).where(eq(sources.id, records[0]!.sourceId!));
     expect(created[0]).toMatchObject({ name: 'Portal de Hacienda', url: 'https://hacienda.example.do/datos' });
+  });
+
+  it('lists a source made for a catalogue that brought nothing yet once a contribution is filed there', async () => {
+    const [waiting] = await archive.db
+      .insert(sources)
+      .values({ name: 'Portal en espera', url: 'https://espera.example.do', description: 'Catálogo público cosechado por el archivo: https://espera.example.do/', awaitingHarvest: true })
+      .returning({ id: sources.id });
+    expect(await getGroupItem(archive.db, 'src', waiting!.id)).toBeNull();
+    const asset = baseAsset({
+      title: 'Informe del portal en espera',
+      sourceId: undefined,
+      newSource: { name: 'Portal en espera', description: 'Portal de prueba', url: 'https://espera.example.do/' },
+    });
+    const answer = await upload({ asset, document: { name: 'informe.pdf', bytes: PDF } });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const [filed] = await archive.db.select({ sourceId: alexandrias.sourceId }).from(alexandrias).where(eq(alexandrias.title, 'Informe del portal en espera'));
+    expect(filed!.sourceId).toBe(waiting!.id);
+    expect(await getGroupItem(archive.db, 'src', waiting!.id)).toMatchObject({ id: waiting!.id, name: 'Portal en espera' });
   });
 
   it('queues the sheet previews of an uploaded spreadsheet with its record, in the same transaction, once per file', async () => {

@@ -94,6 +94,12 @@ export const sources = pgTable(
     status: sourceStatus('status').notNull().default('active'),
     /** Whether a moderator accepted the source; contributors' new sources start under review. */
     reviewStatus: sourceReviewStatus('review_status').notNull().default('on_line'),
+    /**
+     * Made by the archive for a catalogue a moderator registered, which has not brought a record
+     * yet: unlisted until it does (`queries/visibility.ts`), so that a wrong address adds no empty
+     * public source.
+     */
+    awaitingHarvest: boolean('awaiting_harvest').notNull().default(false),
     ...timestamps,
     search: tsvector('search').generatedAlwaysAs(
       (): SQL => searchDocument([[sources.name, 'A'], [sources.description, 'B'], [sources.url, 'C']]),

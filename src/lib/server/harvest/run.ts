@@ -28,6 +28,7 @@ import {
   harvestSources,
   imports,
   jobs,
+  sources,
   statusHistory,
   type HarvestCounts,
   type HarvestSource,
@@ -535,6 +536,10 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
     );
     batch.forEach(({ record }, index) => capture(ids[index]!, record.url));
     written.counts.new += batch.length;
+  }
+  // The catalogue's first records: the source the archive made for it is listed from now on.
+  if (fresh.length > 0 && source.sourceId !== null) {
+    await tx.update(sources).set({ awaitingHarvest: false }).where(and(eq(sources.id, source.sourceId), eq(sources.awaitingHarvest, true)));
   }
   return written;
 }

@@ -94,7 +94,9 @@ export async function registerHarvestSource(db: Db, input: NewHarvestSource): Pr
     const name = input.name?.trim() || unnamedCatalogueName(new URL(url), onSite);
     const message = input.rules && refusedCatalogue(new URL(url), input.rules);
     if (message) throw new ValidationError(message, [{ field: 'url', message }]);
-    await tx.insert(sources).values({ name, url: origin, description: harvestedSourceDescription(url) }).onConflictDoNothing({ target: sources.url });
+    // Unlisted until the catalogue brings a record (`runHarvest`): an address that never answers
+    // adds no empty public source.
+    await tx.insert(sources).values({ name, url: origin, description: harvestedSourceDescription(url), awaitingHarvest: true }).onConflictDoNothing({ target: sources.url });
     // A source an earlier registration on this site made, that never got a record because every
     // catalogue feeding it failed its last run (a wrong address), is this catalogue's: named after
     // it, not after the mistake. One whose catalogue has not run yet, or is running, keeps its name.

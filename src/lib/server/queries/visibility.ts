@@ -16,7 +16,8 @@ import { alexandrias, departments, sources } from '../db/schema.ts';
 /** The one review status the public sees. */
 export const PUBLIC_REVIEW_STATUS = 'on_line' as const;
 
-export const publicSource: SQL = eq(sources.reviewStatus, PUBLIC_REVIEW_STATUS);
+/** A source made for a registered catalogue is listed once that catalogue brings a record (`sources.awaitingHarvest`). */
+export const publicSource: SQL = and(eq(sources.reviewStatus, PUBLIC_REVIEW_STATUS), eq(sources.awaitingHarvest, false))!;
 export const publicDepartment: SQL = eq(departments.reviewStatus, PUBLIC_REVIEW_STATUS);
 
 /** Join conditions of a record to its source and institution, withheld ones reading as none. */

@@ -349,8 +349,9 @@ async function createRecord(tx: Db, record: NewRecord): Promise<number> {
   });
   await tx.insert(statusHistory).values({ alexandriaId: row.id, fromStatus: null, toStatus: 'under_review', reason: UPLOAD_REASON, actor: null });
   await tx.update(imports).set({ status: 'done', sourceId, documents: 1 }).where(eq(imports.id, record.importId));
-  // A source or issuer with a new contribution is "recently updated" on its group page.
-  await tx.update(sources).set({ updatedAt: sql`now()` }).where(eq(sources.id, sourceId));
+  // A source or issuer with a new contribution is "recently updated" on its group page; a source
+  // the archive made for a catalogue that has brought nothing yet is listed from now on.
+  await tx.update(sources).set({ updatedAt: sql`now()`, awaitingHarvest: false }).where(eq(sources.id, sourceId));
   await tx.update(departments).set({ updatedAt: sql`now()` }).where(eq(departments.id, departmentId));
   return row.id;
 }
