@@ -56,8 +56,11 @@ describe('the group dimensions', () => {
     const dimension = DIMENSIONS[entity];
     const filter = { [dimension.filterKey]: 5 };
     const table = getTableConfig(dimension.table).name;
-    // A source or institution under review reads as none: a filter by it matches nothing public.
-    const publicOnly = (column: string) => (dimension.visible ? ` and ${column} in (select "${table}"."id" from "${table}" where "${table}"."review_status" = $2)` : '');
+    // A source or institution under review reads as none: a filter by it matches nothing public;
+    // so does a source made for a catalogue that has brought no record yet.
+    const reviewed = `"${table}"."review_status" = $2`;
+    const visible = table === 'sources' ? `(${reviewed} and "sources"."awaiting_harvest" = $3)` : reviewed;
+    const publicOnly = (column: string) => (dimension.visible ? ` and ${column} in (select "${table}"."id" from "${table}" where ${visible})` : '');
     const byRecord = `"alexandrias"."${dimension.recordColumn.name}"`;
     const byCounts = `"record_counts"."${dimension.countsColumn.name}"`;
     expect(render(recordCondition(filter))).toBe(dimension.visible ? `(${byRecord} = $1${publicOnly(byRecord)})` : `${byRecord} = $1`);
