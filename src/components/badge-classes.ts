@@ -12,6 +12,7 @@ export const BADGE_CLASSES = {
   red: 'bg-red-100 text-red-800 ring-red-200',
   yellow: 'bg-yellow-100 text-yellow-800 ring-yellow-200',
   blue: 'bg-blue-100 text-blue-800 ring-blue-200',
+  violet: 'bg-violet-100 text-violet-800 ring-violet-200',
 } as const;
 
 export const DOT_CLASSES = {
@@ -22,3 +23,16 @@ export const DOT_CLASSES = {
 } as const;
 
 export type BadgeColourName = keyof typeof BADGE_CLASSES;
+
+/**
+ * A format's colour where it is drawn, not written: its slice or bar in a chart (`hex`, for
+ * chart.js) and the dot beside its name in the chart's legend (`dot`), the strong shade of its
+ * badge's colour (`ASSET_TYPES`), so that a format reads the same in a table and in a chart.
+ */
+export const FORMAT_SWATCHES = {
+  rose: { hex: '#e11d48', dot: 'bg-rose-600' },
+  violet: { hex: '#7c3aed', dot: 'bg-violet-600' },
+  green: { hex: '#16a34a', dot: 'bg-green-600' },
+  sky: { hex: '#0284c7', dot: 'bg-sky-600' },
+  slate: { hex: '#94a3b8', dot: 'bg-slate-400' },
+} as const satisfies Partial<Record<BadgeColourName, { hex: string; dot: string }>>;

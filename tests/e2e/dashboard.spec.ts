@@ -23,8 +23,31 @@ test('the dashboard of the seeded archive shows the real catalogue', async ({ pa
   // The link to an import's newest file says which file it opens.
   await expect(imports.getByRole('link', { name: /^ver un archivo: \S/ }).first()).toBeVisible();
 
+  // The library's doughnut: each format its own hue, named beside its colour in the list under it.
+  const library = page.getByRole('region', { name: 'Biblioteca' });
+  const chart = JSON.parse((await library.locator('canvas[data-format-chart]').getAttribute('data-format-chart'))!) as { labels: string[]; colours: string[] };
+  expect(chart.labels).toEqual(['PDF', 'CSV', 'XLSX', 'ODS', 'Otros']);
+  const hues = chart.colours.slice(0, 4).map(hueOf);
+  for (const [index, hue] of hues.entries()) {
+    for (const other of hues.slice(index + 1)) expect(Math.min(Math.abs(hue - other), 360 - Math.abs(hue - other)), `${chart.colours.join(' ')}`).toBeGreaterThan(40);
+  }
+  const swatches = library.locator('li[data-format] [data-swatch]');
+  await expect(swatches).toHaveCount(5);
+  const painted = await swatches.evaluateAll((dots) => dots.map((dot) => getComputedStyle(dot).backgroundColor));
+  expect(new Set(painted).size).toBe(5);
+
   await page.screenshot({ path: 'test-results/screenshots/dashboard.png', fullPage: true });
 });
+
+/** The hue of a `#rrggbb` colour, in degrees. */
+function hueOf(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((at) => Number.parseInt(hex.slice(at, at + 2), 16) / 255) as [number, number, number];
+  const max = Math.max(r, g, b);
+  const range = max - Math.min(r, g, b);
+  if (range === 0) return 0;
+  const sector = max === r ? ((g - b) / range + 6) % 6 : max === g ? (b - r) / range + 2 : (r - g) / range + 4;
+  return sector * 60;
+}
 
 test('the home page leads to the dashboard, and an unknown path is a real 404', async ({ page }) => {
   await page.goto('/');

@@ -16,6 +16,7 @@ const COLOUR_CLASSES: Record<Colour, string> = {
   slate: 'bg-slate-100 text-slate-700 ring-slate-700/20',
   green: 'bg-green-100 text-green-800 ring-green-800/20',
   sky: 'bg-sky-100 text-sky-800 ring-sky-800/20',
+  violet: 'bg-violet-100 text-violet-800 ring-violet-800/20',
 };
 
 const BASE = 'inline-flex items-center rounded-full px-1.5 py-0.5 text-[11px] font-medium leading-none ring-1 ring-inset whitespace-nowrap';

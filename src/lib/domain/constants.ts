@@ -44,7 +44,8 @@ export type ImportType = (typeof IMPORT_TYPES)[number];
  */
 export const ASSET_TYPES = {
   pdf: { label: 'PDF', colour: 'rose', mediaType: 'application/pdf', extensions: ['pdf'], euFileType: 'PDF' },
-  csv: { label: 'CSV', colour: 'emerald', mediaType: 'text/csv', extensions: ['csv', 'tsv', 'txt'], euFileType: 'CSV' },
+  // Violet, not green: beside the spreadsheets' green and the emerald of «online» it was not told apart.
+  csv: { label: 'CSV', colour: 'violet', mediaType: 'text/csv', extensions: ['csv', 'tsv', 'txt'], euFileType: 'CSV' },
   xls: { label: 'XLS', colour: 'green', mediaType: 'application/vnd.ms-excel', extensions: ['xls'], euFileType: 'XLS' },
   xlsx: {
     label: 'XLSX',
