@@ -16,7 +16,8 @@ test('a seeded file comes back by its CID, byte for byte, with safe and immutabl
   // Anyone can check the download against its CID.
   expect((await cidOf(body)).cid).toBe(cid);
   const headers = response.headers();
-  expect(headers['content-type']).toBe('text/csv');
+  // Its bytes are UTF-8, and the browser is told so.
+  expect(headers['content-type']).toBe('text/csv; charset=utf-8');
   expect(headers['x-content-type-options']).toBe('nosniff');
   expect(headers['content-security-policy']).toContain('sandbox');
   expect(headers['cache-control']).toContain('immutable');
@@ -41,6 +42,31 @@ test('a seeded file comes back by its CID, byte for byte, with safe and immutabl
 
   const download = await request.get(`/ipfs/${cid}?download=true`);
   expect(download.headers()['content-disposition']).toMatch(/^attachment; filename="licencias-construccion-mivhed-2022-2025\.csv"/);
+});
+
+test('a CSV in Windows-1252, opened in the browser, reads in Spanish; one in code page 850 is not misnamed', async ({ page, request }) => {
+  const windows1252 = await fs.readFile(path.join(FIXTURES, 'csv/empleos-cotizantes-tss-2003-2026.csv'));
+  const { cid } = await cidOf(windows1252);
+  const opened = await request.get(`/ipfs/${cid}`);
+  expect(opened.headers()['content-type']).toBe('text/csv; charset=windows-1252');
+  // Chromium downloads a CSV; a browser that shows it (Safari), or a script that reads it as text,
+  // decodes it by the charset named: XMLHttpRequest's text is Chromium's own decoding by that name.
+  await page.goto('/faq');
+  const text = await page.evaluate(
+    (url) =>
+      new Promise<string>((resolve, reject) => {
+        const xhr = new XMLHttpRequest();
+        xhr.open('GET', url);
+        xhr.onload = () => resolve(xhr.responseText);
+        xhr.onerror = () => reject(new Error('XHR failed'));
+        xhr.send();
+      }),
+    `/ipfs/${cid}`,
+  );
+  expect(text.split('\n')[0]!.trim()).toBe('MES,AÑO,EMPRESA_PRIVADA,PUBLICA_CENTRALIZADA,PUBLICA_DESCENTRALIZADA,TOTAL');
+  // Code page 850 (the Hacienda file's «AÑO» is byte 0xA5) has no name a browser knows: none is given.
+  const cp850 = await request.get(`/ipfs/${(await cidOf(await fs.readFile(path.join(FIXTURES, 'csv/salario-minimo-hacienda-2000-2025.csv')))).cid}`);
+  expect(cp850.headers()['content-type']).toBe('text/csv');
 });
 
 test('the record page opens its PDF from the gateway', async ({ page, request }) => {

@@ -53,6 +53,24 @@ export function completeUtf8Length(bytes: Uint8Array): number {
   return lead + needed > bytes.length ? lead : bytes.length;
 }
 
+const hasBom = (bytes: Uint8Array) => bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+
+/**
+ * The encoding of a text whose first bytes are `prefix` (its first `DETECTION_BYTES`, or fewer
+ * when `whole`, the file entire): UTF-8 if they decode strictly (a BOM says so at once; a character
+ * cut at the end of a prefix is fine), else the legacy code page whose bytes spell more Spanish
+ * letters. What `StreamDecoder` decides on, before it reads on.
+ */
+export function detectEncoding(prefix: Uint8Array, whole: boolean): TextEncodingName {
+  if (hasBom(prefix)) return 'utf-8';
+  try {
+    new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(prefix.subarray(0, whole ? prefix.length : completeUtf8Length(prefix)));
+    return 'utf-8';
+  } catch {
+    return legacyEncoding(prefix);
+  }
+}
+
 const hasHighByte = (bytes: Uint8Array) => {
   for (let i = 0; i < bytes.length; i += 1) if (bytes[i]! >= 0x80) return true;
   return false;
@@ -100,15 +118,9 @@ export class StreamDecoder {
     let prefix = concat(this.#held, this.#heldBytes);
     this.#held = [];
     // A BOM says UTF-8; it is not text, and does not count as a sign of either encoding.
-    if (prefix[0] === 0xef && prefix[1] === 0xbb && prefix[2] === 0xbf) prefix = prefix.subarray(3);
-    try {
-      const probe = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-      probe.decode(prefix.subarray(0, last ? prefix.length : completeUtf8Length(prefix)));
-      this.encoding = 'utf-8';
-    } catch {
-      this.encoding = legacyEncoding(prefix);
-      this.#strict = null;
-    }
+    if (hasBom(prefix)) prefix = prefix.subarray(3);
+    this.encoding = detectEncoding(prefix, last);
+    if (this.encoding !== 'utf-8') this.#strict = null;
     return this.#decode(prefix, last);
   }
 

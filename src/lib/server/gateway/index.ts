@@ -17,6 +17,7 @@ import { acceptWeight } from '../http/accept.ts';
 import { HttpError, WithdrawnError } from '../http/errors.ts';
 import { ASSET_TYPES, STATUS_STANDING } from '../../domain/constants.ts';
 import { firstCharacters } from '../../domain/text.ts';
+import { DETECTION_BYTES, detectEncoding } from '../../tabular/decode.ts';
 import { recordPath } from '../../paths.ts';
 import { InvalidCidError, NotInStoreError, parseCid, type ContentStore, type FileStat } from '../storage/index.ts';
 import { RAW_BLOCK_MEDIA_TYPE, ReadThroughError, withoutReadThrough } from '../storage/read-through.ts';
@@ -292,6 +293,18 @@ async function headOf(store: ContentStore, cid: string): Promise<Uint8Array> {
   return Buffer.concat(head);
 }
 
+/**
+ * A text file's charset, named from its first bytes as the record page's CSV search reads them
+ * (`detectEncoding`): opened in the browser, a Windows-1252 CSV (as public offices often export
+ * them) reads «AÑO», not «A�O». Code page 850 has no name browsers know, and is left unnamed.
+ */
+async function textCharset(store: ContentStore, stat: FileStat): Promise<string | null> {
+  const prefix: Uint8Array[] = [];
+  for await (const chunk of store.cat(stat.cid, { length: DETECTION_BYTES })) prefix.push(chunk);
+  const encoding = detectEncoding(Buffer.concat(prefix), stat.size <= DETECTION_BYTES);
+  return encoding === 'cp850' ? null : encoding;
+}
+
 /** Answers a gateway request for a stored file (or, when it asks for one, for its CAR). */
 export async function serveFile(db: Db, store: ContentStore, request: GatewayRequest, options: GatewayOptions = {}): Promise<Response> {
   if (request.raw) return withoutReadThrough(() => serveRawBlock(db, store, request));
@@ -352,6 +365,10 @@ async function serveWhole(db: Db, store: ContentStore, request: GatewayRequest, 
   if (type !== ASSET_TYPES.pdf.mediaType) headers['Content-Security-Policy'] = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'";
 
   if (matches(request.ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
+  if (passive && type.startsWith('text/')) {
+    const charset = await textCharset(store, stat);
+    if (charset) headers['Content-Type'] = `${contentType}; charset=${charset}`;
+  }
   // A client resuming a download it began under another ETag (or a date: a CID's bytes have no
   // Last-Modified) gets the whole file, never a piece of different bytes (RFC 9110 §13.1.5).
   const range = ifRangeHolds(request.ifRange, etag) ? parseRange(request.range, stat.size) : null;
