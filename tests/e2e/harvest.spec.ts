@@ -325,10 +325,14 @@ test("on a phone, a failed run's reasons wrap within the screen, below the runs 
     await expect(page.locator('[data-progress-text]')).toHaveText('Todavía no se ha cosechado.');
   }
 
-  // The list of sources and that source's page still fit the phone.
+  // The source the archive made for it is not public while its catalogue has brought nothing.
   await page.goto('/group/src');
-  // The list cuts a description at 120 characters, after the site's address.
   const described = page.locator('[data-group-item]', { hasText: `http://${otherSite}/api/3/action/package_search` });
+  await expect(described).toHaveCount(0);
+  // Listed as the catalogue's first record would list it: the list of sources and that source's page still fit the phone.
+  await embeddedSql(`${E2E_DATA_DIR}-harvest`, 'update sources set awaiting_harvest = false where url = $1', [`http://${otherSite}`]);
+  await page.reload();
+  // The list cuts a description at 120 characters, after the site's address.
   await expect(described).toHaveCount(1);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await described.getByRole('heading', { level: 2 }).getByRole('link').click();
@@ -350,10 +354,11 @@ test('a source added by mistake, which never brought a record, is deleted from i
   const mistaken = page.locator('[data-source]').filter({ hasText: 'Fuente equivocada' });
   await mistaken.getByRole('button', { name: 'Cosechar ahora' }).click();
   await expect(page.locator('[data-progress-text]')).toHaveText(/^La última cosecha falló tras 0 documentos/, { timeout: 60_000 });
-  // Listed among the public sources until then.
+  // Never among the public sources: its catalogue brought nothing.
   const selectedUrl = page.url();
   await page.goto('/group/src?q=Fuente%20equivocada');
-  await expect(page.locator('[data-group-item]')).toHaveCount(1);
+  await expect(page.locator('[data-list-summary]')).toBeVisible();
+  await expect(page.locator('[data-group-item]')).toHaveCount(0);
   await page.goto(selectedUrl);
   const deletion = page.locator('[data-delete-source]');
   await deletion.locator('summary').click();
@@ -362,9 +367,6 @@ test('a source added by mistake, which never brought a record, is deleted from i
   await deletion.getByRole('button', { name: 'Eliminar «Fuente equivocada»' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Fuente eliminada, con sus cosechas.' })).toBeVisible();
   await expect(page.locator('[data-source]').filter({ hasText: 'Fuente equivocada' })).toHaveCount(0);
-  // Nor is it among the public sources any more.
-  await page.goto('/group/src?q=Fuente%20equivocada');
-  await expect(page.locator('[data-group-item]')).toHaveCount(0);
   // A source with records is paused instead: no button to delete it.
   await page.goto('/moderacion/cosechas');
   await page.getByRole('link', { name: 'Portal de datos local' }).click();
@@ -414,7 +416,7 @@ test("a file the portal no longer serves is listed among the failed captures, wi
     id: 'conjunto-sin-archivo',
     name: 'conjunto-sin-archivo',
     title: 'Conjunto cuyo archivo ya no está en el portal',
-    resources: [{ ...template.resources[0]!, id: 'recurso-sin-archivo', url: `${portal.origin}/files/no-existe/nomina.csv` }],
+    resources: [{ ...template.resources[0]!, id: 'recurso-sin-archivo', url: `${portal.origin}/files/no-existe/nómina.csv` }],
   };
   portal.packages.push(gone);
   try {
@@ -428,6 +430,8 @@ test("a file the portal no longer serves is listed among the failed captures, wi
     // A sentence of its own starts with a capital; one attempt is singular.
     await expect(failed).toContainText('El servidor respondió HTTP 404');
     await expect(failed).toContainText(/1 intento ·/);
+    // Its address reads as written, not escaped («n%C3%B3mina»); the link keeps the escapes.
+    await expect(failed.getByRole('link', { name: `${portal.origin}/files/no-existe/nómina.csv` })).toHaveAttribute('href', `${portal.origin}/files/no-existe/n%C3%B3mina.csv`);
     await expect(page.locator('[data-source]').filter({ hasText: 'Portal de datos local' })).toContainText(/ · \d+ registros/);
     // The portal serves the file again: the retry brings it in, and the run's failure says it was mended.
     portal.files.set('no-existe', portal.files.get(template.resources[0]!.id)!);

@@ -32,9 +32,27 @@ describe('jsonProblem', () => {
   });
 });
 
+const JSON_TYPE = { 'Content-Type': 'application/json' };
+
 describe('parseJson', () => {
+  it('takes JSON by any of its names, or a body that names no type; refuses a form or plain text with a 415 that says what to send', async () => {
+    const schema = z.object({ message: z.string() });
+    const body = '{"message":"hola"}';
+    const read = (headers: Record<string, string>) => parseJson(new Request('http://archivo.test/x', { method: 'POST', headers, body }), schema).catch((failure: unknown) => failure);
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json']) {
+      expect(await read({ 'Content-Type': type })).toEqual({ message: 'hola' });
+    }
+    const untyped = new Request('http://archivo.test/x', { method: 'POST', body: new TextEncoder().encode(body) });
+    expect(untyped.headers.get('content-type')).toBeNull();
+    expect(await parseJson(untyped, schema)).toEqual({ message: 'hola' });
+    for (const type of ['text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', 'text/json']) {
+      const refusal = (await read({ 'Content-Type': type })) as HttpError;
+      expect([refusal.status, refusal.message], type).toEqual([415, 'El cuerpo de la petición debe ser JSON, enviado con la cabecera Content-Type: application/json.']);
+    }
+  });
+
   it('answers a body of 200,000 brackets with a 400 in Spanish', async () => {
-    const request = new Request('http://archivo.test/auth/login', { method: 'POST', body: `{"message":${nested(200_000, '')}}` });
+    const request = new Request('http://archivo.test/auth/login', { method: 'POST', headers: JSON_TYPE, body: `{"message":${nested(200_000, '')}}` });
     const error = await parseJson(request, z.object({ message: z.string() })).catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).status).toBe(400);
@@ -43,7 +61,7 @@ describe('parseJson', () => {
 
   it("says zod's own findings in Spanish: a list or null where an object goes, a number where a text goes", async () => {
     const schema = z.object({ message: z.string() });
-    const refusal = async (body: string) => ((await parseJson(new Request('http://archivo.test/x', { method: 'POST', body }), schema).catch((failure: unknown) => failure)) as HttpError).message;
+    const refusal = async (body: string) => ((await parseJson(new Request('http://archivo.test/x', { method: 'POST', headers: JSON_TYPE, body }), schema).catch((failure: unknown) => failure)) as HttpError).message;
     expect(await refusal('[1,2]')).toBe('Entrada inválida: se esperaba objeto, recibido arreglo');
     expect(await refusal('null')).toBe('Entrada inválida: se esperaba objeto, recibido nulo');
     expect(await refusal('{"message":5}')).toBe('Entrada inválida: se esperaba texto, recibido número');

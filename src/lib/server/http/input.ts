@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { fieldErrors } from '../../domain/auth.ts';
-import { ValidationError } from './errors.ts';
+import { UnsupportedMediaTypeError, ValidationError } from './errors.ts';
 
 // zod's own messages (a body that is an array, a number where a text goes) in Spanish, as every
 // answer of the archive; the schemas' own messages are written in Spanish, or as the spec words them.
@@ -15,6 +15,10 @@ z.config(z.locales.es());
 
 export const NUL_MESSAGE = 'El texto contiene un carácter nulo (NUL), que no se admite.';
 const NOT_JSON = 'El cuerpo de la petición debe ser JSON.';
+const NOT_JSON_TYPE = 'El cuerpo de la petición debe ser JSON, enviado con la cabecera Content-Type: application/json.';
+
+/** `application/json`, or a type built on it (`application/problem+json`), whatever its parameters. */
+const isJsonType = (contentType: string) => /^application\/([\w.+-]+\+)?json$/i.test(contentType.split(';')[0]!.trim());
 
 /**
  * Deepest nesting of arrays and objects accepted in a request's JSON. The archive's deepest input
@@ -68,8 +72,14 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown, fallb
   throw new ValidationError(issues[0]?.message ?? fallback, issues);
 }
 
-/** A request's body read as JSON, or a 400 when it is not JSON. */
+/**
+ * A request's body read as JSON: a 415 when it says it is something else (a form, plain text:
+ * `fetch` names a bare string `text/plain`), a 400 when it is not JSON. A body that names no type
+ * is read as JSON.
+ */
 export async function readJson(request: Request): Promise<unknown> {
+  const declared = request.headers.get('content-type');
+  if (declared !== null && !isJsonType(declared)) throw new UnsupportedMediaTypeError(NOT_JSON_TYPE);
   try {
     return await request.json();
   } catch {
