@@ -2,12 +2,14 @@
 import type { APIRoute } from 'astro';
 import { getArchive } from '../lib/server/archive.ts';
 import { createGraphqlHandler } from '../lib/server/graphql/index.ts';
-import { HttpError, toResponse } from '../lib/server/http/errors.ts';
+import { HttpError, toResponse, UnsupportedMediaTypeError } from '../lib/server/http/errors.ts';
 import { NUL_MESSAGE } from '../lib/server/http/input.ts';
 
 export const prerender = false;
 
 const yoga = createGraphqlHandler(async () => (await getArchive()).db);
+
+const NOT_A_QUERY_TYPE = 'Envíe la consulta como JSON (Content-Type: application/json) o como texto GraphQL (Content-Type: application/graphql).';
 
 /**
  * Yoga answers with its own fetch ponyfill's Response under Node, which Astro does not accept as
@@ -24,5 +26,7 @@ export const ALL: APIRoute = async ({ request, locals }) => {
   }
   // The client's address (trusted proxies honoured by the middleware) rations expensive documents.
   const answer = await yoga.fetch(request, { origin: locals.origin, clientAddress: locals.clientAddress });
+  // Yoga refuses a body of a type it does not read (plain text, a file) with an empty 415: said in words.
+  if (answer.status === 415) return toResponse(new UnsupportedMediaTypeError(NOT_A_QUERY_TYPE));
   return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
 };

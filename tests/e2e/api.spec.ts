@@ -54,7 +54,7 @@ test('/docs names every moderation operation the OpenAPI document describes', as
   await expect(page.getByRole('heading', { level: 2, name: 'Moderación (moderadores)' })).toBeVisible();
 });
 
-test('every GraphQL example of /docs answers through the built server, by POST and by GET', async ({ page, request }) => {
+test('every GraphQL example of /docs answers through the built server, by POST and by GET', async ({ page, request, baseURL }) => {
   await page.goto('/docs');
   const queries = await page.locator('[data-graphql-example]').allTextContents();
   expect(queries.length).toBeGreaterThanOrEqual(4);
@@ -72,6 +72,14 @@ test('every GraphQL example of /docs answers through the built server, by POST a
     headers: { Accept: 'application/json' },
   });
   expect((await tooDeep.json()).errors?.[0]?.message).toMatch(/anida/);
+  // A query sent as plain text (a bare `fetch` string) is told, in Spanish, how to send it; as GraphQL text it runs.
+  const asText = await request.post('/graphql', { data: '{"query":"{ __typename }"}', headers: { 'Content-Type': 'text/plain', Accept: 'application/json', Origin: baseURL! } });
+  expect([asText.status(), (await asText.json()).message]).toEqual([
+    415,
+    'Envíe la consulta como JSON (Content-Type: application/json) o como texto GraphQL (Content-Type: application/graphql).',
+  ]);
+  const asGraphql = await request.post('/graphql', { data: '{ __typename }', headers: { 'Content-Type': 'application/graphql', Accept: 'application/json', Origin: baseURL! } });
+  expect((await asGraphql.json()).data).toEqual({ __typename: 'Query' });
 });
 
 test("the DCAT catalogue's own IRIs lead to the documents that describe them (303), a record's to its page", async ({ request }) => {

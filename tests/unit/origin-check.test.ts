@@ -46,6 +46,21 @@ describe('cross-site form posts', () => {
     expect(statusOf('POST', { Authorization: 'Bearer\tabc' })).toBe(403);
   });
 
+  it('tell a script that sends no Origin what it may send instead, and a page of another site that its form is refused', () => {
+    const messageOf = (headers: Record<string, string>) => {
+      try {
+        refuseCrossSiteForm(new Request('http://archivo.example.org/v2/health', { method: 'POST', headers }), HOSTS);
+        return null;
+      } catch (error) {
+        return (error as HttpError).message;
+      }
+    };
+    expect(messageOf({ 'Content-Type': 'text/plain' })).toBe(
+      'Una petición que cambia algo sin cabecera Origin debe llevar su token (Authorization: Bearer) o un cuerpo JSON (Content-Type: application/json): un formulario solo se acepta desde las páginas del archivo.',
+    );
+    expect(messageOf({ ...FORM, Origin: 'https://evil.example' })).toBe('Formulario enviado desde otro sitio: no se acepta.');
+  });
+
   it('leave safe methods and JSON (which needs a preflight the archive never grants) alone', () => {
     expect(statusOf('GET', { Origin: 'https://evil.example' })).toBe(200);
     expect(statusOf('POST', { 'Content-Type': 'application/json', Origin: 'https://evil.example' })).toBe(200);

@@ -657,6 +657,22 @@ export const OPEN_DATA_PATHS = {
   ]),
 } as const;
 
+/**
+ * Every operation whose body is JSON alone also answers 415 to a body sent as anything else (a
+ * form, plain text: `http/input.ts`), said once here rather than beside each body.
+ */
+function withJsonTypeRefusal<P extends Record<string, Record<string, unknown>>>(paths: P): P {
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations) as Array<{ requestBody?: { content?: Record<string, unknown> }; responses?: Record<string, unknown> }>) {
+      const types = Object.keys(operation.requestBody?.content ?? {});
+      if (types.length === 1 && types[0] === 'application/json' && operation.responses && !operation.responses['415']) {
+        operation.responses['415'] = refusal('El cuerpo no llegó como JSON: envíelo con la cabecera Content-Type: application/json.');
+      }
+    }
+  }
+  return paths;
+}
+
 export function openApiDocument(origin: string) {
   return {
     openapi: '3.1.0',
@@ -668,7 +684,7 @@ export function openApiDocument(origin: string) {
         'como lo hacía la API original; los estados HTTP son reales y `code` los repite. Para consultas más ricas, use GraphQL en /graphql.',
     },
     servers: [{ url: origin }],
-    paths: { ...REST_PATHS, ...OPEN_DATA_PATHS, ...AUTH_PATHS, ...ACCOUNT_PATHS, ...OPS_PATHS, ...MODERATION_PATHS, ...HARVEST_OPS_PATHS, ...SERVICE_PATHS },
+    paths: withJsonTypeRefusal({ ...REST_PATHS, ...OPEN_DATA_PATHS, ...AUTH_PATHS, ...ACCOUNT_PATHS, ...OPS_PATHS, ...MODERATION_PATHS, ...HARVEST_OPS_PATHS, ...SERVICE_PATHS }),
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'El accessToken que devuelve POST /auth/login (tras GET /auth/nonce y la firma de la cartera).' },

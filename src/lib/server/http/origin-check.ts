@@ -12,6 +12,8 @@ import { ForbiddenError } from './errors.ts';
 /** What a browser can send cross-site without a CORS preflight. */
 const FORM_CONTENT_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const NO_ORIGIN =
+  'Una petición que cambia algo sin cabecera Origin debe llevar su token (Authorization: Bearer) o un cuerpo JSON (Content-Type: application/json): un formulario solo se acepta desde las páginas del archivo.';
 
 /** Whether `origin` (an `Origin` header) is one of the archive's own: http(s) on a host it serves. */
 function isOwnOrigin(origin: string | null, allowedHosts: readonly string[]): boolean {
@@ -39,5 +41,8 @@ export function refuseCrossSiteForm(request: Request, allowedHosts: readonly str
   if (!request.headers.has('origin') && bearerToken(request) !== undefined) return;
   const contentType = request.headers.get('content-type');
   const formLike = contentType === null || FORM_CONTENT_TYPES.some((type) => contentType.toLowerCase().includes(type));
-  if (formLike) throw new ForbiddenError('Formulario enviado desde otro sitio: no se acepta.');
+  if (!formLike) return;
+  // A browser always names the page's origin: none at all is a script, told what it may send.
+  if (!request.headers.has('origin')) throw new ForbiddenError(NO_ORIGIN);
+  throw new ForbiddenError('Formulario enviado desde otro sitio: no se acepta.');
 }
