@@ -466,6 +466,36 @@ describe.each(testEngines())('harvest runner and capture jobs on %s', (engine) =
     expect((await runHarvest(h.db, harvestSourceId, { fetchPage })).counts).toMatchObject({ withdrawn: 0, unchanged: total });
   });
 
+  it('reads a dataset a later page lists again once, counts it as no failure, and then withdraws nothing: the pages moved', async () => {
+    const listed = async () =>
+      (await h.db.select({ n: count() }).from(harvestedRecords).where(and(eq(harvestedRecords.harvestSourceId, harvestSourceId), isNull(harvestedRecords.withdrawnAt))))[0]!.n;
+    const before = await listed();
+    // The second page answers with the first page's last dataset in front, as a portal whose pages
+    // moved by one does (its total unchanged), and the catalogue's last dataset is the one missed.
+    const last = h.portal.packages.at(-1)!;
+    let firstPage: string[] = [];
+    const shifted: typeof fetchPage = async (url) => {
+      const page = await fetchPage(url);
+      const body = JSON.parse(page.body) as { result: { results: Array<{ id: string }> } };
+      const start = Number(new URL(url).searchParams.get('start'));
+      if (start === 0) firstPage = body.result.results.map((pkg) => pkg.id);
+      else if (start === 2) body.result.results = [h.portal.packages.find((pkg) => pkg.id === firstPage.at(-1))!, ...body.result.results].filter((pkg) => pkg.id !== last.id);
+      else body.result.results = body.result.results.filter((pkg) => pkg.id !== last.id);
+      return { ...page, body: JSON.stringify(body) };
+    };
+    const run = await runHarvest(h.db, harvestSourceId, { fetchPage: shifted, pageSize: 2 });
+    expect(run.status).toBe('done');
+    expect(run.counts).toMatchObject({ failed: 0, withdrawn: 0 });
+    expect(run.errors).toEqual([
+      {
+        key: RUN_ERROR_KEY,
+        message: `El catálogo volvió a listar en una página posterior 1 conjunto (${firstPage.at(-1)}): sus páginas se movieron mientras se leían, así que esta cosecha no da por retirado ningún conjunto; la próxima lo comprobará.`,
+      },
+    ]);
+    // The dataset the moved pages hid is still listed, not withdrawn.
+    expect(await listed()).toBe(before);
+  });
+
   it('keeps the name of a captured file when the catalogue moves it: the capture of the new one renames it', async () => {
     const pkg = h.portal.packages.at(-1)!;
     const resource = pkg.resources[0]!;

@@ -235,7 +235,8 @@ describe('the CKAN reader on broken answers', () => {
     const pages = await readAll('ckan', 'https://portal.example', fetchPage, { pageSize: 2 });
     expect(pages.map((page) => page.datasets.map((dataset) => dataset.identifier))).toEqual([['a'], ['b']]);
     expect(pages[0]!.skipped).toEqual(['Un paquete de https://portal.example/api/3/action/package_search?rows=2&start=0 no tiene id ni name: no se puede identificar.']);
-    expect(pages[1]!.skipped).toEqual(['El conjunto a se repite en la página 2: se lee una sola vez.']);
+    // Listed again, it is no entry that could not be read: the page says it repeated it.
+    expect([pages[1]!.skipped, pages[1]!.repeated]).toEqual([[], [{ identifier: 'a', samePage: false }]]);
   });
 });
 
@@ -588,6 +589,24 @@ describe('the readers on what real portals publish beyond the examples', () => {
     const compact = JSON.stringify({ '@context': 'https://p.example/contexto.jsonld', '@type': 'dcat:Catalog', dataset: [] });
     const refused = await readUntilError('dcat', 'https://p.example/catalog.jsonld', answering(compact, 'application/ld+json'));
     expect(refused.error.message).toMatch(/el catálogo debe llevar su contexto en línea\.$/);
+  });
+
+  it('reads a dataset listed again once, and says whether it came again on its own page or on a later one (the pages moved)', async () => {
+    // data.json: one document that lists «a» twice.
+    const twice = JSON.stringify({ dataset: [{ identifier: 'a', title: 'A' }, { identifier: 'b', title: 'B' }, { identifier: 'a', title: 'A otra vez' }] });
+    const [document] = await readAll('datajson', 'https://p.example/data.json', answering(twice, 'application/json'));
+    expect(document!.datasets.map((dataset) => dataset.title)).toEqual(['A', 'B']);
+    expect([document!.repeated, document!.skipped]).toEqual([[{ identifier: 'a', samePage: true }], []]);
+    // CKAN, two at a time: a dataset added at the front after the first page moves «b» onto the second.
+    const pages: Record<string, string[]> = { '0': ['a', 'b'], '2': ['b', 'c'], '4': [] };
+    const shifting: FetchPage = async (url) => {
+      const results = pages[new URL(url).searchParams.get('start') ?? '0']!.map((id) => ({ id, name: id, title: id.toUpperCase() }));
+      return { body: JSON.stringify({ success: true, result: { count: 3, results } }), contentType: 'application/json' };
+    };
+    const read = await readAll('ckan', 'https://p.example/api/3/action/package_search', shifting, { pageSize: 2 });
+    expect(read.map((page) => page.datasets.map((dataset) => dataset.identifier))).toEqual([['a', 'b'], ['c']]);
+    expect(read.map((page) => page.repeated)).toEqual([[], [{ identifier: 'b', samePage: false }]]);
+    expect(read.flatMap((page) => page.skipped)).toEqual([]);
   });
 
   it('reads the languages and areas each kind declares: CKAN (ckanext-dcat fields and extras), data.json and DCAT (the catalogue\'s area for a dataset that states none)', async () => {

@@ -28,6 +28,7 @@ export async function* readDataJsonCatalog(catalogUrl: string, fetchPage: FetchP
         number: index + 1,
         datasets: page.datasets.slice(index * pageSize, (index + 1) * pageSize),
         skipped: index === 0 ? page.skipped : [],
+        repeated: index === 0 ? page.repeated : [],
       };
     }
   }

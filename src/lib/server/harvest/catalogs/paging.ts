@@ -1,8 +1,8 @@
 /**
  * The paging every reader shares: one page at a time, bounded in count and each in bytes, stopped
  * on an empty page, and refused when a "next" link leads back to a page already read (a loop would
- * otherwise read the same datasets for ever). A dataset a later page repeats (CKAN pages shift when
- * the catalogue changes during the harvest) is yielded once.
+ * otherwise read the same datasets for ever). A dataset listed again (CKAN pages shift when the
+ * catalogue changes during the harvest) is yielded once, and the page says it repeated it.
  */
 import { CatalogReadError, PageNotFoundError } from './errors.ts';
 import { DEFAULT_PAGE_LIMITS } from './limits.ts';
@@ -31,7 +31,8 @@ export async function* readPages(
   { maxPages = DEFAULT_MAX_PAGES, maxPageBytes = DEFAULT_PAGE_LIMITS.maxPageBytes }: { maxPages?: number | undefined; maxPageBytes?: number | undefined } = {},
 ): AsyncGenerator<CatalogPage> {
   const visited = new Set<string>();
-  const yielded = new Set<string>();
+  /** Each dataset yielded, by identifier, with the number of the page that listed it first. */
+  const yielded = new Map<string, number>();
   let url: string | null = firstUrl;
   let number = 0;
   while (url !== null) {
@@ -45,16 +46,17 @@ export async function* readPages(
     number += 1;
     const parsed = await parse(await fetchOne(fetchPage, url, number, maxPageBytes), url);
     const datasets: CatalogDataset[] = [];
-    const skipped = [...parsed.skipped];
+    const repeated: CatalogPage['repeated'] = [];
     for (const dataset of parsed.datasets) {
-      if (yielded.has(dataset.identifier)) {
-        skipped.push(`El conjunto ${dataset.identifier} se repite en la página ${number}: se lee una sola vez.`);
+      const first = yielded.get(dataset.identifier);
+      if (first !== undefined) {
+        repeated.push({ identifier: dataset.identifier, samePage: first === number });
         continue;
       }
-      yielded.add(dataset.identifier);
+      yielded.set(dataset.identifier, number);
       datasets.push(dataset);
     }
-    yield { url, number, datasets, total: parsed.total, skipped };
+    yield { url, number, datasets, total: parsed.total, skipped: parsed.skipped, repeated };
     url = parsed.datasets.length > 0 ? parsed.next : null;
   }
 }

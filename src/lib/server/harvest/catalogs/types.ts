@@ -136,6 +136,12 @@ export interface CatalogPage {
   total: number | null;
   /** Entries of this page that could not be read as datasets, each with its reason in Spanish. */
   skipped: string[];
+  /**
+   * Datasets this page lists again (read once, not yielded again): listed twice on this very page
+   * (`samePage`), or already on an earlier one, which says the catalogue's pages moved while they
+   * were read, and one dataset may have been missed.
+   */
+  repeated: Array<{ identifier: string; samePage: boolean }>;
 }
 
 /** How far a reader goes. */
