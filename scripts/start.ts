@@ -38,6 +38,7 @@ import { reachableHost, readConfigOrExit, urlHost } from '../src/lib/server/conf
 import { trackWrites } from '../src/lib/server/http/backpressure.ts';
 import { compressWhenAccepted } from '../src/lib/server/http/compression.ts';
 import { checkHost, HEALTH_PATH } from '../src/lib/server/http/host.ts';
+import { utf8Escapes } from '../src/lib/server/http/legacy-escapes.ts';
 import { REFUSAL_PAGE_HEADERS, refusalPage, wantsPage } from '../src/lib/server/http/refusal-page.ts';
 import { SECURITY_HEADERS } from '../src/lib/server/http/security-headers.ts';
 import { withNodeRequest } from '../src/lib/server/http/node-request.ts';
@@ -223,7 +224,17 @@ server = http.createServer((request, response) => {
   if (!METHODS.has(request.method ?? '')) return refuse(request, response, 405, 'Método no permitido.', { Allow: [...METHODS].join(', ') });
   if (!request.url?.startsWith('/')) return refuse(request, response, 400, 'La petición debe pedir una ruta (que empiece por /).');
   // The adapter answers a URL it cannot decode with a bare English «Bad request.»: said here instead.
-  if (!decodable(request.url)) return refuse(request, response, 400, 'La dirección tiene un «%» que no forma un carácter (escriba «%25» para un «%»).');
+  if (!decodable(request.url)) {
+    // An old link escaped in Windows-1252 («educaci%F3n») is sent to the same address in UTF-8,
+    // never to another site: the new address must still be a path of this one («//x» is a host).
+    const utf8 = request.method === 'GET' || request.method === 'HEAD' ? utf8Escapes(request.url) : null;
+    if (utf8 && /^\/(?![/\\])/.test(utf8) && decodable(utf8)) {
+      response.writeHead(301, { Location: utf8, 'Cache-Control': 'public, max-age=86400', ...SECURITY_HEADERS });
+      response.end();
+      return;
+    }
+    return refuse(request, response, 400, 'La dirección tiene un «%» que no forma un carácter (escriba «%25» para un «%»).');
+  }
   // Node keeps the first of several Host headers; a request with more than one is not HTTP/1.1.
   const hosts = request.headersDistinct.host ?? [];
   const host = checkHost(hosts.length === 1 ? hosts[0] : null, config, request.url);

@@ -12,14 +12,14 @@ const PORT = Number(process.env.E2E_PORT ?? 4399);
 /** The configured public origin: the address the server was started on (playwright.config.ts). */
 const PUBLIC = `http://localhost:${PORT}`;
 
-function send(path: string, host: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string }> {
+function send(path: string, host: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const headers = { Host: host, ...options.headers };
     const request = http.request({ host: '127.0.0.1', port: PORT, path, method: options.method ?? 'GET', headers, setHost: false }, (response) => {
       let body = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body, headers: response.headers }));
     });
     request.on('error', reject);
     request.end(options.body);
@@ -90,6 +90,22 @@ test('an address refused before any route is a page to a browser, and JSON to ev
   const elsewhere = await send('/', 'evil.example', { headers: { Accept: 'text/html' } });
   expect(elsewhere.status).toBe(400);
   expect(elsewhere.body).toContain(`<a href="${PUBLIC}/">Ir al inicio</a>`);
+});
+
+test('an old link escaped in Windows-1252 is sent to the same address in UTF-8, never to another site', async ({ page }) => {
+  const moved = await send('/buscar?q=educaci%F3n', `localhost:${PORT}`);
+  expect([moved.status, moved.headers.location]).toEqual([301, '/buscar?q=educaci%C3%B3n']);
+  // A browser following it searches for the word as it was meant.
+  await page.goto(`${PUBLIC}/buscar?q=educaci%F3n`);
+  await expect(page).toHaveURL(`${PUBLIC}/buscar?q=educaci%C3%B3n`);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('educación');
+  // Only a path of this site: «//otro.example» would be another host, and UTF-8 cut short is no Windows-1252.
+  for (const path of ['//evil.example/%F3', '/\\evil.example/%F3', '/buscar?q=%E0%A4']) {
+    const refused = await send(path, `localhost:${PORT}`, { headers: { Accept: 'application/json' } });
+    expect([refused.status, refused.headers.location], path).toEqual([400, undefined]);
+  }
+  // A change is never redirected: its body would be lost on the way.
+  expect((await send('/contacto?q=%F3', `localhost:${PORT}`, { method: 'POST', headers: { Accept: 'application/json' } })).status).toBe(400);
 });
 
 /** Writes `request` as it is on a connection of its own, and reads everything the server answers until it closes. */

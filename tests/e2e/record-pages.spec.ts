@@ -241,6 +241,8 @@ test.describe('a harvested record', () => {
         { key: 'language', value: 'es,en' },
         { key: 'spatial_uri', value: 'http://publications.europa.eu/resource/authority/country/DOM' },
       ];
+      // Its licence given by address alone, as DCAT catalogues give it.
+      dragas.license_title = null;
       // CONALECHE's XLS offered as a service instead (its declared format `API`).
       const conaleche = portal.packages.find((pkg) => pkg.name === 'nominas-personal-institucion')!;
       const service = conaleche.resources[0]! as Record<string, unknown>;
@@ -260,6 +262,8 @@ test.describe('a harvested record', () => {
       await page.locator('tr[data-record]').getByRole('link', { name: 'Nomina 2022', exact: true }).click();
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Nomina 2022');
       const card = page.locator('[data-citation-card]');
+      // The licence reads by its name, not as a cut address; the address is the link.
+      await expect(card.locator('[data-license]').getByRole('link', { name: 'Open Database License (ODbL)' })).toHaveAttribute('href', 'http://www.opendefinition.org/licenses/odc-odbl');
       await expect(card.locator('dt:text-is("Contacto del editor") + dd')).toContainText('Oficina de Acceso a la Información');
       await expect(card.getByRole('link', { name: 'datosabiertos@dragas.mil.do' })).toHaveAttribute('href', 'mailto:datosabiertos@dragas.mil.do');
       await expect(card.locator('dt:text-is("Cobertura temporal") + dd')).toHaveText('Año 2022');
