@@ -255,6 +255,19 @@ describe.each(testEngines())('search on %s', (engine: Engine) => {
     expect((await found('presupuesto pensiones -2023')).has(range!.id)).toBe(false);
   });
 
+  it('reads an OR with nothing on one side, and an AND in capitals, as no word to look for', async () => {
+    const plain = await searchArchive(db(), 'presupuesto');
+    expect(plain.total).toBeGreaterThan(0);
+    for (const typed of ['presupuesto OR', 'or presupuesto', 'presupuesto AND', 'AND presupuesto or']) {
+      const results = await searchArchive(db(), typed);
+      expect(results.total, typed).toBe(plain.total);
+      // As typed on the page.
+      expect(results.query, typed).toBe(typed);
+    }
+    // Between two words, OR still finds either.
+    expect((await searchArchive(db(), 'presupuesto OR salud')).total).toBeGreaterThan(plain.total);
+  });
+
   it('cuts a query longer than the box takes at a space, not inside a word', async () => {
     const long = 'salud '.repeat(34).trim();
     expect(long.length).toBeGreaterThan(200);

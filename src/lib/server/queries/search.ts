@@ -52,7 +52,20 @@ function clean(query: string): string {
  * as written, such a title left out its own last year and found nothing. (The accents' folding
  * turns an en or em dash into a hyphen.)
  */
-const searchable = (q: string) => q.replace(/(^|\s)[-\u2010-\u2015\u2212]+(?=\s|$)/g, '$1').replace(/\s{2,}/g, ' ').trim();
+const searchable = (q: string) => withoutLooseOperators(q.replace(/(^|\s)[-\u2010-\u2015\u2212]+(?=\s|$)/g, '$1').replace(/\s{2,}/g, ' ').trim());
+
+/**
+ * Web search's OR joins the words on either side of it; with none on one side («presupuesto OR»,
+ * a query typed in halves) PostgreSQL searches the word «or», and nothing was found. An AND in
+ * capitals, as other search engines take it, asks what the archive does between words anyway.
+ * A query of nothing but those words is searched as it is.
+ */
+function withoutLooseOperators(q: string): string {
+  const words = q.split(' ').filter((word) => word !== 'AND');
+  while (words.length > 0 && /^or$/i.test(words[0]!)) words.shift();
+  while (words.length > 0 && /^or$/i.test(words.at(-1)!)) words.pop();
+  return words.length > 0 ? words.join(' ') : q;
+}
 
 /** The words a query looks for, less those a minus leaves out: what a name may be like. */
 const wantedWords = (q: string) =>
