@@ -268,6 +268,22 @@ describe.each(testEngines())('search on %s', (engine: Engine) => {
     expect((await searchArchive(db(), 'presupuesto OR salud')).total).toBeGreaterThan(plain.total);
   });
 
+  it('looks for a word typed with an asterisk as the start of words: «presu*» finds every «presupuesto», and is not corrected', async () => {
+    const whole = await found('presupuesto');
+    expect(whole.size).toBeGreaterThan(0);
+    const prefix = await searchArchive(db(), 'presu*', { pageSize: 100 });
+    expect(prefix.corrected).toBeNull();
+    expect(prefix.query).toBe('presu*');
+    const ids = new Set(prefix.items.map((item) => item.id));
+    for (const id of whole) expect(ids.has(id)).toBe(true);
+    expect(prefix.total).toBeGreaterThanOrEqual(whole.size);
+    // Its plural too («presupuestos»), and beside another word.
+    expect((await found('presupuestos*')).size).toBeGreaterThan(0);
+    expect((await searchArchive(db(), 'presu* or salud')).total).toBeGreaterThan(prefix.total);
+    // Two letters are no prefix: searched as the word they are.
+    expect((await searchArchive(db(), 'pr*')).total).toBe((await searchArchive(db(), 'pr')).total);
+  });
+
   it('cuts a query longer than the box takes at a space, not inside a word', async () => {
     const long = 'salud '.repeat(34).trim();
     expect(long.length).toBeGreaterThan(200);
