@@ -25,14 +25,15 @@ export const DOT_CLASSES = {
 export type BadgeColourName = keyof typeof BADGE_CLASSES;
 
 /**
- * A format's colour where it is drawn, not written: its slice or bar in a chart (`hex`, for
- * chart.js) and the dot beside its name in the chart's legend (`dot`), the strong shade of its
- * badge's colour (`ASSET_TYPES`), so that a format reads the same in a table and in a chart.
+ * A format's colour where it is drawn, not written: its slice or bar in a chart (for chart.js) and
+ * the dot beside its name in the chart's legend, the strong shade of its badge's colour
+ * (`ASSET_TYPES`), so that a format reads the same in a table and in a chart. A colour, not a
+ * class: the dark theme turns Tailwind's shades around, and the chart's would no longer match.
  */
 export const FORMAT_SWATCHES = {
-  rose: { hex: '#e11d48', dot: 'bg-rose-600' },
-  violet: { hex: '#7c3aed', dot: 'bg-violet-600' },
-  green: { hex: '#16a34a', dot: 'bg-green-600' },
-  sky: { hex: '#0284c7', dot: 'bg-sky-600' },
-  slate: { hex: '#94a3b8', dot: 'bg-slate-400' },
-} as const satisfies Partial<Record<BadgeColourName, { hex: string; dot: string }>>;
+  rose: '#e11d48',
+  violet: '#7c3aed',
+  green: '#16a34a',
+  sky: '#0284c7',
+  slate: '#94a3b8',
+} as const satisfies Partial<Record<BadgeColourName, string>>;

@@ -26,7 +26,12 @@ export const ALL: APIRoute = async ({ request, locals }) => {
   }
   // The client's address (trusted proxies honoured by the middleware) rations expensive documents.
   const answer = await yoga.fetch(request, { origin: locals.origin, clientAddress: locals.clientAddress });
-  // Yoga refuses a body of a type it does not read (plain text, a file) with an empty 415: said in words.
-  if (answer.status === 415) return toResponse(new UnsupportedMediaTypeError(NOT_A_QUERY_TYPE));
+  // Yoga refuses a body of a type it does not read (plain text, a file) with an empty 415: said in
+  // words, with Yoga's CORS headers, so that a page of another origin can read why.
+  if (answer.status === 415) {
+    const refusal = toResponse(new UnsupportedMediaTypeError(NOT_A_QUERY_TYPE));
+    for (const [name, value] of answer.headers) if (name.startsWith('access-control-')) refusal.headers.set(name, value);
+    return refusal;
+  }
   return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
 };

@@ -78,6 +78,8 @@ test('every GraphQL example of /docs answers through the built server, by POST a
     415,
     'Envíe la consulta como JSON (Content-Type: application/json) o como texto GraphQL (Content-Type: application/graphql).',
   ]);
+  // With Yoga's CORS headers, as its other answers: a page of the origin can read the refusal.
+  expect(asText.headers()['access-control-allow-origin']).toBe(baseURL);
   const asGraphql = await request.post('/graphql', { data: '{ __typename }', headers: { 'Content-Type': 'application/graphql', Accept: 'application/json', Origin: baseURL! } });
   expect((await asGraphql.json()).data).toEqual({ __typename: 'Query' });
 });

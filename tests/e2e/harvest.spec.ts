@@ -354,7 +354,9 @@ test('a source added by mistake, which never brought a record, is deleted from i
   const mistaken = page.locator('[data-source]').filter({ hasText: 'Fuente equivocada' });
   await mistaken.getByRole('button', { name: 'Cosechar ahora' }).click();
   await expect(page.locator('[data-progress-text]')).toHaveText(/^La última cosecha falló tras 0 documentos/, { timeout: 60_000 });
-  // Never among the public sources: its catalogue brought nothing.
+  // Never among the public sources: its catalogue brought nothing, as its page tells the moderator.
+  await expect(page.locator('[data-source-unlisted]')).toHaveText('Su fuente no se publica hasta que el catálogo traiga su primer registro');
+  await expect(page.getByRole('link', { name: 'Ver sus registros' })).toHaveCount(0);
   const selectedUrl = page.url();
   await page.goto('/group/src?q=Fuente%20equivocada');
   await expect(page.locator('[data-list-summary]')).toBeVisible();

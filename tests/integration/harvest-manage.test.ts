@@ -751,7 +751,7 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     expect(await listed('http://127.0.0.1:5')).toBe(false);
     expect((await call(runRoute.POST, { method: 'POST', id: wrongId })).status).toBe(202);
     await drainQueue();
-    expect(((await call(sourceRoute.GET, { id: wrongId })).body.body as HarvestSourceDetail).lastRun).toMatchObject({ status: 'failed' });
+    expect(((await call(sourceRoute.GET, { id: wrongId })).body.body as HarvestSourceDetail)).toMatchObject({ lastRun: { status: 'failed' }, sourceListed: false });
     expect(await listed('http://127.0.0.1:5')).toBe(false);
     expect(await sourcesCounted()).toBe(before);
 
@@ -765,11 +765,35 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
       expect((await call(runRoute.POST, { method: 'POST', id: (right.body.body as HarvestSourceDetail).id })).status).toBe(202);
       await drainQueue(60_000);
       expect(await listed(origin)).toBe(true);
+      expect(((await call(sourceRoute.GET, { id: (right.body.body as HarvestSourceDetail).id })).body.body as HarvestSourceDetail).sourceListed).toBe(true);
       expect(await sourcesCounted()).toBe(before + 1);
     } finally {
       await other.close();
     }
   }, 120_000);
+
+  it('migration 0048 (written to run again) leaves unlisted only the empty sources the archive made for a catalogue', async () => {
+    const made = (url: string) => ({ name: `Hecha para ${url}`, url, description: `Catálogo público cosechado por el archivo: ${url}/data.json` });
+    const [empty, filled, plain] = await db
+      .insert(sources)
+      .values([made('http://127.0.0.1:31'), made('http://127.0.0.1:32'), { name: 'Fuente de una persona', url: 'http://127.0.0.1:33', description: 'Catálogo público cosechado por el archivo: en sus palabras' }])
+      .returning({ id: sources.id });
+    await db.insert(harvestSources).values([
+      { url: 'http://127.0.0.1:31/data.json', kind: 'datajson', name: 'Vacía', sourceId: empty!.id },
+      { url: 'http://127.0.0.1:32/data.json', kind: 'datajson', name: 'Con registro', sourceId: filled!.id },
+    ]);
+    await db.insert(alexandrias).values({ title: 'Registro de la fuente con registro', type: 'csv', status: 'under_review', sourceId: filled!.id });
+    try {
+      const migration = await fsp.readFile(path.join(import.meta.dirname, '../../drizzle/0048_source_awaiting_harvest.sql'), 'utf8');
+      for (const statement of migration.split('--> statement-breakpoint')) await db.execute(sql.raw(statement));
+      const flags = await db.select({ id: sources.id, awaiting: sources.awaitingHarvest }).from(sources).where(inArray(sources.id, [empty!.id, filled!.id, plain!.id]));
+      expect(Object.fromEntries(flags.map((row) => [row.id, row.awaiting]))).toEqual({ [empty!.id]: true, [filled!.id]: false, [plain!.id]: false });
+    } finally {
+      await db.delete(alexandrias).where(eq(alexandrias.sourceId, filled!.id));
+      await db.delete(harvestSources).where(inArray(harvestSources.sourceId, [empty!.id, filled!.id]));
+      await db.delete(sources).where(inArray(sources.id, [empty!.id, filled!.id, plain!.id]));
+    }
+  });
 
   it('deletes a source registered by mistake, with its runs, its queued run and the source made for it; refuses one with records or a run under way', async () => {
     // Nothing listens at 127.0.0.1:7: the address never yields a record.

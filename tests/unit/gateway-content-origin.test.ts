@@ -98,6 +98,19 @@ describe("the archive's formats", () => {
   });
 });
 
+describe("a text's charset", () => {
+  it('is named from the first 64 KB, and left unnamed when they are plain ASCII and the file goes on', async () => {
+    const ascii = 'a,b\n'.repeat(20_000);
+    const named = async (bytes: Uint8Array, name: string) => (await get(ARCHIVE, await stored(bytes, 'text/csv', name))).headers.get('content-type');
+    // An accent in the first 64 KB names the file's code page.
+    expect(await named(Uint8Array.from(Buffer.from(`año,ñ\n${ascii}`, 'latin1')), 'al-principio.csv')).toBe('text/csv; charset=windows-1252');
+    // Past them, it is not known: no name rather than a wrong «utf-8».
+    expect(await named(Uint8Array.from(Buffer.from(`${ascii}año\n`, 'latin1')), 'al-final.csv')).toBe('text/csv');
+    // A short file read whole is what it is.
+    expect(await named(new TextEncoder().encode('a,b\n1,2\n'), 'corto.csv')).toBe('text/csv; charset=utf-8');
+  });
+});
+
 describe('with a content origin', () => {
   const options = { contentOrigin: CONTENT };
 

@@ -11,6 +11,8 @@ describe('licenseName', () => {
     expect(licenseName('https://creativecommons.org/licenses/by/4.0/legalcode.es')).toBe('Creative Commons Atribución 4.0 (CC BY 4.0)');
     expect(licenseName('https://creativecommons.org/publicdomain/zero/1.0/')).toBe('Creative Commons Cero 1.0, dominio público (CC0 1.0)');
     expect(licenseName('https://opendatacommons.org/licenses/odbl/1.0/')).toBe('Open Database License (ODbL)');
+    expect(licenseName('https://opendatacommons.org/licenses/odbl/1-0/')).toBe('Open Database License (ODbL)');
+    expect(licenseName('https://opendatacommons.org/licenses/by/1-0/')).toBe('Open Data Commons Atribución (ODC-By)');
     expect(licenseName('http://opendatacommons.org/licenses/pddl/summary/')).toBe('Open Data Commons Dominio Público (PDDL)');
   });
 

@@ -44,7 +44,8 @@ export function licenseName(url: string): string | null {
   }
   if (host === 'opendefinition.org') return NAMED[/^\/licenses\/([a-z-]+)$/.exec(path)?.[1] ?? ''] ?? null;
   if (host === 'opendatacommons.org') {
-    const licence = /^\/licenses\/(by|odbl|pddl)(?:\/(?:\d\.\d(?:\/)?)?(?:summary)?)?$/.exec(path.replace(/\/+$/, ''));
+    // Versions written «1.0» or, in its current addresses, «1-0».
+    const licence = /^\/licenses\/(by|odbl|pddl)(?:\/(?:\d[.-]\d(?:\/)?)?(?:summary)?)?$/.exec(path);
     return licence ? NAMED[licence[1]!]! : null;
   }
   return null;

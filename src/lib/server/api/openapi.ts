@@ -226,6 +226,7 @@ const harvestSource = {
     defaultLanguage: { type: ['string', 'null'], description: 'Idioma (código como «es») que reciben los conjuntos cuyo catálogo no declara el suyo; null si ninguno.' },
     defaultCountry: { type: ['string', 'null'], description: 'País (código ISO de tres letras como «DOM») que cubren los conjuntos cuyo catálogo no declara su cobertura geográfica; null si ninguno.' },
     sourceId: { type: 'integer', description: 'La fuente (`source`) en la que se archivan sus registros.' },
+    sourceListed: { type: 'boolean', description: 'Si el público ve esa fuente: la que el archivo crea para un catálogo no se publica hasta su primer registro.' },
     records: { type: 'integer' },
     createdAt: { type: 'string', format: 'date-time' },
     lastRun: { oneOf: [run, { type: 'null' }] },
@@ -673,6 +674,8 @@ function withJsonTypeRefusal<P extends Record<string, Record<string, unknown>>>(
   return paths;
 }
 
+const PATHS = withJsonTypeRefusal({ ...REST_PATHS, ...OPEN_DATA_PATHS, ...AUTH_PATHS, ...ACCOUNT_PATHS, ...OPS_PATHS, ...MODERATION_PATHS, ...HARVEST_OPS_PATHS, ...SERVICE_PATHS });
+
 export function openApiDocument(origin: string) {
   return {
     openapi: '3.1.0',
@@ -684,7 +687,7 @@ export function openApiDocument(origin: string) {
         'como lo hacía la API original; los estados HTTP son reales y `code` los repite. Para consultas más ricas, use GraphQL en /graphql.',
     },
     servers: [{ url: origin }],
-    paths: withJsonTypeRefusal({ ...REST_PATHS, ...OPEN_DATA_PATHS, ...AUTH_PATHS, ...ACCOUNT_PATHS, ...OPS_PATHS, ...MODERATION_PATHS, ...HARVEST_OPS_PATHS, ...SERVICE_PATHS }),
+    paths: PATHS,
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'El accessToken que devuelve POST /auth/login (tras GET /auth/nonce y la firma de la cartera).' },

@@ -299,9 +299,14 @@ async function headOf(store: ContentStore, cid: string): Promise<Uint8Array> {
  * them) reads «AÑO», not «A�O». Code page 850 has no name browsers know, and is left unnamed.
  */
 async function textCharset(store: ContentStore, stat: FileStat): Promise<string | null> {
-  const prefix: Uint8Array[] = [];
-  for await (const chunk of store.cat(stat.cid, { length: DETECTION_BYTES })) prefix.push(chunk);
-  const encoding = detectEncoding(Buffer.concat(prefix), stat.size <= DETECTION_BYTES);
+  const parts: Uint8Array[] = [];
+  for await (const chunk of store.cat(stat.cid, { length: DETECTION_BYTES })) parts.push(chunk);
+  const prefix = Buffer.concat(parts);
+  const whole = stat.size <= DETECTION_BYTES;
+  // Plain ASCII so far says nothing of the letters further on (the CSV search decides then, as it
+  // reads them): no name is better than a wrong one.
+  if (!whole && !prefix.some((byte) => byte >= 0x80)) return null;
+  const encoding = detectEncoding(prefix, whole);
   return encoding === 'cp850' ? null : encoding;
 }
 

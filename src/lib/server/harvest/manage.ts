@@ -14,9 +14,10 @@ import { and, count, desc, eq, inArray, isNotNull, isNull, like, ne, sql } from 
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../db/index.ts';
-import { alexandrias, captures, categories, harvestedRecords, harvestSources, imports, jobs, type HarvestCounts, type ImportError } from '../db/schema.ts';
+import { alexandrias, captures, categories, harvestedRecords, harvestSources, imports, jobs, sources, type HarvestCounts, type ImportError } from '../db/schema.ts';
 import { ConflictError, HttpError, ValidationError } from '../http/errors.ts';
 import { parseId } from '../queries/index.ts';
+import { publicSource } from '../queries/visibility.ts';
 import { retryFailed, retryFailedMany } from '../jobs/index.ts';
 import { JOB_STATUSES, type JobStatus } from '../jobs/statuses.ts';
 import { CATALOG_KINDS, type CatalogKind } from './catalogs/index.ts';
@@ -254,6 +255,8 @@ export interface HarvestSourceSummary {
   defaultCountry: string | null;
   /** Our `source` its records are filed under. */
   sourceId: number;
+  /** Whether the public sees that source (`queries/visibility.ts`): one made for a catalogue that has brought nothing yet waits. */
+  sourceListed: boolean;
   records: number;
   createdAt: Date;
   lastRun: RunSummary | null;
@@ -338,6 +341,7 @@ async function summaries(db: Db, onlyId?: number): Promise<HarvestSourceSummary[
       intervalSeconds: sql<number>`extract(epoch from ${harvestSources.interval})::float8`,
       categoryTitle: categories.title,
       records: sql<number>`(select count(*)::int from ${harvestedRecords} where ${harvestedRecords.harvestSourceId} = ${harvestSources.id})`,
+      sourceListed: sql<boolean>`exists (select 1 from ${sources} where ${sources.id} = ${harvestSources.sourceId} and ${publicSource})`,
     })
     .from(harvestSources)
     .leftJoin(categories, eq(categories.id, harvestSources.defaultCategoryId))
@@ -362,7 +366,7 @@ async function summaries(db: Db, onlyId?: number): Promise<HarvestSourceSummary[
     .where(and(eq(jobs.kind, HARVEST_JOB), inArray(jobs.status, ['queued', 'running']), sql`(${jobs.payload}->>'harvestSourceId')::int in ${ids}`))
     .orderBy(jobs.id);
 
-  return rows.map(({ source, intervalText, intervalSeconds, categoryTitle, records }) => {
+  return rows.map(({ source, intervalText, intervalSeconds, categoryTitle, records, sourceListed }) => {
     const last = lastRuns.find((run) => run.harvestSourceId === source.id);
     const job = active.find((candidate) => (candidate.payload as HarvestJobPayload).harvestSourceId === source.id);
     return {
@@ -380,6 +384,7 @@ async function summaries(db: Db, onlyId?: number): Promise<HarvestSourceSummary[
       defaultLanguage: source.defaultLanguage && languageTag(source.defaultLanguage),
       defaultCountry: source.defaultCountry && countryCode(source.defaultCountry),
       sourceId: source.sourceId,
+      sourceListed: Boolean(sourceListed),
       records: Number(records),
       createdAt: source.createdAt,
       lastRun: last ? toRunSummary(last) : null,

@@ -177,8 +177,8 @@ export async function runHarvest(db: Db, harvestSourceId: number, options: RunHa
   /** The total the catalogue first stated, and whether a later page stated another. */
   let firstTotal: number | null = null;
   let moved: string | null = null;
-  /** Datasets listed again (read once): on the page that listed them (`twice`), or on a later one (`shifted`). */
-  const repeats = { twice: [] as string[], shifted: [] as string[] };
+  /** Datasets listed again (read once): on the page that listed them (`twice`), or on a later one (`shifted`); the first few named. */
+  const repeats = { twice: { count: 0, named: [] as string[] }, shifted: { count: 0, named: [] as string[] } };
   try {
     const context = await runContext(db, source, importId);
     for await (const page of readCatalog(source.kind, source.url, options.fetchPage, options)) {
@@ -190,7 +190,11 @@ export async function runHarvest(db: Db, harvestSourceId: number, options: RunHa
         counts.failed += 1;
         noteError(page.url, reason);
       }
-      for (const { identifier, samePage } of page.repeated) (samePage ? repeats.twice : repeats.shifted).push(identifier);
+      for (const { identifier, samePage } of page.repeated) {
+        const repeat = samePage ? repeats.twice : repeats.shifted;
+        repeat.count += 1;
+        if (repeat.named.length < NAMED_REPEATS) repeat.named.push(identifier);
+      }
       // A page is written a slice at a time: a catalogue that answers 60,000 datasets to a request
       // for 100 held the database in one transaction for many seconds, every page of the archive
       // waiting behind it (on the embedded database's one connection).
@@ -209,13 +213,14 @@ export async function runHarvest(db: Db, harvestSourceId: number, options: RunHa
     // changed while it was read: paged by position (CKAN's `start`), a dataset deleted before the
     // page being read moves the next ones back, and one of them is never seen.
     // A dataset listed twice is read once: no failure. Listed again on a later page, it says the
-    // pages moved back while they were read, and a dataset may have moved past the page being read.
-    if (repeats.twice.length > 0) {
+    // catalogue's rows moved forward while its pages were read (a dataset added, or changed and
+    // sorted to the front), and the one that moved past the page being read was never seen.
+    if (repeats.twice.count > 0) {
       noteError(RUN_ERROR_KEY, `El catálogo lista ${datasetsNamed(repeats.twice)} dos veces en una misma página: se leyó cada uno una sola vez.`);
     }
     if (moved) {
       noteError(RUN_ERROR_KEY, `El catálogo cambió mientras se leía (${moved}): esta cosecha no da por retirado ningún conjunto; la próxima lo comprobará.`);
-    } else if (repeats.shifted.length > 0) {
+    } else if (repeats.shifted.count > 0) {
       noteError(
         RUN_ERROR_KEY,
         `El catálogo volvió a listar en una página posterior ${datasetsNamed(repeats.shifted)}: sus páginas se movieron mientras se leían, así que esta cosecha no da por retirado ningún conjunto; la próxima lo comprobará.`,
@@ -557,11 +562,13 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
   return written;
 }
 
+/** Repeated datasets a note names, at most; the rest are counted. */
+const NAMED_REPEATS = 3;
+
 /** Datasets named by identifier in a note: the number, and the first few («1 conjunto (a)», «5 conjuntos (a, b, c…)»). */
-function datasetsNamed(identifiers: readonly string[]): string {
-  const shown = identifiers.slice(0, 3).join(', ');
-  const more = identifiers.length > 3 ? '…' : '';
-  return `${identifiers.length === 1 ? '1 conjunto' : `${identifiers.length.toLocaleString('es')} conjuntos`} (${shown}${more})`;
+function datasetsNamed({ count, named }: { count: number; named: readonly string[] }): string {
+  const more = count > named.length ? '…' : '';
+  return `${count === 1 ? '1 conjunto' : `${count.toLocaleString('es')} conjuntos`} (${named.join(', ')}${more})`;
 }
 
 /**

@@ -22,9 +22,11 @@ export function utf8Escapes(url: string): string | null {
       STRICT_UTF8.decode(bytes);
       return run;
     } catch {
-      // A lead byte followed by a continuation byte is UTF-8 cut short or damaged
-      // («%E0%A4»), not Spanish letters in Windows-1252, which never pair so: refused as it is.
-      if (bytes.some((byte, at) => byte >= 0xc2 && byte <= 0xf4 && (bytes[at + 1] ?? 0) >= 0x80 && bytes[at + 1]! <= 0xbf)) return run;
+      // UTF-8 cut short or damaged, not Spanish letters in Windows-1252: a lead byte followed by a
+      // continuation byte («%E0%A4»), which Spanish letters never pair into, or a lead byte of the
+      // Latin letters' UTF-8 (Â, Ã: «%C3» is an «ó» cut in half), never a Spanish letter itself.
+      // Refused as it is.
+      if (bytes.some((byte, at) => byte === 0xc2 || byte === 0xc3 || (byte >= 0xc4 && byte <= 0xf4 && (bytes[at + 1] ?? 0) >= 0x80 && bytes[at + 1]! <= 0xbf))) return run;
       changed = true;
       return run.replace(/%([89A-Fa-f][0-9A-Fa-f])/g, (_, hex: string) => encodeURIComponent(WINDOWS_1252.decode(Uint8Array.of(Number.parseInt(hex, 16)))));
     }
