@@ -71,7 +71,8 @@ export function detectEncoding(prefix: Uint8Array, whole: boolean): TextEncoding
   }
 }
 
-const hasHighByte = (bytes: Uint8Array) => {
+/** Whether `bytes` hold anything beyond ASCII: plain ASCII reads the same in every candidate encoding. */
+export const hasHighByte = (bytes: Uint8Array) => {
   for (let i = 0; i < bytes.length; i += 1) if (bytes[i]! >= 0x80) return true;
   return false;
 };

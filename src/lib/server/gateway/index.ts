@@ -17,7 +17,7 @@ import { acceptWeight } from '../http/accept.ts';
 import { HttpError, WithdrawnError } from '../http/errors.ts';
 import { ASSET_TYPES, STATUS_STANDING } from '../../domain/constants.ts';
 import { firstCharacters } from '../../domain/text.ts';
-import { DETECTION_BYTES, detectEncoding } from '../../tabular/decode.ts';
+import { DETECTION_BYTES, detectEncoding, hasHighByte } from '../../tabular/decode.ts';
 import { recordPath } from '../../paths.ts';
 import { InvalidCidError, NotInStoreError, parseCid, type ContentStore, type FileStat } from '../storage/index.ts';
 import { RAW_BLOCK_MEDIA_TYPE, ReadThroughError, withoutReadThrough } from '../storage/read-through.ts';
@@ -305,7 +305,7 @@ async function textCharset(store: ContentStore, stat: FileStat): Promise<string 
   const whole = stat.size <= DETECTION_BYTES;
   // Plain ASCII so far says nothing of the letters further on (the CSV search decides then, as it
   // reads them): no name is better than a wrong one.
-  if (!whole && !prefix.some((byte) => byte >= 0x80)) return null;
+  if (!whole && !hasHighByte(prefix)) return null;
   const encoding = detectEncoding(prefix, whole);
   return encoding === 'cp850' ? null : encoding;
 }
