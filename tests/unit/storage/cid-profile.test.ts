@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { WHOLE_SHA256 } from '../../../src/lib/server/storage/byte-source.ts';
 import { importContent } from '../../../src/lib/server/storage/import-content.ts';
+import { inspect } from '../../../src/lib/server/uploads/inspect.ts';
 import { cidOf, createContentStore } from '../../../src/lib/server/storage/index.ts';
 import { KiB, MiB, pseudoRandom, useTempDirs, zeros } from './helpers.ts';
 import { CHUNK, LINKS_PER_NODE, referenceCid } from './reference-cid.ts';
@@ -88,5 +91,45 @@ describe('CIDs of added files', () => {
       expect(cancelled).toBe(size > CHUNK);
       if (size > CHUNK) expect(offset).toBeLessThan(size);
     }
+  });
+
+  describe('of a file inspected on its way in (uploads and captures)', () => {
+    const inspected = (content: AsyncIterable<Uint8Array> | Iterable<Uint8Array>) =>
+      inspect(
+        (async function* () {
+          yield* content;
+        })(),
+        { maxBytes: 10 * MiB, tooLargeMessage: 'demasiado grande', checkHead: () => {} },
+      );
+
+    it.each(sizes.slice(0, 6))('match the reference for %s, and the inspection’s SHA-256 is the bytes’', async (_, size) => {
+      const inspection = inspected(pseudoRandom(size, size, 64 * KiB));
+      expect(await cidOf(inspection.stream)).toEqual({ cid: await referenceCid(pseudoRandom(size, size)), size });
+      const whole = createHash('sha256');
+      for await (const piece of pseudoRandom(size, size)) whole.update(piece);
+      expect(inspection.result().sha256).toBe(whole.digest('hex'));
+    });
+
+    it('take a one-block file’s digest from the inspection instead of hashing its bytes again', async () => {
+      // A stream that claims another file's digest: the CID follows the claim, so no second hash was made.
+      const claimed = createHash('sha256').update('otro archivo').digest();
+      const stream = Object.assign(
+        (async function* () {
+          yield helloWorld;
+        })(),
+        { [WHOLE_SHA256]: () => claimed },
+      );
+      const { cid } = await cidOf(stream);
+      expect(cid).not.toBe(KUBO.helloWorld);
+      expect(cid).toBe(await referenceCid([new TextEncoder().encode('otro archivo')]));
+    });
+
+    it('refuse the digest of a stream not read to its end', async () => {
+      const inspection = inspected([helloWorld, helloWorld]);
+      const chunks = inspection.stream[Symbol.asyncIterator]();
+      await chunks.next();
+      expect(() => inspection.stream[WHOLE_SHA256]()).toThrow('read to its end');
+      expect(() => inspection.result()).toThrow('read to its end');
+    });
   });
 });

@@ -9,6 +9,24 @@ export type ByteSource =
   | AsyncIterable<Uint8Array>
   | Iterable<Uint8Array>;
 
+/**
+ * The method of a stream that hashes its bytes on their way (`inspect`): once the stream is
+ * exhausted, it gives the SHA-256 of everything it yielded. A file of one block takes its CID from
+ * it (`importContent`) instead of hashing the same bytes a second time.
+ */
+export const WHOLE_SHA256 = Symbol('whole SHA-256');
+
+/** A stream that knows its SHA-256 once read to its end (see `WHOLE_SHA256`). */
+export interface HashingStream extends AsyncIterable<Uint8Array> {
+  [WHOLE_SHA256](): Uint8Array;
+}
+
+/** `source`'s own SHA-256, when it computes one as it is read. */
+export function wholeSha256Of(source: ByteSource): (() => Uint8Array) | undefined {
+  const method = (source as Partial<HashingStream>)[WHOLE_SHA256];
+  return typeof method === 'function' ? () => method.call(source) : undefined;
+}
+
 /** A byte stream that counts what flowed through it, to report the file size after import. */
 export interface CountedStream {
   stream: AsyncIterable<Uint8Array>;

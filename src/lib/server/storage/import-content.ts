@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { importByteStream, type ImportResult, type WritableStorage } from 'ipfs-unixfs-importer';
 import { CID } from 'multiformats/cid';
 import { create as createDigest } from 'multiformats/hashes/digest';
-import { countedStream, type ByteSource } from './byte-source.ts';
+import { countedStream, wholeSha256Of, type ByteSource } from './byte-source.ts';
 import { CHUNK_SIZE, DAG_PB_CODE, importerOptions, RAW_CODE, SHA2_256_CODE } from './profile.ts';
 
 /** What adding a file yields: its CID in the archive's profile and its length in bytes. */
@@ -22,12 +22,14 @@ export interface AddResult {
  * here with node:crypto and written as that block, without the importer's pipeline of async
  * generators, which cost more than the hash itself for a 50 KB file (issue #18, "Fast"). The first
  * chunk is read before choosing, as the importer's own chunker reads it; a longer file goes to the
- * importer whole, its first chunk included, so the two paths cannot disagree on a CID.
+ * importer whole, its first chunk included, so the two paths cannot disagree on a CID. A source that
+ * hashed its bytes on their way (`inspect`'s stream) gives that SHA-256 instead of a second pass.
  */
 export async function importContent(
   source: ByteSource,
   blocks: WritableStorage,
 ): Promise<AddResult> {
+  const knownSha256 = wholeSha256Of(source);
   const content = countedStream(source);
   const chunks = content.stream[Symbol.asyncIterator]();
   const first: Uint8Array[] = [];
@@ -35,7 +37,7 @@ export async function importContent(
   // One byte past a chunk tells a file of exactly one chunk from a longer one.
   while (firstBytes <= CHUNK_SIZE) {
     const next = await chunks.next();
-    if (next.done) return addSingleBlock(first, firstBytes, blocks);
+    if (next.done) return addSingleBlock(first, firstBytes, blocks, knownSha256);
     first.push(next.value);
     firstBytes += next.value.byteLength;
   }
@@ -57,9 +59,10 @@ export async function importContent(
 }
 
 /** A file of at most one chunk: one raw leaf, CIDv1 of its SHA-256, as the importer would make it. */
-async function addSingleBlock(parts: Uint8Array[], size: number, blocks: WritableStorage): Promise<AddResult> {
+async function addSingleBlock(parts: Uint8Array[], size: number, blocks: WritableStorage, knownSha256?: () => Uint8Array): Promise<AddResult> {
   const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
-  const cid = CID.createV1(RAW_CODE, createDigest(SHA2_256_CODE, createHash('sha256').update(bytes).digest()));
+  const sha256 = knownSha256?.() ?? createHash('sha256').update(bytes).digest();
+  const cid = CID.createV1(RAW_CODE, createDigest(SHA2_256_CODE, sha256));
   await blocks.put(cid, bytes);
   return { cid: cid.toString(), size };
 }

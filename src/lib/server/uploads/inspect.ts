@@ -7,10 +7,15 @@
 import { createHash } from 'node:crypto';
 import { PayloadTooLargeError } from '../http/errors.ts';
 import { HEAD_BYTES } from '../content-type.ts';
+import { WHOLE_SHA256, type HashingStream } from '../storage/byte-source.ts';
 
 export interface Inspection {
-  /** The bytes, passed through unchanged; throws the limit's or the check's error mid-stream. */
-  stream: AsyncIterable<Uint8Array>;
+  /**
+   * The bytes, passed through unchanged; throws the limit's or the check's error mid-stream. Read
+   * to its end, it gives its SHA-256 to the store (`WHOLE_SHA256`), which then need not hash a
+   * one-block file again for its CID.
+   */
+  stream: HashingStream;
   /**
    * Once the stream is exhausted: the SHA-256 (hex), the size, the leading bytes, and each digest
    * of `InspectOptions.digests` (hex) by its algorithm's name. Taken once: the inspection then lets
@@ -40,6 +45,13 @@ export function inspect(content: AsyncIterable<Uint8Array>, options: InspectOpti
   let headSize = 0;
   let head: Uint8Array | undefined;
   let taken = false;
+  let finished = false;
+  let sha256: Buffer | undefined;
+  // A hash gives its digest once; the store and `result` both ask for it.
+  const wholeSha256 = () => {
+    if (!finished) throw new Error('The file has not been read to its end');
+    return (sha256 ??= hash.digest());
+  };
 
   const checkHead = () => {
     head = Buffer.concat(headParts, headSize);
@@ -64,14 +76,15 @@ export function inspect(content: AsyncIterable<Uint8Array>, options: InspectOpti
       yield chunk;
     }
     if (head === undefined) checkHead();
+    finished = true;
   }
 
   return {
-    stream: stream(),
+    stream: Object.assign(stream(), { [WHOLE_SHA256]: wholeSha256 }),
     result() {
       if (taken) throw new Error('The inspection\'s result was taken already');
-      if (head === undefined) throw new Error('The file has not been read to its end');
-      const sha256 = hash.digest('hex');
+      if (head === undefined || !finished) throw new Error('The file has not been read to its end');
+      const sha256 = wholeSha256().toString('hex');
       const digests: Record<string, string> = { sha256 };
       for (const [algorithm, other] of others) digests[algorithm] = other.digest('hex');
       const result = { sha256, size, head, digests };
