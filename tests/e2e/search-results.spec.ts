@@ -92,6 +92,13 @@ test('a typo is corrected, and a query that matches nothing says so', async ({ p
   );
 });
 
+test('a query pasted past the box\'s limit is cut at a space, and still finds what its words find', async ({ page }) => {
+  // 34 × «salud »: the 200th character is inside the last word, whose half («salu») would find nothing.
+  await page.goto(`/buscar?q=${encodeURIComponent('salud '.repeat(34))}`);
+  await expect(page.getByRole('table')).toBeVisible();
+  await expect(page.getByRole('searchbox')).toHaveValue('salud '.repeat(33).trim());
+});
+
 /** What the format facet is called (`results.facet.type`). */
 const FORMAT_FACET = 'Formato';
 

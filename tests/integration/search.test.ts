@@ -255,10 +255,10 @@ describe.each(testEngines())('search on %s', (engine: Engine) => {
     expect((await found('presupuesto pensiones -2023')).has(range!.id)).toBe(false);
   });
 
-  it('reads an OR with nothing on one side, and an AND in capitals, as no word to look for', async () => {
+  it('reads an OR with nothing on one side, and an AND (or a NOT with nothing after it) in capitals, as no word to look for', async () => {
     const plain = await searchArchive(db(), 'presupuesto');
     expect(plain.total).toBeGreaterThan(0);
-    for (const typed of ['presupuesto OR', 'or presupuesto', 'presupuesto AND', 'AND presupuesto or']) {
+    for (const typed of ['presupuesto OR', 'or presupuesto', 'presupuesto AND', 'AND presupuesto or', 'presupuesto NOT']) {
       const results = await searchArchive(db(), typed);
       expect(results.total, typed).toBe(plain.total);
       // As typed on the page.
@@ -305,6 +305,31 @@ describe.each(testEngines())('search on %s', (engine: Engine) => {
     const withoutHealth = await found('-salud');
     expect(withoutHealth.size).toBeGreaterThan(0);
     for (const id of saying) expect(withoutHealth.has(id), `registro ${id}`).toBe(false);
+  });
+
+  it('leaves out what a minus names, also when its record comes through a group or the word is in its institution\'s name: «salud -hospital»', async () => {
+    const hospitals = await db()
+      .select({ id: alexandrias.id })
+      .from(alexandrias)
+      .innerJoin(departments, eq(departments.id, alexandrias.departmentId))
+      .where(sql`ts_filter(${departments.search}, '{a}') @@ archivo_search_query('hospital')`);
+    const saying = (await db().select({ id: alexandrias.id }).from(alexandrias).where(sql`${alexandrias.search} @@ archivo_search_query('hospital')`)).map((row) => row.id);
+    const health = await found('salud');
+    const leftOut = new Set([...hospitals.map((row) => row.id), ...saying].filter((id) => health.has(id)));
+    // Both ways in are in the seed's «salud»: a hospital's records (through the Salud category), and records that say «hospital».
+    expect(hospitals.filter((row) => health.has(row.id)).length).toBeGreaterThan(0);
+    expect(saying.filter((id) => health.has(id)).length).toBeGreaterThan(0);
+    const without = await found('salud -hospital');
+    expect(without).toEqual(new Set([...health].filter((id) => !leftOut.has(id))));
+    // The total and the facets count what the pages list.
+    const first = await searchArchive(db(), 'salud -hospital', { facets: true });
+    expect(first.total).toBe(without.size);
+    expect(first.facets.type.reduce((sum, value) => sum + value.count, 0)).toBe(without.size);
+    // Other search engines' NOT, in capitals, is the minus.
+    expect(await found('salud NOT hospital')).toEqual(without);
+    // A minus alone leaves out the institution's records as well.
+    const noHospital = await found('-hospital');
+    for (const { id } of hospitals) expect(noHospital.has(id), `registro ${id}`).toBe(false);
   });
 
   it('finds records word by word across their own text and their groups\' names: «MINERD 2023»', async () => {

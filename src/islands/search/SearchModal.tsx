@@ -9,7 +9,8 @@ import { pickPlural } from '../../lib/i18n/plural.ts';
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type MouseEvent, type SubmitEvent } from 'react';
 import { fetchCategories, fetchLatestUploads, searchAssets, searchDepartments, type FoundGroup } from '../../lib/api/search.ts';
-import { SEARCH_TEXT_MAX } from '../../lib/domain/constants.ts';
+import { SEARCH_BOX_MAX } from '../../lib/domain/constants.ts';
+import { boundedSearchText } from '../../lib/domain/search-text.ts';
 import { langOf } from '../../lib/i18n/english.ts';
 import { $auth } from '../../lib/stores/auth.ts';
 import { AssetList } from './AssetList.tsx';
@@ -98,8 +99,8 @@ export default function SearchModal({ labels, statusLabels, open, onClose }: Sea
     event.preventDefault();
     window.clearTimeout(clearTimer.current);
     pending.current?.abort();
-    // Whatever put more in the box (a script, an old browser): the API takes no more.
-    const text = query.trim().slice(0, SEARCH_TEXT_MAX).trim();
+    // The box takes any length (a long paste), cut at a space to what the API takes.
+    const text = boundedSearchText(query);
     if (!text) {
       setSearch({ phase: 'idle' });
       return;
@@ -178,7 +179,7 @@ export default function SearchModal({ labels, statusLabels, open, onClose }: Sea
               type="search"
               enterKeyHint="search"
               autoComplete="off"
-              maxLength={SEARCH_TEXT_MAX}
+              maxLength={SEARCH_BOX_MAX}
               value={query}
               onChange={(event) => setQuery(event.target.value)}
               aria-label={labels['search.input']}

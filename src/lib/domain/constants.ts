@@ -106,7 +106,11 @@ export const LIMITS = {
 } as const;
 
 /**
- * The longest text a search box takes (the results page's and the header's dialog) and the API's
- * text filters accept: a search box that let more through got the API's 400 for it, and said nothing.
+ * The longest text the archive searches, and the API's text filters accept. A search box takes
+ * more (`SEARCH_BOX_MAX`) and cuts it at a space to this (`boundedSearchText`): a box that cut a
+ * pasted text where the limit fell searched half a word, and found nothing.
  */
 export const SEARCH_TEXT_MAX = 200;
+
+/** What a search box takes: enough for any paste worth searching, short of a URL too long to send. */
+export const SEARCH_BOX_MAX = 1_000;

@@ -24,7 +24,8 @@
  * count knows, is counted on the records (its words' index hits and group ids, intersected).
  */
 import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { LIMITS, SEARCH_TEXT_MAX } from '../../domain/constants.ts';
+import { LIMITS } from '../../domain/constants.ts';
+import { boundedSearchText } from '../../domain/search-text.ts';
 import type { GroupEntity } from '../../domain/groups.ts';
 import type { Db } from '../db/index.ts';
 import { alexandrias, departments, recordCounts, searchWords } from '../db/schema.ts';
@@ -34,17 +35,8 @@ import { countsCondition, recordCondition, type CountedFilter } from './record-f
 import { rowColumns, toRow, withOriginMarks, type RecordRow, type UnmarkedRecordRow } from './records.ts';
 import { recordDepartmentJoin } from './visibility.ts';
 
-/**
- * The query as PostgreSQL can take it: no NUL (text cannot hold one), trimmed, bounded. Longer
- * input is cut, not refused, and at a space: a word cut in two would be searched as a word no
- * record holds, and the whole query would find nothing.
- */
-function clean(query: string): string {
-  const text = query.replaceAll('\0', ' ').trim();
-  if (text.length <= SEARCH_TEXT_MAX) return text;
-  const cut = text.slice(0, SEARCH_TEXT_MAX);
-  return /\s/.test(text[SEARCH_TEXT_MAX]!) ? cut.trim() : cut.replace(/\s+\S*$/, '') || cut;
-}
+/** The query as PostgreSQL can take it: no NUL (text cannot hold one), trimmed, bounded at a space. */
+const clean = (query: string) => boundedSearchText(query.replaceAll('\0', ' '));
 
 /**
  * A dash between spaces is punctuation in a title («Presupuesto, 2019 - 2023», «2019 – 2025»), not
@@ -57,11 +49,15 @@ const searchable = (q: string) => withoutLooseOperators(q.replace(/(^|\s)[-\u201
 /**
  * Web search's OR joins the words on either side of it; with none on one side («presupuesto OR»,
  * a query typed in halves) PostgreSQL searches the word «or», and nothing was found. An AND in
- * capitals, as other search engines take it, asks what the archive does between words anyway.
- * A query of nothing but those words is searched as it is.
+ * capitals, as other search engines take it, asks what the archive does between words anyway; a
+ * NOT in capitals is their minus («salud NOT hospital»). A query of nothing but those words is
+ * searched as it is.
  */
 function withoutLooseOperators(q: string): string {
-  const words = q.split(' ').filter((word) => word !== 'AND');
+  const typed = q.split(' ');
+  const words = typed
+    .map((word, index) => (typed[index - 1] === 'NOT' && !word.startsWith('-') && word !== 'NOT' ? `-${word}` : word))
+    .filter((word) => word !== 'AND' && word !== 'NOT');
   while (words.length > 0 && /^or$/i.test(words[0]!)) words.shift();
   while (words.length > 0 && /^or$/i.test(words.at(-1)!)) words.pop();
   return words.length > 0 ? words.join(' ') : q;
@@ -114,6 +110,29 @@ async function matchedGroups(db: Db, q: string): Promise<MatchedGroups> {
     return rows.map((row) => row.id);
   };
   return Object.fromEntries(await Promise.all(GROUP_ENTITY_LIST.map(async (entity) => [entity, await ids(entity)]))) as MatchedGroups;
+}
+
+/**
+ * What a minus leaves out («salud -hospital», «-"centro médico"»), its words and phrases joined by
+ * OR; null when the query leaves nothing out.
+ */
+function leftOutTerms(q: string): string | null {
+  const terms = [...q.matchAll(/(?:^|\s)-("[^"]*"|[^\s"]+)/g)].map((match) => match[1]!);
+  return terms.length > 0 ? terms.join(' or ') : null;
+}
+
+/**
+ * The records a query's minus keeps. The full-text query leaves out a record whose own text holds
+ * the word; this also leaves out the records of a source, institution or category whose name holds
+ * it, and keeps the word's records from coming back through their groups («salud -hospital»
+ * brought the hospitals' records through the Salud category). Undefined when nothing is left out.
+ */
+async function keptByMinus(db: Db, q: string): Promise<SQL | undefined> {
+  const terms = leftOutTerms(q);
+  if (terms === null) return undefined;
+  const named = groupCondition(await matchedGroups(db, terms));
+  // coalesce: a record with no category (a null id) is not «in» any group, and must stay.
+  return sql`not coalesce(${or(sql`${alexandrias.search} @@ ${tsquery(terms)}`, named)}, false)`;
 }
 
 /** The records of the matched groups, on the records themselves or on their running counts. */
@@ -369,7 +388,7 @@ export async function searchArchive(db: Db, query: string, options: SearchOption
     if (found() === 0) return empty;
   }
 
-  const filters = recordCondition(options.filters ?? {});
+  const filters = and(recordCondition(options.filters ?? {}), tiers.kept);
   const match = sql`${alexandrias.search} @@ ${tsquery(q)}`;
   const items: UnmarkedRecordRow[] = [];
   if (window.offset < tiers.direct) {
@@ -439,31 +458,39 @@ interface Tiers {
   mixed: number;
   groups: MatchedGroups;
   words: WordGroups | null;
+  /** What a minus leaves out (`keptByMinus`); the group tier is then counted on the records. */
+  kept: SQL | undefined;
 }
 
 /** The mixed tier's records: every word in their text or groups, and neither a direct nor a group hit. */
-function mixedTier(q: string, tiers: Pick<Tiers, 'groups' | 'words'>): SQL | undefined {
+function mixedTier(q: string, tiers: Pick<Tiers, 'groups' | 'words' | 'kept'>): SQL | undefined {
   if (!tiers.words) return undefined;
   const grouped = groupCondition(tiers.groups);
-  return and(mixedCondition(tiers.words), sql`not (${alexandrias.search} @@ ${tsquery(q)})`, grouped ? sql`not (${grouped})` : undefined);
+  return and(mixedCondition(tiers.words), sql`not (${alexandrias.search} @@ ${tsquery(q)})`, grouped ? sql`not (${grouped})` : undefined, tiers.kept);
 }
 
 /** How many records match directly, how many more through their groups only, and how many more word by word. */
 async function countTiers(db: Db, q: string, filters: CountedFilter): Promise<Tiers> {
-  const [groups, words] = await Promise.all([matchedGroups(db, q), wordGroups(db, q)]);
+  const [groups, words, kept] = await Promise.all([matchedGroups(db, q), wordGroups(db, q), keptByMinus(db, q)]);
   const match = sql`${alexandrias.search} @@ ${tsquery(q)}`;
-  const [direct] = await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(and(match, recordCondition(filters)));
-  const mixed = mixedTier(q, { groups, words });
+  const [direct] = await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(and(match, recordCondition(filters), kept));
+  const mixed = mixedTier(q, { groups, words, kept });
   const [inMixed] = mixed ? await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(and(mixed, recordCondition(filters))) : [];
   const grouped = groupCondition(groups);
-  if (!grouped) return { direct: direct?.n ?? 0, grouped: 0, mixed: inMixed?.n ?? 0, groups, words };
+  const counted = { direct: direct?.n ?? 0, mixed: inMixed?.n ?? 0, groups, words, kept };
+  if (!grouped) return { ...counted, grouped: 0 };
+  // The running counts know nothing of the records' words: what a minus keeps is counted on them.
+  if (kept) {
+    const [inGroups] = await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(and(grouped, sql`not (${match})`, recordCondition(filters), kept));
+    return { ...counted, grouped: inGroups?.n ?? 0 };
+  }
   // The group tier's size from the running counts, less the records already counted as direct hits.
   const [all] = await db
     .select({ n: sql<number>`coalesce(sum(${recordCounts.n}), 0)::int` })
     .from(recordCounts)
     .where(and(groupCondition(groups, 'countsColumn'), countsCondition(filters)));
   const [overlap] = await db.select({ n: sql<number>`count(*)::int` }).from(alexandrias).where(and(match, grouped, recordCondition(filters)));
-  return { direct: direct?.n ?? 0, grouped: (all?.n ?? 0) - (overlap?.n ?? 0), mixed: inMixed?.n ?? 0, groups, words };
+  return { ...counted, grouped: (all?.n ?? 0) - (overlap?.n ?? 0) };
 }
 
 /** Counts by format, status, institution, category and source over all results (every tier). */
@@ -483,7 +510,7 @@ async function facetsOf(db: Db, q: string, tiers: Tiers, filters: CountedFilter)
         .where(and(mixed, recordCondition(filters)))
         .groupBy(...Object.values(FACET_COLUMNS).map((columns) => columns.record))
     : null;
-  const filtered = recordCondition(filters);
+  const filtered = and(recordCondition(filters), tiers.kept);
   const counted = and(groupCondition(groups, 'countsColumn'), countsCondition(filters));
   const totals = {} as Record<FacetDimension, Map<string, number>>;
   for (const [dimension, columns] of Object.entries(FACET_COLUMNS) as Array<[FacetDimension, { record: SQL; counts: SQL }]>) {
@@ -494,7 +521,15 @@ async function facetsOf(db: Db, q: string, tiers: Tiers, filters: CountedFilter)
       .where(and(match, filtered))
       .groupBy(columns.record);
     accumulate(totals[dimension], direct);
-    if (grouped) {
+    if (grouped && tiers.kept) {
+      // What a minus keeps is known on the records only (`countTiers`).
+      const inGroups = await db
+        .select({ key: sql<string | null>`${columns.record}`, n: sql<number>`count(*)::int` })
+        .from(alexandrias)
+        .where(and(grouped, sql`not (${match})`, filtered))
+        .groupBy(columns.record);
+      accumulate(totals[dimension], inGroups);
+    } else if (grouped) {
       accumulate(totals[dimension], await runningCountsBy(db, columns.counts, counted));
       const overlap = await db
         .select({ key: sql<string | null>`${columns.record}`, n: sql<number>`count(*)::int` })
