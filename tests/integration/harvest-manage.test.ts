@@ -758,13 +758,20 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
     // A catalogue on a site of its own that answers: unlisted until its run files its records.
     const other = await startLocalPortal();
     try {
+      const origin = new URL(other.urls.ckan).origin;
+      // A wrong address on the same site, registered first and never run, makes the site's source:
+      // the source still goes public under the name of the catalogue whose records it lists.
+      const mistaken = await call(sourcesRoute.POST, { method: 'POST', body: { url: `${origin}/no-es-un-catalogo/`, kind: 'ckan' } });
+      expect(mistaken.status).toBe(201);
       const right = await call(sourcesRoute.POST, { method: 'POST', body: { url: other.urls.ckan, kind: 'ckan', name: 'Catálogo que espera (bueno)' } });
       expect(right.status).toBe(201);
-      const origin = new URL(other.urls.ckan).origin;
       expect(await listed(origin)).toBe(false);
       expect((await call(runRoute.POST, { method: 'POST', id: (right.body.body as HarvestSourceDetail).id })).status).toBe(202);
       await drainQueue(60_000);
       expect(await listed(origin)).toBe(true);
+      const [shown] = await db.select({ name: sources.name, description: sources.description }).from(sources).where(eq(sources.url, origin));
+      expect(shown).toEqual({ name: 'Catálogo que espera (bueno)', description: `Catálogo público cosechado por el archivo: ${new URL(other.urls.ckan).href}` });
+      await db.delete(harvestSources).where(eq(harvestSources.id, (mistaken.body.body as HarvestSourceDetail).id));
       expect(((await call(sourceRoute.GET, { id: (right.body.body as HarvestSourceDetail).id })).body.body as HarvestSourceDetail).sourceListed).toBe(true);
       expect(await sourcesCounted()).toBe(before + 1);
     } finally {

@@ -28,7 +28,6 @@ import {
   harvestSources,
   imports,
   jobs,
-  sources,
   statusHistory,
   type HarvestCounts,
   type HarvestSource,
@@ -41,6 +40,7 @@ import { frequencyLabel } from './catalogs/frequency.ts';
 import { CAPTURE_JOB, type CaptureJobPayload } from './capture-job.ts';
 import { catalogueNote, chooseCategory, fileNameOf, foldLabel, mapDataset, type CategoryChoice, type MappedRecord } from './map.ts';
 import { PublisherMatcher } from './publishers.ts';
+import { listCatalogueSource } from './sources.ts';
 import { withdrawUnseen } from './withdrawals.ts';
 import { catalogueFactColumns, catalogueFactsOf, type CatalogueFacts } from '../db/catalogue-facts.ts';
 import { insertRows } from '../db/json-values.ts';
@@ -556,9 +556,7 @@ async function writeDatasets(tx: Tx, context: RunContext, items: readonly Prepar
     written.counts.new += batch.length;
   }
   // The catalogue's first records: the source the archive made for it is listed from now on.
-  if (fresh.length > 0 && source.sourceId !== null) {
-    await tx.update(sources).set({ awaitingHarvest: false }).where(and(eq(sources.id, source.sourceId), eq(sources.awaitingHarvest, true)));
-  }
+  if (fresh.length > 0) await listCatalogueSource(tx, source);
   return written;
 }
 

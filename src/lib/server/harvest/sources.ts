@@ -170,6 +170,27 @@ const HARVESTED_SOURCE_DESCRIPTION = 'Catálogo público cosechado por el archiv
 const harvestedSourceDescription = (catalogUrl: string) => `${HARVESTED_SOURCE_DESCRIPTION}${catalogUrl}`;
 
 /**
+ * A catalogue's first records list the source the archive made for it (`awaiting_harvest`), named
+ * and described after this catalogue: the source may have been made by another catalogue on the
+ * same site, registered first and never brought a record (a wrong address, added moments before
+ * the right one), and the public must read the name of the catalogue whose records it lists. A
+ * source a moderator described otherwise keeps its name and description. Run in the transaction
+ * that writes those records.
+ */
+export async function listCatalogueSource(tx: Tx, catalogue: Pick<HarvestSource, 'sourceId' | 'name' | 'url'>): Promise<void> {
+  if (catalogue.sourceId === null) return;
+  const madeByTheArchive = like(sources.description, `${HARVESTED_SOURCE_DESCRIPTION}%`);
+  await tx
+    .update(sources)
+    .set({
+      awaitingHarvest: false,
+      name: sql`case when ${madeByTheArchive} then ${catalogue.name} else ${sources.name} end`,
+      description: sql`case when ${madeByTheArchive} then ${harvestedSourceDescription(catalogue.url)} else ${sources.description} end`,
+    })
+    .where(and(eq(sources.id, catalogue.sourceId), eq(sources.awaitingHarvest, true)));
+}
+
+/**
  * A harvest source's new name or address, wherever the old ones show: its records' provenance
  * notes («…del catálogo «X» (dirección)…», written at each harvest) and the source the archive made
  * for it, while that source still describes itself as this catalogue's. That source follows a new
