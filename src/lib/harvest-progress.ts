@@ -111,3 +111,14 @@ export function runButtonLabel(activeRun: HarvestProgressInput['activeRun']): st
   if (!activeRun) return 'Cosechar ahora';
   return activeRun.status === 'running' ? 'Cosechando…' : 'En cola…';
 }
+
+/**
+ * What the failed captures' list says while the work goes on and some have failed since the page
+ * was drawn: the list itself, with each reason, is drawn again when the work ends.
+ */
+export function failedSoFarText(count: number): string {
+  return pickPlural(count, {
+    one: '1 captura ha fallado hasta ahora: aparecerá aquí, con su motivo, cuando termine el trabajo.',
+    other: `${formatCount(count)} capturas han fallado hasta ahora: aparecerán aquí, con su motivo, cuando termine el trabajo.`,
+  });
+}

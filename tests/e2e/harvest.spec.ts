@@ -409,7 +409,7 @@ test('a dataset that left the catalogue is marked on its record, and its history
   }
 });
 
-test("a file the portal no longer serves is listed among the failed captures, with its reason and its attempts in words, and retried from there", async ({ page }) => {
+test("a file the portal no longer serves is listed among the failed captures, with its reason and its attempts in words, and retried from there; the page shows the run's row once the catalogue is read", async ({ page }) => {
   test.setTimeout(180_000);
   await signInWithWallet(page);
   const template = portal.packages.find((pkg) => pkg.resources.length === 1)!;
@@ -420,11 +420,30 @@ test("a file the portal no longer serves is listed among the failed captures, wi
     title: 'Conjunto cuyo archivo ya no está en el portal',
     resources: [{ ...template.resources[0]!, id: 'recurso-sin-archivo', url: `${portal.origin}/files/no-existe/nómina.csv` }],
   };
-  portal.packages.push(gone);
+  // And one whose file comes slowly: its capture goes on after the catalogue has been read.
+  const slowly: CkanPackage = {
+    ...template,
+    id: 'conjunto-lento',
+    name: 'conjunto-lento',
+    title: 'Conjunto cuyo archivo llega despacio',
+    resources: [{ ...template.resources[0]!, id: 'recurso-lento', url: `${portal.origin}/files/recurso-lento/lento.csv` }],
+  };
+  portal.packages.push(gone, slowly);
+  portal.files.set('recurso-lento', portal.files.get(template.resources[0]!.id)!);
+  portal.slow.fileMs = 8_000;
   try {
     await page.goto('/moderacion/cosechas');
     await page.getByRole('link', { name: 'Portal de datos local' }).click();
+    const runs = page.locator('[data-runs] tr[data-run]');
+    const runsBefore = await runs.count();
     await page.locator('[data-source]').filter({ hasText: 'Portal de datos local' }).getByRole('button', { name: 'Cosechar ahora' }).click();
+    // The catalogue read, while a file still comes in: the page is drawn again with the run's row,
+    // then follows the captures; the failed captures' list, drawn before the 404, does not say none failed.
+    await expect(runs).toHaveCount(runsBefore + 1, { timeout: 60_000 });
+    await expect(page.locator('[data-progress-text]')).toHaveText(/^Catálogo leído\. Capturando archivos/);
+    await expect(page.getByText('Ninguna captura ha fallado.')).toHaveCount(0);
+    await expect(page.locator('[data-no-failed-captures], [data-failed-captures]')).toContainText(/1 captura ha fallado hasta ahora: aparecerá aquí|Conjunto cuyo archivo ya no está en el portal/);
+    portal.slow.fileMs = 0;
     await expect(page.locator('[data-progress-text]')).toHaveText(/^Última cosecha terminada: \d+ documentos\. \d+ capturas? siguen? fallando/, { timeout: 120_000 });
     await page.reload();
     const failed = page.locator('[data-failed-captures] li').filter({ hasText: gone.title });
@@ -448,8 +467,10 @@ test("a file the portal no longer serves is listed among the failed captures, wi
     await expect(runFailures.locator('summary')).toHaveClass(/text-amber-800/);
     await expect(page.locator('[data-failed-captures] li').filter({ hasText: gone.title })).toHaveCount(0);
   } finally {
-    portal.packages.splice(portal.packages.indexOf(gone), 1);
+    portal.slow.fileMs = 0;
+    portal.packages.splice(portal.packages.indexOf(gone), 2);
     portal.files.delete('no-existe');
+    portal.files.delete('recurso-lento');
   }
 });
 

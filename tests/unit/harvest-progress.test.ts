@@ -4,7 +4,7 @@
  * a whole run once the click had queued it.
  */
 import { describe, expect, it } from 'vitest';
-import { harvestBadge, harvestPhase, harvestProgressText, runButtonLabel, type HarvestProgressInput } from '../../src/lib/harvest-progress.ts';
+import { failedSoFarText, harvestBadge, harvestPhase, harvestProgressText, runButtonLabel, type HarvestProgressInput } from '../../src/lib/harvest-progress.ts';
 
 const noCaptures = { counts: { queued: 0, running: 0, done: 0, failed: 0 } };
 const state = (over: Partial<HarvestProgressInput>): HarvestProgressInput => ({ activeRun: null, lastRun: null, captures: noCaptures, ...over });
@@ -52,5 +52,10 @@ describe('harvest progress', () => {
     expect(runButtonLabel(null)).toBe('Cosechar ahora');
     expect(runButtonLabel({ status: 'queued' })).toBe('En cola…');
     expect(runButtonLabel({ status: 'running' })).toBe('Cosechando…');
+  });
+
+  it('says how many captures failed so far, while their list waits for the end of the work', () => {
+    expect(failedSoFarText(1)).toBe('1 captura ha fallado hasta ahora: aparecerá aquí, con su motivo, cuando termine el trabajo.');
+    expect(failedSoFarText(1065)).toBe('1,065 capturas han fallado hasta ahora: aparecerán aquí, con su motivo, cuando termine el trabajo.');
   });
 });
