@@ -19,6 +19,13 @@ test('every REST example of /docs answers, in the envelope, to any origin', asyn
 
 test('the REST routes answer real statuses, and the OpenAPI document describes them', async ({ request }) => {
   expect((await request.get('/v1/api/ministerios/getAll')).status()).toBe(404);
+  // An address the API lacks is a JSON 404 a program can read, whatever its method, not the HTML page.
+  for (const method of ['GET', 'POST']) {
+    const missing = await request.fetch('/v2/open-data/ministerios/getAll', { method, ...(method === 'POST' ? { data: {} } : {}) });
+    expect(missing.status()).toBe(404);
+    expect(missing.headers()['content-type']).toMatch(/^application\/json/);
+    expect(await missing.json()).toEqual({ code: 404, message: 'La API del archivo no tiene la ruta /v2/open-data/ministerios/getAll: sus rutas están descritas en /openapi.json y explicadas en /docs.' });
+  }
   const tooMany = await request.get('/v2/open-data/alexandrias/getAll?limit=1000');
   expect(tooMany.status()).toBe(400);
   expect(await tooMany.json()).toMatchObject({ code: 400, message: 'limit no puede pasar de 100.' });
