@@ -102,7 +102,7 @@ describe.each(testEngines())('GraphQL limits on %s', (engine) => {
     const scans = await gql(aliasedTextCounts(MAX_ROOT_FIELDS), '198.51.100.11');
     expect(scans.status).toBe(400);
     expect(scans.errors?.map((error) => error.extensions?.code)).toEqual(['QUERY_TOO_COSTLY']);
-    expect(scans.errors![0]!.message).toMatch(/^La consulta es demasiado costosa: [\d.]+ puntos, y el máximo es 5000\..*filtros de texto/);
+    expect(scans.errors![0]!.message).toMatch(/^La consulta es demasiado costosa: [\d,]+ puntos, y el máximo es 5,000\..*filtros de texto/);
 
     const counted = `{ ${Array.from({ length: MAX_ROOT_FIELDS }, (_, n) => `c${n}: alexandriasConnection(where: { category: ${n + 1}, type: "pdf" }) { aggregate { count } }`).join(' ')} }`;
     const answer = await gql(counted, '198.51.100.11');

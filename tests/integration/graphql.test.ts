@@ -379,11 +379,11 @@ describe.each(testEngines())('the GraphQL API on %s', (engine) => {
     );
     // Priced by what the archive holds: every record's category repeats, each with 100 records.
     expect(await errorOf(`{ alexandrias(limit: 100) { id category { alexandrias(limit: 100) { id } } } }`)).toMatch(
-      /^La consulta es demasiado costosa: 10\.220 puntos, y el máximo es 5000\./,
+      /^La consulta es demasiado costosa: 10,220 puntos, y el máximo es 5,000\./,
     );
     // Aliases do not get around the cost, and there are only so many of them at the root.
     const aliased = (count: number) => Array.from({ length: count }, (_, n) => `a${n}: alexandrias(limit: 100, where: { title_contains: "a" }) { id }`).join(' ');
-    expect(await errorOf(`{ ${aliased(20)} }`)).toMatch(/^La consulta es demasiado costosa: 7200 puntos/);
+    expect(await errorOf(`{ ${aliased(20)} }`)).toMatch(/^La consulta es demasiado costosa: 7,200 puntos/);
     expect(await errorOf(`{ ${aliased(60)} }`)).toBe(
       `La consulta pide 60 campos en su primer nivel (alias incluidos) y el máximo es ${MAX_ROOT_FIELDS}. Divídala en varias consultas.`,
     );

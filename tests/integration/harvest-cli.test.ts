@@ -230,7 +230,7 @@ describe('npm run harvest', () => {
       { run: () => harvest([portal.urls.ckan, '--kinds', 'ckan'], env), says: 'Opción desconocida: «--kinds».' },
       { run: () => harvest(['--timeout'], env, 30_000, RECHECK), says: 'Falta el valor de «--timeout».' },
       // Past 2³¹ − 1 ms a Node timer fires at once: such a pause would be none.
-      { run: () => harvest([portal.urls.ckan, '--host-delay', '3000000000'], env), says: '--host-delay debe ser un número entero de milisegundos entre 0 y 3.600.000.' },
+      { run: () => harvest([portal.urls.ckan, '--host-delay', '3000000000'], env), says: '--host-delay debe ser un número entero de milisegundos entre 0 y 3,600,000.' },
     ];
     for (const { run, says } of cases) {
       const { code, output } = await run();

@@ -63,11 +63,11 @@ describe('readConfig', () => {
 
   it('names a wrong number, flag, port, wallet or chain instead of using the default in its place', () => {
     const cases: Array<[NodeJS.ProcessEnv, string]> = [
-      [{ ARCHIVE_CAPTURE_HOST_DELAY_MS: '5s' }, 'ARCHIVE_CAPTURE_HOST_DELAY_MS debe ser un número entero de milisegundos entre 0 y 3.600.000, no «5s».'],
+      [{ ARCHIVE_CAPTURE_HOST_DELAY_MS: '5s' }, 'ARCHIVE_CAPTURE_HOST_DELAY_MS debe ser un número entero de milisegundos entre 0 y 3,600,000, no «5s».'],
       // Past 2³¹ − 1 ms a Node timer fires after 1 ms: no pause at all, and a lease renewed in a busy loop.
-      [{ ARCHIVE_CAPTURE_HOST_DELAY_MS: '3000000000' }, 'ARCHIVE_CAPTURE_HOST_DELAY_MS debe ser un número entero de milisegundos entre 0 y 3.600.000, no «3000000000».'],
-      [{ ARCHIVE_JOB_LEASE_MS: '10000000000' }, 'ARCHIVE_JOB_LEASE_MS debe ser un número entero de milisegundos entre 500 y 86.400.000, no «10000000000».'],
-      [{ ARCHIVE_INSTANCE_LEASE_MS: '10' }, 'ARCHIVE_INSTANCE_LEASE_MS debe ser un número entero de milisegundos entre 500 y 86.400.000, no «10».'],
+      [{ ARCHIVE_CAPTURE_HOST_DELAY_MS: '3000000000' }, 'ARCHIVE_CAPTURE_HOST_DELAY_MS debe ser un número entero de milisegundos entre 0 y 3,600,000, no «3000000000».'],
+      [{ ARCHIVE_JOB_LEASE_MS: '10000000000' }, 'ARCHIVE_JOB_LEASE_MS debe ser un número entero de milisegundos entre 500 y 86,400,000, no «10000000000».'],
+      [{ ARCHIVE_INSTANCE_LEASE_MS: '10' }, 'ARCHIVE_INSTANCE_LEASE_MS debe ser un número entero de milisegundos entre 500 y 86,400,000, no «10».'],
       [{ ARCHIVE_CAPTURE_HOST_CONCURRENCY: '-1' }, 'ARCHIVE_CAPTURE_HOST_CONCURRENCY debe ser un número entero mayor que cero, no «-1».'],
       [{ ARCHIVE_MAX_DOCUMENT_BYTES: '200MB' }, 'ARCHIVE_MAX_DOCUMENT_BYTES debe ser un número entero mayor que cero, no «200MB».'],
       [{ ARCHIVE_WORKER_CONCURRENCY: '2.5' }, 'ARCHIVE_WORKER_CONCURRENCY debe ser un número entero mayor que cero, no «2.5».'],

@@ -713,7 +713,7 @@ describe('the readers on what real portals publish beyond the examples', () => {
     }
     // Short values, but so many references that they would add more than the page holds.
     const flood = await refused(`<?xml version="1.0"?><!DOCTYPE rdf:RDF [<!ENTITY a "${'a'.repeat(200)}">]>${dataset('&a;'.repeat(1000))}`);
-    expect(flood.message).toMatch(/^https:\/\/p\.example\/catalog\.rdf usa sus entidades XML tantas veces que ocuparían 200\.000 caracteres, más que la página misma/);
+    expect(flood.message).toMatch(/^https:\/\/p\.example\/catalog\.rdf usa sus entidades XML tantas veces que ocuparían 200,000 caracteres, más que la página misma/);
     const redefined = await refused(`<?xml version="1.0"?><!DOCTYPE rdf:RDF [<!ENTITY amp "y">]>${dataset('Salud &amp; educación')}`);
     expect(redefined.message).toBe('https://p.example/catalog.rdf redefine una entidad propia de XML (amp, lt, gt, quot o apos), y el archivo no la lee.');
     const many = await refused(`<?xml version="1.0"?><!DOCTYPE rdf:RDF [${Array.from({ length: 65 }, (_, i) => `<!ENTITY e${i} "x">`).join('')}]>${dataset('&e1;')}`);
@@ -959,7 +959,7 @@ describe('what one DCAT page may cost', () => {
       expect(triples.pages, syntax).toEqual([]);
       expect(triples.error.code, syntax).toBe('too-costly');
       expect(triples.error.message, syntax).toBe(
-        'La página https://portal.example/catalogo del catálogo pasa de 1000 tripletas RDF, el máximo que el archivo lee de una página: el catálogo debe paginarse (Hydra).',
+        'La página https://portal.example/catalogo del catálogo pasa de 1,000 tripletas RDF, el máximo que el archivo lee de una página: el catálogo debe paginarse (Hydra).',
       );
       const datasets = await readUntilError('dcat', 'https://portal.example/catalogo', answering(body, type), { limits: { maxDatasets: 99 } });
       expect(datasets.error.code, syntax).toBe('too-costly');
@@ -1005,7 +1005,7 @@ describe('what one DCAT page may cost', () => {
       const { pages, error } = await readUntilError(kind, 'https://portal.example/catalogo', answering(body, 'application/json'), { limits: { maxPageBytes: 5_000 } });
       expect(pages, kind).toEqual([]);
       expect(error.code, kind).toBe('too-costly');
-      expect(error.message, kind).toMatch(/^La página 1 del catálogo \(https:\/\/portal\.example\/catalogo.*\) pasa de 5000 bytes, el máximo que el archivo lee de una página\.$/);
+      expect(error.message, kind).toMatch(/^La página 1 del catálogo \(https:\/\/portal\.example\/catalogo.*\) pasa de 5,000 bytes, el máximo que el archivo lee de una página\.$/);
     }
   });
 });

@@ -368,6 +368,6 @@ describe('intervalLabel', () => {
     expect(intervalLabel(3600)).toBe('Cada hora');
     expect(intervalLabel(90 * 60)).toBe('Cada 90 minutos');
     expect(intervalLabel(45)).toBe('Cada 45 segundos');
-    expect(intervalLabel(20_000 * 86_400)).toBe('Cada 20.000 días');
+    expect(intervalLabel(20_000 * 86_400)).toBe('Cada 20,000 días');
   });
 });

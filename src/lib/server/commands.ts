@@ -11,6 +11,7 @@ import { MAX_HOST_DELAY_MS, type ArchiveConfig } from './config.ts';
 import { readEmbeddedAddress } from './db/embedded-address.ts';
 import { EmbeddedDatabaseInUseError } from './db/pglite.ts';
 import { lostDatabase, messageOf, unreachableDatabase } from './db/unreachable.ts';
+import { formatCount } from '../text.ts';
 
 /** Opens the archive for a command (`what` names its work in the messages: "la cosecha"). */
 export async function openArchiveForCommand(config: ArchiveConfig, what: string): Promise<Archive> {
@@ -97,7 +98,7 @@ export function withHostDelay(config: ArchiveConfig, value: string | undefined, 
   const hostDelayMs = Number(value);
   // The configuration's bound: past 2³¹ − 1 ms a Node timer fires after 1 ms, and the pause would be none.
   if (!Number.isSafeInteger(hostDelayMs) || hostDelayMs < 0 || hostDelayMs > MAX_HOST_DELAY_MS) {
-    usage(`--host-delay debe ser un número entero de milisegundos entre 0 y ${MAX_HOST_DELAY_MS.toLocaleString('es')}.`);
+    usage(`--host-delay debe ser un número entero de milisegundos entre 0 y ${formatCount(MAX_HOST_DELAY_MS)}.`);
   }
   config.worker.perHostDelayMs = hostDelayMs;
   return config;

@@ -10,6 +10,7 @@
  */
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { formatCount } from '../text.ts';
 
 export interface ArchiveConfig {
   /** Where the server listens: `HOST` (localhost; empty, as `0.0.0.0`, every interface) and `PORT` (4321). */
@@ -258,7 +259,7 @@ class SettingsReader {
    * a busy loop and a host's pause would be no pause.
    */
   milliseconds(name: string, fallback: number, least: number, most: number): number {
-    const words = (n: number) => n.toLocaleString('es');
+    const words = (n: number) => formatCount(n);
     return this.#number(name, fallback, (n) => Number.isSafeInteger(n) && n >= least && n <= most, `un número entero de milisegundos entre ${words(least)} y ${words(most)}`);
   }
 

@@ -59,6 +59,7 @@ import type { GroupEntity } from '../../domain/groups.ts';
 import { MAX_LIMIT } from '../queries/find.ts';
 import type { ArchiveSizes } from './sizes.ts';
 import { widthProblem } from './width.ts';
+import { formatCount } from '../../text.ts';
 
 export const MAX_DEPTH = 10;
 export const MAX_COST = 5_000;
@@ -337,10 +338,10 @@ export function costLimitRule(sizes: () => ArchiveSizes | null): (context: Valid
       if (widthProblem(operation, fragmentOf)) return;
       const cost = operationCost(context.getSchema(), fragmentOf, operation, sizes());
       if (cost > MAX_COST) {
-        const shown = Number.isFinite(cost) ? Math.round(cost).toLocaleString('es') : 'incalculable';
+        const shown = Number.isFinite(cost) ? formatCount(Math.round(cost)) : 'incalculable';
         context.reportError(
           createGraphQLError(
-            `La consulta es demasiado costosa: ${shown} puntos, y el máximo es ${MAX_COST.toLocaleString('es')}. ` +
+            `La consulta es demasiado costosa: ${shown} puntos, y el máximo es ${formatCount(MAX_COST)}. ` +
               'Pida menos filas con limit (también en las listas anidadas), use menos filtros de texto (title_contains, name_contains) ' +
               'o divídala en varias consultas.',
             { nodes: [operation], extensions: { code: 'QUERY_TOO_COSTLY', http: { status: 400, spec: false } } },

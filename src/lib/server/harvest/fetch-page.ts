@@ -19,6 +19,7 @@ import type { Db } from '../db/index.ts';
 import { DEFAULT_POLITENESS, deferHost } from '../jobs/index.ts';
 import { politenessKey } from '../jobs/hosts.ts';
 import { DEFAULT_PAGE_LIMITS, PageNotFoundError, type FetchPage } from './catalogs/index.ts';
+import { formatCount } from '../../text.ts';
 
 /**
  * Largest catalogue page read (CKAN answers of 1,000 datasets stay well under it): the readers'
@@ -217,5 +218,5 @@ function charsetOf(bytes: Buffer, contentType: string | null): string {
 
 /** A wait as people read it in a reason: whole seconds, rounded up. */
 function seconds(ms: number): string {
-  return `${Math.ceil(ms / 1000).toLocaleString('es')} s`;
+  return `${formatCount(Math.ceil(ms / 1000))} s`;
 }

@@ -29,6 +29,7 @@ import { activeRunsOf, HARVEST_JOB, queueHarvestRun, refuseSnapshot, runsOf, typ
 import { documentsRead, emptyCounts } from './run.ts';
 import { changeHarvestedCatalogue, checkNewAddress, forgetHarvestSource, lockSite, registerHarvestSource, type RegistrationRules } from './sources.ts';
 import { makeDueNow, queueDueRechecks, RECHECKS_PER_TURN } from './watch.ts';
+import { formatCount } from '../../text.ts';
 
 /**
  * How often a source is harvested again: the choices a moderator has, and the PostgreSQL interval
@@ -288,7 +289,7 @@ export function intervalLabel(seconds: number): string {
   if (choice) return HARVEST_INTERVALS[choice].label;
   const [unit, one, many] = INTERVAL_UNITS.find(([unit]) => seconds % unit === 0) ?? INTERVAL_UNITS[3];
   const count = Math.round(seconds / unit);
-  return count === 1 ? `Cada ${one}` : `Cada ${count.toLocaleString('es')} ${many}`;
+  return count === 1 ? `Cada ${one}` : `Cada ${formatCount(count)} ${many}`;
 }
 
 

@@ -46,6 +46,7 @@ import { catalogueFactColumns, catalogueFactsOf, type CatalogueFacts } from '../
 import { insertRows } from '../db/json-values.ts';
 import { publishableContact } from '../../domain/contact-point.ts';
 import { firstCharacters } from '../../domain/text.ts';
+import { formatCount } from '../../text.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -184,7 +185,7 @@ export async function runHarvest(db: Db, harvestSourceId: number, options: RunHa
     for await (const page of readCatalog(source.kind, source.url, options.fetchPage, options)) {
       if (page.total !== null) {
         firstTotal ??= page.total;
-        if (page.total !== firstTotal) moved ??= `de ${firstTotal.toLocaleString('es')} a ${page.total.toLocaleString('es')} conjuntos`;
+        if (page.total !== firstTotal) moved ??= `de ${formatCount(firstTotal)} a ${formatCount(page.total)} conjuntos`;
       }
       for (const reason of page.skipped) {
         counts.failed += 1;
@@ -566,7 +567,7 @@ const NAMED_REPEATS = 3;
 /** Datasets named by identifier in a note: the number, and the first few («1 conjunto (a)», «5 conjuntos (a, b, c…)»). */
 function datasetsNamed({ count, named }: { count: number; named: readonly string[] }): string {
   const more = count > named.length ? '…' : '';
-  return `${count === 1 ? '1 conjunto' : `${count.toLocaleString('es')} conjuntos`} (${named.join(', ')}${more})`;
+  return `${count === 1 ? '1 conjunto' : `${formatCount(count)} conjuntos`} (${named.join(', ')}${more})`;
 }
 
 /**

@@ -19,6 +19,7 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { alexandrias, harvestedRecords, harvestSources, imports, statusHistory } from '../db/schema.ts';
+import { formatCount } from '../../text.ts';
 
 /**
  * The most datasets one run withdraws on its own reading: `datasets`, or `share` of those its
@@ -122,7 +123,7 @@ async function markWithdrawn(tx: Tx, harvestSourceId: number, where: SQL): Promi
 
 /** The run's note when it held `waiting` of the `listed` datasets, and withdrew the `confirmed` ones two readings missed. */
 function heldMessage(waiting: number, listed: number, confirmed: number): string {
-  const count = (n: number) => n.toLocaleString('es');
+  const count = (n: number) => formatCount(n);
   const datasets = (n: number) => `${count(n)} ${n === 1 ? 'conjunto' : 'conjuntos'} de datos`;
   const before = confirmed === 0 ? '' : `${confirmed === 1 ? 'Se retiró' : 'Se retiraron'} ${datasets(confirmed)} que tampoco vio una cosecha anterior. `;
   return (

@@ -60,6 +60,7 @@ import { parseInput, refuseUnfitInput } from '../http/input.ts';
 import { enqueue } from '../jobs/index.ts';
 import { hasSheets, sheetPreviewsJob } from '../spreadsheets/preview-job.ts';
 import { readMultipart, type Part } from './multipart.ts';
+import { formatCount } from '../../text.ts';
 
 export interface UploadContext {
   db: Db;
@@ -93,7 +94,7 @@ interface Fields {
   signature: string;
 }
 
-const megabytes = (bytes: number) => `${Math.floor(bytes / 1_000_000).toLocaleString('es')} MB`;
+const megabytes = (bytes: number) => `${formatCount(Math.floor(bytes / 1_000_000))} MB`;
 
 export async function addAsset(context: UploadContext): Promise<AddedAsset> {
   const { db, config } = context;

@@ -4,6 +4,7 @@
  */
 import { CatalogReadError } from './errors.ts';
 import type { CatalogKind, FetchedPage } from './types.ts';
+import { formatCount } from '../../../text.ts';
 
 /** True when the page is HTML (or XML) by its Content-Type or by its first character. */
 export function looksLikeMarkup(page: FetchedPage): boolean {
@@ -40,7 +41,7 @@ function whereJsonBreaks(error: unknown, text: string): string {
   const message = error instanceof Error ? error.message : '';
   const position = /position (\d+)/.exec(message)?.[1];
   if (/end of JSON input/i.test(message) || (position !== undefined && Number(position) >= text.trimEnd().length)) return 'acaba antes de tiempo';
-  return position ? `falla en el carácter ${(Number(position) + 1).toLocaleString('es')}` : 'no se puede leer';
+  return position ? `falla en el carácter ${formatCount(Number(position) + 1)}` : 'no se puede leer';
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

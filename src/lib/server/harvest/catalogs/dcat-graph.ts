@@ -19,6 +19,7 @@ import { firstValue, HYDRA_NS, inArchiveLanguage, labelOf, literalsByLanguage, o
 import type { CatalogContact, CatalogDataset, CatalogDistribution, CatalogLicense, CatalogPublisher, CatalogTemporal, CatalogTheme, FetchedPage } from './types.ts';
 import { frequencyIri } from './frequency.ts';
 import { cleanByteSize, cleanChecksum, cleanContact, cleanDate, cleanEmail, cleanFileSize, cleanLanguage, cleanSpatial, cleanTemporal, cleanText, cleanUrl, distinct, vocabularyCode, type VocabularyKind } from './values.ts';
+import { formatCount } from '../../../text.ts';
 
 const DCT_LICENSE = `${NS.dct}license`;
 const DCT_ACCRUAL_PERIODICITY = `${NS.dct}accrualPeriodicity`;
@@ -68,7 +69,7 @@ function parseDcatGraph(graph: Store, url: string, body: string, maxDatasets: nu
     throw new CatalogReadError(
       'too-costly',
       url,
-      `La página ${url} del catálogo describe ${subjects.length.toLocaleString('es')} conjuntos de datos, más de los ${maxDatasets.toLocaleString('es')} que el archivo lee de una página: el catálogo debe paginarse (Hydra).`,
+      `La página ${url} del catálogo describe ${formatCount(subjects.length)} conjuntos de datos, más de los ${formatCount(maxDatasets)} que el archivo lee de una página: el catálogo debe paginarse (Hydra).`,
     );
   }
   if (listed.length === 0 && graph.getSubjects(rdf.type, dcat.Catalog, null).length === 0) {
@@ -86,7 +87,7 @@ function parseDcatGraph(graph: Store, url: string, body: string, maxDatasets: nu
   // documents, one per dataset): the archive does not open each, so it says it read none of them.
   // A failure of the run, which then withdraws nothing on this page's word.
   if (subjects.length === 0 && listed.length > 0) {
-    skipped.push(`La página ${url} nombra ${listed.length.toLocaleString('es')} conjunto(s) de datos sin describir ninguno (el archivo no abre la dirección de cada uno): no se leen.`);
+    skipped.push(`La página ${url} nombra ${formatCount(listed.length)} conjunto(s) de datos sin describir ninguno (el archivo no abre la dirección de cada uno): no se leen.`);
   }
   for (const node of subjects) {
     const dataset = dcatDataset(graph, node, { publisher: cataloguePublisher(graph, node), spatial: () => catalogueSpatial(graph, node) });

@@ -7,6 +7,7 @@
 import { CatalogReadError, PageNotFoundError } from './errors.ts';
 import { DEFAULT_PAGE_LIMITS } from './limits.ts';
 import { DEFAULT_MAX_PAGES, type CatalogDataset, type CatalogPage, type FetchedPage, type FetchPage } from './types.ts';
+import { formatCount } from '../../../text.ts';
 
 /** What a reader makes of one fetched page. */
 export interface ParsedPage {
@@ -79,7 +80,7 @@ async function fetchOne(fetchPage: FetchPage, url: string, number: number, maxPa
     throw new CatalogReadError(
       'too-costly',
       url,
-      `La página ${number} del catálogo (${url}) pasa de ${maxPageBytes.toLocaleString('es')} bytes, el máximo que el archivo lee de una página.`,
+      `La página ${number} del catálogo (${url}) pasa de ${formatCount(maxPageBytes)} bytes, el máximo que el archivo lee de una página.`,
     );
   }
   return page;

@@ -25,6 +25,7 @@ import { bodyText, kindHint, parseJsonPage } from './body.ts';
 import { BUNDLED_CONTEXTS } from './contexts.ts';
 import { CatalogReadError } from './errors.ts';
 import type { FetchedPage } from './types.ts';
+import { formatCount } from '../../../text.ts';
 
 type RdfSyntax = 'jsonld' | 'turtle' | 'ntriples' | 'rdfxml';
 
@@ -124,7 +125,7 @@ function tooManyTriples(url: string, maxTriples: number): CatalogReadError {
   return new CatalogReadError(
     'too-costly',
     url,
-    `La página ${url} del catálogo pasa de ${maxTriples.toLocaleString('es')} tripletas RDF, el máximo que el archivo lee de una página: el catálogo debe paginarse (Hydra).`,
+    `La página ${url} del catálogo pasa de ${formatCount(maxTriples)} tripletas RDF, el máximo que el archivo lee de una página: el catálogo debe paginarse (Hydra).`,
   );
 }
 
@@ -215,7 +216,7 @@ function isHighSurrogate(code: number): boolean {
 function entityProblem(text: string): string | null {
   const declared = text.match(ENTITY_DECLARATION)?.length ?? 0;
   if (declared === 0) return null;
-  if (declared > MAX_ENTITIES) return `declara ${declared.toLocaleString('es')} entidades XML, más de las ${MAX_ENTITIES} que el archivo lee.`;
+  if (declared > MAX_ENTITIES) return `declara ${formatCount(declared)} entidades XML, más de las ${MAX_ENTITIES} que el archivo lee.`;
   const plain = [...text.matchAll(PLAIN_ENTITY)];
   if (plain.length < declared) {
     return 'declara entidades XML que el archivo no lee (externas, de parámetro, anidadas o de más de 256 caracteres): un catálogo DCAT en RDF/XML no las necesita.';
@@ -224,7 +225,7 @@ function entityProblem(text: string): string | null {
   if (plain.some(([, name]) => PREDEFINED_ENTITIES.has(name!))) return 'redefine una entidad propia de XML (amp, lt, gt, quot o apos), y el archivo no la lee.';
   let added = 0;
   for (const [, name, , value] of plain) added += occurrences(text, `&${name};`) * value!.length;
-  if (added > text.length) return `usa sus entidades XML tantas veces que ocuparían ${added.toLocaleString('es')} caracteres, más que la página misma: el archivo no las expande.`;
+  if (added > text.length) return `usa sus entidades XML tantas veces que ocuparían ${formatCount(added)} caracteres, más que la página misma: el archivo no las expande.`;
   return null;
 }
 
