@@ -23,6 +23,21 @@ describe('GraphQL errors in Spanish', () => {
     ['POST body sent invalid JSON.', 'El cuerpo de la petición no es JSON válido.'],
     ['Variable "$a" of required type "Int!" was not provided.', 'Falta la variable obligatoria «$a» (de tipo «Int!»).'],
     ['Int cannot represent non-integer value: "x"', '"x" no es un valor de tipo «Int».'],
+    // A variable's wrong value, with graphql-js's reason in Spanish too (word for word from graphql 16).
+    ['Variable "$l" got invalid value "x"; Int cannot represent non-integer value: "x"', 'La variable «$l» tiene un valor no válido, "x": "x" no es un valor de tipo «Int».'],
+    [
+      'Variable "$l" got invalid value 100000000000000000000; Int cannot represent non 32-bit signed integer value: 100000000000000000000',
+      'La variable «$l» tiene un valor no válido, 100000000000000000000: 100000000000000000000 no es un valor de tipo «Int» (un entero entre −2,147,483,648 y 2,147,483,647).',
+    ],
+    ['Variable "$w" got invalid value "nope" at "w.status"; Value "nope" does not exist in "Status" enum.', 'La variable «$w» tiene un valor no válido en «w.status», "nope": «nope» no es uno de los valores de «Status».'],
+    [
+      'Variable "$w" got invalid value { statu: "on_line", n: 1 }; Field "statu" is not defined by type "W". Did you mean "status"?',
+      'La variable «$w» tiene un valor no válido, { statu: "on_line", n: 1 }: El tipo «W» no tiene el campo «statu». ¿Quiso decir «status»?',
+    ],
+    ['Variable "$w" got invalid value { status: "on_line" }; Field "n" of required type "Int!" was not provided.', 'La variable «$w» tiene un valor no válido, { status: "on_line" }: Falta el campo obligatorio «n» (de tipo «Int!»).'],
+    ['Variable "$w" got invalid value "x"; Expected type "W" to be an object.', 'La variable «$w» tiene un valor no válido, "x": Se esperaba un objeto de tipo «W».'],
+    ['Value "nope" does not exist in "Status" enum.', '«nope» no es uno de los valores de «Status».'],
+    ['Expected value of type "Int!", found null.', 'Se esperaba un valor de tipo «Int!» y llegó null.'],
     ['Syntax Error: Document contains more that 5000 tokens. Parsing aborted.', 'La consulta tiene más de 5000 elementos: no se analiza.'],
     ['Could not determine what operation to execute.', 'No se sabe qué operación ejecutar: con varias en la consulta, indique cuál (operationName), con el nombre de una de ellas.'],
     ['Unknown operation named "otra".', 'La consulta no tiene ninguna operación llamada «otra» (operationName).'],
