@@ -117,13 +117,27 @@ describe('asking for one raw block', () => {
     ['', 'text/html,application/xhtml+xml,*/*;q=0.8', false],
     // A format in the URL wins over the Accept header.
     ['?format=car', 'application/vnd.ipld.raw', false],
-    ['?format=csv', 'application/vnd.ipld.raw', false],
     // Asked for both, a CAR (the whole DAG) is answered.
     ['', 'application/vnd.ipld.car, application/vnd.ipld.raw', false],
   ] as const)('%s with Accept %s: %s', (query, accept, raw) => {
     const request = read(query, accept);
     expect(request.raw).toBe(raw);
     if (raw) expect(request.car).toBeNull();
+  });
+
+  it('refuses, in words, a format it does not serve; an empty one asks for the file', () => {
+    for (const format of ['zip', 'tar', 'dag-json', 'CAR']) {
+      let refusal: unknown;
+      try {
+        read(`?format=${format}`);
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal, format).toBeInstanceOf(HttpError);
+      expect((refusal as HttpError).status).toBe(400);
+      expect((refusal as HttpError).message).toBe(`El archivo no se sirve en el formato «${format}»: pida el archivo mismo (sin format), ?format=raw (un bloque) o ?format=car (su DAG).`);
+    }
+    expect(read('?format=')).toMatchObject({ raw: false, car: null });
   });
 
   it('reads the same from the URL alone', () => {

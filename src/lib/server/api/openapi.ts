@@ -633,7 +633,7 @@ export const OPEN_DATA_PATHS = {
         { name: 'cid', in: 'path' as const, required: true, description: 'El CID del archivo.', schema: { type: 'string' } },
         { name: 'download', in: 'query' as const, required: false, description: 'Guardarlo en vez de mostrarlo: true, o el nombre con el que guardarlo (Content-Disposition: attachment).', schema: { type: 'string' } },
         { name: 'filename', in: 'query' as const, required: false, description: 'Con download=true, el nombre con el que guardarlo.', schema: { type: 'string' } },
-        { name: 'format', in: 'query' as const, required: false, description: 'car: sus bloques en un archivo CAR.', schema: { type: 'string', enum: ['car'] } },
+        { name: 'format', in: 'query' as const, required: false, description: 'car: sus bloques en un archivo CAR; raw: el bloque que nombra el CID. Otro formato se rechaza con un 400.', schema: { type: 'string', enum: ['car', 'raw'] } },
       ],
       responses: {
         '200': { description: 'El archivo entero.', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },

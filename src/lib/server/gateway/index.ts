@@ -193,6 +193,10 @@ const MAX_FILE_NAME = 200;
  * @throws {HttpError} 406 when the request asks only for a CAR the archive cannot produce
  */
 export function readGatewayRequest(cid: string, request: Request, url: URL): GatewayRequest {
+  const format = url.searchParams.get('format');
+  if (format !== null && format !== '' && !FORMATS.has(format)) {
+    throw new HttpError(400, `El archivo no se sirve en el formato «${firstCharacters(format.toWellFormed(), 40)}»: pida el archivo mismo (sin format), ?format=raw (un bloque) o ?format=car (su DAG).`);
+  }
   const download = url.searchParams.get('download');
   const named = download && download !== 'true' && download !== 'false' ? download : null;
   const fileName = named ?? url.searchParams.get('filename');
@@ -213,6 +217,9 @@ export function readGatewayRequest(cid: string, request: Request, url: URL): Gat
     raw: car === null && wantsRawBlock(url, request.headers.get('accept')),
   };
 }
+
+/** The `format`s of the trustless gateway the archive answers; the path gateway's others (tar, dag-json…) it does not. */
+const FORMATS: ReadonlySet<string> = new Set(['raw', 'car']);
 
 /**
  * Whether a request asks for one raw block: `?format=raw`, or no `format` and an `Accept` header
