@@ -24,10 +24,10 @@ describe('GraphQL errors in Spanish', () => {
     ['Variable "$a" of required type "Int!" was not provided.', 'Falta la variable obligatoria «$a» (de tipo «Int!»).'],
     ['Int cannot represent non-integer value: "x"', '"x" no es un valor de tipo «Int».'],
     // A variable's wrong value, with graphql-js's reason in Spanish too (word for word from graphql 16).
-    ['Variable "$l" got invalid value "x"; Int cannot represent non-integer value: "x"', 'La variable «$l» tiene un valor no válido, "x": "x" no es un valor de tipo «Int».'],
+    ['Variable "$l" got invalid value "x"; Int cannot represent non-integer value: "x"', 'La variable «$l» tiene un valor no válido, "x": no es un valor de tipo «Int».'],
     [
       'Variable "$l" got invalid value 100000000000000000000; Int cannot represent non 32-bit signed integer value: 100000000000000000000',
-      'La variable «$l» tiene un valor no válido, 100000000000000000000: 100000000000000000000 no es un valor de tipo «Int» (un entero entre −2,147,483,648 y 2,147,483,647).',
+      'La variable «$l» tiene un valor no válido, 100000000000000000000: no es un valor de tipo «Int» (un entero entre −2,147,483,648 y 2,147,483,647).',
     ],
     ['Variable "$w" got invalid value "nope" at "w.status"; Value "nope" does not exist in "Status" enum.', 'La variable «$w» tiene un valor no válido en «w.status», "nope": «nope» no es uno de los valores de «Status».'],
     [
@@ -67,6 +67,23 @@ describe('GraphQL errors in Spanish', () => {
     ['GraphQL only supports GET and POST requests.', 'GraphQL solo admite peticiones GET y POST.'],
   ])('%s', (english, spanish) => {
     expect(inSpanish(english)).toBe(spanish);
+  });
+
+  it('reads a variable\'s value holding «; », a line break or graphql-js\'s own words as the value, and translates the reason once', () => {
+    expect(inSpanish('Variable "$n" got invalid value "a; b"; Int cannot represent non-integer value: "a; b"')).toBe('La variable «$n» tiene un valor no válido, "a; b": no es un valor de tipo «Int».');
+    expect(inSpanish('Variable "$n" got invalid value { "k\n": 1 }; Int cannot represent non-integer value: { "k\n": 1 }')).toBe(
+      'La variable «$n» tiene un valor no válido, { "k\n": 1 }: no es un valor de tipo «Int».',
+    );
+    // A value that reads like another variable's error is not translated as one, nested.
+    const nested = inSpanish('Variable "$n" got invalid value { k: Variable "$m" got invalid value x; y }; Expected type "W" to be an object.');
+    expect(nested.match(/La variable/g)).toHaveLength(1);
+  });
+
+  it('leaves a message too long to be only graphql-js\'s words as it is', () => {
+    // A request's object keys of «; ; ; …» and a line break made the pattern scan the message over and over.
+    const key = `k${'; '.repeat(45_000)}\n`;
+    const message = `Variable "$n" got invalid value { "${key}": 1 }; Int cannot represent non-integer value: { "${key}": 1 }`;
+    expect(inSpanish(message)).toBe(message);
   });
 
   it("leaves the archive's own messages, and any it does not know, as they are", () => {

@@ -40,16 +40,14 @@ const TRANSLATIONS: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^Must provide query string\.$/, () => 'Falta la consulta (el campo query).'],
   [/^POST body sent invalid JSON\.$/, () => 'El cuerpo de la petición no es JSON válido.'],
   [/^Variable "\$([^"]+)" of required type "([^"]+)" was not provided\.$/, (name, type) => `Falta la variable obligatoria «$${name}» (de tipo «${type}»).`],
-  // The reason is one of graphql-js's own, said in Spanish in its turn.
-  [/^Variable "\$([^"]+)" got invalid value (.+?)(?: at "([^"]+)")?; (.+)$/, (name, value, at, detail) => `La variable «$${name}» tiene un valor no válido${at ? ` en «${at}»` : ''}, ${value}: ${inSpanish(detail)}`],
-  [/^Int cannot represent non 32-bit signed integer value: (.+)$/, (value) => `${value} no es un valor de tipo «Int» (un entero entre −2,147,483,648 y 2,147,483,647).`],
-  [/^(Int|Float|String|Boolean|ID) cannot represent [^:]+: (.+)$/, (type, value) => `${value} no es un valor de tipo «${type}».`],
+  [/^Int cannot represent non 32-bit signed integer value: (.+)$/s, (value) => `${value} no es un valor de tipo «Int» (un entero entre −2,147,483,648 y 2,147,483,647).`],
+  [/^(Int|Float|String|Boolean|ID) cannot represent [^:]+: (.+)$/s, (type, value) => `${value} no es un valor de tipo «${type}».`],
   [/^Value "([^"]*)" does not exist in "([^"]+)" enum\.(?: Did you mean (.+)\?)?$/, (value, type, maybe) => `«${value}» no es uno de los valores de «${type}».${suggestion(maybe)}`],
   [/^Field "([^"]+)" is not defined by type "([^"]+)"\.(?: Did you mean (.+)\?)?$/, (field, type, maybe) => `El tipo «${type}» no tiene el campo «${field}».${suggestion(maybe)}`],
   [/^Field "([^"]+)" of required type "([^"]+)" was not provided\.$/, (field, type) => `Falta el campo obligatorio «${field}» (de tipo «${type}»).`],
   [/^Expected type "([^"]+)" to be an object\.$/, (type) => `Se esperaba un objeto de tipo «${type}».`],
   [/^Expected non-nullable type "([^"]+)" not to be null\.$/, (type) => `El tipo «${type}» no admite null.`],
-  [/^Expected value of type "([^"]+)", found (.+?)(?:\.|; (.+))$/, (type, found, detail) => `Se esperaba un valor de tipo «${type}» y llegó ${found}${detail ? `: ${inSpanish(detail)}` : '.'}`],
+  [/^Expected value of type "([^"]+)", found (.+?)(?:\.|; (.+))$/s, (type, found, detail) => `Se esperaba un valor de tipo «${type}» y llegó ${found}${detail ? `: ${inSpanish(detail)}` : '.'}`],
   [/^Unknown type "([^"]+)"\.(?: Did you mean (.+)\?)?$/, (type, maybe) => `El tipo «${type}» no existe.${suggestion(maybe)}`],
   [/^Could not determine what operation to execute\.$/, () => 'No se sabe qué operación ejecutar: con varias en la consulta, indique cuál (operationName), con el nombre de una de ellas.'],
   [/^Unknown operation named "([^"]+)"\.$/, (name) => `La consulta no tiene ninguna operación llamada «${name}» (operationName).`],
@@ -76,8 +74,39 @@ const TRANSLATIONS: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^GraphQL only supports GET and POST requests\.$/, () => 'GraphQL solo admite peticiones GET y POST.'],
 ];
 
+/**
+ * Longest message put in Spanish. A longer one holds much of a client's own text (an object's keys,
+ * a value, which graphql-js prints as they came): it is left as it is rather than matched at length,
+ * so that no request can make the server scan a message of a hundred kilobytes.
+ */
+const MAX_TRANSLATED = 1_000;
+
+/** graphql-js's word on a variable's wrong value: its name, then the value as it came, where in it, and the reason. */
+const INVALID_VARIABLE = /^Variable "\$([^"]+)" got invalid value /;
+
+/**
+ * How graphql-js's reasons for a wrong value begin. The value before them is the client's own text
+ * and may hold «; » too («"a; b"»): the reason starts at the first «; » followed by one of these,
+ * or else (the archive's own reasons, from its scalars, in Spanish) after the last «; ».
+ */
+const REASON_START = /; (?=(?:Int|Float|String|Boolean|ID) cannot represent |Enum "|Value "|Field "|Expected )/;
+
 /** The message in Spanish, or as it was when it is not one of graphql-js's or yoga's listed here. */
 export function inSpanish(message: string): string {
+  if (message.length > MAX_TRANSLATED) return message;
+  const variable = INVALID_VARIABLE.exec(message);
+  if (!variable) return translated(message);
+  const split = REASON_START.exec(message)?.index ?? message.lastIndexOf('; ');
+  if (split < variable[0].length) return message;
+  const [, value, at] = /^(.*?)(?: at "([^"]+)")?$/s.exec(message.slice(variable[0].length, split))!;
+  // The reason is one of graphql-js's own, said in Spanish too, and once only: it does not repeat
+  // a value the sentence gives already («"x": no es un valor de tipo «Int»»).
+  const reason = translated(message.slice(split + 2));
+  const said = reason.startsWith(`${value} `) ? reason.slice(value!.length + 1) : reason;
+  return `La variable «$${variable[1]}» tiene un valor no válido${at ? ` en «${at}»` : ''}, ${value}: ${said}`;
+}
+
+function translated(message: string): string {
   for (const [pattern, say] of TRANSLATIONS) {
     const match = pattern.exec(message);
     if (match) return say(...match.slice(1));
