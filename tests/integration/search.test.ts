@@ -327,6 +327,11 @@ describe.each(testEngines())('search on %s', (engine: Engine) => {
     expect(first.facets.type.reduce((sum, value) => sum + value.count, 0)).toBe(without.size);
     // Other search engines' NOT, in capitals, is the minus.
     expect(await found('salud NOT hospital')).toEqual(without);
+    // A dash inside a quoted phrase leaves nothing out: the phrase is searched as PostgreSQL reads it.
+    const phrase = (await db().select({ id: alexandrias.id }).from(alexandrias).where(sql`${alexandrias.search} @@ archivo_search_query(${'"seguro -familiar"'})`)).map((row) => row.id);
+    expect(phrase.length).toBeGreaterThan(0);
+    const quoted = await found('"seguro -familiar"');
+    for (const id of phrase) expect(quoted.has(id), `registro ${id}`).toBe(true);
     // A minus alone leaves out the institution's records as well.
     const noHospital = await found('-hospital');
     for (const { id } of hospitals) expect(noHospital.has(id), `registro ${id}`).toBe(false);

@@ -117,7 +117,9 @@ async function matchedGroups(db: Db, q: string): Promise<MatchedGroups> {
  * OR; null when the query leaves nothing out.
  */
 function leftOutTerms(q: string): string | null {
-  const terms = [...q.matchAll(/(?:^|\s)-("[^"]*"|[^\s"]+)/g)].map((match) => match[1]!);
+  // A quoted phrase is read whole, a dash inside it included («"salud -hospital"» leaves nothing
+  // out); and a double minus («--hospital») is PostgreSQL's «not not», no minus at all.
+  const terms = [...q.matchAll(/(?:^|\s)-("[^"]*"|[^\s"-][^\s"]*)|"[^"]*"/g)].flatMap((match) => (match[1] === undefined ? [] : [match[1]]));
   return terms.length > 0 ? terms.join(' or ') : null;
 }
 
