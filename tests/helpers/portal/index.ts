@@ -185,7 +185,11 @@ export async function startLocalPortal({ dcatPageSize = 3, datasets, slow = {} }
       else fs.createReadStream(served.path).pipe(response);
       return;
     }
-    response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('No encontrado');
+    const notFound = () => response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('No encontrado');
+    // A slow portal says a file is missing slowly too, in half a file's time: a capture that fails
+    // while another still comes in.
+    if (file && slowness.fileMs > 0) setTimeout(notFound, slowness.fileMs / 2);
+    else notFound();
   }
 
   return {
