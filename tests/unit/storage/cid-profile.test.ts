@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { WHOLE_SHA256 } from '../../../src/lib/server/storage/byte-source.ts';
+import { vouchSha256 } from '../../../src/lib/server/storage/byte-source.ts';
 import { importContent } from '../../../src/lib/server/storage/import-content.ts';
 import { inspect } from '../../../src/lib/server/uploads/inspect.ts';
 import { cidOf, createContentStore } from '../../../src/lib/server/storage/index.ts';
@@ -111,24 +111,32 @@ describe('CIDs of added files', () => {
     });
 
     it('take a one-block file’s digest from the inspection instead of hashing its bytes again', async () => {
-      // A stream that claims another file's digest: the CID follows the claim, so no second hash was made.
+      // A stream vouched for with another file's digest: the CID follows it, so no second hash was made.
       const claimed = createHash('sha256').update('otro archivo').digest();
-      const stream = Object.assign(
+      const stream = vouchSha256(
         (async function* () {
           yield helloWorld;
         })(),
-        { [WHOLE_SHA256]: () => claimed },
+        () => claimed,
       );
       const { cid } = await cidOf(stream);
       expect(cid).not.toBe(KUBO.helloWorld);
       expect(cid).toBe(await referenceCid([new TextEncoder().encode('otro archivo')]));
+      // A property of that name or any other on a stream vouches for nothing: only `vouchSha256` does.
+      const carried = Object.assign(
+        (async function* () {
+          yield helloWorld;
+        })(),
+        { wholeSha256: () => claimed },
+      );
+      expect((await cidOf(carried)).cid).toBe(KUBO.helloWorld);
     });
 
     it('refuse the digest of a stream not read to its end', async () => {
       const inspection = inspected([helloWorld, helloWorld]);
       const chunks = inspection.stream[Symbol.asyncIterator]();
       await chunks.next();
-      expect(() => inspection.stream[WHOLE_SHA256]()).toThrow('read to its end');
+      expect(() => inspection.wholeSha256()).toThrow('read to its end');
       expect(() => inspection.result()).toThrow('read to its end');
     });
   });

@@ -10,21 +10,26 @@ export type ByteSource =
   | Iterable<Uint8Array>;
 
 /**
- * The method of a stream that hashes its bytes on their way (`inspect`): once the stream is
- * exhausted, it gives the SHA-256 of everything it yielded. A file of one block takes its CID from
- * it (`importContent`) instead of hashing the same bytes a second time.
+ * Streams whose bytes were hashed on their way (`inspect`), with the SHA-256 of everything they
+ * yield, known once they are exhausted: a file of one block takes its CID from it (`importContent`)
+ * instead of hashing the same bytes a second time. Private to this module: only code that vouches
+ * for a stream (`vouchSha256`) puts it here, never a property a caller or a wrapper could carry on.
  */
-export const WHOLE_SHA256 = Symbol('whole SHA-256');
+const knownSha256 = new WeakMap<object, () => Uint8Array>();
 
-/** A stream that knows its SHA-256 once read to its end (see `WHOLE_SHA256`). */
-export interface HashingStream extends AsyncIterable<Uint8Array> {
-  [WHOLE_SHA256](): Uint8Array;
+/**
+ * Vouches that `stream` yields exactly the bytes whose SHA-256 `digest` gives once it is exhausted
+ * (it throws before). Only for a stream that hashes what it yields, or passes on unchanged the
+ * bytes of one that does.
+ */
+export function vouchSha256<S extends AsyncIterable<Uint8Array>>(stream: S, digest: () => Uint8Array): S {
+  knownSha256.set(stream, digest);
+  return stream;
 }
 
-/** `source`'s own SHA-256, when it computes one as it is read. */
+/** `source`'s SHA-256 as vouched for (`vouchSha256`), when it is. */
 export function wholeSha256Of(source: ByteSource): (() => Uint8Array) | undefined {
-  const method = (source as Partial<HashingStream>)[WHOLE_SHA256];
-  return typeof method === 'function' ? () => method.call(source) : undefined;
+  return typeof source === 'object' ? knownSha256.get(source) : undefined;
 }
 
 /** A byte stream that counts what flowed through it, to report the file size after import. */

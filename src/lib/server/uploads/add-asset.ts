@@ -42,6 +42,7 @@ import {
 } from '../http/errors.ts';
 import { committedPinning, pinCids, queueRemotePins, type PinningProvider } from '../pinning/index.ts';
 import type { ContentStore, StagedUpload, StagingArea } from '../storage/index.ts';
+import { vouchSha256 } from '../storage/byte-source.ts';
 import {
   cleanFileName,
   detectContent,
@@ -260,7 +261,8 @@ async function receiveDocument(
     },
   });
   const pdf = new PdfStructure();
-  const stored = await staged.add(watch(inspection.stream, (chunk) => pdf.push(chunk)));
+  // `watch` passes the inspected bytes on unchanged: their SHA-256 is the inspection's.
+  const stored = await staged.add(vouchSha256(watch(inspection.stream, (chunk) => pdf.push(chunk)), inspection.wholeSha256));
   const { sha256, size, head } = inspection.result();
   // The header said PDF; only the whole file can say whether it is one (pdf-structure.ts). Refused
   // as a PDF, it is not stored (the staged blocks are discarded); as 'other' it is kept as bytes.

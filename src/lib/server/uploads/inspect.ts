@@ -7,15 +7,16 @@
 import { createHash } from 'node:crypto';
 import { PayloadTooLargeError } from '../http/errors.ts';
 import { HEAD_BYTES } from '../content-type.ts';
-import { WHOLE_SHA256, type HashingStream } from '../storage/byte-source.ts';
+import { vouchSha256 } from '../storage/byte-source.ts';
 
 export interface Inspection {
   /**
-   * The bytes, passed through unchanged; throws the limit's or the check's error mid-stream. Read
-   * to its end, it gives its SHA-256 to the store (`WHOLE_SHA256`), which then need not hash a
-   * one-block file again for its CID.
+   * The bytes, passed through unchanged; throws the limit's or the check's error mid-stream. Its
+   * SHA-256 is vouched for (`vouchSha256`): the store need not hash a one-block file again for its CID.
    */
-  stream: HashingStream;
+  stream: AsyncIterable<Uint8Array>;
+  /** The SHA-256 of the bytes, once the stream is exhausted (it throws before). */
+  wholeSha256(): Uint8Array;
   /**
    * Once the stream is exhausted: the SHA-256 (hex), the size, the leading bytes, and each digest
    * of `InspectOptions.digests` (hex) by its algorithm's name. Taken once: the inspection then lets
@@ -80,7 +81,8 @@ export function inspect(content: AsyncIterable<Uint8Array>, options: InspectOpti
   }
 
   return {
-    stream: Object.assign(stream(), { [WHOLE_SHA256]: wholeSha256 }),
+    stream: vouchSha256(stream(), wholeSha256),
+    wholeSha256,
     result() {
       if (taken) throw new Error('The inspection\'s result was taken already');
       if (head === undefined || !finished) throw new Error('The file has not been read to its end');
