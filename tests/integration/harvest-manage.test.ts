@@ -34,6 +34,7 @@ import {
 } from '../../src/lib/server/harvest/manage.ts';
 import { claim, enqueue, enqueueMany, markBegun, retryFailedMany } from '../../src/lib/server/jobs/index.ts';
 import { isModerator } from '../../src/lib/server/moderation/index.ts';
+import { listCatalogueSource } from '../../src/lib/server/harvest/sources.ts';
 import { getGroupItem, listGroup } from '../../src/lib/server/queries/groups.ts';
 import { archiveTotals } from '../../src/lib/server/queries/stats.ts';
 import { createStagingArea, databaseFileGuard } from '../../src/lib/server/storage/index.ts';
@@ -778,6 +779,19 @@ describe.each(testEngines())('moderators drive the harvest on %s', (engine: Engi
       await other.close();
     }
   }, 120_000);
+
+  it('publishes a source a moderator renamed while it waited under the name they gave it, not the catalogue\'s', async () => {
+    const [source] = await db
+      .insert(sources)
+      .values({ name: 'Portal renombrado por la moderación', url: 'https://renombrado.example', description: 'Catálogo público cosechado por el archivo: https://renombrado.example/', awaitingHarvest: true })
+      .returning();
+    const [catalogue] = await db.insert(harvestSources).values({ url: 'https://renombrado.example/', kind: 'ckan', name: 'renombrado.example', sourceId: source!.id }).returning();
+    await db.transaction((tx) => listCatalogueSource(tx, catalogue!));
+    const [listed] = await db.select({ name: sources.name, awaiting: sources.awaitingHarvest }).from(sources).where(eq(sources.id, source!.id));
+    expect(listed).toEqual({ name: 'Portal renombrado por la moderación', awaiting: false });
+    await db.delete(harvestSources).where(eq(harvestSources.id, catalogue!.id));
+    await db.delete(sources).where(eq(sources.id, source!.id));
+  });
 
   it('migration 0048 (written to run again) leaves unlisted only the empty sources the archive made for a catalogue', async () => {
     const made = (url: string) => ({ name: `Hecha para ${url}`, url, description: `Catálogo público cosechado por el archivo: ${url}/data.json` });

@@ -174,12 +174,16 @@ const harvestedSourceDescription = (catalogUrl: string) => `${HARVESTED_SOURCE_D
  * and described after this catalogue: the source may have been made by another catalogue on the
  * same site, registered first and never brought a record (a wrong address, added moments before
  * the right one), and the public must read the name of the catalogue whose records it lists. A
- * source a moderator described otherwise keeps its name and description. Run in the transaction
+ * source a moderator renamed or described otherwise keeps its name and description. Run in the transaction
  * that writes those records.
  */
 export async function listCatalogueSource(tx: Tx, catalogue: Pick<HarvestSource, 'sourceId' | 'name' | 'url'>): Promise<void> {
   if (catalogue.sourceId === null) return;
-  const madeByTheArchive = like(sources.description, `${HARVESTED_SOURCE_DESCRIPTION}%`);
+  // As the archive made it: described as a harvested catalogue, and named as one of its catalogues.
+  const madeByTheArchive = and(
+    like(sources.description, `${HARVESTED_SOURCE_DESCRIPTION}%`),
+    sql`exists (select 1 from ${harvestSources} h where h.source_id = ${sources.id} and h.name = ${sources.name})`,
+  )!;
   await tx
     .update(sources)
     .set({
