@@ -216,7 +216,7 @@ function isHighSurrogate(code: number): boolean {
 function entityProblem(text: string): string | null {
   const declared = text.match(ENTITY_DECLARATION)?.length ?? 0;
   if (declared === 0) return null;
-  if (declared > MAX_ENTITIES) return `declara ${formatCount(declared)} entidades XML, más de las ${MAX_ENTITIES} que el archivo lee.`;
+  if (declared > MAX_ENTITIES) return `declara ${formatCount(declared)} entidades XML, más de las ${formatCount(MAX_ENTITIES)} que el archivo lee.`;
   const plain = [...text.matchAll(PLAIN_ENTITY)];
   if (plain.length < declared) {
     return 'declara entidades XML que el archivo no lee (externas, de parámetro, anidadas o de más de 256 caracteres): un catálogo DCAT en RDF/XML no las necesita.';
