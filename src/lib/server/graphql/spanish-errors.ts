@@ -47,7 +47,7 @@ const TRANSLATIONS: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^Field "([^"]+)" of required type "([^"]+)" was not provided\.$/, (field, type) => `Falta el campo obligatorio «${field}» (de tipo «${type}»).`],
   [/^Expected type "([^"]+)" to be an object\.$/, (type) => `Se esperaba un objeto de tipo «${type}».`],
   [/^Expected non-nullable type "([^"]+)" not to be null\.$/, (type) => `El tipo «${type}» no admite null.`],
-  [/^Expected value of type "([^"]+)", found (.+?)(?:\.|; (.+))$/s, (type, found, detail) => `Se esperaba un valor de tipo «${type}» y llegó ${found}${detail ? `: ${inSpanish(detail)}` : '.'}`],
+  [/^Expected value of type "([^"]+)", found (.+?)(?:\.|; (.+))$/s, (type, found, detail) => `Se esperaba un valor de tipo «${type}» y llegó ${found}${detail ? `: ${translated(detail)}` : '.'}`],
   [/^Unknown type "([^"]+)"\.(?: Did you mean (.+)\?)?$/, (type, maybe) => `El tipo «${type}» no existe.${suggestion(maybe)}`],
   [/^Could not determine what operation to execute\.$/, () => 'No se sabe qué operación ejecutar: con varias en la consulta, indique cuál (operationName), con el nombre de una de ellas.'],
   [/^Unknown operation named "([^"]+)"\.$/, (name) => `La consulta no tiene ninguna operación llamada «${name}» (operationName).`],

@@ -174,8 +174,8 @@ const harvestedSourceDescription = (catalogUrl: string) => `${HARVESTED_SOURCE_D
  * and described after this catalogue: the source may have been made by another catalogue on the
  * same site, registered first and never brought a record (a wrong address, added moments before
  * the right one), and the public must read the name of the catalogue whose records it lists. A
- * source a moderator renamed or described otherwise keeps its name and description. Run in the transaction
- * that writes those records.
+ * source a moderator renamed or described otherwise keeps its name and description. Run in the
+ * transaction that writes those records.
  */
 export async function listCatalogueSource(tx: Tx, catalogue: Pick<HarvestSource, 'sourceId' | 'name' | 'url'>): Promise<void> {
   if (catalogue.sourceId === null) return;

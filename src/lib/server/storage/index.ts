@@ -21,7 +21,7 @@
  * @module
  */
 export { cidOf, type AddResult } from './import-content.ts';
-export type { ByteSource } from './byte-source.ts';
+export { vouchSha256, type ByteSource } from './byte-source.ts';
 export {
   createContentStore,
   type BlocksOptions,

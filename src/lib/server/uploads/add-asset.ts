@@ -41,8 +41,7 @@ import {
   ValidationError,
 } from '../http/errors.ts';
 import { committedPinning, pinCids, queueRemotePins, type PinningProvider } from '../pinning/index.ts';
-import type { ContentStore, StagedUpload, StagingArea } from '../storage/index.ts';
-import { vouchSha256 } from '../storage/byte-source.ts';
+import { vouchSha256, type ContentStore, type StagedUpload, type StagingArea } from '../storage/index.ts';
 import {
   cleanFileName,
   detectContent,
